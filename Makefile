@@ -1,0 +1,41 @@
+# Two commands for a newcomer (see README.md):
+#   make serve   install what is missing, build the site, serve it at a printed local address
+#   make test    install what is missing, run every test (unit, property, accuracy, docs, e2e)
+# Both are idempotent: a second run only redoes what changed.
+
+PYTHON  ?= python3
+VENV    := .venv
+PY      := $(VENV)/bin/python
+HOST    ?= 127.0.0.1
+PORT    ?= 8000
+CHROMIUM ?= /usr/bin/chromium
+
+.PHONY: serve test build install chromium clean
+
+install: $(VENV)/.installed node_modules/.installed
+
+$(VENV)/.installed: pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[docs,test]'
+	touch $@
+
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+chromium:
+	@test -x $(CHROMIUM) || { \
+	  echo "Installing Debian's chromium (Playwright cannot download its own browser here)"; \
+	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; }
+
+build: install
+	$(VENV)/bin/mkdocs build --strict --quiet
+
+serve: build
+	$(PY) -m tools.serve site --host $(HOST) --port $(PORT)
+
+test: install chromium
+	$(PY) -m pytest
+
+clean:
+	rm -rf site .pytest_cache build dist *.egg-info

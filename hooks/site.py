@@ -1,0 +1,166 @@
+"""Site-wide build behaviour that the theme does not do by itself.
+
+* The unpublished-draft flag: an article's ``draft`` front-matter key (default ``extra.draft_default``) turns on
+  the banner, ``<meta name="robots" content="noindex">`` and Material's page status in the navigation.
+* Page strings in one table per language (``overrides/strings/<lang>.json``), given to the templates as
+  ``strings`` and to the page scripts as a JSON block.
+* Self-hosted fonts: the ``@fontsource`` packages installed by ``npm ci`` are copied into the built site, with a
+  generated ``assets/fonts/fonts.css``; nothing is fetched from another host.
+
+The i18n plugin builds the site once per language, so every hook here runs once per language build; each one
+is idempotent and writes only below that build's ``site_dir``.
+"""
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+from mkdocs.exceptions import PluginError
+
+ROOT = Path(__file__).resolve().parents[1]
+NODE_MODULES = ROOT / "node_modules"
+STRINGS_DIR = ROOT / "overrides" / "strings"
+
+# Pages whose source sits under these folders are articles: they carry the draft flag.
+ARTICLE_DIRS = ("articles/",)
+
+# (npm package, CSS files inside it, unicode subsets kept). Only woff2 is copied: every browser that runs
+# Pyodide reads woff2.
+FONTS = (
+    ("@fontsource/noto-naskh-arabic", ("400.css", "700.css"), ("arabic",)),
+    ("@fontsource/inter", ("400.css", "700.css"), ("latin", "latin-ext")),
+    ("@fontsource/jetbrains-mono", ("400.css",), ("latin",)),
+)
+
+_FACE = re.compile(r"/\* (?P<name>[^*]+?) \*/\s*(?P<rule>@font-face\s*{[^}]*})", re.S)
+_URL = re.compile(r"url\(\./files/(?P<file>[^)]+\.woff2)\) format\('woff2'\)")
+
+
+def _language(config) -> str:
+    return str(config.theme["language"])
+
+
+def _strings(lang: str) -> dict:
+    path = STRINGS_DIR / f"{lang}.json"
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError as exc:
+        raise PluginError(f"missing string table {path}") from exc
+
+
+def is_article(page) -> bool:
+    src = page.file.src_uri
+    return src.startswith(ARTICLE_DIRS)
+
+
+def draft_active(page, config) -> bool:
+    """True when the page is an article that is still an unpublished draft."""
+    if not is_article(page):
+        return False
+    if config.extra.get("cms_connected", False) is not True:
+        # Until a CMS is connected every article is a draft, whatever its front matter says.
+        return True
+    return bool(page.meta.get("draft", config.extra.get("draft_default", True)))
+
+
+# --------------------------------------------------------------------------------------------------------
+# MkDocs events
+# --------------------------------------------------------------------------------------------------------
+def on_page_markdown(markdown, page, config, files):
+    if draft_active(page, config):
+        page.meta["draft_active"] = True
+        page.meta["status"] = "draft"  # Material shows it beside the page in the navigation
+    return markdown
+
+
+def on_pre_build(config):
+    # One 404.html at the site root, from the default (Arabic) build; it carries both languages.
+    if _language(config) == "ar":
+        config.theme.static_templates.add("404.html")
+    else:
+        config.theme.static_templates.discard("404.html")
+
+
+def on_env(env, config, files):
+    # Globals reach every template, the static ones (404.html) included.
+    lang = _language(config)
+    strings = _strings(lang)
+    env.globals["strings"] = strings
+    env.globals["strings_other"] = {
+        code: _strings(code) for code in ("ar", "en") if code != lang
+    }
+    env.globals["strings_json"] = json.dumps(strings, ensure_ascii=False).replace("</", "<\\/")
+    return env
+
+
+_HTML_TAG = re.compile(r'<html lang="(?P<lang>[a-z]{2})"(?! dir=)')
+
+
+def _with_dir(html: str) -> str:
+    """Material puts ``dir`` on <body>; put it on <html> too, so the whole document (and screen readers, and
+    the browser's own UI such as scroll bars) knows the direction."""
+    return _HTML_TAG.sub(
+        lambda m: f'<html lang="{m["lang"]}" dir="{"rtl" if m["lang"] == "ar" else "ltr"}"', html, count=1
+    )
+
+
+def on_post_page(output, page, config):
+    return _with_dir(output)
+
+
+def on_post_template(output_content, template_name, config):
+    return _with_dir(output_content)
+
+
+# Material's bundle can fetch two things from a CDN: mermaid (only for ```mermaid blocks, which we do not use) and a
+# ResizeObserver polyfill (only for browsers without it), plus GitHub's API (only with repo_url, unset here).
+# Point them at the host itself, so no code path can leave it.
+_CDN_FALLBACKS = {
+    "https://unpkg.com/": "./offline-unavailable/",
+    "https://api.github.com/": "./offline-unavailable/",
+}
+
+
+def _neutralise_cdn_fallbacks(site_dir: Path) -> None:
+    for bundle in (site_dir / "assets" / "javascripts").glob("bundle.*.min.js"):
+        text = bundle.read_text(encoding="utf-8")
+        new = text
+        for url, local in _CDN_FALLBACKS.items():
+            new = new.replace(url, local)
+        if new != text:
+            bundle.write_text(new, encoding="utf-8")
+
+
+def on_post_build(config):
+    _neutralise_cdn_fallbacks(Path(config.site_dir))
+    out = Path(config.site_dir) / "assets" / "fonts"
+    files_out = out / "files"
+    files_out.mkdir(parents=True, exist_ok=True)
+    css: list[str] = ["/* Generated by hooks/site.py from the @fontsource npm packages: self-hosted, no CDN. */"]
+    for package, sheets, subsets in FONTS:
+        pkg_dir = NODE_MODULES / package
+        if not pkg_dir.is_dir():
+            raise PluginError(f"{package} is not installed: run `npm ci` (make serve does it)")
+        for sheet in sheets:
+            text = (pkg_dir / sheet).read_text(encoding="utf-8")
+            for face in _FACE.finditer(text):
+                if not any(face.group("name").endswith(f"-{s}-{sheet[:3]}-normal") for s in subsets):
+                    continue
+                rule = face.group("rule")
+                found = _URL.search(rule)
+                if not found:
+                    continue
+                woff2 = found.group("file")
+                src = pkg_dir / "files" / woff2
+                dst = files_out / woff2
+                if not dst.exists() or dst.stat().st_size != src.stat().st_size:
+                    shutil.copyfile(src, dst)
+                rule = re.sub(r"src:[^;]*;", f"src: url(files/{woff2}) format('woff2');", rule)
+                css.append(rule)
+    css.append(
+        ":root { --md-text-font: \"Inter\", \"Noto Naskh Arabic\"; --md-code-font: \"JetBrains Mono\"; }\n"
+        "[dir=\"rtl\"] { --md-text-font: \"Noto Naskh Arabic\", \"Inter\"; }"
+    )
+    (out / "fonts.css").write_text("\n".join(css) + "\n", encoding="utf-8")
