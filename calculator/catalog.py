@@ -1,0 +1,371 @@
+"""The data catalogue: known model architectures and GPUs, as frozen module-level instances.
+
+Model numbers are copied from each model's official Hugging Face ``config.json`` (``source``) and were
+cross-checked against Lightning-AI/litgpt ``litgpt/config.py``, which mirrors those configs.
+``published_params`` is the model's real total parameter count (safetensors metadata); the unit tests recount it
+from the architecture, exactly for Llama-like models and within 0.5 % for the approximate ones marked below.
+
+GPU ``memory_bytes`` is the total device memory the driver reports (``nvidia-smi``'s ``memory.total`` in MiB,
+with the default ECC setting; ``rocm-smi``'s VRAM total in bytes for AMD), which is below the marketed capacity
+on most cards. Each figure below was matched against published ``nvidia-smi`` / ``rocm-smi`` outputs.
+
+Standard library only (runs in CPython and Pyodide); nothing here computes memory.
+"""
+from __future__ import annotations
+
+from .models import GpuSpec, ModelArch
+
+__all__ = ["MODELS", "GPUS", "CALIBRATION_ALIASES", "CALIBRATION_GPU_ALIASES"]
+
+_HF = "https://huggingface.co/{}/blob/main/config.json"
+
+
+def _hf(repo: str) -> str:
+    return _HF.format(repo)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Models, in picker order (grouped by family; within a family by version, then size)
+# ---------------------------------------------------------------------------------------------------------------
+_MODEL_LIST: tuple[ModelArch, ...] = (
+    # --- Llama 2 ------------------------------------------------------------------------------------------------
+    ModelArch(
+        id="llama-2-7b", name="Llama 2 7B", family="Llama 2",
+        hidden_size=4096, num_hidden_layers=32, num_attention_heads=32, num_key_value_heads=32,
+        intermediate_size=11008, vocab_size=32000,
+        published_params=6_738_415_616, source=_hf("meta-llama/Llama-2-7b-hf"),
+    ),
+    ModelArch(
+        id="llama-2-13b", name="Llama 2 13B", family="Llama 2",
+        hidden_size=5120, num_hidden_layers=40, num_attention_heads=40, num_key_value_heads=40,
+        intermediate_size=13824, vocab_size=32000,
+        published_params=13_015_864_320, source=_hf("meta-llama/Llama-2-13b-hf"),
+    ),
+    ModelArch(
+        id="llama-2-70b", name="Llama 2 70B", family="Llama 2",
+        hidden_size=8192, num_hidden_layers=80, num_attention_heads=64, num_key_value_heads=8,
+        intermediate_size=28672, vocab_size=32000,
+        published_params=68_976_648_192, source=_hf("meta-llama/Llama-2-70b-hf"),
+    ),
+    # --- Llama 3 / 3.1 / 3.2 / 3.3 --------------------------------------------------------------------------------
+    ModelArch(
+        id="llama-3-8b", name="Llama 3 8B", family="Llama 3",
+        hidden_size=4096, num_hidden_layers=32, num_attention_heads=32, num_key_value_heads=8,
+        intermediate_size=14336, vocab_size=128256,
+        published_params=8_030_261_248, source=_hf("meta-llama/Meta-Llama-3-8B"),
+    ),
+    ModelArch(
+        id="llama-3-70b", name="Llama 3 70B", family="Llama 3",
+        hidden_size=8192, num_hidden_layers=80, num_attention_heads=64, num_key_value_heads=8,
+        intermediate_size=28672, vocab_size=128256,
+        published_params=70_553_706_496, source=_hf("meta-llama/Meta-Llama-3-70B"),
+    ),
+    ModelArch(
+        id="llama-3.1-8b", name="Llama 3.1 8B", family="Llama 3",
+        hidden_size=4096, num_hidden_layers=32, num_attention_heads=32, num_key_value_heads=8,
+        intermediate_size=14336, vocab_size=128256,
+        published_params=8_030_261_248, source=_hf("meta-llama/Llama-3.1-8B"),
+    ),
+    ModelArch(
+        id="llama-3.1-70b", name="Llama 3.1 70B", family="Llama 3",
+        hidden_size=8192, num_hidden_layers=80, num_attention_heads=64, num_key_value_heads=8,
+        intermediate_size=28672, vocab_size=128256,
+        published_params=70_553_706_496, source=_hf("meta-llama/Llama-3.1-70B"),
+    ),
+    ModelArch(
+        id="llama-3.1-405b", name="Llama 3.1 405B", family="Llama 3",
+        hidden_size=16384, num_hidden_layers=126, num_attention_heads=128, num_key_value_heads=8,
+        intermediate_size=53248, vocab_size=128256,
+        published_params=405_853_388_800, source=_hf("meta-llama/Llama-3.1-405B"),
+    ),
+    ModelArch(
+        id="llama-3.2-1b", name="Llama 3.2 1B", family="Llama 3",
+        hidden_size=2048, num_hidden_layers=16, num_attention_heads=32, num_key_value_heads=8,
+        intermediate_size=8192, vocab_size=128256, tie_word_embeddings=True, head_dim=64,
+        published_params=1_235_814_400, source=_hf("meta-llama/Llama-3.2-1B"),
+    ),
+    ModelArch(
+        id="llama-3.2-3b", name="Llama 3.2 3B", family="Llama 3",
+        hidden_size=3072, num_hidden_layers=28, num_attention_heads=24, num_key_value_heads=8,
+        intermediate_size=8192, vocab_size=128256, tie_word_embeddings=True, head_dim=128,
+        published_params=3_212_749_824, source=_hf("meta-llama/Llama-3.2-3B"),
+    ),
+    ModelArch(
+        # Only an Instruct checkpoint was released; the architecture is that of Llama 3.1 70B.
+        id="llama-3.3-70b", name="Llama 3.3 70B", family="Llama 3",
+        hidden_size=8192, num_hidden_layers=80, num_attention_heads=64, num_key_value_heads=8,
+        intermediate_size=28672, vocab_size=128256,
+        published_params=70_553_706_496, source=_hf("meta-llama/Llama-3.3-70B-Instruct"),
+    ),
+    # --- Mistral / Mixtral ------------------------------------------------------------------------------------------
+    ModelArch(
+        id="mistral-7b-v0.1", name="Mistral 7B v0.1", family="Mistral",
+        hidden_size=4096, num_hidden_layers=32, num_attention_heads=32, num_key_value_heads=8,
+        intermediate_size=14336, vocab_size=32000,
+        published_params=7_241_732_096, source=_hf("mistralai/Mistral-7B-v0.1"),
+    ),
+    ModelArch(
+        # The base v0.2 weights were published outside the mistralai HF org (litgpt uses unsloth/mistral-7b-v0.2);
+        # the official Instruct-v0.2 config has the same shapes (no sliding window, rope_theta 1e6).
+        id="mistral-7b-v0.2", name="Mistral 7B v0.2", family="Mistral",
+        hidden_size=4096, num_hidden_layers=32, num_attention_heads=32, num_key_value_heads=8,
+        intermediate_size=14336, vocab_size=32000,
+        published_params=7_241_732_096, source=_hf("mistralai/Mistral-7B-Instruct-v0.2"),
+    ),
+    ModelArch(
+        id="mistral-7b-v0.3", name="Mistral 7B v0.3", family="Mistral",
+        hidden_size=4096, num_hidden_layers=32, num_attention_heads=32, num_key_value_heads=8,
+        intermediate_size=14336, vocab_size=32768,
+        published_params=7_248_023_552, source=_hf("mistralai/Mistral-7B-v0.3"),
+    ),
+    ModelArch(
+        id="mixtral-8x7b", name="Mixtral 8x7B", family="Mistral",
+        hidden_size=4096, num_hidden_layers=32, num_attention_heads=32, num_key_value_heads=8,
+        intermediate_size=14336, vocab_size=32000, num_local_experts=8, num_experts_per_tok=2,
+        published_params=46_702_792_704, source=_hf("mistralai/Mixtral-8x7B-v0.1"),
+    ),
+    # --- Qwen2.5 (q/k/v projections carry a bias, o_proj does not; 0.5B-3B tie the embeddings) ---------------------
+    ModelArch(
+        id="qwen2.5-0.5b", name="Qwen2.5 0.5B", family="Qwen2.5",
+        hidden_size=896, num_hidden_layers=24, num_attention_heads=14, num_key_value_heads=2,
+        intermediate_size=4864, vocab_size=151936, tie_word_embeddings=True, attention_bias=True,
+        published_params=494_032_768, source=_hf("Qwen/Qwen2.5-0.5B"),
+    ),
+    ModelArch(
+        id="qwen2.5-1.5b", name="Qwen2.5 1.5B", family="Qwen2.5",
+        hidden_size=1536, num_hidden_layers=28, num_attention_heads=12, num_key_value_heads=2,
+        intermediate_size=8960, vocab_size=151936, tie_word_embeddings=True, attention_bias=True,
+        published_params=1_543_714_304, source=_hf("Qwen/Qwen2.5-1.5B"),
+    ),
+    ModelArch(
+        id="qwen2.5-3b", name="Qwen2.5 3B", family="Qwen2.5",
+        hidden_size=2048, num_hidden_layers=36, num_attention_heads=16, num_key_value_heads=2,
+        intermediate_size=11008, vocab_size=151936, tie_word_embeddings=True, attention_bias=True,
+        published_params=3_085_938_688, source=_hf("Qwen/Qwen2.5-3B"),
+    ),
+    ModelArch(
+        id="qwen2.5-7b", name="Qwen2.5 7B", family="Qwen2.5",
+        hidden_size=3584, num_hidden_layers=28, num_attention_heads=28, num_key_value_heads=4,
+        intermediate_size=18944, vocab_size=152064, attention_bias=True,
+        published_params=7_615_616_512, source=_hf("Qwen/Qwen2.5-7B"),
+    ),
+    ModelArch(
+        id="qwen2.5-14b", name="Qwen2.5 14B", family="Qwen2.5",
+        hidden_size=5120, num_hidden_layers=48, num_attention_heads=40, num_key_value_heads=8,
+        intermediate_size=13824, vocab_size=152064, attention_bias=True,
+        published_params=14_770_033_664, source=_hf("Qwen/Qwen2.5-14B"),
+    ),
+    ModelArch(
+        id="qwen2.5-32b", name="Qwen2.5 32B", family="Qwen2.5",
+        hidden_size=5120, num_hidden_layers=64, num_attention_heads=40, num_key_value_heads=8,
+        intermediate_size=27648, vocab_size=152064, attention_bias=True,
+        published_params=32_763_876_352, source=_hf("Qwen/Qwen2.5-32B"),
+    ),
+    ModelArch(
+        id="qwen2.5-72b", name="Qwen2.5 72B", family="Qwen2.5",
+        hidden_size=8192, num_hidden_layers=80, num_attention_heads=64, num_key_value_heads=8,
+        intermediate_size=29568, vocab_size=152064, attention_bias=True,
+        published_params=72_706_203_648, source=_hf("Qwen/Qwen2.5-72B"),
+    ),
+    # --- Gemma (v1): GeGLU MLP, tied embeddings, head_dim 256 -------------------------------------------------------
+    ModelArch(
+        id="gemma-2b", name="Gemma 2B", family="Gemma",
+        hidden_size=2048, num_hidden_layers=18, num_attention_heads=8, num_key_value_heads=1,
+        intermediate_size=16384, vocab_size=256000, tie_word_embeddings=True, head_dim=256,
+        published_params=2_506_172_416, source=_hf("google/gemma-2b"),
+    ),
+    ModelArch(
+        id="gemma-7b", name="Gemma 7B", family="Gemma",
+        hidden_size=3072, num_hidden_layers=28, num_attention_heads=16, num_key_value_heads=16,
+        intermediate_size=24576, vocab_size=256000, tie_word_embeddings=True, head_dim=256,
+        published_params=8_537_680_896, source=_hf("google/gemma-7b"),
+    ),
+    # --- Gemma 2: GeGLU MLP, tied embeddings. Approximate: each layer has 4 RMSNorms (pre/post attention and
+    # pre/post MLP), not 2 -- an extra 2*hidden_size weights per layer (< 0.01 % of the total); no field for it.
+    ModelArch(
+        id="gemma-2-2b", name="Gemma 2 2B", family="Gemma 2",
+        hidden_size=2304, num_hidden_layers=26, num_attention_heads=8, num_key_value_heads=4,
+        intermediate_size=9216, vocab_size=256000, tie_word_embeddings=True, head_dim=256,
+        published_params=2_614_341_888, source=_hf("google/gemma-2-2b"),
+    ),
+    ModelArch(
+        id="gemma-2-9b", name="Gemma 2 9B", family="Gemma 2",
+        hidden_size=3584, num_hidden_layers=42, num_attention_heads=16, num_key_value_heads=8,
+        intermediate_size=14336, vocab_size=256000, tie_word_embeddings=True, head_dim=256,
+        published_params=9_241_705_984, source=_hf("google/gemma-2-9b"),
+    ),
+    ModelArch(
+        id="gemma-2-27b", name="Gemma 2 27B", family="Gemma 2",
+        hidden_size=4608, num_hidden_layers=46, num_attention_heads=32, num_key_value_heads=16,
+        intermediate_size=36864, vocab_size=256000, tie_word_embeddings=True, head_dim=128,
+        published_params=27_227_128_320, source=_hf("google/gemma-2-27b"),
+    ),
+    # --- Phi ----------------------------------------------------------------------------------------------------------
+    # phi-1.5 / phi-2 (PhiForCausalLM) are approximate: parallel attention+MLP sharing ONE LayerNorm per layer,
+    # partial rotary (32 of 64 / 80 head dims), plain GELU MLP fc1/fc2 (mlp_gated=False), biases on q/k/v/dense,
+    # fc1/fc2 and on the lm_head, LayerNorm with bias. Those biases are not representable here (~0.04 % of params).
+    ModelArch(
+        id="phi-1.5", name="Phi-1.5 (1.4B)", family="Phi",
+        hidden_size=2048, num_hidden_layers=24, num_attention_heads=32, num_key_value_heads=32,
+        intermediate_size=8192, vocab_size=51200, mlp_gated=False,
+        published_params=1_418_270_720, source=_hf("microsoft/phi-1_5"),
+    ),
+    ModelArch(
+        id="phi-2", name="Phi-2 (2.7B)", family="Phi",
+        hidden_size=2560, num_hidden_layers=32, num_attention_heads=32, num_key_value_heads=32,
+        intermediate_size=10240, vocab_size=51200, mlp_gated=False,
+        published_params=2_779_683_840, source=_hf("microsoft/phi-2"),
+    ),
+    ModelArch(
+        # Phi3ForCausalLM fuses q/k/v into qkv_proj and gate/up into gate_up_proj: same parameter count as Llama.
+        id="phi-3-mini", name="Phi-3 mini 4k (3.8B)", family="Phi",
+        hidden_size=3072, num_hidden_layers=32, num_attention_heads=32, num_key_value_heads=32,
+        intermediate_size=8192, vocab_size=32064,
+        published_params=3_821_079_552, source=_hf("microsoft/Phi-3-mini-4k-instruct"),
+    ),
+    # --- TinyLlama (Llama 2 architecture) ----------------------------------------------------------------------------
+    ModelArch(
+        id="tinyllama-1.1b", name="TinyLlama 1.1B", family="TinyLlama",
+        hidden_size=2048, num_hidden_layers=22, num_attention_heads=32, num_key_value_heads=4,
+        intermediate_size=5632, vocab_size=32000,
+        published_params=1_100_048_384, source=_hf("TinyLlama/TinyLlama-1.1B-intermediate-step-1431k-3T"),
+    ),
+    # --- StableLM alpha (GPT-NeoX architecture) -- approximate: parallel residual, partial rotary (25 %), plain
+    # GELU MLP (mlp_gated=False), biases on every linear except the untied output head, LayerNorm with bias.
+    ModelArch(
+        id="stablelm-base-alpha-3b", name="StableLM-Base-Alpha 3B", family="StableLM",
+        hidden_size=4096, num_hidden_layers=16, num_attention_heads=32, num_key_value_heads=32,
+        intermediate_size=16384, vocab_size=50688, mlp_gated=False,
+        published_params=3_637_321_728, source=_hf("stabilityai/stablelm-base-alpha-3b"),
+    ),
+    # --- Falcon (RefinedWebModel) -- approximate: multi-query attention (71 heads of 64, 1 KV head), parallel
+    # attention+MLP sharing ONE LayerNorm (with bias) per layer, plain GELU MLP 4*hidden with no biases, tied
+    # embeddings. The config has no intermediate_size (ffn = 4 * hidden_size = 18176).
+    ModelArch(
+        id="falcon-7b", name="Falcon 7B", family="Falcon",
+        hidden_size=4544, num_hidden_layers=32, num_attention_heads=71, num_key_value_heads=1,
+        intermediate_size=18176, vocab_size=65024, tie_word_embeddings=True, mlp_gated=False,
+        published_params=6_921_720_704, source=_hf("tiiuae/falcon-7b"),
+    ),
+    # --- BLOOM -- approximate: ALiBi (no rotary), LayerNorm with bias (plus one after the embeddings), biases on
+    # every linear, plain GELU MLP 4*hidden (config field n_inner is null), tied embeddings, fused query_key_value.
+    ModelArch(
+        id="bloomz-7b1", name="BLOOMZ 7B1", family="BLOOM",
+        hidden_size=4096, num_hidden_layers=30, num_attention_heads=32, num_key_value_heads=32,
+        intermediate_size=16384, vocab_size=250880, tie_word_embeddings=True, mlp_gated=False,
+        published_params=7_069_016_064, source=_hf("bigscience/bloomz-7b1"),
+    ),
+)
+
+MODELS: dict[str, ModelArch] = {m.id: m for m in _MODEL_LIST}
+if len(MODELS) != len(_MODEL_LIST):  # pragma: no cover - guards against a duplicated id while editing
+    raise RuntimeError("duplicate model id in the catalogue")
+
+# Exact `model` strings of /work/shared/calibration/measurements.csv (decoder-only rows) -> catalogue id.
+# Encoder-decoder (T0_3B, mt0-xxl) and encoder-only (bert-large-uncased) rows are deliberately absent.
+CALIBRATION_ALIASES: dict[str, str] = {
+    # GaLore's configs/llama_7b.json (random-init LLaMA 7B, vocab 32000) has exactly Llama 2 7B's shapes.
+    "LLaMA-7B (GaLore config)": "llama-2-7b",
+    "Llama-2-7B": "llama-2-7b",
+    "Llama-2-13B": "llama-2-13b",
+    "Llama-2-70B": "llama-2-70b",
+    "Llama-3-8B": "llama-3-8b",
+    "Llama-3.1-8B": "llama-3.1-8b",
+    "Llama-3.1-70B": "llama-3.1-70b",
+    "Llama-3.2-1B": "llama-3.2-1b",
+    "Llama-3.2-3B": "llama-3.2-3b",
+    "Llama-3.3-70B": "llama-3.3-70b",
+    "Mistral-7B-v0.1": "mistral-7b-v0.1",
+    "Mistral-7B-v0.2": "mistral-7b-v0.2",
+    "Phi-3-mini-4k-instruct": "phi-3-mini",
+    "phi-1.5": "phi-1.5",
+    "phi-2": "phi-2",
+    "TinyLlama-1.1B": "tinyllama-1.1b",
+    "gemma-2b": "gemma-2b",
+    "gemma-2-2b": "gemma-2-2b",
+    "stablelm-base-alpha-3b": "stablelm-base-alpha-3b",
+    "falcon-7b": "falcon-7b",
+    "bloomz-7b1": "bloomz-7b1",
+}
+
+# ---------------------------------------------------------------------------------------------------------------
+# GPUs, in picker order (consumer, workstation, datacenter; by marketed capacity, then generation, within a class)
+# ---------------------------------------------------------------------------------------------------------------
+_MIB = 1024 * 1024
+
+_GPU_LIST: tuple[GpuSpec, ...] = (
+    # nvidia-smi memory.total, MiB. GeForce cards have no ECC, so this is nearly the full 24/32 GiB.
+    GpuSpec(id="rtx-3090", name="NVIDIA GeForce RTX 3090", memory_bytes=24576 * _MIB,
+            klass="consumer", nvlink=True,  # NVLink bridge (2-way)
+            source="https://www.nvidia.com/en-us/geforce/graphics-cards/30-series/rtx-3090-3090ti/"),
+    GpuSpec(id="rtx-4090", name="NVIDIA GeForce RTX 4090", memory_bytes=24564 * _MIB,
+            klass="consumer", nvlink=False,
+            source="https://www.nvidia.com/en-us/geforce/graphics-cards/40-series/rtx-4090/"),
+    GpuSpec(id="rtx-5090", name="NVIDIA GeForce RTX 5090", memory_bytes=32607 * _MIB,
+            klass="consumer", nvlink=False,
+            source="https://www.nvidia.com/en-us/geforce/graphics-cards/50-series/rtx-5090/"),
+    # Workstation: nvidia-smi with ECC off (the default on these cards); with ECC on both show 46068 MiB.
+    GpuSpec(id="rtx-a6000", name="NVIDIA RTX A6000", memory_bytes=49140 * _MIB,
+            klass="workstation", nvlink=True,  # NVLink bridge (2-way)
+            source="https://www.nvidia.com/en-us/design-visualization/rtx-a6000/"),
+    GpuSpec(id="rtx-6000-ada", name="NVIDIA RTX 6000 Ada Generation", memory_bytes=49140 * _MIB,
+            klass="workstation", nvlink=False,
+            source="https://www.nvidia.com/en-us/design-visualization/rtx-6000/"),
+    # Datacenter: nvidia-smi memory.total with ECC on (the default), MiB.
+    GpuSpec(id="v100-16gb", name="NVIDIA Tesla V100 SXM2 16GB", memory_bytes=16384 * _MIB,
+            klass="datacenter", nvlink=True,  # SXM2; older drivers showed 16160 MiB
+            source="https://www.nvidia.com/en-us/data-center/v100/"),
+    GpuSpec(id="a10", name="NVIDIA A10 24GB", memory_bytes=23028 * _MIB,
+            klass="datacenter", nvlink=False,
+            source="https://www.nvidia.com/en-us/data-center/products/a10-gpu/"),
+    GpuSpec(id="a10g", name="NVIDIA A10G 24GB (AWS)", memory_bytes=23028 * _MIB,
+            klass="datacenter", nvlink=False,
+            source="https://aws.amazon.com/ec2/instance-types/g5/"),
+    GpuSpec(id="l4", name="NVIDIA L4 24GB", memory_bytes=23034 * _MIB,
+            klass="datacenter", nvlink=False,
+            source="https://www.nvidia.com/en-us/data-center/l4/"),
+    GpuSpec(id="v100-32gb", name="NVIDIA Tesla V100 SXM2 32GB", memory_bytes=32768 * _MIB,
+            klass="datacenter", nvlink=True,  # SXM2; older drivers showed 32480 MiB
+            source="https://www.nvidia.com/en-us/data-center/v100/"),
+    GpuSpec(id="a100-40gb", name="NVIDIA A100 40GB (SXM4)", memory_bytes=40960 * _MIB,
+            klass="datacenter", nvlink=True,  # the PCIe 40GB card shows 40536 MiB
+            source="https://www.nvidia.com/en-us/data-center/a100/"),
+    GpuSpec(id="l40s", name="NVIDIA L40S 48GB", memory_bytes=46068 * _MIB,
+            klass="datacenter", nvlink=False,
+            source="https://www.nvidia.com/en-us/data-center/l40s/"),
+    GpuSpec(id="a100-80gb", name="NVIDIA A100 80GB (SXM4)", memory_bytes=81920 * _MIB,
+            klass="datacenter", nvlink=True,
+            source="https://www.nvidia.com/en-us/data-center/a100/"),
+    GpuSpec(id="h100-80gb", name="NVIDIA H100 80GB (SXM)", memory_bytes=81559 * _MIB,
+            klass="datacenter", nvlink=True,
+            source="https://www.nvidia.com/en-us/data-center/h100/"),
+    GpuSpec(id="h200", name="NVIDIA H200 141GB (SXM)", memory_bytes=143771 * _MIB,
+            klass="datacenter", nvlink=True,
+            source="https://www.nvidia.com/en-us/data-center/h200/"),
+    GpuSpec(id="b200", name="NVIDIA B200 180GB (SXM)", memory_bytes=183359 * _MIB,
+            klass="datacenter", nvlink=True,
+            source="https://www.nvidia.com/en-us/data-center/hgx/"),
+    # rocm-smi "VRAM Total Memory (B)" / torch totalGlobalMem: 205,822,885,888 B (marketed "192 GB").
+    GpuSpec(id="mi300x", name="AMD Instinct MI300X 192GB", memory_bytes=205_822_885_888,
+            klass="datacenter", nvlink=True,  # Infinity Fabric links between the 8 OAM modules
+            source="https://www.amd.com/en/products/accelerators/instinct/mi300/mi300x.html"),
+)
+
+GPUS: dict[str, GpuSpec] = {g.id: g for g in _GPU_LIST}
+if len(GPUS) != len(_GPU_LIST):  # pragma: no cover
+    raise RuntimeError("duplicate GPU id in the catalogue")
+
+# Unambiguous `gpu_model` strings of measurements.csv -> GPU id (rows naming no exact card are left out).
+CALIBRATION_GPU_ALIASES: dict[str, str] = {
+    "RTX 4090": "rtx-4090",
+    "RTX 4090 (stated 'tested on NVIDIA RTX 4090')": "rtx-4090",
+    "RTX A6000": "rtx-a6000",
+    "L40S": "l40s",
+    "A10G": "a10g",
+    "A10G (multi-GPU FSDP)": "a10g",
+    "A100 40GB": "a100-40gb",
+    "A100-SXM4-40GB": "a100-40gb",
+    "A100 80GB": "a100-80gb",
+    "H100 80GB": "h100-80gb",
+    "Tesla V100-SXM2 16GB": "v100-16gb",
+}

@@ -1,0 +1,1 @@
+"""Calculator widgets (placeholder until the widget work lands): markers stay HTML comments."""

@@ -1,0 +1,205 @@
+"""The data catalogue: architectures recount to the published parameter counts, ids, sources, aliases, GPUs."""
+from __future__ import annotations
+
+import csv
+import dataclasses
+import re
+from pathlib import Path
+
+import pytest
+
+from calculator.catalog import CALIBRATION_ALIASES, CALIBRATION_GPU_ALIASES, GPUS, MODELS
+from calculator.models import GpuSpec, ModelArch
+
+pytestmark = pytest.mark.unit
+
+KEBAB = re.compile(r"^[a-z0-9]+(?:[.-][a-z0-9]+)*$")
+CALIBRATION_CSV = Path("/work/shared/calibration/measurements.csv")
+
+# Architectures that ModelArch can only approximate (biases on every linear, LayerNorm with a bias, one shared
+# norm per layer, ...): their recount must land within 0.5 % of the published total instead of exactly.
+APPROXIMATE = {"phi-1.5", "phi-2", "stablelm-base-alpha-3b", "falcon-7b", "bloomz-7b1"}
+# Gemma 2 has 4 RMSNorms per layer (pre/post attention, pre/post MLP) instead of 2; with that the count is exact.
+NORMS_PER_LAYER = {"Gemma 2": 4}
+
+
+def _count_params(arch: ModelArch) -> int:
+    """Total parameters of a Llama-like decoder from its architecture (test-only; memory.py has its own)."""
+    h = arch.hidden_size
+    head_dim = arch.head_dim if arch.head_dim is not None else h // arch.num_attention_heads
+    q_out = arch.num_attention_heads * head_dim
+    kv_out = arch.num_key_value_heads * head_dim
+    bias = arch.attention_bias
+    attention = (h * q_out + (q_out if bias else 0)) + 2 * (h * kv_out + (kv_out if bias else 0)) + q_out * h
+    mlp = (3 if arch.mlp_gated else 2) * h * arch.intermediate_size
+    if arch.num_local_experts:
+        mlp = mlp * arch.num_local_experts + h * arch.num_local_experts  # experts + router
+    norms = NORMS_PER_LAYER.get(arch.family, 2) * h
+    embeddings = arch.vocab_size * h * (1 if arch.tie_word_embeddings else 2)
+    return arch.num_hidden_layers * (attention + mlp + norms) + h + embeddings
+
+
+def test_at_least_twenty_models() -> None:
+    assert len(MODELS) >= 20
+
+
+def test_required_models_present() -> None:
+    required = {
+        "llama-2-7b", "llama-2-13b", "llama-2-70b", "llama-3-8b", "llama-3-70b", "llama-3.1-8b", "llama-3.1-70b",
+        "llama-3.1-405b", "llama-3.2-1b", "llama-3.2-3b", "llama-3.3-70b", "mistral-7b-v0.1", "mistral-7b-v0.3",
+        "mixtral-8x7b", "qwen2.5-0.5b", "qwen2.5-1.5b", "qwen2.5-3b", "qwen2.5-7b", "qwen2.5-14b", "qwen2.5-32b",
+        "qwen2.5-72b", "gemma-2-2b", "gemma-2-9b", "gemma-2-27b", "phi-3-mini",
+    }
+    assert required <= MODELS.keys()
+
+
+@pytest.mark.parametrize("model_id", [m for m, a in MODELS.items() if a.published_params is not None])
+def test_param_count_from_architecture_matches_published(model_id: str) -> None:
+    arch = MODELS[model_id]
+    counted = _count_params(arch)
+    assert arch.published_params is not None
+    if model_id in APPROXIMATE:
+        assert not arch.mlp_gated
+        assert counted == pytest.approx(arch.published_params, rel=0.005)
+    else:
+        assert counted == arch.published_params
+
+
+def test_every_model_has_a_published_count_except_none_listed() -> None:
+    # Every catalogue entry currently carries a verified count; a future None must be a deliberate choice.
+    assert [m for m, a in MODELS.items() if a.published_params is None] == []
+
+
+def test_model_ids_unique_kebab_and_keys_match() -> None:
+    for key, arch in MODELS.items():
+        assert isinstance(arch, ModelArch)
+        assert key == arch.id
+        assert KEBAB.fullmatch(arch.id), arch.id
+        assert arch.name and arch.family
+
+
+def test_models_grouped_by_family() -> None:
+    families = [a.family for a in MODELS.values()]
+    seen: list[str] = []
+    for fam in families:
+        if not seen or seen[-1] != fam:
+            assert fam not in seen, f"family {fam!r} is split in the picker order"
+            seen.append(fam)
+
+
+def test_every_model_has_an_hf_config_source() -> None:
+    for arch in MODELS.values():
+        assert re.fullmatch(r"https://huggingface\.co/[\w.-]+/[\w.-]+/blob/main/config\.json", arch.source), arch.id
+
+
+def test_model_shapes_consistent() -> None:
+    for arch in MODELS.values():
+        assert arch.num_attention_heads % arch.num_key_value_heads == 0, arch.id
+        if arch.head_dim is None:
+            assert arch.hidden_size % arch.num_attention_heads == 0, arch.id
+        assert (arch.num_local_experts == 0) == (arch.num_experts_per_tok == 0), arch.id
+        assert arch.num_experts_per_tok <= arch.num_local_experts
+
+
+def test_catalogue_entries_are_frozen() -> None:
+    arch = MODELS["llama-2-7b"]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        arch.hidden_size = 1  # type: ignore[misc]
+
+
+def test_selected_config_facts() -> None:
+    assert MODELS["gemma-2-2b"].head_dim == 256 and MODELS["gemma-2-9b"].head_dim == 256
+    assert MODELS["gemma-2-27b"].head_dim == 128
+    for gemma2 in ("gemma-2-2b", "gemma-2-9b", "gemma-2-27b"):
+        assert MODELS[gemma2].tie_word_embeddings and MODELS[gemma2].vocab_size == 256000
+    assert MODELS["mistral-7b-v0.3"].vocab_size == 32768 and MODELS["mistral-7b-v0.1"].vocab_size == 32000
+    assert all(a.attention_bias for a in MODELS.values() if a.family == "Qwen2.5")
+    assert not any(a.attention_bias for a in MODELS.values() if a.family != "Qwen2.5")
+    mixtral = MODELS["mixtral-8x7b"]
+    assert (mixtral.num_local_experts, mixtral.num_experts_per_tok) == (8, 2)
+
+
+def test_calibration_aliases_target_existing_models() -> None:
+    for name, target in CALIBRATION_ALIASES.items():
+        assert target in MODELS, (name, target)
+    for name, target in CALIBRATION_GPU_ALIASES.items():
+        assert target in GPUS, (name, target)
+
+
+def _calibration_rows() -> list[dict[str, str]]:
+    if not CALIBRATION_CSV.is_file():
+        pytest.skip(f"{CALIBRATION_CSV} not available")
+    with CALIBRATION_CSV.open(newline="", encoding="utf-8") as fh:
+        return list(csv.DictReader(fh))
+
+
+def test_calibration_aliases_cover_every_decoder_only_model() -> None:
+    rows = _calibration_rows()
+    non_decoder = {"T0_3B", "mt0-xxl", "bert-large-uncased"}
+    models = {r["model"] for r in rows} - non_decoder
+    assert models == set(CALIBRATION_ALIASES)
+
+
+def test_calibration_arch_columns_agree_with_catalogue() -> None:
+    for row in _calibration_rows():
+        target = CALIBRATION_ALIASES.get(row["model"])
+        if target is None:
+            continue
+        arch = MODELS[target]
+        expected = {
+            "arch_hidden": arch.hidden_size, "arch_layers": arch.num_hidden_layers,
+            "arch_heads": arch.num_attention_heads, "arch_kv_heads": arch.num_key_value_heads,
+            "arch_intermediate": arch.intermediate_size, "arch_vocab": arch.vocab_size,
+        }
+        for col, value in expected.items():
+            if row[col]:
+                assert int(row[col]) == value, (row["id"], col)
+        if row["params_b"] and arch.published_params:
+            assert float(row["params_b"]) == pytest.approx(arch.published_params / 1e9, abs=0.01), row["id"]
+
+
+def test_calibration_gpu_aliases_are_csv_values() -> None:
+    gpus = {r["gpu_model"] for r in _calibration_rows()}
+    assert set(CALIBRATION_GPU_ALIASES) <= gpus
+
+
+def test_gpu_ids_unique_kebab_and_fields() -> None:
+    assert len(GPUS) >= 17
+    for key, gpu in GPUS.items():
+        assert isinstance(gpu, GpuSpec)
+        assert key == gpu.id
+        assert KEBAB.fullmatch(gpu.id), gpu.id
+        assert gpu.klass in {"consumer", "workstation", "datacenter"}
+        assert gpu.source.startswith("https://")
+        assert 8 * 2**30 < gpu.memory_bytes < 256 * 2**30, gpu.id
+
+
+def test_required_gpus_present() -> None:
+    required = {
+        "rtx-3090", "rtx-4090", "rtx-5090", "a10", "a10g", "l4", "l40s", "rtx-a6000", "rtx-6000-ada", "a100-40gb",
+        "a100-80gb", "h100-80gb", "h200", "b200", "mi300x", "v100-16gb", "v100-32gb",
+    }
+    assert required <= GPUS.keys()
+
+
+def test_gpu_memory_plausibly_ordered() -> None:
+    mem = {k: g.memory_bytes for k, g in GPUS.items()}
+    assert mem["a100-80gb"] == 85_899_345_920  # 81920 MiB
+    assert mem["v100-16gb"] < mem["l4"] < mem["rtx-5090"] < mem["a100-40gb"] < mem["l40s"] < mem["rtx-a6000"]
+    assert mem["rtx-4090"] < mem["rtx-a6000"]
+    assert mem["a10"] < mem["rtx-4090"] <= mem["rtx-3090"]
+    assert mem["a100-40gb"] < mem["h100-80gb"] < mem["h200"] < mem["b200"] < mem["mi300x"]
+    for gpu in GPUS.values():
+        # The reported figure never exceeds the marketed size read as GiB (e.g. "80GB" -> 80 GiB).
+        marketed = {"rtx-3090": 24, "rtx-4090": 24, "rtx-5090": 32, "a10": 24, "a10g": 24, "l4": 24, "l40s": 48,
+                    "rtx-a6000": 48, "rtx-6000-ada": 48, "a100-40gb": 40, "a100-80gb": 80, "h100-80gb": 80,
+                    "h200": 141, "b200": 180, "mi300x": 192, "v100-16gb": 16, "v100-32gb": 32}[gpu.id]
+        assert 0.9 * marketed * 2**30 < gpu.memory_bytes <= marketed * 2**30, gpu.id
+
+
+def test_gpu_klass_and_nvlink() -> None:
+    assert {g.id for g in GPUS.values() if g.klass == "consumer"} == {"rtx-3090", "rtx-4090", "rtx-5090"}
+    assert {g.id for g in GPUS.values() if g.klass == "workstation"} == {"rtx-a6000", "rtx-6000-ada"}
+    linked = {g.id for g in GPUS.values() if g.nvlink}
+    assert {"rtx-3090", "rtx-a6000", "a100-40gb", "a100-80gb", "h100-80gb", "h200", "b200", "mi300x"} <= linked
+    assert not linked & {"rtx-4090", "rtx-5090", "rtx-6000-ada", "a10", "a10g", "l4", "l40s"}
