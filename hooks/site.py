@@ -106,29 +106,31 @@ def _with_dir(html: str) -> str:
     )
 
 
+# Material's script reads every <link rel="alternate"> in the head as the root of another site version and fetches
+# "sitemap.xml" beside it; the i18n plugin points those links at the same page in the other language, so every
+# page load asked for two sitemap.xml files that do not exist (404). The visible language switcher (the
+# .md-select links, with hreflang) is what readers use; the head links go.
+_HEAD_ALTERNATE = re.compile(r'\s*<link rel="alternate" href="[^"]*" hreflang="[a-z]{2}">')
+
+
 def on_post_page(output, page, config):
-    return _with_dir(output)
+    return _HEAD_ALTERNATE.sub("", _with_dir(output))
 
 
 def on_post_template(output_content, template_name, config):
     return _with_dir(output_content)
 
 
-# Material's bundle can fetch two things from a CDN: mermaid (only for ```mermaid blocks, which we do not use) and a
-# ResizeObserver polyfill (only for browsers without it), plus GitHub's API (only with repo_url, unset here).
-# Point them at the host itself, so no code path can leave it.
-_CDN_FALLBACKS = {
-    "https://unpkg.com/": "./offline-unavailable/",
-    "https://api.github.com/": "./offline-unavailable/",
-}
+# Material's bundle holds a few absolute URLs it may fetch: mermaid and a ResizeObserver polyfill from unpkg (only
+# for ```mermaid blocks, which we do not use, and for browsers without ResizeObserver), and the GitHub/GitLab APIs
+# (only with repo_url, unset here). Point every one of them at the host itself, so no code path can leave it.
+_QUOTED_URL = re.compile(r"""(["'`])https?://(?!www\.w3\.org/)""")
 
 
 def _neutralise_cdn_fallbacks(site_dir: Path) -> None:
     for bundle in (site_dir / "assets" / "javascripts").glob("bundle.*.min.js"):
         text = bundle.read_text(encoding="utf-8")
-        new = text
-        for url, local in _CDN_FALLBACKS.items():
-            new = new.replace(url, local)
+        new = _QUOTED_URL.sub(lambda m: m.group(1) + "./offline-unavailable/", text)
         if new != text:
             bundle.write_text(new, encoding="utf-8")
 
