@@ -5,6 +5,7 @@ Nothing here computes memory; see ``memory.py``. Nothing here imports a browser 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -46,3 +47,124 @@ class GpuSpec:
     klass: str             # "consumer" | "workstation" | "datacenter"
     nvlink: bool           # NVLink / Infinity Fabric between cards of a node
     source: str = ""
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Inputs of one estimate (added for memory.py / recommend.py / api.py). Enum values are the JSON strings.
+# ---------------------------------------------------------------------------------------------------------------
+
+class _StrEnum(str, Enum):
+    """A str-valued Enum whose ``str()`` is its value on every Python (3.11's StrEnum exists; this is portable)."""
+
+    def __str__(self) -> str:  # pragma: no cover - trivial
+        return str(self.value)
+
+
+class Method(_StrEnum):
+    FULL = "full"
+    LORA = "lora"
+    QLORA = "qlora"
+
+
+class Precision(_StrEnum):
+    FP32 = "fp32"      # everything fp32: weights, gradients, optimizer states, activations
+    MIXED = "mixed"    # HF Trainer AMP on an fp32-loaded model: fp32 master weights + 16-bit autocast copies
+    BF16 = "bf16"      # pure bf16: weights, gradients and (torch AdamW) states in bf16
+
+
+class Optimizer(_StrEnum):
+    ADAMW_TORCH = "adamw_torch"              # torch.optim.AdamW, foreach (the CUDA default)
+    ADAMW_TORCH_FUSED = "adamw_torch_fused"  # torch.optim.AdamW(fused=True)
+    ADAMW_8BIT = "adamw_8bit"                # bitsandbytes AdamW8bit
+    PAGED_ADAMW_8BIT = "paged_adamw_8bit"    # bitsandbytes PagedAdamW8bit (states in CUDA unified memory)
+    PAGED_ADAMW_32BIT = "paged_adamw_32bit"  # bitsandbytes PagedAdamW32bit (fp32 states in unified memory)
+    ADAFACTOR = "adafactor"                  # transformers Adafactor (factored 2nd moment, no 1st moment)
+    SGD = "sgd"
+    SGD_MOMENTUM = "sgd_momentum"
+
+
+class Attention(_StrEnum):
+    EAGER = "eager"   # stores the s x s scores / probabilities of every layer
+    SDPA = "sdpa"     # picks the flash / memory-efficient kernel for 16-bit inputs: no s^2 memory
+    FLASH = "flash"   # flash_attention_2
+
+
+class Sharding(_StrEnum):
+    NONE = "none"
+    ZERO1 = "zero1"   # optimizer states sharded
+    ZERO2 = "zero2"   # + gradients
+    ZERO3 = "zero3"   # + parameters ("fsdp" FULL_SHARD is accepted as zero3)
+
+
+class QloraBackend(_StrEnum):
+    BITSANDBYTES = "bitsandbytes"  # transformers/PEFT/litgpt: every decoder nn.Linear is NF4; lm_head, embeddings 16-bit
+    TORCHAO = "torchao"            # torchtune: only the LoRA-wrapped linears are NF4
+
+
+class Phase(_StrEnum):
+    REFERENCE_FORWARD = "reference_forward"  # DPO: the frozen reference pass (no_grad)
+    FORWARD = "forward"                      # end of the forward pass, loss computed
+    BACKWARD_START = "backward_start"        # logits/loss gradients alive on top of every saved activation
+    BACKWARD_END = "backward_end"            # every gradient alive, activations freed
+    OPTIMIZER_STEP = "optimizer_step"        # gradients + optimizer temporaries
+
+
+LORA_MODULES: tuple[str, ...] = (
+    "q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj", "lm_head",
+)
+ALL_LINEAR: tuple[str, ...] = LORA_MODULES[:-1]   # PEFT "all-linear" excludes the output head
+
+
+@dataclass(frozen=True, kw_only=True)
+class TrainingSetup:
+    """Everything one estimate depends on. Defaults are those documented in ESTIMATOR.md (the common HF stack)."""
+
+    model: ModelArch
+    method: Method = Method.FULL
+    dpo: bool = False
+    precompute_ref_log_probs: bool = False
+    precision: Precision = Precision.BF16
+    optimizer: Optimizer = Optimizer.ADAMW_TORCH
+    lora_rank: int = 16
+    lora_targets: tuple[str, ...] = ALL_LINEAR
+    lora_dtype: Precision = Precision.FP32       # only FP32 or BF16 are meaningful (PEFT autocasts adapters to fp32)
+    lora_dropout: float = 0.0                    # PEFT LoraConfig default
+    double_quant: bool = True
+    qlora_backend: QloraBackend = QloraBackend.BITSANDBYTES
+    micro_batch_size: int = 1
+    seq_len: int = 2048
+    grad_accum_steps: int = 1
+    gradient_checkpointing: bool = False
+    attention: Attention = Attention.SDPA
+    chunked_cross_entropy: bool = False
+    activation_offloading: bool = False
+    optimizer_in_backward: bool = False
+    packing: bool = False
+    num_gpus: int = 1
+    sharding: Sharding = Sharding.NONE
+    cpu_offload: bool = False                    # optimizer states (and fp32 master, gradients) in host RAM
+    offload_params: bool = False                 # zero3 / FSDP CPUOffload(offload_params=True): weights in host RAM
+    frozen_param_grads: bool = False             # FSDP1 flat params mixing frozen + LoRA: grads for frozen ones too
+    cuda_context_bytes: int | None = None        # None: COEFFICIENTS.cuda_context_bytes
+
+
+@dataclass(frozen=True, kw_only=True)
+class Estimate:
+    """One estimate, per GPU. Every byte figure is an int; ``breakdown`` is at the peak phase."""
+
+    peak_bytes: int                  # what nvidia-smi would show for the process (context + reserved)
+    allocated_bytes: int             # comparable with torch.cuda.max_memory_allocated()
+    reserved_bytes: int              # comparable with torch.cuda.max_memory_reserved()
+    low_bytes: int
+    high_bytes: int
+    phase: Phase
+    phases: dict[str, int]           # allocated bytes at each phase
+    breakdown: dict[str, int]        # components at the peak phase; sums to peak_bytes
+    params: int
+    trainable_params: int
+    host_ram_bytes: int
+    paged_optimizer_bytes: int       # paged (unified-memory) optimizer states: may sit on the GPU, evicted on demand
+    checkpoint_bytes: int            # full model file in its save dtype
+    adapter_bytes: int               # LoRA adapter file (0 for full fine-tuning)
+    optimizer_state_file_bytes: int  # optimizer.pt written next to a resumable checkpoint
+    notes: tuple[str, ...] = ()      # codes of assumptions that applied (e.g. "paged_states_excluded")

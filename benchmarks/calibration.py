@@ -1,0 +1,445 @@
+"""Turn the calibration CSV (shared/calibration/measurements.csv) into estimator requests and measured figures.
+
+Shared by ``benchmarks/accuracy.py`` and other comparisons (e.g. a peers benchmark): ``load_rows(path)`` returns one
+``Row`` per CSV row with
+
+* ``request``: the ``calculator.api`` request dict (JSON-ready), built ONLY from the row's own fields (its columns,
+  and settings its notes/quote state, e.g. "dropout 0.05", "nf4-dq", "chunked CE") plus the documented framework
+  profile of its source (``FRAMEWORK_PROFILES``: what litgpt / torchtune / PEFT do by default that the row's columns
+  cannot express). No row id is special-cased.
+* ``measured_bytes``: the published figure in bytes (``units``: GB = 1e9, GiB = 2**30; "G" is read as GB).
+* ``compare``: which estimator figure is like-for-like: ``allocated_bytes`` (max_memory_allocated, torchtune "active",
+  and ``unknown``, which is compared with allocated and says so), ``reserved_bytes`` (max_memory_reserved) or
+  ``peak_bytes_per_gpu`` (nvidia-smi).
+* ``kind``: ``point`` (scored), ``capacity`` (UN-*: the estimate at the stated context must be <= the VRAM),
+  ``bracket`` (no effective seq_len: the measurement must lie between the estimate at 1 token and at the cap).
+* ``excluded_reason``: set only for SUSPECT or ESTIMATE rows and encoder / encoder-decoder models.
+* ``assumptions``: every default or profile value that was filled in, in words.
+
+Standard library only.
+"""
+from __future__ import annotations
+
+import csv
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+try:
+    from calculator.catalog import CALIBRATION_ALIASES
+except ImportError:  # pragma: no cover - run from another directory without the repo on sys.path
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from calculator.catalog import CALIBRATION_ALIASES
+
+__all__ = ["Row", "load_rows", "DEFAULT_DATA", "FRAMEWORK_PROFILES", "framework_of", "row_to_request"]
+
+DEFAULT_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "calibration" / "measurements.csv"
+
+GB = 10**9
+GIB = 1 << 30
+
+# What a framework does by default that the CSV columns cannot say. Each entry names its evidence.
+FRAMEWORK_PROFILES: dict[str, dict[str, Any]] = {
+    # litgpt / lit-gpt: bf16-true keeps LoRA weights in bf16; finetune/lora.py calls model(..., lm_head_chunk_size=128)
+    # and chunked_cross_entropy (since Aug 2023); bitsandbytes Linear4bit for --quantize (all linear layers).
+    "litgpt": {"lora_dtype": "bf16", "chunked_cross_entropy": True, "qlora_backend": "bitsandbytes"},
+    # torchtune: bf16 params incl. LoRA; torchao NF4 on the LoRA-wrapped linears only (torchtune #1398), whose
+    # scalers are themselves quantised (block 64, scaler block 256 = double quantisation); full-FT configs
+    # instantiate torch.optim.AdamW with fused=True.
+    # Its single-device and distributed configs enable activation checkpointing (the CSV's own cells say "config
+    # default yes" for TT-01, TT-07, TT-30), used when a torchtune row leaves it unknown without a stated default.
+    "torchtune": {"lora_dtype": "bf16", "qlora_backend": "torchao", "double_quant": True, "fused_adamw_full": True,
+                  "gradient_checkpointing": True},
+    # llama-recipes --pure_bf16: every parameter (LoRA included) in bf16.
+    "llama-recipes": {"lora_dtype": "bf16"},
+    # PEFT (examples, method_comparison, docs): autocast_adapter_dtype=True keeps adapters in fp32.
+    "peft": {"lora_dtype": "fp32"},
+    "galore": {},
+    "unsloth": {},
+    "transformers": {},
+}
+
+
+def framework_of(raw: dict[str, str]) -> str:
+    url = raw.get("source_url", "").lower()
+    # the notes' tail says where the architecture numbers came from ("arch from litgpt/config.py"): not the run
+    notes = raw.get("notes", "").lower().split("| arch from")[0]
+    if "torchtune" in url or "torchtune" in notes:
+        return "torchtune"
+    if "lit-gpt" in url or "litgpt" in url or "lit-gpt" in notes or "litgpt" in notes:
+        return "litgpt"
+    if "llama-recipes" in url or "llama-recipes" in notes:
+        return "llama-recipes"
+    if "galore" in url or "galore" in notes:
+        return "galore"
+    if "unsloth" in url or "unsloth" in notes:
+        return "unsloth"
+    if "peft" in url or "peft" in notes:
+        return "peft"
+    return "transformers"
+
+
+@dataclass
+class Row:
+    id: str
+    raw: dict[str, str]
+    method: str
+    framework: str
+    kind: str                               # point | capacity | bracket
+    compare: str                            # allocated_bytes | reserved_bytes | peak_bytes_per_gpu
+    measured_bytes: int
+    request: dict[str, Any] | None
+    excluded_reason: str | None = None
+    assumptions: list[str] = field(default_factory=list)
+    bracket_low_request: dict[str, Any] | None = None    # bracket rows: the same run at 1 token
+
+    @property
+    def tier(self) -> str:
+        m = re.match(r"\[tier ([^\]]+)\]", self.raw.get("notes", ""))
+        return m.group(1) if m else ""
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Field parsers
+# ---------------------------------------------------------------------------------------------------------------
+_DEFAULT_RE = re.compile(r"default\s+([^)]*)\)", re.I)
+
+
+def _stated_default(cell: str) -> str | None:
+    """'unknown (config default 8)' -> '8'; 'unknown (config default yes)' -> 'yes'."""
+    m = _DEFAULT_RE.search(cell)
+    return m.group(1).strip() if m else None
+
+
+def _cell(raw: dict[str, str], key: str, assumptions: list[str]) -> str | None:
+    """The cell's value, the stated config default for 'unknown (config default X)', or None when unknown."""
+    v = (raw.get(key) or "").strip()
+    if not v:
+        return None
+    if v.lower().startswith("unknown"):
+        d = _stated_default(v)
+        said = re.search(r"\b(false|true|yes|no)\b", d or "", re.I)
+        if d is not None and "likely overridden" in v.lower() and said:
+            flipped = "yes" if said.group(1).lower() in ("false", "no") else "no"
+            assumptions.append(f"{key}: the cell says its config default was likely overridden: '{flipped}'")
+            return flipped
+        if d is not None:
+            assumptions.append(f"{key}: stated config default '{d}'")
+            return d
+        return None
+    return v
+
+
+def _yes(v: str) -> bool:
+    return v.strip().lower().startswith(("yes", "true"))
+
+
+def _targets(text: str) -> list[str] | str | None:
+    t = text.lower()
+    if "all-linear" in t or "all linear" in t:
+        return "all-linear"
+    out: list[str] = []
+    t = re.sub(r"\(.*?\)", "", t)                 # drop parentheticals like "(alpha 16)"
+    tokens = re.split(r"[,+;\s]+", t)
+    mapping = {
+        "q": ["q_proj"], "q_proj": ["q_proj"], "query": ["q_proj"],
+        "k": ["k_proj"], "k_proj": ["k_proj"], "key": ["k_proj"],
+        "v": ["v_proj"], "v_proj": ["v_proj"], "value": ["v_proj"],
+        "o": ["o_proj"], "o_proj": ["o_proj"], "output_proj": ["o_proj"], "dense": ["o_proj"],
+        "query_key_value": ["q_proj", "k_proj", "v_proj"],
+        "gate": ["gate_proj"], "gate_proj": ["gate_proj"], "up": ["up_proj"], "up_proj": ["up_proj"],
+        "down": ["down_proj"], "down_proj": ["down_proj"],
+        "mlp": ["gate_proj", "up_proj", "down_proj"],
+        "lm_head": ["lm_head"],
+    }
+    for tok in tokens:
+        for part in tok.split("/"):
+            if part in mapping:
+                for m in mapping[part]:
+                    if m not in out:
+                        out.append(m)
+    return out or None
+
+
+def _optimizer(text: str, method: str, profile: dict[str, Any], assumptions: list[str]) -> dict[str, Any]:
+    full = text.lower()
+    # the canonical token comes first (calibration README); "unknown (default ... = X)" names the config default
+    t = full
+    if full.startswith("unknown"):
+        d = _stated_default(full)
+        t = d.split("=")[-1].strip() if d else ""
+        if d:
+            assumptions.append(f"optimizer: stated config default '{t}'")
+    t = re.sub(r"^(bnb|bitsandbytes|torch)[\s.]+(optim\.)?", "", t.strip())
+    canonical = re.split(r"[\s(,+]", t, maxsplit=1)[0] if t else ""
+    out: dict[str, Any] = {}
+    if "optimizer_in_bwd" in t or "in backward" in t or "in_bwd" in t or "per_layer" in t or "per-layer" in t:
+        out["optimizer_in_backward"] = True
+    if "fused into backward" in t:
+        out["optimizer_in_backward"] = True
+    head = canonical
+    if head.startswith(("paged_adamw_8bit", "pagedadamw8bit")):
+        out["optimizer"] = "paged_adamw_8bit"
+    elif head.startswith(("paged_adamw_32bit", "pagedadamw")):
+        out["optimizer"] = "paged_adamw_32bit"
+    elif head.startswith("adamw_8bit") or head.startswith("galore") and "8bit" in head:
+        out["optimizer"] = "adamw_8bit"
+    elif head.startswith("sgd"):
+        out["optimizer"] = "sgd"
+        if "momentum" in t:
+            out["momentum"] = True
+    elif head.startswith("adafactor"):
+        out["optimizer"] = "adafactor"
+    elif head.startswith(("adamw", "lora_fa")):
+        out["optimizer"] = "adamw_torch"
+        if t.startswith("lora_fa"):
+            assumptions.append("optimizer: LoRA-FA modelled as AdamW on every LoRA matrix (upper bound)")
+        if method == "full" and profile.get("fused_adamw_full") and "fused into backward" not in t \
+                and not out.get("optimizer_in_backward"):
+            out["optimizer"] = "adamw_torch_fused"
+            assumptions.append("optimizer: framework profile fused AdamW (torchtune full-FT configs)")
+    else:
+        assumptions.append("optimizer: unknown, API default adamw_torch")
+    if t.startswith("galore"):
+        assumptions.append("optimizer: GaLore 8-bit per-layer modelled as 8-bit AdamW stepped in backward")
+    return out
+
+
+def _units(text: str, assumptions: list[str]) -> int:
+    t = text.strip()
+    if t.startswith("GiB"):
+        return GIB
+    if t.startswith("GB"):
+        return GB
+    assumptions.append(f"units '{t}' read as GB (1e9)")
+    return GB
+
+
+def _compare(kind_text: str, assumptions: list[str]) -> tuple[str, str]:
+    k = kind_text.strip().lower()
+    if k.startswith("capacity"):
+        return "capacity", "peak_bytes_per_gpu"
+    if k.startswith("nvidia-smi"):
+        return "point", "peak_bytes_per_gpu"
+    if k.startswith("max_memory_reserved"):
+        return "point", "reserved_bytes"
+    if k.startswith(("max_memory_allocated", "active_peak")):
+        return "point", "allocated_bytes"
+    assumptions.append("measure_kind unknown: compared with allocated_bytes")
+    return "point", "allocated_bytes"
+
+
+def _excluded(raw: dict[str, str]) -> str | None:
+    notes = raw.get("notes", "")
+    if "SUSPECT" in notes:
+        return "SUSPECT: the value contradicts basic accounting (calibration README caveat 5)"
+    if "ESTIMATE" in notes:
+        return "ESTIMATE: a published estimate, not a measurement"
+    if "ENCODER-DECODER" in notes.upper():
+        return "encoder-decoder model (T5/mT5): outside the decoder-only estimator"
+    if "ENCODER-ONLY" in notes.upper():
+        return "encoder-only model (BERT): outside the decoder-only estimator"
+    return None
+
+
+def _seq_cap(raw: dict[str, str]) -> int | None:
+    text = raw.get("source_quote", "") + " " + raw.get("notes", "")
+    m = re.search(r"max(?:imum)?[ _]seq(?:uence)?[ _]len(?:gth)?\s*[=:]?\s*(\d+)", text, re.I)
+    return int(m.group(1)) if m else None
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Row -> request
+# ---------------------------------------------------------------------------------------------------------------
+def row_to_request(raw: dict[str, str], assumptions: list[str]) -> dict[str, Any]:
+    fw = framework_of(raw)
+    profile = FRAMEWORK_PROFILES.get(fw, {})
+    method = raw["method"].strip().lower()
+    notes = raw.get("notes", "")
+    quote = raw.get("source_quote", "")
+    req: dict[str, Any] = {"include": []}
+    model = CALIBRATION_ALIASES.get(raw["model"].strip())
+    if model is None:
+        req["model"] = {
+            "hidden_size": int(raw["arch_hidden"]), "num_hidden_layers": int(raw["arch_layers"]),
+            "num_attention_heads": int(raw["arch_heads"]), "num_key_value_heads": int(raw["arch_kv_heads"]),
+            "intermediate_size": int(raw["arch_intermediate"]), "vocab_size": int(raw["arch_vocab"]),
+            "tie_word_embeddings": "tied embeddings" in notes,
+        }
+        assumptions.append("model: built from the arch_* columns (not in the catalogue)")
+    else:
+        req["model"] = model
+    req["method"] = method
+
+    wp = raw.get("weight_precision", "").lower()
+    cp = raw.get("compute_precision", "").lower()
+    if wp.startswith("fp32") and (cp.startswith("fp32") or not cp):
+        req["precision"] = "fp32"
+    elif "mixed" in cp or "amp" in cp:
+        req["precision"] = "mixed"
+    else:
+        req["precision"] = "bf16"
+
+    req.update(_optimizer(raw.get("optimizer", "") or "", method, profile, assumptions))
+    if raw.get("optimizer", "").strip().lower().startswith("unknown") and "optimizer" not in req:
+        pass
+
+    if method in ("lora", "qlora"):
+        rank = _cell(raw, "lora_rank", assumptions)
+        if rank is not None and re.match(r"\d+", rank):
+            req["lora_rank"] = int(re.match(r"\d+", rank).group(0))
+        else:
+            assumptions.append("lora_rank: unknown, API default")
+        tg = _cell(raw, "lora_targets", assumptions)
+        parsed = _targets(tg) if tg else None
+        if parsed:
+            req["lora_targets"] = parsed
+        else:
+            assumptions.append("lora_targets: unknown, API default")
+        if "lora_dtype" in profile:
+            req["lora_dtype"] = profile["lora_dtype"]
+        opt = raw.get("optimizer", "").lower()
+        if "fp32 adapters" in opt or "adapters autocast to fp32" in opt or opt.startswith("adamw_fp32"):
+            req["lora_dtype"] = "fp32"
+        m = re.search(r"dropout\s+(0?\.\d+)", notes)
+        if m:
+            req["lora_dropout"] = float(m.group(1))
+        elif fw == "litgpt":
+            req["lora_dropout"] = 0.05
+            assumptions.append("lora_dropout: litgpt default 0.05")
+        if method == "qlora":
+            req["qlora_backend"] = profile.get("qlora_backend", "bitsandbytes")
+            text = (quote + " " + notes + " " + raw.get("weight_precision", "")).lower()
+            if "nf4-dq" in text or "double quant" in text or "double_quant" in text:
+                req["double_quant"] = True
+            elif "double_quant" in profile:
+                req["double_quant"] = profile["double_quant"]
+            else:
+                req["double_quant"] = False
+        if "mixing frozen and lora params" in notes.lower():
+            req["frozen_param_grads"] = True
+    if profile.get("chunked_cross_entropy"):
+        req["chunked_cross_entropy"] = True
+    if "chunked" in notes.lower() and "ce" in notes.lower():
+        req["chunked_cross_entropy"] = True
+
+    mb = _cell(raw, "micro_batch", assumptions)
+    req["micro_batch_size"] = int(mb) if mb else 1
+    seq = _cell(raw, "seq_len", assumptions)
+    if seq:
+        req["seq_len"] = int(re.match(r"\d+", seq).group(0))
+
+    gc = _cell(raw, "grad_checkpointing", assumptions)
+    if gc is None and "gradient_checkpointing" in profile:
+        req["gradient_checkpointing"] = profile["gradient_checkpointing"]
+        assumptions.append(f"gradient_checkpointing: unknown, {fw} config default {profile['gradient_checkpointing']}")
+    elif gc is None:
+        assumptions.append("gradient_checkpointing: unknown, API default (off)")
+    else:
+        req["gradient_checkpointing"] = _yes(gc)
+
+    fa = (raw.get("flash_attention") or "").strip().lower()
+    if fa.startswith("no") or "eager" in fa:
+        req["attention"] = "eager"
+    elif fa.startswith(("fa2", "yes", "flash")):
+        req["attention"] = "flash"
+    else:
+        req["attention"] = "sdpa"
+
+    n = _cell(raw, "num_gpus", assumptions)
+    req["num_gpus"] = int(n) if n else 1
+    sh = (raw.get("sharding") or "none").lower()
+    if "zero3" in sh or "fsdp" in sh or "full_shard" in sh:
+        req["sharding"] = "zero3"
+    elif "zero2" in sh:
+        req["sharding"] = "zero2"
+    elif "zero1" in sh:
+        req["sharding"] = "zero1"
+    else:
+        req["sharding"] = "none"
+    off = (raw.get("cpu_offload") or "none").lower()
+    if off.startswith("activations"):
+        req["activation_offloading"] = True
+    if "params" in off and req["sharding"] == "zero3":
+        req["offload_params"] = True
+        req["cpu_offload"] = True
+    elif "optimizer" in off and req["sharding"] != "none":
+        req["cpu_offload"] = True
+    if "packed" in (quote + notes).lower():
+        req["packing"] = True
+    if req.get("optimizer_in_backward") and req.get("grad_accum_steps", 1) > 1:
+        req["grad_accum_steps"] = 1
+    return req
+
+
+def _row(raw: dict[str, str]) -> Row:
+    assumptions: list[str] = []
+    rid = raw["id"].strip()
+    method = raw["method"].strip().lower()
+    fw = framework_of(raw)
+    excluded = _excluded(raw)
+    kind, compare = _compare(raw.get("measure_kind", ""), assumptions)
+    unit = _units(raw.get("units", ""), assumptions)
+    measured = int(round(float(raw["measured_peak_gb"]) * unit))
+    if excluded:
+        return Row(rid, raw, method, fw, kind, compare, measured, None, excluded, assumptions)
+    req = row_to_request(raw, assumptions)
+    if kind == "capacity" and "gradient_checkpointing" not in req:
+        # the claim is that the run fit at this context; no standard stack fits it without checkpointing
+        req["gradient_checkpointing"] = True
+        assumptions.append("gradient_checkpointing: unknown on a capacity row; the claim that it fit implies it")
+    low = None
+    if "seq_len" not in req:
+        cap = _seq_cap(raw)
+        if cap is None:
+            return Row(rid, raw, method, fw, kind, compare, measured, None,
+                       "no seq_len and no stated cap: cannot be estimated", assumptions)
+        kind = "bracket"
+        assumptions.append(f"seq_len not stated (padded to the longest sample): bracket [1 token, cap {cap}]")
+        low = dict(req, seq_len=1)
+        req["seq_len"] = cap
+    return Row(rid, raw, method, fw, kind, compare, measured, req, None, assumptions, low)
+
+
+def _fill_from_siblings(raws: list[dict[str, str]]) -> list[dict[str, str]]:
+    """Two generic rules that read the CSV's own statements across rows (no row id is named):
+
+    * an ``unknown`` cell with no stated default takes the stated config default of another row from the same
+      source document, model and method (e.g. two rows of one README table run the same default config);
+    * in a table whose notes say techniques were "added cumulatively", a technique a row's notes name (chunked
+      cross-entropy) carries to the rows after it in the same source document.
+    """
+    stated: dict[tuple[str, str, str, str], str] = {}
+    for r in raws:
+        for col in ("lora_rank", "lora_targets", "optimizer", "grad_checkpointing"):
+            v = (r.get(col) or "").strip()
+            if v.lower().startswith("unknown") and _stated_default(v) is not None:
+                stated.setdefault((r.get("source_url", ""), r["model"], r["method"], col), v)
+    out = []
+    carried: dict[str, str] = {}
+    for r in raws:
+        r = dict(r)
+        for col in ("lora_rank", "lora_targets", "grad_checkpointing"):
+            v = (r.get(col) or "").strip()
+            if v.lower() == "unknown":
+                sib = stated.get((r.get("source_url", ""), r["model"], r["method"], col))
+                if sib is not None:
+                    r[col] = sib + " [from a sibling row of the same table]"
+        src = r.get("source_url", "")
+        notes = r.get("notes", "")
+        if "added cumulatively" in notes:
+            if src in carried and "chunked" not in notes.lower():
+                r["notes"] = notes + "; " + carried[src] + " [carried: techniques added cumulatively]"
+            if "chunked ce" in notes.lower() or "chunked cross" in notes.lower():
+                carried[src] = "chunked CE"
+        out.append(r)
+    return out
+
+
+def load_rows(path: str | Path = DEFAULT_DATA) -> list[Row]:
+    """Every row of a measurements CSV, in file order."""
+    with open(path, newline="", encoding="utf-8") as f:
+        return [_row(r) for r in _fill_from_siblings(list(csv.DictReader(f)))]

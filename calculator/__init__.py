@@ -1,0 +1,53 @@
+"""GPU-memory estimator for fine-tuning LLMs (full, LoRA, QLoRA, DPO). Pure Python, standard library only.
+
+The browser, the CLI and the site build all go through ``calculator.api.estimate`` (JSON text in, JSON text out).
+Python callers may use the typed layer directly: build a ``TrainingSetup`` and call ``estimate``.
+"""
+from __future__ import annotations
+
+from .api import ERROR_CODES, estimate as estimate_json, schema
+from .catalog import GPUS, MODELS
+from .memory import COEFFICIENTS, count_params, estimate, trainable_params
+from .models import (
+    Attention,
+    Estimate,
+    GpuSpec,
+    Method,
+    ModelArch,
+    Optimizer,
+    Phase,
+    Precision,
+    QloraBackend,
+    Sharding,
+    TrainingSetup,
+)
+from .recommend import gpu_table, max_micro_batch, max_seq_len, remedies, smallest_setup, verdict
+
+__all__ = [
+    "COEFFICIENTS",
+    "ERROR_CODES",
+    "GPUS",
+    "MODELS",
+    "Attention",
+    "Estimate",
+    "GpuSpec",
+    "Method",
+    "ModelArch",
+    "Optimizer",
+    "Phase",
+    "Precision",
+    "QloraBackend",
+    "Sharding",
+    "TrainingSetup",
+    "count_params",
+    "estimate",
+    "estimate_json",
+    "gpu_table",
+    "max_micro_batch",
+    "max_seq_len",
+    "remedies",
+    "schema",
+    "smallest_setup",
+    "trainable_params",
+    "verdict",
+]

@@ -1,0 +1,691 @@
+"""Per-GPU memory of one fine-tuning step: one pure function per component, then the phases and the peak.
+
+Every constant the model uses is in ``COEFFICIENTS`` (a frozen dataclass) with the source it comes from and, where it
+was fitted, the calibration rows (``/work/shared/calibration/measurements.csv`` ids) it was fitted on. The derivation
+of each term is in ESTIMATOR.md. All figures are bytes, per GPU, as Python ints; nothing here does I/O.
+
+Vocabulary used below: ``P`` all parameters, ``T`` trainable parameters, ``h`` hidden size, ``i`` MLP width,
+``a``/``kv`` query/key-value heads, ``d`` head dim, ``L`` layers, ``V`` vocabulary, ``b`` micro-batch, ``s`` sequence.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .models import (
+    Attention,
+    Estimate,
+    Method,
+    ModelArch,
+    Optimizer,
+    Phase,
+    Precision,
+    QloraBackend,
+    Sharding,
+    TrainingSetup,
+)
+
+__all__ = [
+    "COEFFICIENTS",
+    "Coefficients",
+    "ParamCounts",
+    "count_params",
+    "trainable_params",
+    "weights_bytes",
+    "master_copy_bytes",
+    "autocast_copy_bytes",
+    "gradient_bytes",
+    "optimizer_state_bytes",
+    "optimizer_step_temp_bytes",
+    "activation_bytes",
+    "recompute_bytes",
+    "logits_loss_bytes",
+    "lora_adapter_bytes",
+    "dequant_transient_bytes",
+    "reference_model_bytes",
+    "estimate",
+    "GIB",
+    "GB",
+]
+
+GIB = 1 << 30
+GB = 10**9
+
+
+# =====================================================================================================================
+# COEFFICIENTS: the one place every constant lives
+# Fitting procedure: benchmarks/accuracy.py's rows; coordinate search over the grids named below minimising
+# mean(min(|error|, 35 %)) + median |error| overall + the largest per-method median. Everything else is physics.
+# =====================================================================================================================
+@dataclass(frozen=True)
+class Coefficients:
+    # --- dtype sizes (IEEE / bitsandbytes definitions) ------------------------------------------------------------
+    nf4_bits: float = 4.0                    # NF4 code, 4 bits/param (Dettmers et al. 2023, QLoRA §2)
+    nf4_const_bits: float = 0.5              # one fp32 absmax per 64-weight block = 32/64 bits (QLoRA paper §3)
+    nf4_const_bits_double_quant: float = 0.127  # 8/64 + 32/(64*256) bits with double quantisation (QLoRA paper §3)
+    adamw_8bit_state_bytes: float = 2.0      # bitsandbytes 8-bit Adam: 1 byte each for m and v (HF perf_train_gpu_one)
+    adafactor_extra_bytes: float = 4.0       # fp32 row+col factors per matrix, fp32 full state for vectors (Shazeer &
+    #                                          Stern 2018; transformers Adafactor, beta1=None default)
+
+    # --- activations, bytes per token per layer at 16-bit compute (physics count in ESTIMATOR.md §Activations) ------
+    # Full fine-tuning saves: two RMSNorms (fp32 input 4h + normalised 16-bit 2h each), the q/k/v input 2h,
+    # q, k, v, attention output (2·a·d each, k/v repeated to a heads), the o_proj input 2·a·d, the MLP input 2h and
+    # 4 tensors of 2i in a gated MLP (2 in a plain one). The scale below multiplies that count.
+    # Fitted (grid 0.75-1.1, step 0.05-0.1) on the full-FT point rows whose activations matter: TT-10 (Llama-3.2-3B,
+    # no AC, packed 4096), TT-12/TT-13/TT-15/TT-16, PF-01, LG-C36/LG-C37, TT-33/TT-36/TT-37.
+    act_scale_full: float = 0.9
+    # Frozen base (LoRA / QLoRA): only what input-gradients need: norm fp32 inputs (4h each), q/k/v/out for SDPA,
+    # gate, act and up outputs of the MLP (6i gated, 2i plain); the frozen linears' inputs are not saved.
+    # Fitted (grid 0.9-1.3) on the LoRA point rows: LG-R01/R04/R05/R10/R11/R14, RS-01, LG-C01/C09/C13/C19/C21/
+    # C25/C28/C30/C33, LG-L02/L03, PF-03/PF-04/PF-06, TT-24/TT-25/TT-27/TT-30.
+    act_scale_frozen: float = 1.1
+    # bitsandbytes MatMul4Bit saves its input A for backward (ctx.tensors = (A, B)), so QLoRA over bnb re-saves the
+    # inputs of the quantised linears: 2h (q/k/v) + 2·a·d (o) + 2h (gate/up) + 2i (down) per token per layer.
+    # Fitted (grid 1.0-3.0) on the bitsandbytes QLoRA rows: LG-C04/C07/C10/C12/C22/C24/C31/C34, LG-R02/R07/R08/
+    # R13/R16/R17, RS-03/RS-04/RS-06 (each against its LoRA twin where one exists, e.g. LG-C09 vs LG-C10).
+    qlora_saved_input_scale: float = 1.5
+    # Eager attention stores, per layer, softmax output in fp32 (4 B) and the 16-bit probabilities (2 B) per score
+    # (transformers eager_attention_forward: softmax(dtype=float32).to(dtype)). Physics, not fitted.
+    eager_score_bytes_16bit: float = 6.0
+    eager_score_bytes_fp32: float = 4.0
+    # Gradient checkpointing keeps each decoder layer's input (2·h bytes/token at 16-bit) -- Korthikanti et al. 2022
+    # "full recompute" 2sbh -- and recomputes one layer during backward. Physics, not fitted.
+    # Activation offloading (torchtune OffloadActivations) keeps this many layers' saved tensors on the GPU while the
+    # rest stream to host RAM: the layer being computed and the one being copied (torchtune docs). Not fitted
+    # (TT-15/TT-16 agree within 5 %).
+    offload_layers_on_gpu: float = 2.0
+
+    # --- logits and loss, bytes per logit element (b·s·V) at the start of backward -------------------------------
+    # Standard cross-entropy on 16-bit logits upcast to fp32 (transformers ForCausalLMLoss, torchtune output.float()):
+    # the 16-bit logits (2 B) plus fp32 buffers alive at once: upcast logits / log-softmax output / its gradient
+    # (4 B each) = 14. Physics; a grid fit over all rows (12-16) preferred 14-16, so the count is kept.
+    ce_bytes_16bit: float = 14.0
+    ce_bytes_fp32: float = 12.0              # fp32 logits + log-softmax + gradient (PR-06); physics
+    # Chunked cross-entropy (torchtune CEWithChunkedOutputLoss, litgpt chunked_cross_entropy): all 16-bit logit chunks
+    # plus the saved log-softmax of every chunk stay alive; the fp32 upcast/gradient is one chunk at a time.
+    # 2 + 2 = 4 (litgpt saves bf16 log-softmax; lm_head_chunk_size=128). Physics; checked on TT-12/TT-13 and the
+    # litgpt rows (LG-*, RS-*); a free fit would go lower (2-4), so the count is kept.
+    chunked_ce_bytes: float = 4.0
+    # Share of that alive at the end of the forward (before the loss backward creates the logit gradient):
+    # 16-bit logits + fp32 upcast + log-softmax = 10 of the 14 bytes. Physics.
+    logits_forward_share: float = 10.0 / 14.0
+
+    # --- multi-GPU ------------------------------------------------------------------------------------------------
+    # ZeRO-3 / FSDP FULL_SHARD gathers the current decoder layer and prefetches the next one; the root unit
+    # (embeddings, final norm, lm_head) stays unsharded during the step (PyTorch FSDP docs; llm-analysis).
+    zero3_live_layers: float = 2.0
+
+    # --- framework overhead ---------------------------------------------------------------------------------------
+    # CUDA context + kernels as nvidia-smi shows it: 1.0 GiB default (vram.asmirnov.xyz uses 1000 MiB; HF docs
+    # measured ~1.3 GB on a V100; research/calculators.md §19.10). Not fitted.
+    cuda_context_bytes: int = 1 * GIB
+    # Caching-allocator reserve (max_memory_reserved - max_memory_allocated) as a fraction of the allocated peak
+    # above the memory held from load time to the end (weights, master copy, optimizer states, adapters).
+    # Fitted (grid 0.10-0.25) on the max_memory_reserved rows: TT-19/TT-24/TT-25/TT-27/TT-28, PF-01/PF-03/PF-04/
+    # PF-06 (flat optimum); LR-01 reports both statistics (15.22 -> 19.36 GB: +27 % of the total, FSDP churn).
+    allocator_reserve_fraction: float = 0.15
+
+    # --- run-to-run spread (the low-high range) ---------------------------------------------------------------------
+    # calibration/README caveat 2: TT-36 vs TT-37 (20.2 vs 22.3 GB, same command), PEFT full FT 34.7 -> 36.2 GiB across
+    # versions: about +-10 %.
+    range_low: float = 0.90
+    range_high: float = 1.10
+
+
+COEFFICIENTS = Coefficients()
+
+
+# =====================================================================================================================
+# Parameter counting
+# =====================================================================================================================
+@dataclass(frozen=True)
+class ParamCounts:
+    total: int
+    embedding: int                 # V·h
+    lm_head: int                   # V·h, 0 when tied
+    layer: int                     # one decoder layer, all parameters
+    layer_linear: int              # one decoder layer, weights of its nn.Linear modules (experts included)
+    largest_linear: int            # elements of the largest single weight matrix in a layer
+    linears: tuple[tuple[str, int, int, int], ...]  # (name, d_in, d_out, copies) of one layer
+
+
+def _head_dim(m: ModelArch) -> int:
+    return m.head_dim if m.head_dim else m.hidden_size // m.num_attention_heads
+
+
+@lru_cache(maxsize=256)
+def count_params(m: ModelArch) -> ParamCounts:
+    """Total parameters from the config (llm-analysis get_num_params_*; exact for Llama-like models)."""
+    h, i, d = m.hidden_size, m.intermediate_size, _head_dim(m)
+    qd, kvd = m.num_attention_heads * d, m.num_key_value_heads * d
+    experts = m.num_local_experts if m.num_local_experts > 0 else 1
+    linears = [("q_proj", h, qd, 1), ("k_proj", h, kvd, 1), ("v_proj", h, kvd, 1), ("o_proj", qd, h, 1)]
+    if m.mlp_gated:
+        linears.append(("gate_proj", h, i, experts))
+    linears += [("up_proj", h, i, experts), ("down_proj", i, h, experts)]
+    layer_linear = sum(di * do * c for _, di, do, c in linears)
+    other = 2 * h                                          # two norms
+    if m.attention_bias:
+        other += qd + 2 * kvd
+    if m.num_local_experts > 0:
+        other += h * m.num_local_experts                   # router
+    layer = layer_linear + other
+    emb = m.vocab_size * h
+    head = 0 if m.tie_word_embeddings else emb
+    total = emb + head + m.num_hidden_layers * layer + h   # + final norm
+    largest = max(di * do for _, di, do, _c in linears)
+    return ParamCounts(total, emb, head, layer, layer_linear, largest, tuple(linears))
+
+
+@lru_cache(maxsize=1024)
+def _targets_of(m: ModelArch, targets: tuple[str, ...]) -> tuple[tuple[str, int, int, int], ...]:
+    return tuple(x for x in count_params(m).linears if x[0] in targets)
+
+
+def _targets(s: TrainingSetup) -> tuple[tuple[str, int, int, int], ...]:
+    """(name, d_in, d_out, copies) of the LoRA-wrapped modules of one layer (lm_head is handled apart)."""
+    return _targets_of(s.model, s.lora_targets)
+
+
+@lru_cache(maxsize=1024)
+def _trainable(m: ModelArch, method: Method, r: int, targets: tuple[str, ...]) -> int:
+    if method is Method.FULL:
+        return count_params(m).total
+    per_layer = sum(r * (di + do) * c for _, di, do, c in _targets_of(m, targets))
+    t = per_layer * m.num_hidden_layers
+    if "lm_head" in targets:
+        t += r * (m.hidden_size + m.vocab_size)
+    return t
+
+
+def trainable_params(s: TrainingSetup) -> int:
+    """Full: every parameter. LoRA/QLoRA: r·(d_in + d_out) per wrapped linear (torchtune LoRA docs; PEFT)."""
+    return _trainable(s.model, s.method, s.lora_rank, s.lora_targets)
+
+
+# =====================================================================================================================
+# Helpers: dtypes and sharding
+# =====================================================================================================================
+def _compute_bytes(s: TrainingSetup) -> int:
+    return 4 if s.precision is Precision.FP32 else 2
+
+
+def _adapter_bytes_per(s: TrainingSetup) -> int:
+    return 4 if s.lora_dtype is Precision.FP32 else 2
+
+
+def _shards(s: TrainingSetup) -> tuple[int, int, int]:
+    """Divisors for (weights, gradients, optimizer states) -- ZeRO paper stages (Rajbhandari et al. 2020)."""
+    n = s.num_gpus
+    sh = s.sharding
+    if sh is Sharding.NONE:
+        return 1, 1, 1
+    if sh is Sharding.ZERO1:
+        return 1, 1, n
+    if sh is Sharding.ZERO2:
+        return 1, n, n
+    return n, n, n
+
+
+def _quantized_params(s: TrainingSetup) -> int:
+    """Parameters stored in NF4 (QLoRA only)."""
+    if s.method is not Method.QLORA:
+        return 0
+    pc = count_params(s.model)
+    if s.qlora_backend is QloraBackend.TORCHAO:
+        per = sum(di * do * c for _, di, do, c in _targets(s))
+    else:   # transformers get_keys_to_not_convert keeps lm_head 16-bit; embeddings are not nn.Linear
+        per = pc.layer_linear
+    return per * s.model.num_hidden_layers
+
+
+def _stored_weight_bytes(s: TrainingSetup) -> float:
+    """All base parameters in their storage dtype (before sharding), adapters excluded."""
+    pc = count_params(s.model)
+    c = COEFFICIENTS
+    if s.method is Method.QLORA:
+        q = _quantized_params(s)
+        const = c.nf4_const_bits_double_quant if s.double_quant else c.nf4_const_bits
+        rest = 4 if s.precision is Precision.FP32 else 2
+        return q * (c.nf4_bits + const) / 8 + (pc.total - q) * rest
+    if s.precision is Precision.FP32:
+        return pc.total * 4.0
+    if s.method is Method.FULL and s.precision is Precision.MIXED:
+        return 0.0   # the fp32 weights are the master copy (master_copy_bytes); 16-bit copies: autocast_copy_bytes
+    return pc.total * 2.0
+
+
+def _live_gathered_bytes(s: TrainingSetup) -> float:
+    """ZeRO-3/FSDP: unsharded working set (current + prefetched layer, root unit) on top of the shard."""
+    if s.sharding is not Sharding.ZERO3 or (s.num_gpus <= 1 and not s.offload_params):
+        return 0.0
+    pc = count_params(s.model)
+    stored = _stored_weight_bytes(s) or pc.total * 2.0
+    per_param = stored / pc.total
+    root = pc.embedding + pc.lm_head + s.model.hidden_size
+    live = min(COEFFICIENTS.zero3_live_layers * pc.layer + root, pc.total) * per_param   # never more than the model
+    if s.offload_params:
+        return live
+    return live * (1 - 1 / s.num_gpus)
+
+
+# =====================================================================================================================
+# Components (one pure function each)
+# =====================================================================================================================
+def weights_bytes(s: TrainingSetup) -> float:
+    """Base-model weights resident on one GPU (frozen or trainable), sharded by ZeRO-3, plus the gathered set."""
+    w_shard, _, _ = _shards(s)
+    stored = _stored_weight_bytes(s)
+    if s.offload_params and s.sharding is Sharding.ZERO3:
+        resident = 0.0
+    else:
+        resident = stored / w_shard
+    return resident + _live_gathered_bytes(s)
+
+
+def master_copy_bytes(s: TrainingSetup) -> float:
+    """fp32 master weights of the trainable parameters (mixed precision, full fine-tuning): 4·T (HF anatomy)."""
+    if s.method is not Method.FULL or s.precision is not Precision.MIXED:
+        return 0.0
+    if s.cpu_offload:
+        return 0.0
+    t = trainable_params(s)
+    _, _, o_shard = _shards(s)
+    if s.sharding is Sharding.NONE:
+        return 4.0 * t
+    # DeepSpeed/FSDP mixed precision: 16-bit parameters on the GPU, the fp32 master lives with the optimizer shard
+    return 4.0 * t / o_shard
+
+
+def autocast_copy_bytes(s: TrainingSetup) -> float:
+    """16-bit copies of the fp32 trainable weights that autocast caches for the forward (mixed, full FT): 2·T."""
+    if s.method is not Method.FULL or s.precision is not Precision.MIXED:
+        return 0.0
+    t = trainable_params(s)
+    w_shard, _, _ = _shards(s)
+    return 2.0 * t / w_shard
+
+
+def _grad_dtype_bytes(s: TrainingSetup) -> int:
+    if s.method is Method.FULL:
+        return 2 if s.precision is Precision.BF16 else 4
+    return _adapter_bytes_per(s)
+
+
+def gradient_bytes(s: TrainingSetup) -> float:
+    """The full gradient buffer at the end of backward, per GPU (ZeRO-2/3 shard it; offload moves it to the host)."""
+    pc = count_params(s.model)
+    t = trainable_params(s)
+    g = _grad_dtype_bytes(s)
+    if s.optimizer_in_backward:
+        # torchtune optimizer_in_bwd / per-parameter hooks: only the parameter being stepped has a gradient
+        biggest = pc.embedding if s.method is Method.FULL else 0
+        return float(biggest * g)
+    _, g_shard, _ = _shards(s)
+    total = t * g
+    if s.frozen_param_grads and s.method is not Method.FULL and s.sharding is Sharding.ZERO3:
+        total += pc.total * _compute_bytes(s)   # FSDP1 flat params: the frozen base shards get gradients too
+    bucket = 0.0
+    if s.sharding in (Sharding.ZERO2, Sharding.ZERO3):
+        # one unit's unsharded gradients before reduce-scatter (the rest of it is already in the shard)
+        bucket = min(pc.layer * g * (t / pc.total), total) * (1 - 1 / g_shard)
+    if s.cpu_offload:
+        return bucket
+    return total / g_shard + bucket
+
+
+def _optimizer_state_bytes_per_param(s: TrainingSetup) -> float:
+    o = s.optimizer
+    dtype = _grad_dtype_bytes(s)        # torch optimizers keep states in the trainable parameters' dtype
+    if s.method is Method.FULL and s.precision is Precision.MIXED:
+        dtype = 4
+    if o in (Optimizer.ADAMW_TORCH, Optimizer.ADAMW_TORCH_FUSED):
+        return 2.0 * dtype
+    if o in (Optimizer.ADAMW_8BIT, Optimizer.PAGED_ADAMW_8BIT):
+        return COEFFICIENTS.adamw_8bit_state_bytes
+    if o is Optimizer.PAGED_ADAMW_32BIT:
+        return 8.0
+    if o is Optimizer.SGD_MOMENTUM:
+        return float(dtype)
+    return 0.0
+
+
+def _adafactor_state_bytes(s: TrainingSetup) -> float:
+    """Factored second moment: (rows + cols) fp32 per matrix; vectors keep a full fp32 state."""
+    m = s.model
+    pc = count_params(m)
+    L = m.num_hidden_layers
+    if s.method is Method.FULL:
+        per_layer = sum((di + do) * c for _, di, do, c in pc.linears) + (pc.layer - pc.layer_linear)
+        total = per_layer * L + (m.vocab_size + m.hidden_size) * (2 if pc.lm_head else 1) + m.hidden_size
+    else:
+        r = s.lora_rank
+        per_layer = sum(((r + di) + (do + r)) * c for _, di, do, c in _targets(s))
+        total = per_layer * L + ((r + m.hidden_size) + (m.vocab_size + r) if "lm_head" in s.lora_targets else 0)
+    return total * COEFFICIENTS.adafactor_extra_bytes
+
+
+def optimizer_state_total_bytes(s: TrainingSetup) -> float:
+    """All optimizer states of the model (not sharded), wherever they live."""
+    if s.optimizer is Optimizer.ADAFACTOR:
+        return _adafactor_state_bytes(s)
+    return trainable_params(s) * _optimizer_state_bytes_per_param(s)
+
+
+def _paged(s: TrainingSetup) -> bool:
+    return s.optimizer in (Optimizer.PAGED_ADAMW_8BIT, Optimizer.PAGED_ADAMW_32BIT)
+
+
+def optimizer_state_bytes(s: TrainingSetup) -> float:
+    """Optimizer states resident on one GPU. Paged (unified-memory) states and CPU-offloaded states are 0 here."""
+    if s.cpu_offload or _paged(s):
+        return 0.0
+    _, _, o_shard = _shards(s)
+    return optimizer_state_total_bytes(s) / o_shard
+
+
+def optimizer_step_temp_bytes(s: TrainingSetup) -> float:
+    """Temporaries of optimizer.step(): foreach AdamW materialises sqrt(v) for the whole group (one state-sized
+    tensor, torch/optim/adamw.py _multi_tensor_adamw); fused AdamW, bitsandbytes and SGD update in place."""
+    if s.cpu_offload or s.optimizer_in_backward:
+        return 0.0
+    _, _, o_shard = _shards(s)
+    if s.optimizer is Optimizer.ADAMW_TORCH:
+        dtype = 4 if (s.method is Method.FULL and s.precision is Precision.MIXED) else _grad_dtype_bytes(s)
+        return trainable_params(s) * dtype / o_shard
+    if s.optimizer is Optimizer.ADAFACTOR:
+        pc = count_params(s.model)
+        return (pc.embedding if s.method is Method.FULL else 0) * 4.0 * 2
+    return 0.0
+
+
+def _tokens(s: TrainingSetup) -> int:
+    """Sequences in one forward: DPO runs chosen + rejected together (TRL concatenated_forward): 2·b."""
+    return s.micro_batch_size * (2 if s.dpo else 1) * s.seq_len
+
+
+def _act_per_token_layer(s: TrainingSetup) -> float:
+    """Bytes saved for backward by one decoder layer per token, no checkpointing (physics count × fitted scale)."""
+    m = s.model
+    c = COEFFICIENTS
+    h, i = m.hidden_size, m.intermediate_size
+    d = _head_dim(m)
+    qd = m.num_attention_heads * d
+    kvd = qd if s.attention is not Attention.FLASH else m.num_key_value_heads * d   # sdpa/eager repeat_kv
+    k = m.num_experts_per_tok if m.num_local_experts > 0 else 1
+    cb = _compute_bytes(s)
+    frozen = s.method is not Method.FULL
+    attn = cb * (2 * qd + 2 * kvd)                      # q, k, v, attention output (SDPA/flash save them)
+    if frozen:
+        norms = 2 * 4 * h                                # fp32 inputs of the two RMSNorms
+        mlp = cb * (3 if m.mlp_gated else 1) * i * k     # gate, act(gate), up  | act input
+        base = (norms + attn + mlp) * c.act_scale_frozen
+    else:
+        norms = 2 * (4 * h + cb * h)                     # fp32 input + normalised output (for the weight grad)
+        inputs = cb * (h + qd + h)                       # q/k/v input, o_proj input, MLP input
+        mlp = cb * (4 if m.mlp_gated else 2) * i * k     # gate, act, up, product | fc out, act out
+        base = (norms + attn + inputs + mlp) * c.act_scale_full
+    extra = 0.0
+    if frozen:
+        extra += _lora_act_per_token_layer(s)
+        if s.method is Method.QLORA and s.qlora_backend is QloraBackend.BITSANDBYTES:
+            extra += cb * (h + qd + h + i * k) * c.qlora_saved_input_scale
+    return base + extra
+
+
+def _lora_act_per_token_layer(s: TrainingSetup) -> float:
+    """LoRA branch: lora_A's input (a dropout output + mask, an fp32 cast, or the shared 16-bit input) and
+    lora_A's output (r values) per wrapped module (PEFT LoraLayer.forward; IBM fm-training-estimator lora.py)."""
+    m = s.model
+    ab = _adapter_bytes_per(s)
+    cb = _compute_bytes(s)
+    k = m.num_experts_per_tok if m.num_local_experts > 0 else 1
+    total = 0.0
+    shared_seen: set[int] = set()
+    for name, di, _do, copies in _targets(s):
+        fan = k if copies > 1 else 1
+        if s.lora_dropout > 0:
+            total += (ab + 1) * di * fan                 # dropout output + bool mask, per module
+        elif ab != cb:
+            total += ab * di * fan                       # cast copy of the input, per module
+        else:
+            key = 0 if name in ("q_proj", "k_proj", "v_proj") else 1 if name in ("gate_proj", "up_proj") else id(name)
+            if key not in shared_seen:
+                shared_seen.add(key)
+                total += cb * di * fan                   # the base input itself, once per distinct tensor
+        total += ab * s.lora_rank * fan                  # lora_A output
+    return total
+
+
+def _head_act_per_token(s: TrainingSetup) -> float:
+    """Final norm (fp32 input) and the lm_head input."""
+    h = s.model.hidden_size
+    cb = _compute_bytes(s)
+    lm_trainable = s.method is Method.FULL or "lm_head" in s.lora_targets
+    return 4 * h + (cb * h if lm_trainable else 0)
+
+
+def _eager_per_layer(s: TrainingSetup) -> float:
+    if s.attention is not Attention.EAGER:
+        return 0.0
+    c = COEFFICIENTS
+    per = c.eager_score_bytes_fp32 if s.precision is Precision.FP32 else c.eager_score_bytes_16bit
+    seqs = s.micro_batch_size * (2 if s.dpo else 1)
+    return seqs * s.model.num_attention_heads * s.seq_len * s.seq_len * per
+
+
+def _layer_activation_bytes(s: TrainingSetup) -> float:
+    return _tokens(s) * _act_per_token_layer(s) + _eager_per_layer(s)
+
+
+def activation_bytes(s: TrainingSetup) -> float:
+    """Activations saved at the end of the forward pass, on the GPU. Not divided by data-parallel N (asmirnov
+    "activations are not sharded"; ftune). Checkpointing keeps each layer's input only (Korthikanti 2022: 2sbh)."""
+    L = s.model.num_hidden_layers
+    tok = _tokens(s)
+    cb = _compute_bytes(s)
+    head = tok * _head_act_per_token(s)
+    if s.gradient_checkpointing:
+        per_layer = tok * s.model.hidden_size * cb
+    else:
+        per_layer = _layer_activation_bytes(s)
+    if s.activation_offloading:
+        kept = min(L, COEFFICIENTS.offload_layers_on_gpu)
+        return kept * per_layer + head
+    return L * per_layer + head
+
+
+def activation_host_bytes(s: TrainingSetup) -> float:
+    """Activations streamed to host RAM by activation offloading."""
+    if not s.activation_offloading:
+        return 0.0
+    L = s.model.num_hidden_layers
+    tok = _tokens(s)
+    per_layer = tok * s.model.hidden_size * _compute_bytes(s) if s.gradient_checkpointing else \
+        _layer_activation_bytes(s)
+    return max(0.0, L - COEFFICIENTS.offload_layers_on_gpu) * per_layer
+
+
+def recompute_bytes(s: TrainingSetup) -> float:
+    """Gradient checkpointing: one layer's full activations, rebuilt during its backward."""
+    if not s.gradient_checkpointing:
+        return 0.0
+    return _layer_activation_bytes(s)
+
+
+def logits_loss_bytes(s: TrainingSetup) -> float:
+    """Logits and cross-entropy buffers alive at the start of backward: b·s·V × bytes per element."""
+    c = COEFFICIENTS
+    n = _tokens(s) * s.model.vocab_size
+    if s.chunked_cross_entropy:
+        return n * c.chunked_ce_bytes * (2 if s.precision is Precision.FP32 else 1)
+    return n * (c.ce_bytes_fp32 if s.precision is Precision.FP32 else c.ce_bytes_16bit)
+
+
+def lora_adapter_bytes(s: TrainingSetup) -> float:
+    """LoRA A/B matrices in the adapter dtype (sharded with the parameters under ZeRO-3)."""
+    if s.method is Method.FULL:
+        return 0.0
+    w_shard, _, _ = _shards(s)
+    return trainable_params(s) * _adapter_bytes_per(s) / w_shard
+
+
+def dequant_transient_bytes(s: TrainingSetup) -> float:
+    """QLoRA: the largest quantised weight dequantised to 16-bit for its matmul (bitsandbytes dequantize_4bit)."""
+    if s.method is not Method.QLORA:
+        return 0.0
+    pc = count_params(s.model)
+    if s.qlora_backend is QloraBackend.TORCHAO:
+        sizes = [di * do for _, di, do, _c in _targets(s)]
+        biggest = max(sizes) if sizes else 0
+    else:
+        biggest = pc.largest_linear
+    return biggest * (4 if s.precision is Precision.FP32 else 2)
+
+
+def reference_model_bytes(s: TrainingSetup) -> float:
+    """DPO reference model: a frozen copy for full FT (TRL create_reference_model); none for LoRA/QLoRA (adapter
+    disabled, TRL "Reference model considerations with PEFT") or with precompute_ref_log_probs."""
+    if not s.dpo or s.precompute_ref_log_probs or s.method is not Method.FULL:
+        return 0.0
+    pc = count_params(s.model)
+    stored = pc.total * (2 if s.precision is Precision.BF16 else 4)
+    w_shard, _, _ = _shards(s)
+    if s.offload_params and s.sharding is Sharding.ZERO3:
+        return 0.0
+    return stored / w_shard
+
+
+def _reference_forward_transient(s: TrainingSetup) -> float:
+    """no_grad reference pass: one layer's working set plus logits and their log-softmax (fp32)."""
+    if not s.dpo or s.precompute_ref_log_probs:
+        return 0.0
+    n = _tokens(s)
+    hidden = n * (s.model.hidden_size * 2 + s.model.intermediate_size * 2) * _compute_bytes(s) // 2
+    return hidden + n * s.model.vocab_size * (_compute_bytes(s) + 4)
+
+
+# =====================================================================================================================
+# Phases and the peak
+# =====================================================================================================================
+def _host_ram_bytes(s: TrainingSetup) -> float:
+    """Host RAM taken by offloading and paging, summed over the node's GPUs."""
+    n = s.num_gpus
+    total = 0.0
+    if s.cpu_offload:
+        total += optimizer_state_total_bytes(s)
+        if s.method is Method.FULL and s.precision is not Precision.FP32:
+            total += 4.0 * trainable_params(s)          # fp32 master copy on the CPU (ZeRO-Offload)
+        total += trainable_params(s) * 4.0              # fp32 gradients for the CPU optimizer step
+    if s.offload_params and s.sharding is Sharding.ZERO3:
+        total += _stored_weight_bytes(s) or count_params(s.model).total * 2.0
+    if _paged(s) and not s.cpu_offload:
+        total += optimizer_state_total_bytes(s) / _shards(s)[2] * n
+    total += activation_host_bytes(s) * n
+    return total
+
+
+def estimate(s: TrainingSetup) -> Estimate:
+    """Peak per-GPU memory and its breakdown at the peak phase."""
+    c = COEFFICIENTS
+    pc = count_params(s.model)
+    t = trainable_params(s)
+    w = weights_bytes(s)
+    master = master_copy_bytes(s)
+    autocast = autocast_copy_bytes(s)
+    grads = gradient_bytes(s)
+    states = optimizer_state_bytes(s)
+    temp = optimizer_step_temp_bytes(s)
+    acts = activation_bytes(s)
+    recompute = recompute_bytes(s)
+    logits = logits_loss_bytes(s)
+    adapter = lora_adapter_bytes(s)
+    deq = dequant_transient_bytes(s)
+    ref = reference_model_bytes(s)
+    ref_fwd = _reference_forward_transient(s)
+
+    base = w + master + states + adapter + ref
+    # gradients of earlier micro-batches stay alive through the next forward/backward (gradient accumulation)
+    g_early = grads if (s.grad_accum_steps > 1 and not s.optimizer_in_backward) else 0.0
+    fwd_logits = logits * c.logits_forward_share   # before backward: no logit gradient yet
+
+    comps: dict[str, dict[str, float]] = {}
+    comps[Phase.FORWARD.value] = {
+        "weights": w + autocast, "master_copy": master, "gradients": g_early, "optimizer_states": states,
+        "activations": acts, "logits_loss": fwd_logits, "lora_adapter": adapter, "dequant_transient": deq,
+        "reference_model": ref,
+    }
+    bwd_extra = max(logits, recompute + deq)
+    comps[Phase.BACKWARD_START.value] = {
+        "weights": w + autocast, "master_copy": master, "gradients": g_early, "optimizer_states": states,
+        "activations": acts + (recompute + deq if bwd_extra > logits else 0.0),
+        "logits_loss": logits if bwd_extra == logits else 0.0,
+        "lora_adapter": adapter, "dequant_transient": 0.0, "reference_model": ref,
+    }
+    comps[Phase.BACKWARD_END.value] = {
+        "weights": w, "master_copy": master, "gradients": grads, "optimizer_states": states,
+        "lora_adapter": adapter, "reference_model": ref,
+    }
+    if not s.optimizer_in_backward:
+        comps[Phase.OPTIMIZER_STEP.value] = {
+            "weights": w, "master_copy": master, "gradients": grads, "optimizer_states": states,
+            "optimizer_temp": temp, "lora_adapter": adapter, "reference_model": ref,
+        }
+    if ref_fwd:
+        comps[Phase.REFERENCE_FORWARD.value] = {
+            "weights": w, "master_copy": master, "gradients": g_early, "optimizer_states": states,
+            "activations": ref_fwd, "lora_adapter": adapter, "dequant_transient": deq, "reference_model": ref,
+        }
+    phases = {k: int(sum(v.values())) for k, v in comps.items()}
+    # ties resolve to the later phase in the step (a full FT peak at the end of backward, then the optimizer)
+    order = [Phase.REFERENCE_FORWARD, Phase.FORWARD, Phase.BACKWARD_START, Phase.BACKWARD_END, Phase.OPTIMIZER_STEP]
+    peak_phase = Phase.FORWARD
+    allocated = -1
+    for ph in order:
+        v = phases.get(ph.value)
+        if v is not None and v >= allocated:
+            allocated, peak_phase = v, ph
+    # fragmentation comes from the allocations that churn (activations, logits, gradients, temporaries), not from
+    # tensors allocated once at load time
+    static = w + master + states + adapter + ref
+    reserve = int(max(0.0, allocated - static) * c.allocator_reserve_fraction)
+    context = c.cuda_context_bytes if s.cuda_context_bytes is None else s.cuda_context_bytes
+    breakdown_f = {
+        "weights": 0.0, "master_copy": 0.0, "gradients": 0.0, "optimizer_states": 0.0, "optimizer_temp": 0.0,
+        "activations": 0.0, "logits_loss": 0.0, "lora_adapter": 0.0, "dequant_transient": 0.0,
+        "reference_model": 0.0,
+    }
+    for k, v in comps[peak_phase.value].items():
+        breakdown_f[k] += v
+    breakdown = {k: int(v) for k, v in breakdown_f.items()}
+    drift = allocated - sum(breakdown.values())          # int() rounding: keep the sum exact
+    breakdown["activations"] += drift
+    breakdown["allocator_reserve"] = reserve
+    breakdown["cuda_context"] = context
+    reserved = allocated + reserve
+    peak = reserved + context
+
+    stored_ckpt = pc.total * (4 if s.precision in (Precision.FP32, Precision.MIXED) and s.method is Method.FULL
+                              else 2)
+    adapter_file = 0 if s.method is Method.FULL else t * _adapter_bytes_per(s)
+    notes = []
+    if _paged(s) and not s.cpu_offload:
+        notes.append("paged_states_excluded")
+    return Estimate(
+        peak_bytes=peak,
+        allocated_bytes=allocated,
+        reserved_bytes=reserved,
+        low_bytes=int(peak * c.range_low),
+        high_bytes=int(peak * c.range_high),
+        phase=peak_phase,
+        phases=phases,
+        breakdown=breakdown,
+        params=pc.total,
+        trainable_params=t,
+        host_ram_bytes=int(_host_ram_bytes(s)),
+        paged_optimizer_bytes=int(optimizer_state_total_bytes(s) / _shards(s)[2]) if _paged(s) else 0,
+        checkpoint_bytes=int(stored_ckpt),
+        adapter_bytes=int(adapter_file),
+        optimizer_state_file_bytes=int(optimizer_state_total_bytes(s)),
+        notes=tuple(notes),
+    )

@@ -1,0 +1,170 @@
+"""Advice on top of the estimate: fit verdicts, the smallest setup that fits, remedies, and the inverse solver.
+
+Headroom rule (documented in ESTIMATOR.md): usable memory is the memory the driver reports (``GpuSpec.memory_bytes``,
+nvidia-smi ``memory.total``); the compared figure is the nvidia-smi-like peak (allocated + allocator reserve + CUDA
+context). ``comfortable`` if peak <= 85 % of usable, ``tight`` if <= 100 %, else ``does_not_fit``. The 15 % margin
+covers the run-to-run spread of the measurements (about +-10 %, calibration README caveat 2) and memory other
+processes (a desktop, a second job) hold.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from functools import lru_cache
+from typing import Any
+
+from .catalog import GPUS
+from .memory import estimate
+from .models import GpuSpec, Method, Optimizer, Sharding, TrainingSetup
+
+__all__ = ["COMFORTABLE_SHARE", "TIGHT_SHARE", "SETUP_SIZES", "verdict", "setup_for", "gpu_table",
+           "smallest_setup", "remedies", "max_seq_len", "max_micro_batch", "SEQ_LEN_CAP", "MICRO_BATCH_CAP"]
+
+COMFORTABLE_SHARE = 0.85
+TIGHT_SHARE = 1.0
+SETUP_SIZES = (1, 2, 4, 8)
+SEQ_LEN_CAP = 1_048_576
+MICRO_BATCH_CAP = 4096
+
+
+def verdict(peak_bytes: int, memory_bytes: int) -> str:
+    if peak_bytes <= COMFORTABLE_SHARE * memory_bytes:
+        return "comfortable"
+    if peak_bytes <= TIGHT_SHARE * memory_bytes:
+        return "tight"
+    return "does_not_fit"
+
+
+def setup_for(s: TrainingSetup, n: int) -> TrainingSetup:
+    """The same training on n cards. More than one card shards with the chosen ZeRO stage, or ZeRO-3/FSDP when
+    none was chosen (plain data parallelism would not lower per-card memory); one card drops sharding unless
+    it offloads (ZeRO-Offload)."""
+    if n == s.num_gpus:
+        return s
+    if n == 1:
+        if s.cpu_offload:
+            return replace(s, num_gpus=1)
+        return replace(s, num_gpus=1, sharding=Sharding.NONE, offload_params=False)
+    sharding = s.sharding if s.sharding is not Sharding.NONE else Sharding.ZERO3
+    return replace(s, num_gpus=n, sharding=sharding)
+
+
+@lru_cache(maxsize=64)
+def _peaks_by_size(s: TrainingSetup) -> dict[int, int]:
+    return {n: estimate(setup_for(s, n)).peak_bytes for n in SETUP_SIZES}
+
+
+def gpu_table(s: TrainingSetup) -> list[dict[str, Any]]:
+    """Verdict for every catalogue GPU in setups of 1/2/4/8 cards (per-card peak depends on n, not on the card)."""
+    peaks = dict(_peaks_by_size(s))
+    rows = []
+    for g in GPUS.values():
+        rows.append({
+            "gpu": g.id, "name": g.name, "memory_bytes": g.memory_bytes,
+            "setups": [{"num_gpus": n, "peak_bytes_per_gpu": peaks[n], "verdict": verdict(peaks[n], g.memory_bytes),
+                        "share_of_memory": round(peaks[n] / g.memory_bytes, 4)} for n in SETUP_SIZES],
+        })
+    return rows
+
+
+def smallest_setup(s: TrainingSetup) -> dict[str, Any] | None:
+    """Fewest cards first, then the card with the least memory, that fits (tight allowed); and the same for
+    comfortable. None when nothing in the catalogue fits even 8 cards."""
+    peaks = dict(_peaks_by_size(s))
+    by_memory = sorted(GPUS.values(), key=lambda g: (g.memory_bytes, g.id))
+    out: dict[str, Any] = {"fits": None, "comfortable": None}
+    for key, limit in (("fits", TIGHT_SHARE), ("comfortable", COMFORTABLE_SHARE)):
+        for n in SETUP_SIZES:
+            hit = next((g for g in by_memory if peaks[n] <= limit * g.memory_bytes), None)
+            if hit is not None:
+                out[key] = {"gpu": hit.id, "num_gpus": n, "peak_bytes_per_gpu": peaks[n],
+                            "verdict": verdict(peaks[n], hit.memory_bytes)}
+                break
+    return out
+
+
+def _fits(s: TrainingSetup, gpu: GpuSpec) -> bool:
+    return estimate(s).peak_bytes <= TIGHT_SHARE * gpu.memory_bytes
+
+
+def _largest(lo: int, hi: int, ok: Any) -> int:
+    """Largest x in [lo, hi] with ok(x), for a monotone predicate (True then False); lo-1 if none."""
+    if not ok(lo):
+        return lo - 1
+    if ok(hi):
+        return hi
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if ok(mid):
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+def max_seq_len(s: TrainingSetup, gpu: GpuSpec) -> int:
+    """Longest seq_len (at the chosen micro-batch) whose peak fits the card; 0 when even 1 token does not."""
+    return _largest(1, SEQ_LEN_CAP, lambda x: _fits(replace(s, seq_len=x), gpu))
+
+
+def max_micro_batch(s: TrainingSetup, gpu: GpuSpec) -> int:
+    """Largest micro-batch (at the chosen seq_len) whose peak fits the card; 0 when even 1 does not."""
+    return _largest(1, MICRO_BATCH_CAP, lambda x: _fits(replace(s, micro_batch_size=x), gpu))
+
+
+def remedies(s: TrainingSetup, gpu: GpuSpec) -> list[dict[str, Any]]:
+    """The guide's remedies in its order, each re-estimated: alone (on the user's setup) and cumulative (on top of
+    the remedies before it). Empty when the setup already fits the card. Steps that change nothing are skipped.
+
+    1 micro-batch 1 with gradient accumulation restoring the effective batch, and a shorter sequence if even that
+    does not fit; 2 gradient checkpointing; 3 an 8-bit optimizer; 4 LoRA; 5 QLoRA; 6 sharding across cards.
+    """
+    if _fits(s, gpu):
+        return []
+    steps: list[tuple[str, dict[str, Any]]] = []
+    if s.micro_batch_size > 1:
+        steps.append(("smaller_micro_batch", {"micro_batch_size": 1,
+                                              "grad_accum_steps": s.grad_accum_steps * s.micro_batch_size,
+                                              "optimizer_in_backward": False}))
+    steps.append(("gradient_checkpointing", {"gradient_checkpointing": True}))
+    if s.optimizer not in (Optimizer.ADAMW_8BIT, Optimizer.PAGED_ADAMW_8BIT, Optimizer.SGD):
+        steps.append(("8bit_optimizer", {"optimizer": Optimizer.ADAMW_8BIT}))
+    if s.method is Method.FULL:
+        steps.append(("lora", {"method": Method.LORA}))
+    if s.method is not Method.QLORA:
+        steps.append(("qlora", {"method": Method.QLORA}))
+    out: list[dict[str, Any]] = []
+    cumulative = s
+    for name, change in steps:
+        alone = replace(s, **change)
+        if change.get("grad_accum_steps", 1) > 1 and alone.optimizer_in_backward:
+            alone = replace(alone, optimizer_in_backward=False)
+        cumulative = replace(cumulative, **change)
+        e_alone = estimate(alone).peak_bytes
+        e_cum = estimate(cumulative).peak_bytes
+        out.append({"remedy": name, "changes": {k: getattr(v, "value", v) for k, v in change.items()},
+                    "peak_bytes_alone": e_alone, "peak_bytes_cumulative": e_cum,
+                    "fits_alone": e_alone <= TIGHT_SHARE * gpu.memory_bytes,
+                    "fits_cumulative": e_cum <= TIGHT_SHARE * gpu.memory_bytes})
+    # shorter sequences (part of remedy 1 in the guide; listed with it): the longest that fits at micro-batch 1
+    if s.micro_batch_size > 1 or not out or not out[0]["fits_alone"]:
+        base1 = replace(s, micro_batch_size=1, grad_accum_steps=s.grad_accum_steps * s.micro_batch_size,
+                        optimizer_in_backward=False if s.micro_batch_size > 1 else s.optimizer_in_backward)
+        longest = max_seq_len(base1, gpu)
+        if 0 < longest < s.seq_len:
+            e = estimate(replace(base1, seq_len=longest)).peak_bytes
+            out.insert(1 if s.micro_batch_size > 1 else 0,
+                       {"remedy": "shorter_sequences", "changes": {"seq_len": longest, "micro_batch_size": 1},
+                        "peak_bytes_alone": e, "peak_bytes_cumulative": e, "fits_alone": True,
+                        "fits_cumulative": True})
+    # 6 sharding: the fewest cards of this GPU that fit with ZeRO-3 (on the user's setup, and cumulatively)
+    shard_alone = next((n for n in SETUP_SIZES[1:] if _fits(setup_for(s, n), gpu)), None)
+    shard_cum = next((n for n in SETUP_SIZES[1:] if _fits(setup_for(cumulative, n), gpu)), None)
+    n_alone = shard_alone or SETUP_SIZES[-1]
+    n_cum = shard_cum or SETUP_SIZES[-1]
+    out.append({"remedy": "sharding",
+                "changes": {"num_gpus": n_alone, "sharding": setup_for(s, n_alone).sharding.value},
+                "peak_bytes_alone": estimate(setup_for(s, n_alone)).peak_bytes,
+                "peak_bytes_cumulative": estimate(setup_for(cumulative, n_cum)).peak_bytes,
+                "num_gpus_cumulative": n_cum,
+                "fits_alone": shard_alone is not None, "fits_cumulative": shard_cum is not None})
+    return out

@@ -1,0 +1,175 @@
+"""Hypothesis laws of the estimator: finite, non-negative, monotone, sharding never hurts, never raises."""
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import replace
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from calculator import api
+from calculator import memory as mem
+from calculator.catalog import MODELS
+from calculator.models import (
+    ALL_LINEAR,
+    LORA_MODULES,
+    Attention,
+    Method,
+    ModelArch,
+    Optimizer,
+    Precision,
+    QloraBackend,
+    Sharding,
+    TrainingSetup,
+)
+
+pytestmark = pytest.mark.property
+SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@st.composite
+def archs(draw) -> ModelArch:
+    if draw(st.booleans()):
+        return MODELS[draw(st.sampled_from(sorted(MODELS)))]
+    kv = draw(st.integers(1, 16))
+    a = kv * draw(st.integers(1, 8))
+    d = draw(st.sampled_from([16, 32, 64, 128]))
+    experts = draw(st.sampled_from([0, 0, 4, 8]))
+    return ModelArch(id="custom", name="c", family="c", hidden_size=a * d, num_hidden_layers=draw(st.integers(1, 96)),
+                     num_attention_heads=a, num_key_value_heads=kv, intermediate_size=draw(st.integers(1, 30000)),
+                     vocab_size=draw(st.integers(1, 260000)), tie_word_embeddings=draw(st.booleans()),
+                     num_local_experts=experts, num_experts_per_tok=min(2, experts), mlp_gated=draw(st.booleans()),
+                     attention_bias=draw(st.booleans()))
+
+
+@st.composite
+def setups(draw) -> TrainingSetup:
+    n = draw(st.sampled_from([1, 1, 2, 4, 8]))
+    sharding = draw(st.sampled_from(list(Sharding))) if n > 1 else Sharding.NONE
+    cpu_offload = sharding is not Sharding.NONE and draw(st.booleans())
+    opt_in_bwd = draw(st.booleans())
+    targets = tuple(m for m in LORA_MODULES if draw(st.booleans())) or ALL_LINEAR
+    return TrainingSetup(
+        model=draw(archs()), method=draw(st.sampled_from(list(Method))), dpo=draw(st.booleans()),
+        precompute_ref_log_probs=draw(st.booleans()), precision=draw(st.sampled_from(list(Precision))),
+        optimizer=draw(st.sampled_from(list(Optimizer))), lora_rank=draw(st.integers(1, 512)), lora_targets=targets,
+        lora_dtype=draw(st.sampled_from([Precision.FP32, Precision.BF16])),
+        lora_dropout=draw(st.sampled_from([0.0, 0.05, 0.1])), double_quant=draw(st.booleans()),
+        qlora_backend=draw(st.sampled_from(list(QloraBackend))), micro_batch_size=draw(st.integers(1, 64)),
+        seq_len=draw(st.integers(1, 65536)), grad_accum_steps=1 if opt_in_bwd else draw(st.integers(1, 16)),
+        gradient_checkpointing=draw(st.booleans()), attention=draw(st.sampled_from(list(Attention))),
+        chunked_cross_entropy=draw(st.booleans()), activation_offloading=draw(st.booleans()),
+        optimizer_in_backward=opt_in_bwd, num_gpus=n, sharding=sharding, cpu_offload=cpu_offload,
+        offload_params=cpu_offload and sharding is Sharding.ZERO3 and draw(st.booleans()),
+        frozen_param_grads=draw(st.booleans()),
+    )
+
+
+@SETTINGS
+@given(setups())
+def test_finite_and_non_negative(s: TrainingSetup) -> None:
+    e = mem.estimate(s)
+    for v in list(e.breakdown.values()) + list(e.phases.values()) + [e.peak_bytes, e.host_ram_bytes,
+                                                                       e.checkpoint_bytes, e.adapter_bytes]:
+        assert isinstance(v, int) and v >= 0 and math.isfinite(v)
+    assert sum(e.breakdown.values()) == e.peak_bytes
+    assert e.allocated_bytes <= e.reserved_bytes <= e.peak_bytes
+    assert e.trainable_params >= 0     # 0: LoRA targets absent from the model (the API answers contradiction)
+    if s.method is Method.FULL:
+        assert e.trainable_params == e.params   # (LoRA may exceed P on toy shapes with r > d: PEFT allows it)
+
+
+@SETTINGS
+@given(setups(), st.integers(1, 8))
+def test_monotone_in_micro_batch(s: TrainingSetup, k: int) -> None:
+    assert mem.estimate(replace(s, micro_batch_size=s.micro_batch_size + k)).peak_bytes >= mem.estimate(s).peak_bytes
+
+
+@SETTINGS
+@given(setups(), st.integers(1, 8192))
+def test_monotone_in_seq_len(s: TrainingSetup, k: int) -> None:
+    assert mem.estimate(replace(s, seq_len=s.seq_len + k)).peak_bytes >= mem.estimate(s).peak_bytes
+
+
+@SETTINGS
+@given(setups(), st.integers(1, 256))
+def test_monotone_in_lora_rank(s: TrainingSetup, k: int) -> None:
+    assert mem.estimate(replace(s, lora_rank=s.lora_rank + k)).peak_bytes >= mem.estimate(s).peak_bytes
+
+
+@SETTINGS
+@given(setups())
+def test_qlora_weights_not_above_lora(s: TrainingSetup) -> None:
+    assert mem.weights_bytes(replace(s, method=Method.QLORA)) <= mem.weights_bytes(replace(s, method=Method.LORA))
+
+
+@SETTINGS
+@given(setups(), st.sampled_from([Sharding.ZERO1, Sharding.ZERO2, Sharding.ZERO3]), st.sampled_from([1, 2, 4]))
+def test_more_gpus_with_sharding_never_raise_per_gpu_memory(s: TrainingSetup, stage: Sharding, n: int) -> None:
+    # frozen_param_grads is the FSDP1 pathology that does raise memory (PyTorch warns about it): not this law
+    s = replace(s, cpu_offload=False, offload_params=False, frozen_param_grads=False)
+    fewer = replace(s, num_gpus=n, sharding=stage if n > 1 else Sharding.NONE)
+    more = replace(s, num_gpus=2 * n, sharding=stage)
+    assert mem.estimate(more).peak_bytes <= mem.estimate(fewer).peak_bytes
+
+
+@SETTINGS
+@given(setups())
+def test_checkpointing_never_raises_activations(s: TrainingSetup) -> None:
+    on = replace(s, gradient_checkpointing=True)
+    off = replace(s, gradient_checkpointing=False)
+    assert mem.activation_bytes(on) <= mem.activation_bytes(off)
+    if s.model.num_hidden_layers >= 2:
+        assert mem.estimate(on).peak_bytes <= mem.estimate(off).peak_bytes
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
+    lambda children: st.lists(children, max_size=5) | st.dictionaries(st.text(max_size=10), children, max_size=5),
+    max_leaves=30,
+)
+
+
+@SETTINGS
+@given(json_values)
+def test_api_never_raises_on_any_json(value) -> None:
+    out = json.loads(api.estimate(json.dumps(value)))
+    assert out["ok"] is False and out["error"]["code"] in api.ERROR_CODES
+
+
+_value = st.one_of(st.none(), st.booleans(), st.integers(-10, 10**7), st.floats(allow_nan=False, allow_infinity=False),
+                   st.text(max_size=12), st.sampled_from(["full", "lora", "qlora", "bf16", "mixed", "fp32",
+                                                          "zero3", "fsdp", "sdpa", "eager", "adamw_8bit",
+                                                          "all-linear", "rtx-4090", "llama-2-7b"]),
+                   st.lists(st.sampled_from(list(LORA_MODULES) + ["all-linear", "x"]), max_size=4))
+
+
+@SETTINGS
+@given(st.dictionaries(st.sampled_from(sorted(set(api.DEFAULTS) | {"model"})), _value, max_size=12),
+       st.sampled_from(sorted(MODELS)))
+def test_api_never_raises_on_random_real_keys(obj: dict, model: str) -> None:
+    obj.setdefault("model", model)
+    obj["include"] = obj.get("include") if isinstance(obj.get("include"), list) else []
+    text = api.estimate(json.dumps(obj))
+    out = json.loads(text)
+    if out["ok"]:
+        r = out["result"]
+        assert r["peak_bytes_per_gpu"] >= 0
+    else:
+        assert out["error"]["code"] in api.ERROR_CODES
+
+
+@SETTINGS
+@given(setups())
+def test_json_round_trip(s: TrainingSetup) -> None:
+    if s.model.id == "custom":
+        return
+    req = dict(api.inputs_json(s), model=s.model.id, include=[])
+    first = json.loads(api.estimate(json.dumps(req)))
+    if not first["ok"]:
+        assert first["error"]["code"] in ("contradiction",)
+        return
+    again = json.loads(api.estimate(json.dumps(dict(first["result"]["inputs"], model=s.model.id, include=[]))))
+    assert again == first

@@ -1,0 +1,87 @@
+"""The estimator against the published measurements, through benchmarks/accuracy.py's own scoring function.
+
+Targets (the issue): median |error| <= 10 % over usable rows and <= 15 % within each method; no usable row off by
+more than 35 %. The last target is NOT met: the rows beyond it are listed in KNOWN_OUTLIERS with their cause
+(ESTIMATOR.md "Accuracy"); a strict xfail pins the target so that meeting it is noticed.
+"""
+from __future__ import annotations
+
+import csv
+import re
+
+import pytest
+
+from benchmarks.accuracy import TARGETS, run
+from benchmarks.calibration import DEFAULT_DATA
+
+pytestmark = [pytest.mark.accuracy,
+              pytest.mark.skipif(not DEFAULT_DATA.exists(), reason="shared/calibration/measurements.csv not present")]
+
+KNOWN_OUTLIERS = {
+    "TT-03": "torchtune Sep-2024 table: per-row flags unpublished (the same config reads 16.2 vs 30.3 GiB)",
+    "TT-06": "FSDP with params, grads and optimizer on the CPU: the GPU working set is prefetch policy",
+    "TT-18": "QLoRA + compile + activation offloading: below even the 16-bit logits chunked CE keeps",
+    "TT-19": "max_memory_reserved includes torchtune's QLoRA model-init peak (9.13 GB reserved at init)",
+    "TT-28": "same run and statistic as TT-19 (init peak)",
+    "TT-34": "70B 'bs 4 x 4096': 80 layers' checkpoints alone exceed the figure; fewer real tokens (PR #961)",
+    "LG-M02": "lit-gpt 2023 FSDP: static memory = unsharded bf16 weights + sharded grads (litgpt PR #1538)",
+    "LG-M03": "as LG-M02",
+    "LG-M05": "as LG-M02",
+    "LG-M06": "as LG-M02",
+    "LG-M08": "as LG-M02",
+    "LG-M09": "as LG-M02",
+    "PR-07": "ZeRO-3 offload on one GPU; the committed config contradicts the README (offload 'none')",
+    "PD-04": "statistic unknown (compared as allocated); FSDP QLoRA with CPU param offload",
+}
+
+
+@pytest.fixture(scope="module")
+def report():
+    return run(DEFAULT_DATA)
+
+
+def test_median_overall_within_10_percent(report) -> None:
+    assert report.summary["overall"]["n"] >= 60
+    assert report.summary["overall"]["median_abs"] <= TARGETS["median_overall"] == 0.10
+
+
+@pytest.mark.parametrize("method", ["full", "lora", "qlora"])
+def test_median_per_method_within_15_percent(report, method: str) -> None:
+    assert report.summary[method]["n"] >= 10
+    assert report.summary[method]["median_abs"] <= TARGETS["median_per_method"] == 0.15
+
+
+@pytest.mark.xfail(strict=True, reason="target not met: see KNOWN_OUTLIERS and ESTIMATOR.md")
+def test_no_usable_row_beyond_35_percent(report) -> None:
+    assert report.summary["overall"]["worst_abs"] <= TARGETS["worst"] == 0.35
+
+
+def test_rows_beyond_35_percent_are_only_the_documented_ones(report) -> None:
+    beyond = {s.row.id for s in report.points() if abs(s.error) > TARGETS["worst"]}
+    assert beyond <= set(KNOWN_OUTLIERS), beyond - set(KNOWN_OUTLIERS)
+
+
+def test_most_rows_within_25_percent(report) -> None:
+    pts = report.points()
+    assert sum(abs(s.error) <= 0.25 for s in pts) >= 0.75 * len(pts)
+
+
+def test_standard_stack_capacity_rows_hold(report) -> None:
+    """UN-H (transformers + FA2 baseline): the estimate at the published max context is below the VRAM."""
+    hf = [s for s in report.scored if s.row.kind == "capacity"
+          and re.search(r"Hugging Face \+ FA2: [\d,]+", s.row.raw["source_quote"])]
+    assert hf and all(s.passed for s in hf)
+
+
+def test_bracket_rows_hold(report) -> None:
+    br = [s for s in report.scored if s.row.kind == "bracket"]
+    assert all(s.passed for s in br)
+
+
+def test_only_suspect_estimate_and_encoder_rows_are_left_out(report) -> None:
+    with open(DEFAULT_DATA, newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    expected = {r["id"] for r in rows if "SUSPECT" in r["notes"] or "ESTIMATE" in r["notes"]
+                or "ENCODER" in r["notes"].upper()}
+    assert {r.id for r in report.excluded} == expected
+    assert not report.summary["errors"]

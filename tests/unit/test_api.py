@@ -1,0 +1,207 @@
+"""The JSON boundary: contract keys, defaults, error codes naming the field, never raising."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from calculator import api
+from calculator.catalog import GPUS, MODELS
+from calculator.memory import count_params
+
+pytestmark = pytest.mark.unit
+
+
+def call(obj) -> dict:
+    text = obj if isinstance(obj, str) else json.dumps(obj)
+    out = json.loads(api.estimate(text))
+    assert isinstance(out, dict) and isinstance(out["ok"], bool)
+    return out
+
+
+def err(obj) -> tuple[str, str | None]:
+    out = call(obj)
+    assert out["ok"] is False, out
+    assert set(out["error"]) == {"code", "field"}
+    assert out["error"]["code"] in api.ERROR_CODES
+    return out["error"]["code"], out["error"]["field"]
+
+
+def test_minimal_request_uses_documented_defaults() -> None:
+    out = call({"model": "llama-3.1-8b"})
+    assert out["ok"]
+    inputs = out["result"]["inputs"]
+    for key, value in api.DEFAULTS.items():
+        if key in ("gpu", "include", "lora_targets"):
+            continue
+        assert inputs[key] == value, key
+    assert inputs["lora_targets"] == ["q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"]
+
+
+def test_contract_keys_present() -> None:
+    r = call({"model": "llama-2-7b", "gpu": "a100-80gb"})["result"]
+    for key in ("peak_bytes_per_gpu", "breakdown_bytes", "params", "trainable_params", "allocated_bytes",
+                "reserved_bytes", "range", "peak_gb", "peak_gib", "phase", "host_ram_bytes", "checkpoint_bytes",
+                "adapter_bytes", "gpu_table", "smallest_setup", "remedies", "max_seq_len", "max_micro_batch_size"):
+        assert key in r, key
+    assert isinstance(r["peak_bytes_per_gpu"], int)
+    for key in ("weights", "master_copy", "gradients", "optimizer_states", "activations", "logits_loss",
+                "lora_adapter", "dequant_transient", "reference_model", "cuda_context", "allocator_reserve"):
+        assert isinstance(r["breakdown_bytes"][key], int), key
+    assert r["peak_gb"] == round(r["peak_bytes_per_gpu"] / 1e9, 2)
+    assert r["peak_gib"] == round(r["peak_bytes_per_gpu"] / 2**30, 2)
+    assert r["params"] == MODELS["llama-2-7b"].published_params
+    assert r["peak_bytes_per_gpu"] - r["breakdown_bytes"]["cuda_context"] == r["reserved_bytes"]
+
+
+def test_pasted_config_equals_preset() -> None:
+    cfg = {"architectures": ["LlamaForCausalLM"], "model_type": "llama", "hidden_size": 4096,
+           "num_hidden_layers": 32, "num_attention_heads": 32, "num_key_value_heads": 8,
+           "intermediate_size": 14336, "vocab_size": 128256, "tie_word_embeddings": False, "rope_theta": 500000.0,
+           "rope_scaling": {"factor": 8.0, "rope_type": "llama3"}, "torch_dtype": "bfloat16"}
+    a = call({"model": cfg, "method": "lora"})["result"]
+    b = call({"model": "llama-3.1-8b", "method": "lora"})["result"]
+    assert a["peak_bytes_per_gpu"] == b["peak_bytes_per_gpu"]
+    assert a["params"] == MODELS["llama-3.1-8b"].published_params
+
+
+def test_config_aliases_and_ungated_model_type() -> None:
+    gpt2 = {"model_type": "gpt2", "n_embd": 768, "n_layer": 12, "n_head": 12, "vocab_size": 50257, "n_inner": None,
+            "tie_word_embeddings": True}
+    r = call({"model": gpt2})["result"]
+    assert r["model"]["intermediate_size"] == 4 * 768 and r["model"]["mlp_gated"] is False
+    h = 768
+    expected = 50257 * h + 12 * (4 * h * h + 2 * h * 4 * h + 2 * h) + h
+    assert r["params"] == expected
+
+
+def test_moe_config_fields() -> None:
+    cfg = {"hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32, "num_key_value_heads": 8,
+           "intermediate_size": 14336, "vocab_size": 32000, "num_local_experts": 8, "num_experts_per_tok": 2}
+    r = call({"model": cfg})["result"]
+    assert r["params"] == MODELS["mixtral-8x7b"].published_params
+
+
+@pytest.mark.parametrize("obj,code,field", [
+    ({"model": "no-such-model"}, "unknown_model", "model"),
+    ({}, "missing_field", "model"),
+    ({"model": 7}, "wrong_type", "model"),
+    ({"model": {"hidden_size": 64}}, "missing_field", "model.num_hidden_layers"),
+    ({"model": {"hidden_size": "64", "num_hidden_layers": 2, "num_attention_heads": 4, "vocab_size": 10}},
+     "wrong_type", "model.hidden_size"),
+    ({"model": {"hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4, "vocab_size": -1}},
+     "out_of_range", "model.vocab_size"),
+    ({"model": {"hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4, "vocab_size": 10,
+                "num_key_value_heads": 3}}, "contradiction", "model.num_key_value_heads"),
+    ({"model": {"hidden_size": 10**6, "num_hidden_layers": 10**4, "num_attention_heads": 1, "vocab_size": 10,
+                "intermediate_size": 10**7}}, "too_large", "model"),
+    ({"model": "llama-2-7b", "method": "prefix"}, "unknown_value", "method"),
+    ({"model": "llama-2-7b", "method": 1}, "wrong_type", "method"),
+    ({"model": "llama-2-7b", "seq_len": -1}, "out_of_range", "seq_len"),
+    ({"model": "llama-2-7b", "seq_len": 0}, "out_of_range", "seq_len"),
+    ({"model": "llama-2-7b", "seq_len": 10**12}, "out_of_range", "seq_len"),
+    ({"model": "llama-2-7b", "seq_len": 2048.0}, "wrong_type", "seq_len"),
+    ({"model": "llama-2-7b", "seq_len": "2048"}, "wrong_type", "seq_len"),
+    ({"model": "llama-2-7b", "micro_batch_size": True}, "wrong_type", "micro_batch_size"),
+    ({"model": "llama-2-7b", "num_gpus": False}, "wrong_type", "num_gpus"),
+    ({"model": "llama-2-7b", "dpo": 1}, "wrong_type", "dpo"),
+    ({"model": "llama-2-7b", "dpo": "true"}, "wrong_type", "dpo"),
+    ({"model": "llama-2-7b", "lora_targets": ["q_proj", "wq"]}, "unknown_value", "lora_targets"),
+    ({"model": "llama-2-7b", "lora_targets": []}, "out_of_range", "lora_targets"),
+    ({"model": "llama-2-7b", "lora_targets": 3}, "wrong_type", "lora_targets"),
+    ({"model": "llama-2-7b", "lora_dropout": 1.5}, "out_of_range", "lora_dropout"),
+    ({"model": "llama-2-7b", "optimizer": "adam"}, "unknown_value", "optimizer"),
+    ({"model": "llama-2-7b", "gpu": "tpu-v5"}, "unknown_gpu", "gpu"),
+    ({"model": "llama-2-7b", "sharding": "zero3"}, "contradiction", "sharding"),
+    ({"model": "llama-2-7b", "num_gpus": 2, "cpu_offload": True}, "contradiction", "cpu_offload"),
+    ({"model": "llama-2-7b", "num_gpus": 2, "sharding": "zero2", "offload_params": True}, "contradiction",
+     "offload_params"),
+    ({"model": "llama-2-7b", "optimizer_in_backward": True, "grad_accum_steps": 4}, "contradiction",
+     "optimizer_in_backward"),
+    ({"model": "llama-2-7b", "colour": "red"}, "unknown_key", "colour"),
+    ({"model": "phi-2", "method": "lora", "lora_targets": ["gate_proj"]}, "contradiction", "lora_targets"),
+    ({"model": "llama-2-7b", "include": ["everything"]}, "unknown_value", "include"),
+    ([1, 2], "not_an_object", None),
+    ("null", "not_an_object", None),
+    ('"llama-2-7b"', "not_an_object", None),
+])
+def test_bad_input_gives_code_and_field(obj, code: str, field: str | None) -> None:
+    assert err(obj) == (code, field)
+
+
+@pytest.mark.parametrize("text", ["", "{", "{'model': 'x'}", '{"model": NaN}', '{"model": "llama-2-7b",'
+                                  ' "lora_dropout": Infinity}', "\x00", "[" * 5])
+def test_broken_json(text: str) -> None:
+    assert err(text)[0] == "invalid_json"
+
+
+def test_deep_and_huge_inputs_never_raise() -> None:
+    assert err("[" * 100_000 + "]" * 100_000)[0] == "too_large"
+    assert err('{"model": ' + "[" * 50 + "]" * 50 + "}")[0] == "too_large"
+    assert err('{"model": "' + "x" * 300_000 + '"}')[0] == "too_large"
+    assert api.estimate(None) and json.loads(api.estimate(None))["ok"] is False  # type: ignore[arg-type]
+
+
+def test_lora_fields_with_full_are_ignored() -> None:
+    a = call({"model": "llama-2-7b", "method": "full", "lora_rank": 64, "lora_targets": ["q_proj"]})["result"]
+    b = call({"model": "llama-2-7b", "method": "full"})["result"]
+    assert a["peak_bytes_per_gpu"] == b["peak_bytes_per_gpu"]
+
+
+def test_fsdp_is_zero3_and_sgd_momentum_alias() -> None:
+    a = call({"model": "llama-2-7b", "num_gpus": 4, "sharding": "fsdp"})["result"]
+    b = call({"model": "llama-2-7b", "num_gpus": 4, "sharding": "zero3"})["result"]
+    assert a["peak_bytes_per_gpu"] == b["peak_bytes_per_gpu"] and a["inputs"]["sharding"] == "zero3"
+    c = call({"model": "llama-2-7b", "optimizer": "sgd", "momentum": True})["result"]
+    d = call({"model": "llama-2-7b", "optimizer": "sgd_momentum"})["result"]
+    assert c["breakdown_bytes"]["optimizer_states"] == d["breakdown_bytes"]["optimizer_states"] > 0
+
+
+def test_inputs_round_trip() -> None:
+    first = call({"model": "qwen2.5-7b", "method": "qlora", "dpo": True, "seq_len": 4096, "num_gpus": 2,
+                  "sharding": "zero2", "gpu": "l40s"})["result"]
+    again = call(dict(first["inputs"], model="qwen2.5-7b", gpu="l40s"))["result"]
+    assert again == first
+
+
+def test_include_controls_expensive_parts() -> None:
+    r = call({"model": "llama-2-7b", "gpu": "rtx-4090", "include": []})["result"]
+    assert "gpu_table" not in r and "remedies" not in r and "max_seq_len" not in r
+    assert r["gpu"]["verdict"] in ("comfortable", "tight", "does_not_fit")
+
+
+def test_describe_and_schema() -> None:
+    out = call({"describe": True})
+    sch = out["schema"]
+    assert sch == api.schema()
+    assert {m["id"] for m in sch["models"]} == set(MODELS)
+    assert {g["id"] for g in sch["gpus"]} == set(GPUS)
+    assert set(sch["error_codes"]) == set(api.ERROR_CODES)
+    assert sch["defaults"]["method"] == "full" and sch["enums"]["sharding"][-1] == "fsdp"
+    json.dumps(sch)   # serialisable
+
+
+def test_output_is_strict_json() -> None:
+    text = api.estimate(json.dumps({"model": "llama-2-7b", "gpu": "h100-80gb"}))
+    json.loads(text, parse_constant=lambda c: (_ for _ in ()).throw(ValueError(c)))
+
+
+def test_speed_full_request_under_10ms() -> None:
+    import time
+    req = json.dumps({"model": "llama-3.1-70b", "method": "qlora", "gpu": "a100-80gb", "dpo": True,
+                      "gradient_checkpointing": True})
+    api.estimate(req)
+    best = min(_timed(req, time) for _ in range(5))
+    assert best < 0.010
+
+
+def _timed(req: str, time) -> float:
+    t = time.perf_counter()
+    api.estimate(req)
+    return time.perf_counter() - t
+
+
+def test_params_of_every_preset_are_sane() -> None:
+    for mid, m in MODELS.items():
+        r = call({"model": mid, "include": []})["result"]
+        assert r["params"] == count_params(m).total

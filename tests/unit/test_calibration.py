@@ -1,0 +1,106 @@
+"""benchmarks/calibration.py: CSV rows -> requests, like-for-like statistics and units."""
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+
+from benchmarks.calibration import GB, GIB, load_rows, row_to_request
+from calculator import api
+
+pytestmark = pytest.mark.unit
+
+HEADER = ("id,source_url,source_quote,model,params_b,arch_hidden,arch_layers,arch_heads,arch_kv_heads,"
+          "arch_intermediate,arch_vocab,method,weight_precision,compute_precision,optimizer,lora_rank,lora_targets,"
+          "micro_batch,seq_len,grad_checkpointing,flash_attention,num_gpus,sharding,cpu_offload,gpu_model,"
+          "measured_peak_gb,measure_kind,units,notes")
+
+
+def rows_from(lines: list[str], tmp_path) -> list:
+    p = tmp_path / "m.csv"
+    p.write_text(HEADER + "\n" + "\n".join(lines) + "\n")
+    return load_rows(p)
+
+
+def test_units_and_statistics(tmp_path) -> None:
+    rows = rows_from([
+        'A-1,https://x/torchtune,q,Llama-2-7B,6.7,4096,32,32,32,11008,32000,lora,bf16,bf16,adamw_bf16,8,"q,v",2,512,'
+        'yes,sdpa,1,none,none,A100,10.0,max_memory_reserved,GB,[tier A] x',
+        'A-2,https://x/litgpt,q,Llama-2-7B,6.7,4096,32,32,32,11008,32000,lora,bf16,bf16,adamw_bf16,8,"q,v",2,512,'
+        'no,sdpa,1,none,none,A100,10.0,active_peak (~max_memory_allocated),GiB,[tier A] x',
+        'A-3,https://x/peft,q,Llama-2-7B,6.7,4096,32,32,32,11008,32000,lora,bf16,bf16,adamw,8,"q,v",2,512,'
+        'no,fa2,8,zero3,none,H100,10.0,nvidia-smi (screenshot),GB,[tier B] x',
+        'A-4,https://x/peft,q,Llama-2-7B,6.7,4096,32,32,32,11008,32000,full,bf16,bf16,adamw,,,2,512,'
+        'no,sdpa,1,none,none,H100,10.0,unknown,G (unit as written),[tier B] x',
+    ], tmp_path)
+    assert [r.compare for r in rows] == ["reserved_bytes", "allocated_bytes", "peak_bytes_per_gpu",
+                                         "allocated_bytes"]
+    assert [r.measured_bytes for r in rows] == [10 * GB, 10 * GIB, 10 * GB, 10 * GB]
+    assert any("unknown" in a for a in rows[3].assumptions)
+    assert rows[2].request["attention"] == "flash" and rows[2].request["sharding"] == "zero3"
+    for r in rows:
+        assert json_ok(r.request)
+
+
+def json_ok(req: dict) -> bool:
+    import json
+    return json.loads(api.estimate(json.dumps(req)))["ok"]
+
+
+def test_exclusions_and_capacity(tmp_path) -> None:
+    rows = rows_from([
+        'B-1,u,q,Llama-2-7B,6.7,4096,32,32,32,11008,32000,full,bf16,bf16,adamw_bf16,,,4,512,no,sdpa,1,none,none,'
+        'A10G,8.7,max_memory_allocated,GB,[tier C] SUSPECT: below weights',
+        'B-2,u,q,T0_3B,2.85,1024,24,32,32,16384,32128,full,fp32,fp32,adamw_fp32,,,8,,no,no (eager),1,none,none,'
+        'A100,47,max_memory_allocated,GB,[tier B] x | ENCODER-DECODER (T5-3B arch)',
+        'B-3,https://github.com/unslothai/unsloth,q,Llama-3.1-8B,8.03,4096,32,32,8,14336,128256,qlora,nf4,bf16,'
+        'unknown,32,"q,k,v,o,gate,up,down",1,5789,unknown,fa2,1,none,none,unknown,24,capacity (max ctx that fits),'
+        'GB,[tier C] x',
+    ], tmp_path)
+    assert rows[0].excluded_reason and "SUSPECT" in rows[0].excluded_reason
+    assert rows[1].excluded_reason and "encoder" in rows[1].excluded_reason
+    assert rows[2].kind == "capacity" and rows[2].request["gradient_checkpointing"] is True
+
+
+def test_stated_defaults_and_sibling_rows(tmp_path) -> None:
+    rows = rows_from([
+        'C-1,https://github.com/pytorch/torchtune/README.md,q,Llama-3.1-8B,8.03,4096,32,32,8,14336,128256,lora,bf16,'
+        'bf16,adamw_bf16,unknown (config default 8),"unknown (config default q,v)",2,2048,unknown,sdpa,1,none,'
+        'unknown,RTX 4090,16.2,unknown,GiB,[tier B] x',
+        'C-2,https://github.com/pytorch/torchtune/README.md,q,Llama-3.1-8B,8.03,4096,32,32,8,14336,128256,lora,bf16,'
+        'bf16,adamw_bf16,unknown,unknown,2,2048,unknown,sdpa,1,none,unknown,RTX A6000,30.3,unknown,GiB,[tier C] x',
+    ], tmp_path)
+    for r in rows:
+        assert r.request["lora_rank"] == 8 and r.request["lora_targets"] == ["q_proj", "v_proj"]
+        assert r.request["lora_dtype"] == "bf16"               # torchtune profile
+        assert r.request["gradient_checkpointing"] is True     # torchtune configs enable AC
+
+
+def test_bracket_when_seq_len_missing(tmp_path) -> None:
+    rows = rows_from([
+        'D-1,https://github.com/pytorch/torchtune/README.md,Baseline Max sequence length=4096,Llama-3.2-3B,3.2,3072,'
+        '28,24,8,8192,128256,full,bf16,bf16,adamw_bf16,,,2,,no,sdpa,1,none,none,A100,25.5,active_peak,GiB,'
+        '[tier B] x',
+    ], tmp_path)
+    assert rows[0].kind == "bracket" and rows[0].request["seq_len"] == 4096
+    assert rows[0].bracket_low_request["seq_len"] == 1
+
+
+def test_real_csv_rows_all_become_valid_requests() -> None:
+    from benchmarks.calibration import DEFAULT_DATA
+    if not DEFAULT_DATA.exists():
+        pytest.skip("calibration data not present")
+    for r in load_rows(DEFAULT_DATA):
+        if r.request is not None:
+            assert json_ok(r.request), r.id
+
+
+def test_row_to_request_reads_notes_for_dropout_and_double_quant() -> None:
+    raw = next(csv.DictReader(io.StringIO(
+        HEADER + "\n" + 'E-1,https://github.com/Lightning-AI/lit-gpt/x,bnb.nf4-dq,Llama-2-7B,6.7,4096,32,32,32,11008,'
+        '32000,qlora,nf4,bf16,paged_adamw_32bit (bnb PagedAdamW),8,"query,value",1,1304,no,sdpa,1,none,none,A100,'
+        '13.84,max_memory_allocated,GB,"[tier A] finetune_lora defaults then: r=8, alpha=16, dropout 0.05"\n')))
+    req = row_to_request(raw, [])
+    assert req["lora_dropout"] == 0.05 and req["double_quant"] is True and req["optimizer"] == "paged_adamw_32bit"
+    assert req["chunked_cross_entropy"] is True and req["lora_dtype"] == "bf16"

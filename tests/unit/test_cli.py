@@ -1,0 +1,60 @@
+"""python -m calculator: flags mirror the API, --json prints the API output, exit 2 on bad input."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from calculator import api
+from calculator.__main__ import main
+
+pytestmark = pytest.mark.unit
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_table_shows_gb_and_gib(capsys) -> None:
+    assert main(["--model", "llama-3.1-8b", "--method", "qlora", "--seq-len", "2048", "--gpu", "rtx-4090"]) == 0
+    out = capsys.readouterr().out
+    assert "GB" in out and "GiB" in out and "peak" in out and "RTX 4090" in out
+
+
+def test_json_equals_api(capsys) -> None:
+    assert main(["--model", "llama-2-7b", "--method", "lora", "--lora-targets", "q_proj,v_proj", "--lora-rank", "8",
+                 "--no-gradient-checkpointing", "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    req = {"model": "llama-2-7b", "method": "lora", "lora_targets": ["q_proj", "v_proj"], "lora_rank": 8,
+           "gradient_checkpointing": False, "include": list(api.ENUMS["include"])}
+    assert printed == json.loads(api.estimate(json.dumps(req)))
+
+
+def test_config_file(tmp_path, capsys) -> None:
+    cfg = {"hidden_size": 2048, "num_hidden_layers": 16, "num_attention_heads": 32, "num_key_value_heads": 8,
+           "intermediate_size": 8192, "vocab_size": 128256, "tie_word_embeddings": True, "head_dim": 64}
+    p = tmp_path / "config.json"
+    p.write_text(json.dumps(cfg))
+    assert main(["--config", str(p), "--json"]) == 0
+    r = json.loads(capsys.readouterr().out)["result"]
+    assert r["params"] == 1_235_814_400         # Llama 3.2 1B
+
+
+@pytest.mark.parametrize("argv,needle", [
+    (["--model", "nope"], "unknown_model"),
+    (["--model", "llama-2-7b", "--seq-len", "-3"], "out_of_range"),
+    (["--model", "llama-2-7b", "--sharding", "zero3"], "contradiction"),
+    ([], "missing_field"),
+])
+def test_bad_input_exit_2(argv, needle, capsys) -> None:
+    assert main(argv) == 2
+    assert needle in capsys.readouterr().err
+
+
+def test_module_entry_point_runs() -> None:
+    p = subprocess.run([sys.executable, "-m", "calculator", "--model", "nope"], cwd=ROOT, capture_output=True,
+                       text=True, timeout=60)
+    assert p.returncode == 2 and "unknown_model" in p.stderr
+    p = subprocess.run([sys.executable, "-m", "calculator", "--describe"], cwd=ROOT, capture_output=True, text=True,
+                       timeout=60)
+    assert p.returncode == 0 and json.loads(p.stdout)["ok"] is True

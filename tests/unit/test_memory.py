@@ -1,0 +1,250 @@
+"""memory.py term by term, against first principles (dtype sizes, the ZeRO paper's divisions, published counts)."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from calculator import memory as mem
+from calculator.catalog import MODELS
+from calculator.models import (
+    Attention,
+    Method,
+    ModelArch,
+    Optimizer,
+    Phase,
+    Precision,
+    QloraBackend,
+    Sharding,
+    TrainingSetup,
+)
+
+pytestmark = pytest.mark.unit
+
+L7 = MODELS["llama-2-7b"]
+L8 = MODELS["llama-3.1-8b"]
+
+
+def setup(**kw) -> TrainingSetup:
+    kw.setdefault("model", L7)
+    return TrainingSetup(**kw)
+
+
+_EXACT = ("Llama 2", "Llama 3", "Mistral", "Qwen2.5", "TinyLlama", "Gemma")
+
+
+@pytest.mark.parametrize("mid", [m for m in MODELS if MODELS[m].published_params])
+def test_param_count_matches_published(mid: str) -> None:
+    """Exact for Llama-like families; within 0.5 % where norms/biases differ (Gemma 2's four norms per layer,
+    Phi/NeoX/Falcon/BLOOM biases and LayerNorms, as catalog.py documents)."""
+    m = MODELS[mid]
+    total = mem.count_params(m).total
+    if m.family in _EXACT:
+        assert total == m.published_params
+    else:
+        assert total == pytest.approx(m.published_params, rel=0.005)
+
+
+def test_param_count_by_hand_llama2_7b() -> None:
+    h, i, L, V = 4096, 11008, 32, 32000
+    per_layer = 4 * h * h + 3 * h * i + 2 * h
+    assert mem.count_params(L7).total == 2 * V * h + L * per_layer + h
+
+
+def test_gqa_shapes_in_lora_count() -> None:
+    # Llama 3.1 8B: k/v project 4096 -> 8 heads x 128 = 1024
+    s = setup(model=L8, method=Method.LORA, lora_rank=16, lora_targets=("k_proj",))
+    assert mem.trainable_params(s) == 32 * 16 * (4096 + 1024)
+
+
+def test_lora_all_linear_count() -> None:
+    r, h, i = 8, 4096, 11008
+    s = setup(method=Method.LORA, lora_rank=r, lora_targets=("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj",
+                                                             "up_proj", "down_proj"))
+    assert mem.trainable_params(s) == 32 * r * (4 * 2 * h + 3 * (h + i))
+
+
+def test_lora_on_moe_experts_multiplies_by_expert_count() -> None:
+    m = MODELS["mixtral-8x7b"]
+    one = mem.trainable_params(setup(model=m, method=Method.LORA, lora_rank=8, lora_targets=("up_proj",)))
+    assert one == 32 * 8 * 8 * (4096 + 14336)
+
+
+def test_weights_bf16_fp32() -> None:
+    p = mem.count_params(L7).total
+    assert mem.weights_bytes(setup(precision=Precision.BF16)) == p * 2
+    assert mem.weights_bytes(setup(precision=Precision.FP32)) == p * 4
+
+
+def test_mixed_precision_master_and_autocast_copies() -> None:
+    s = setup(precision=Precision.MIXED)
+    p = mem.count_params(L7).total
+    assert mem.master_copy_bytes(s) == 4 * p          # fp32 master weights
+    assert mem.autocast_copy_bytes(s) == 2 * p        # 16-bit copies autocast keeps: ~12.5 GiB for 7B
+    assert 12.4 < mem.autocast_copy_bytes(s) / 2**30 < 12.7
+    assert mem.gradient_bytes(s) == 4 * p
+    assert mem.optimizer_state_bytes(s) == 8 * p
+
+
+@pytest.mark.parametrize("dq,bits", [(False, 4.5), (True, 4.127)])
+def test_qlora_weights_nf4_on_linears_only(dq: bool, bits: float) -> None:
+    pc = mem.count_params(L7)
+    q = pc.layer_linear * 32
+    s = setup(method=Method.QLORA, double_quant=dq)
+    assert mem.weights_bytes(s) == pytest.approx(q * bits / 8 + (pc.total - q) * 2)
+
+
+def test_qlora_torchao_quantizes_only_targets() -> None:
+    s = setup(method=Method.QLORA, qlora_backend=QloraBackend.TORCHAO, lora_targets=("q_proj", "v_proj"))
+    pc = mem.count_params(L7)
+    q = 32 * 2 * 4096 * 4096
+    assert mem.weights_bytes(s) == pytest.approx(q * (4 + 0.127) / 8 + (pc.total - q) * 2)
+
+
+@pytest.mark.parametrize("opt,per_param", [
+    (Optimizer.ADAMW_TORCH, 4), (Optimizer.ADAMW_TORCH_FUSED, 4), (Optimizer.ADAMW_8BIT, 2),
+    (Optimizer.SGD, 0), (Optimizer.SGD_MOMENTUM, 2)])
+def test_optimizer_state_bytes_bf16_params(opt: Optimizer, per_param: int) -> None:
+    s = setup(optimizer=opt)
+    assert mem.optimizer_state_bytes(s) == mem.count_params(L7).total * per_param
+
+
+def test_adamw_states_follow_adapter_dtype() -> None:
+    s = setup(method=Method.LORA, lora_dtype=Precision.FP32)
+    assert mem.optimizer_state_bytes(s) == mem.trainable_params(s) * 8
+    s = replace(s, lora_dtype=Precision.BF16)
+    assert mem.optimizer_state_bytes(s) == mem.trainable_params(s) * 4
+
+
+def test_paged_and_offloaded_states_leave_the_gpu() -> None:
+    p = mem.count_params(L7).total
+    s = setup(optimizer=Optimizer.PAGED_ADAMW_32BIT)
+    assert mem.optimizer_state_bytes(s) == 0
+    e = mem.estimate(s)
+    assert e.paged_optimizer_bytes == 8 * p and e.host_ram_bytes >= 8 * p
+    off = setup(num_gpus=2, sharding=Sharding.ZERO2, cpu_offload=True)
+    assert mem.optimizer_state_bytes(off) == 0
+    assert mem.estimate(off).host_ram_bytes >= 4 * p
+
+
+def test_adafactor_is_far_smaller_than_adam() -> None:
+    s = setup(optimizer=Optimizer.ADAFACTOR)
+    assert 0 < mem.optimizer_state_bytes(s) < 0.05 * mem.optimizer_state_bytes(setup())
+
+
+@pytest.mark.parametrize("stage,w,g,o", [(Sharding.ZERO1, 1, 1, 4), (Sharding.ZERO2, 1, 4, 4),
+                                        (Sharding.ZERO3, 4, 4, 4)])
+def test_zero_stages_divide_the_right_terms(stage: Sharding, w: int, g: int, o: int) -> None:
+    one = setup()
+    four = setup(num_gpus=4, sharding=stage)
+    p = mem.count_params(L7).total
+    assert mem.optimizer_state_bytes(four) == pytest.approx(mem.optimizer_state_bytes(one) / o)
+    assert mem.weights_bytes(four) >= mem.weights_bytes(one) / w
+    if w == 1:
+        assert mem.weights_bytes(four) == 2 * p
+    # gradients: shard plus at most one unsharded layer bucket
+    layer = mem.count_params(L7).layer * 2
+    assert mem.gradient_bytes(one) / g <= mem.gradient_bytes(four) <= mem.gradient_bytes(one) / g + layer
+
+
+def test_activations_not_divided_by_data_parallel() -> None:
+    assert mem.activation_bytes(setup(num_gpus=8, sharding=Sharding.ZERO3)) == mem.activation_bytes(setup())
+
+
+def test_checkpointing_keeps_layer_inputs_only() -> None:
+    s = setup(gradient_checkpointing=True, micro_batch_size=2, seq_len=1024)
+    tokens = 2 * 1024
+    head = mem.activation_bytes(s) - 32 * tokens * 4096 * 2
+    assert 0 <= head <= tokens * 4096 * 8              # only the final norm / lm_head input besides the 2sbh·L
+    assert mem.recompute_bytes(s) > 0
+
+
+def test_activations_linear_in_tokens_with_flash() -> None:
+    a1 = mem.activation_bytes(setup(seq_len=1024))
+    a2 = mem.activation_bytes(setup(seq_len=2048))
+    assert a2 == pytest.approx(2 * a1)
+
+
+def test_eager_adds_quadratic_scores() -> None:
+    sdpa = mem.activation_bytes(setup(seq_len=4096))
+    eager = mem.activation_bytes(setup(seq_len=4096, attention=Attention.EAGER))
+    # at least one 16-bit s x s probability tensor per head per layer
+    assert eager - sdpa >= 32 * 32 * 4096 * 4096 * 2
+
+
+def test_logits_scale_with_batch_seq_vocab() -> None:
+    s = setup(model=L8, micro_batch_size=2, seq_len=1000)
+    n = 2 * 1000 * 128256
+    assert mem.logits_loss_bytes(s) >= n * (2 + 4 * 2)   # 16-bit logits plus at least two fp32 buffers
+    assert mem.logits_loss_bytes(replace(s, chunked_cross_entropy=True)) < mem.logits_loss_bytes(s)
+
+
+def test_dpo_doubles_tokens_and_adds_reference_for_full_only() -> None:
+    base = setup(seq_len=512)
+    dpo = replace(base, dpo=True)
+    assert mem.activation_bytes(dpo) == pytest.approx(2 * mem.activation_bytes(base), rel=0.01)
+    assert mem.reference_model_bytes(dpo) == mem.count_params(L7).total * 2
+    assert mem.reference_model_bytes(replace(dpo, precompute_ref_log_probs=True)) == 0
+    assert mem.reference_model_bytes(replace(dpo, method=Method.LORA)) == 0
+
+
+def test_dequant_transient_is_largest_linear_in_16bit() -> None:
+    s = setup(method=Method.QLORA)
+    assert mem.dequant_transient_bytes(s) == 4096 * 11008 * 2
+
+
+def test_breakdown_sums_and_statistics_nest() -> None:
+    for s in (setup(), setup(method=Method.LORA), setup(method=Method.QLORA, dpo=True),
+              setup(num_gpus=4, sharding=Sharding.ZERO3, precision=Precision.MIXED)):
+        e = mem.estimate(s)
+        assert sum(e.breakdown.values()) == e.peak_bytes
+        assert e.allocated_bytes < e.reserved_bytes < e.peak_bytes
+        assert e.peak_bytes - e.reserved_bytes == e.breakdown["cuda_context"]
+        assert e.reserved_bytes - e.allocated_bytes == e.breakdown["allocator_reserve"]
+        assert e.allocated_bytes == max(e.phases.values())
+        assert e.low_bytes < e.peak_bytes < e.high_bytes
+
+
+def test_lora_peaks_at_start_of_backward() -> None:
+    e = mem.estimate(setup(method=Method.LORA, model=L8, seq_len=2048, micro_batch_size=2))
+    assert e.phase is Phase.BACKWARD_START
+
+
+def test_full_ft_with_small_activations_peaks_after_backward() -> None:
+    # tiny batch: gradients (2P) outweigh activations + logits, so the peak is at the end of backward / step
+    e = mem.estimate(setup(seq_len=64, optimizer=Optimizer.ADAMW_TORCH_FUSED))
+    assert e.phase in (Phase.BACKWARD_END, Phase.OPTIMIZER_STEP)
+    p = mem.count_params(L7).total
+    assert e.allocated_bytes == pytest.approx(8 * p, rel=0.01)       # w + g + m + v, all bf16
+
+
+def test_foreach_adamw_adds_one_state_copy_at_step() -> None:
+    p = mem.count_params(L7).total
+    fused = mem.estimate(setup(seq_len=64, optimizer=Optimizer.ADAMW_TORCH_FUSED))
+    foreach = mem.estimate(setup(seq_len=64, optimizer=Optimizer.ADAMW_TORCH))
+    assert foreach.phase is Phase.OPTIMIZER_STEP
+    assert foreach.allocated_bytes - fused.allocated_bytes == pytest.approx(2 * p, rel=0.01)
+
+
+def test_optimizer_in_backward_drops_the_gradient_buffer() -> None:
+    s = setup(optimizer_in_backward=True, optimizer=Optimizer.ADAMW_TORCH_FUSED, seq_len=64)
+    assert mem.gradient_bytes(s) == mem.count_params(L7).embedding * 2
+    assert Phase.OPTIMIZER_STEP.value not in mem.estimate(s).phases
+
+
+def test_grad_accumulation_keeps_gradients_through_forward() -> None:
+    one = mem.estimate(setup(method=Method.FULL, seq_len=2048))
+    acc = mem.estimate(setup(method=Method.FULL, seq_len=2048, grad_accum_steps=4))
+    assert acc.phases["forward"] - one.phases["forward"] == pytest.approx(mem.gradient_bytes(setup()), rel=1e-6)
+
+
+def test_custom_arch_without_experts() -> None:
+    m = ModelArch(id="custom", name="x", family="x", hidden_size=64, num_hidden_layers=2, num_attention_heads=4,
+                  num_key_value_heads=2, intermediate_size=128, vocab_size=1000)
+    assert mem.count_params(m).total == 2 * 1000 * 64 + 2 * (64 * 64 * 2 + 64 * 32 * 2 + 3 * 64 * 128 + 128) + 64
+
+
+def test_checkpoint_and_adapter_sizes() -> None:
+    e = mem.estimate(setup(method=Method.LORA, lora_rank=8, lora_targets=("q_proj", "v_proj")))
+    assert e.checkpoint_bytes == mem.count_params(L7).total * 2
+    assert e.adapter_bytes == 32 * 8 * (2 * 4096) * 2 * 4   # fp32 adapters (PEFT default)
