@@ -1,0 +1,251 @@
+"""benchmarks/peers.py: the parts that need neither the peers' venv nor a network (translation of a row into the
+normalised configuration, joining adapter answers, scoring, rendering, the generated blocks of the docs)."""
+from __future__ import annotations
+
+import json
+import re
+import statistics
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from benchmarks import peers  # noqa: E402
+from benchmarks.peers import OURS, Outcome, ScoredRow  # noqa: E402
+from calculator.catalog import MODELS  # noqa: E402
+
+pytestmark = pytest.mark.unit
+
+GB = 10**9
+
+
+def _row(rid: str, method: str, measured: float, ours: float | None, **kw) -> ScoredRow:
+    return ScoredRow(id=rid, method=method, model="Llama-2-7B", measured_bytes=int(measured * GB),
+                     compare="allocated_bytes", ours_bytes=None if ours is None else int(ours * GB),
+                     request={"model": "llama-2-7b", "method": method}, **kw)
+
+
+ROWS = [
+    _row("F1", "full", 20.0, 22.0),     # ours +10 %
+    _row("F2", "full", 40.0, 30.0),     # ours -25 %
+    _row("L1", "lora", 10.0, 10.5),     # ours +5 %
+    _row("Q1", "qlora", 5.0, None, ours_error="estimator refused"),
+]
+ADAPTER = {  # what an adapter prints: one peer, answers in bytes or "unsupported"
+    "peer": "ftuneai", "version": "0.4.1",
+    "results": [
+        {"id": "F1", "status": "ok", "bytes": int(18.0 * GB)},            # -10 %
+        {"id": "F2", "status": "unsupported", "reason": "offload to host memory (optimizer)"},
+        {"id": "L1", "status": "ok", "bytes": int(13.0 * GB)},            # +30 %
+        # Q1 missing: an error
+    ],
+}
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Outcomes and scoring
+# --------------------------------------------------------------------------------------------------------------
+def test_outcome_errors_are_absolute_and_signed_percentages():
+    o = Outcome("x", "full", "t", "ok", 12 * GB, 10 * GB)
+    assert o.ape == pytest.approx(20.0) and o.signed == pytest.approx(20.0)
+    u = Outcome("x", "full", "t", "ok", 8 * GB, 10 * GB)
+    assert u.ape == pytest.approx(20.0) and u.signed == pytest.approx(-20.0)
+    assert Outcome("x", "full", "t", "unsupported", None, 10 * GB, "no LoRA").ape is None
+
+
+def test_adapter_answers_are_joined_by_id_and_bad_answers_are_errors():
+    out = {o.row_id: o for o in peers.outcomes_from_results(ROWS, "ftuneai", ADAPTER["results"])}
+    assert out["F1"].status == "ok" and out["F1"].ape == pytest.approx(10.0)
+    assert out["F2"].status == "unsupported" and "offload" in out["F2"].reason
+    assert out["Q1"].status == "error" and out["Q1"].predicted_bytes is None
+    bad = peers.outcomes_from_results(ROWS[:1], "p", [{"id": "F1", "status": "ok", "bytes": 0}])
+    assert bad[0].status == "error"
+
+
+def test_ours_without_an_estimate_counts_as_an_error_not_a_skip():
+    out = {o.row_id: o for o in peers.ours_outcomes(ROWS)}
+    assert out["Q1"].status == "error" and out["Q1"].reason == "estimator refused"
+    assert out["F2"].ape == pytest.approx(25.0)
+
+
+def test_summary_per_method_and_overall():
+    outcomes = peers.ours_outcomes(ROWS) + peers.outcomes_from_results(ROWS, "ftuneai", ADAPTER["results"])
+    s = {(x.group, x.tool): x for x in peers.summarise(outcomes, [OURS, "ftuneai"])}
+    ours_full = s[("full", OURS)]
+    assert (ours_full.rows, ours_full.of) == (2, 2)
+    assert ours_full.median == pytest.approx(statistics.median([10.0, 25.0]))
+    assert ours_full.worst == pytest.approx(25.0)
+    assert (ours_full.within10, ours_full.within20) == (1, 1)
+    ft_all = s[("all", "ftuneai")]
+    assert (ft_all.rows, ft_all.of, ft_all.unsupported, ft_all.errors) == (2, 4, 1, 1)
+    assert ft_all.median == pytest.approx(20.0) and ft_all.worst == pytest.approx(30.0)
+    assert (ft_all.within10, ft_all.within20) == (1, 1)
+    assert ft_all.under == 1
+    # our median on exactly the rows ftune could express (F1: 10 %, L1: 5 %)
+    assert ft_all.ours_median_same_rows == pytest.approx(7.5)
+    assert s[("qlora", OURS)].rows == 0 and s[("qlora", OURS)].median is None
+    assert [x.group for x in peers.summarise(outcomes, [OURS])] == ["full", "lora", "qlora", "all"]
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Report and rendering
+# --------------------------------------------------------------------------------------------------------------
+def _report():
+    left = [peers.Left("LG-C15", "SUSPECT"), peers.Left("UN-H01", "capacity row")]
+    return peers.build_report(ROWS, left, {"ftuneai": ADAPTER}, data="shared/calibration/measurements.csv",
+                              date="2026-01-02", command="python benchmarks/peers.py",
+                              versions={"ftuneai": "0.4.1"})
+
+
+def test_report_is_json_and_counts_rows():
+    rep = _report()
+    json.dumps(rep, allow_nan=False)
+    assert rep["counts"] == {"scored": 4, "excluded": 2}
+    assert [p["key"] for p in rep["peers"]] == ["ftuneai"]
+    assert rep["rows"][1]["tools"]["ftuneai"]["status"] == "unsupported"
+    assert {n["name"] for n in rep["not_run"]} >= {"gpu_poor", "vram.asmirnov.xyz", "How_Much_VRAM"}
+
+
+def test_text_table_shows_every_group_and_the_numbers():
+    text = peers.render_text(_report(), rows=True)
+    assert "2026-01-02" in text and "python benchmarks/peers.py" in text
+    line = next(ln for ln in text.splitlines() if ln.startswith("all") and "ftune 0.4.1" in ln)
+    assert re.search(r"2/4\s+20\.0 %\s+30\.0 %\s+1\s+1\s+7\.5 %", line), line
+    assert "F2" in text and "n/s" in text
+    assert "offload to host memory (optimizer)" in text        # why a row is not supported
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_markdown_tables_carry_the_same_numbers_in_both_languages(lang):
+    md = peers.render_markdown(_report(), rows=True, lang=lang)
+    assert "2026-01-02" in md and "python benchmarks/peers.py" in md
+    numbers = re.findall(r"\d+\.\d %", md)
+    en_numbers = re.findall(r"\d+\.\d %", peers.render_markdown(_report(), rows=True, lang="en"))
+    assert numbers == en_numbers
+    tables = [ln for ln in md.splitlines() if ln.startswith("|")]
+    widths = {ln.count("|") for ln in tables[:2 + 4 * 2]}
+    assert len(widths) == 1, "league table rows have different column counts"
+    if lang == "ar":
+        assert '<bdi dir="ltr">ftune 0.4.1</bdi>' in md and "حاسبتنا" in md
+        assert '<bdi dir="ltr">20.0 %</bdi>' in md                  # numbers keep their order in RTL
+        assert not re.search(r"[٠-٩]", md), "Latin digits only"
+
+
+def test_update_docs_rewrites_only_the_marked_blocks(tmp_path):
+    page = tmp_path / "accuracy.en.md"
+    page.write_text("# T {#t}\n\nbefore\n\n<!-- peers:begin league -->\nold\n<!-- peers:end league -->\n\nmiddle\n\n"
+                    "<!-- peers:begin runs -->\n<!-- peers:end runs -->\n\nafter\n", encoding="utf-8")
+    peers.update_docs(_report(), [(page, "en")])
+    text = page.read_text(encoding="utf-8")
+    assert "old" not in text and text.startswith("# T {#t}\n\nbefore") and text.rstrip().endswith("after")
+    league = text.split("<!-- peers:begin league -->")[1].split("<!-- peers:end league -->")[0]
+    runs = text.split("<!-- peers:begin runs -->")[1].split("<!-- peers:end runs -->")[0]
+    assert "--markdown --rows" in league and "| Method |" in league and "| Run |" not in league
+    assert runs.strip().startswith("| Run |") and "F1" in runs
+    peers.update_docs(_report(), [(page, "en")])                  # idempotent
+    assert page.read_text(encoding="utf-8") == text
+    with pytest.raises(ValueError):
+        peers.replace_block("no markers here", "league", "x")
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Normalised configuration
+# --------------------------------------------------------------------------------------------------------------
+def test_peer_config_of_a_lora_request():
+    req = {"model": "llama-2-7b", "method": "lora", "lora_rank": 8, "lora_targets": ["q_proj", "v_proj"],
+           "lora_dtype": "bf16", "micro_batch_size": 2, "seq_len": 512, "gradient_checkpointing": True,
+           "attention": "sdpa", "chunked_cross_entropy": True, "include": []}
+    cfg = peers.peer_config("X", req, gpu="a100-40gb")
+    assert cfg["method"] == "lora" and cfg["weights"] == "bf16" and cfg["compute"] == "bf16"
+    assert cfg["lora_rank"] == 8 and cfg["lora_targets"] == ["q_proj", "v_proj"]
+    assert cfg["optimizer"] == "adamw" and cfg["optimizer_states"] == "bf16"     # the adapters' dtype
+    assert (cfg["micro_batch"], cfg["seq_len"], cfg["grad_checkpointing"]) == (2, 512, True)
+    assert cfg["special"] == [] and cfg["chunked_cross_entropy"] is True      # scored, not excluded
+    assert cfg["num_gpus"] == 1 and cfg["sharding"] == "none" and cfg["offload"] == []
+    assert cfg["gpu"] == "a100-40gb" and cfg["published_params"] == 6_738_415_616
+    assert cfg["hf_config"]["model_type"] == "llama" and cfg["hf_config"]["intermediate_size"] == 11008
+    json.dumps(cfg)
+
+
+def test_peer_config_of_full_qlora_and_sharded_requests():
+    full = peers.peer_config("F", {"model": "llama-3.2-3b", "method": "full", "optimizer": "adamw_torch_fused",
+                                   "optimizer_in_backward": True, "include": []})
+    assert full["weights"] == "bf16" and full["optimizer_states"] == "bf16"
+    assert full["special"] == ["optimizer_in_backward"] and full["lora_targets"] == []
+    mixed = peers.peer_config("M", {"model": "llama-2-7b", "method": "full", "precision": "mixed", "include": []})
+    assert (mixed["weights"], mixed["compute"], mixed["optimizer_states"]) == ("fp32", "bf16", "fp32")
+    q = peers.peer_config("Q", {"model": "llama-2-7b", "method": "qlora", "optimizer": "paged_adamw_32bit",
+                                "double_quant": False, "include": []})
+    assert q["weights"] == "nf4" and q["optimizer"] == "adamw" and q["paged"] is True
+    assert q["optimizer_states"] == "fp32" and q["double_quant"] is False
+    sharded = peers.peer_config("S", {"model": "llama-2-70b", "method": "lora", "num_gpus": 8,
+                                      "sharding": "fsdp", "include": []})
+    assert (sharded["num_gpus"], sharded["sharding"]) == (8, "zero3")
+    ddp = peers.peer_config("D", {"model": "llama-2-7b", "method": "lora", "num_gpus": 2, "include": []})
+    assert ddp["sharding"] == "ddp"
+    eight = peers.peer_config("E", {"model": "llama-2-7b", "method": "qlora", "optimizer": "paged_adamw_8bit",
+                                    "include": []})
+    assert (eight["optimizer"], eight["optimizer_states"]) == ("adamw_8bit", "8bit")
+
+
+def test_hf_configs_follow_the_real_checkpoints():
+    for arch in MODELS.values():
+        cfg = peers.hf_config(arch)
+        assert cfg["vocab_size"] == arch.vocab_size and cfg["hidden_size"] == arch.hidden_size
+        assert cfg["tie_word_embeddings"] == arch.tie_word_embeddings
+    assert peers.hf_config(MODELS["falcon-7b"])["model_type"] == "falcon"
+    assert peers.hf_config(MODELS["falcon-7b"])["multi_query"] is True
+    assert peers.hf_config(MODELS["bloomz-7b1"])["n_layer"] == 30
+    assert peers.hf_config(MODELS["phi-2"])["model_type"] == "phi"
+    assert peers.hf_config(MODELS["stablelm-base-alpha-3b"])["model_type"] == "gpt_neox"
+    gemma = peers.hf_config(MODELS["gemma-2b"])
+    assert gemma["model_type"] == "gemma" and gemma["head_dim"] == 256
+    assert peers.hf_config(MODELS["llama-2-7b"], min_positions=100_000)["max_position_embeddings"] == 100_000
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Installation inputs
+# --------------------------------------------------------------------------------------------------------------
+def test_every_requirement_is_pinned_and_every_peer_is_installed():
+    names = set()
+    for path in (peers.REQUIREMENTS, peers.REQUIREMENTS_NODEPS):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            spec = line.split("#", 1)[0].strip()
+            if spec:
+                assert re.fullmatch(r"[A-Za-z0-9_.-]+==[0-9][A-Za-z0-9.+-]*", spec), f"{path.name}: {spec!r}"
+                names.add(spec.split("==")[0].lower())
+    assert {p.distribution for p in peers.PEERS} <= names
+    assert "torch==2.13.0" in peers.REQUIREMENTS.read_text(encoding="utf-8")
+    for p in peers.PEERS:
+        assert (peers.ADAPTER_DIR / p.script).is_file()
+    assert not (peers.ADAPTER_DIR / "__init__.py").exists(), "benchmarks/peers/ must not shadow peers.py"
+
+
+def test_the_venv_key_changes_with_the_pins(tmp_path, monkeypatch):
+    key = peers.requirements_key()
+    other = tmp_path / "requirements.txt"
+    other.write_text(peers.REQUIREMENTS.read_text(encoding="utf-8") + "extra==1.0\n", encoding="utf-8")
+    monkeypatch.setattr(peers, "REQUIREMENTS", other)
+    assert peers.requirements_key() != key
+
+
+def test_default_data_path_is_the_shared_calibration_csv():
+    assert peers.DEFAULT_DATA == ROOT.parent / "shared" / "calibration" / "measurements.csv"
+
+
+@pytest.mark.skipif(not peers.DEFAULT_DATA.exists(), reason="shared calibration data not present")
+def test_rows_and_our_figures_are_those_of_the_accuracy_benchmark():
+    from benchmarks.accuracy import run
+
+    rows, left = peers.load_rows(peers.DEFAULT_DATA)
+    rep = run(peers.DEFAULT_DATA)
+    point = {s.row.id: s.estimate_bytes for s in rep.scored if s.row.kind == "point"}
+    assert {r.id: r.ours_bytes for r in rows} == point
+    assert {x.id for x in left} == {r.id for r in rep.excluded} | {s.row.id for s in rep.scored
+                                                                   if s.row.kind != "point"}
+    for r in rows[:10]:
+        json.dumps(peers.peer_config(r.id, r.request, r.gpu))
