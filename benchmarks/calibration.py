@@ -45,7 +45,11 @@ GIB = 1 << 30
 FRAMEWORK_PROFILES: dict[str, dict[str, Any]] = {
     # litgpt / lit-gpt: bf16-true keeps LoRA weights in bf16; finetune/lora.py calls model(..., lm_head_chunk_size=128)
     # and chunked_cross_entropy (since Aug 2023); bitsandbytes Linear4bit for --quantize (all linear layers).
-    "litgpt": {"lora_dtype": "bf16", "chunked_cross_entropy": True, "qlora_backend": "bitsandbytes"},
+    # Its finetune scripts accumulate inside fabric.no_backward_sync(model, enabled=is_accumulating) (FSDP no_sync:
+    # unsharded gradients while accumulating). The 2023 lit-gpt finetune/lora.py (the resource tables' "lit-gpt
+    # commit" rows) fixed batch_size = 128 and gradient_accumulation_iters = batch_size // micro_batch_size.
+    "litgpt": {"lora_dtype": "bf16", "chunked_cross_entropy": True, "qlora_backend": "bitsandbytes",
+               "no_sync_accumulation": True, "lit_gpt_2023_batch_size": 128},
     # torchtune: bf16 params incl. LoRA; torchao NF4 on the LoRA-wrapped linears only (torchtune #1398), whose
     # scalers are themselves quantised (block 64, scaler block 256 = double quantisation); full-FT configs
     # instantiate torch.optim.AdamW with fused=True.
@@ -328,6 +332,13 @@ def row_to_request(raw: dict[str, str], assumptions: list[str]) -> dict[str, Any
 
     mb = _cell(raw, "micro_batch", assumptions)
     req["micro_batch_size"] = int(mb) if mb else 1
+    if profile.get("no_sync_accumulation"):
+        req["no_sync_accumulation"] = True
+    if profile.get("lit_gpt_2023_batch_size") and method in ("lora", "qlora") and re.search(r"lit-gpt commit", notes):
+        ga = profile["lit_gpt_2023_batch_size"] // req["micro_batch_size"]
+        if ga > 1:
+            req["grad_accum_steps"] = ga
+            assumptions.append(f"grad_accum_steps: lit-gpt 2023 finetune/lora.py batch_size 128 // micro-batch = {ga}")
     seq = _cell(raw, "seq_len", assumptions)
     if seq:
         req["seq_len"] = int(re.match(r"\d+", seq).group(0))
@@ -382,6 +393,13 @@ def _row(raw: dict[str, str]) -> Row:
     fw = framework_of(raw)
     excluded = _excluded(raw)
     kind, compare = _compare(raw.get("measure_kind", ""), assumptions)
+    if raw.get("measure_kind", "").strip().lower().startswith("unknown") and "nvidia-smi" in raw.get("notes", "").lower():
+        # the statistic column is unknown but the row's notes say where the figure was read (e.g. the PEFT
+        # accelerate docs, whose per-GPU figures come with the CPU RAM usage: a system monitor, not torch)
+        compare = "peak_bytes_per_gpu"
+        assumptions[:] = [a for a in assumptions if not a.startswith("measure_kind unknown")]
+        assumptions.append("statistic: the measure_kind cell is unknown, the notes say nvidia-smi: compared "
+                           "with peak_bytes_per_gpu")
     unit = _units(raw.get("units", ""), assumptions)
     measured = int(round(float(raw["measured_peak_gb"]) * unit))
     if excluded:

@@ -325,6 +325,10 @@ def gradient_bytes(s: TrainingSetup) -> float:
     total = t * g
     if s.frozen_param_grads and s.method is not Method.FULL and s.sharding is Sharding.ZERO3:
         total += pc.total * _compute_bytes(s)   # FSDP1 flat params: the frozen base shards get gradients too
+    if _unsharded_accumulation(s):
+        # no_sync(): FSDP skips the reduce-scatter on accumulating micro-batches and keeps the unsharded gradients
+        # (PyTorch FSDP no_sync docs; pytorch#126166); the last micro-batch reduce-scatters into the shard
+        return float(total)
     bucket = 0.0
     if s.sharding in (Sharding.ZERO2, Sharding.ZERO3):
         # one unit's unsharded gradients before reduce-scatter (the rest of it is already in the shard)
@@ -332,6 +336,13 @@ def gradient_bytes(s: TrainingSetup) -> float:
     if s.cpu_offload:
         return bucket
     return total / g_shard + bucket
+
+
+def _unsharded_accumulation(s: TrainingSetup) -> bool:
+    """Gradient accumulation inside no_sync() (Fabric no_backward_sync, FSDP2 set_requires_gradient_sync(False),
+    accelerate accumulate without sync_each_batch) on a gradient-sharding stage: the gradients stay unsharded."""
+    return (s.no_sync_accumulation and s.grad_accum_steps > 1 and not s.optimizer_in_backward
+            and s.sharding in (Sharding.ZERO2, Sharding.ZERO3))
 
 
 def _optimizer_state_bytes_per_param(s: TrainingSetup) -> float:

@@ -145,6 +145,7 @@ class TrainingSetup:
     cpu_offload: bool = False                    # optimizer states (and fp32 master, gradients) in host RAM
     offload_params: bool = False                 # zero3 / FSDP CPUOffload(offload_params=True): weights in host RAM
     frozen_param_grads: bool = False             # FSDP1 flat params mixing frozen + LoRA: grads for frozen ones too
+    no_sync_accumulation: bool = False           # grad accumulation inside no_sync(): ZeRO-2/3 grads stay unsharded
     cuda_context_bytes: int | None = None        # None: COEFFICIENTS.cuda_context_bytes
 
 

@@ -248,3 +248,16 @@ def test_checkpoint_and_adapter_sizes() -> None:
     e = mem.estimate(setup(method=Method.LORA, lora_rank=8, lora_targets=("q_proj", "v_proj")))
     assert e.checkpoint_bytes == mem.count_params(L7).total * 2
     assert e.adapter_bytes == 32 * 8 * (2 * 4096) * 2 * 4   # fp32 adapters (PEFT default)
+
+
+def test_no_sync_accumulation_keeps_unsharded_gradients() -> None:
+    """FSDP no_sync(): accumulating micro-batches skip the reduce-scatter, so the gradients stay unsharded
+    (PyTorch FSDP no_sync docs; pytorch#126166); it changes nothing without accumulation or gradient sharding."""
+    base = setup(method=Method.FULL, num_gpus=4, sharding=Sharding.ZERO3, grad_accum_steps=4)
+    t = mem.trainable_params(base)
+    assert mem.gradient_bytes(replace(base, no_sync_accumulation=True)) == t * 2
+    assert mem.gradient_bytes(base) < t * 2 / 4 * 1.1
+    assert mem.gradient_bytes(replace(base, no_sync_accumulation=True, grad_accum_steps=1)) == \
+        mem.gradient_bytes(replace(base, grad_accum_steps=1))
+    ddp = replace(base, sharding=Sharding.ZERO1)
+    assert mem.gradient_bytes(replace(ddp, no_sync_accumulation=True)) == mem.gradient_bytes(ddp)
