@@ -48,8 +48,15 @@ FRAMEWORK_PROFILES: dict[str, dict[str, Any]] = {
     # Its finetune scripts accumulate inside fabric.no_backward_sync(model, enabled=is_accumulating) (FSDP no_sync:
     # unsharded gradients while accumulating). The 2023 lit-gpt finetune/lora.py (the resource tables' "lit-gpt
     # commit" rows) fixed batch_size = 128 and gradient_accumulation_iters = batch_size // micro_batch_size.
+    # litgpt/model.py GPT builds lm_head (nn.Linear) apart from transformer.wte (nn.Embedding) and
+    # scripts/convert_hf_checkpoint.py copies wte into lm_head.weight for tied checkpoints; only pretrain.py re-ties
+    # (train.tie_embeddings), so finetuning holds two copies (untie_embeddings). --quantize bnb.* uses Lightning
+    # Fabric's BitsandbytesPrecision without ignore_modules: every torch.nn.Linear, lm_head included, becomes
+    # NF4 (quantize_lm_head), quantised from fp16 (_Linear4bit._quantize_weight: weight.to(torch.half)), so
+    # MatMul4Bit's dequantize_4bit(...).to(bf16) holds an fp16 and a bf16 copy at once (dequant_cast).
     "litgpt": {"lora_dtype": "bf16", "chunked_cross_entropy": True, "qlora_backend": "bitsandbytes",
-               "no_sync_accumulation": True, "lit_gpt_2023_batch_size": 128},
+               "no_sync_accumulation": True, "lit_gpt_2023_batch_size": 128,
+               "untie_embeddings": True, "quantize_lm_head": True, "dequant_cast": True},
     # torchtune: bf16 params incl. LoRA; torchao NF4 on the LoRA-wrapped linears only (torchtune #1398), whose
     # scalers are themselves quantised (block 64, scaler block 256 = double quantisation); full-FT configs
     # instantiate torch.optim.AdamW with fused=True.
@@ -325,6 +332,12 @@ def row_to_request(raw: dict[str, str], assumptions: list[str]) -> dict[str, Any
                 req["double_quant"] = False
         if "mixing frozen and lora params" in notes.lower():
             req["frozen_param_grads"] = True
+    if profile.get("untie_embeddings"):
+        req["untie_embeddings"] = True
+    if method == "qlora" and profile.get("quantize_lm_head"):
+        req["quantize_lm_head"] = True
+    if method == "qlora" and profile.get("dequant_cast"):
+        req["dequant_cast"] = True
     if profile.get("chunked_cross_entropy"):
         req["chunked_cross_entropy"] = True
     if "chunked" in notes.lower() and "ce" in notes.lower():

@@ -77,6 +77,9 @@ DEFAULTS: dict[str, Any] = {
     "offload_params": False,
     "frozen_param_grads": False,
     "no_sync_accumulation": False,
+    "untie_embeddings": False,
+    "quantize_lm_head": False,
+    "dequant_cast": False,
     "cuda_context_bytes": None,
     "gpu": None,
     "include": ["gpu_table", "smallest_setup", "remedies", "inverse"],
@@ -117,7 +120,8 @@ LIMITS: dict[str, tuple[float, float]] = {
 
 _BOOL_KEYS = ("dpo", "precompute_ref_log_probs", "momentum", "double_quant", "gradient_checkpointing",
               "chunked_cross_entropy", "activation_offloading", "optimizer_in_backward", "packing", "cpu_offload",
-              "offload_params", "frozen_param_grads", "no_sync_accumulation")
+              "offload_params", "frozen_param_grads", "no_sync_accumulation", "untie_embeddings",
+              "quantize_lm_head", "dequant_cast")
 _INT_KEYS = ("lora_rank", "micro_batch_size", "seq_len", "grad_accum_steps", "num_gpus")
 _KEYS = frozenset(DEFAULTS) | {"model", "describe"}
 
@@ -372,7 +376,9 @@ def parse_request(obj: Any) -> tuple[TrainingSetup, dict[str, Any]]:
         activation_offloading=obj.get("activation_offloading", False), optimizer_in_backward=opt_in_bwd,
         packing=obj.get("packing", False), num_gpus=n, sharding=sharding, cpu_offload=cpu_offload,
         offload_params=offload_params, frozen_param_grads=obj.get("frozen_param_grads", False),
-        no_sync_accumulation=obj.get("no_sync_accumulation", False), cuda_context_bytes=ctx,
+        no_sync_accumulation=obj.get("no_sync_accumulation", False), untie_embeddings=obj.get("untie_embeddings", False),
+        quantize_lm_head=obj.get("quantize_lm_head", False), dequant_cast=obj.get("dequant_cast", False),
+        cuda_context_bytes=ctx,
     )
     if method is not Method.FULL and trainable_params(setup) == 0:
         raise ApiError("contradiction", "lora_targets")   # e.g. gate_proj on a model with a plain MLP
@@ -410,6 +416,8 @@ def inputs_json(s: TrainingSetup) -> dict[str, Any]:
         "optimizer_in_backward": s.optimizer_in_backward, "packing": s.packing, "num_gpus": s.num_gpus,
         "sharding": s.sharding.value, "cpu_offload": s.cpu_offload, "offload_params": s.offload_params,
         "frozen_param_grads": s.frozen_param_grads, "no_sync_accumulation": s.no_sync_accumulation,
+        "untie_embeddings": s.untie_embeddings, "quantize_lm_head": s.quantize_lm_head,
+        "dequant_cast": s.dequant_cast,
         "cuda_context_bytes": s.cuda_context_bytes,
     }
 

@@ -9,7 +9,7 @@ Vocabulary used below: ``P`` all parameters, ``T`` trainable parameters, ``h`` h
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from .models import (
@@ -83,6 +83,8 @@ class Coefficients:
     # inputs of the quantised linears: 2h (q/k/v) + 2·a·d (o) + 2h (gate/up) + 2i (down) per token per layer.
     # Fitted (grid 1.0-3.0) on the bitsandbytes QLoRA rows: LG-C04/C07/C10/C12/C22/C24/C31/C34, LG-R02/R07/R08/
     # R13/R16/R17, RS-03/RS-04/RS-06 (each against its LoRA twin where one exists, e.g. LG-C09 vs LG-C10).
+    # Re-checked after litgpt's quantised lm_head and fp16->bf16 dequant cast were modelled (grid 1.0-1.7, step
+    # 0.05-0.1): 1.2-1.5 are within 0.3 points of the objective; 1.5 is kept (best QLoRA median).
     qlora_saved_input_scale: float = 1.5
     # Eager attention stores, per layer, softmax output in fp32 (4 B) and the 16-bit probabilities (2 B) per score
     # (transformers eager_attention_forward: softmax(dtype=float32).to(dtype)). Physics, not fitted.
@@ -177,6 +179,21 @@ def count_params(m: ModelArch) -> ParamCounts:
     return ParamCounts(total, emb, head, layer, layer_linear, largest, tuple(linears))
 
 
+def _arch(s: TrainingSetup) -> ModelArch:
+    """The architecture as the framework holds it in memory. ``untie_embeddings``: litgpt's GPT has its own lm_head
+    nn.Linear next to the nn.Embedding (litgpt/model.py), and its checkpoint converter copies the embedding into it
+    when the checkpoint ties them (convert_hf_checkpoint: ``lm_head.weight = transformer.wte.weight``); only its
+    pretraining script re-ties them (``train.tie_embeddings``). Two tensors in memory."""
+    if s.untie_embeddings and s.model.tie_word_embeddings:
+        return _untied(s.model)
+    return s.model
+
+
+@lru_cache(maxsize=256)
+def _untied(m: ModelArch) -> ModelArch:
+    return replace(m, tie_word_embeddings=False)
+
+
 @lru_cache(maxsize=1024)
 def _targets_of(m: ModelArch, targets: tuple[str, ...]) -> tuple[tuple[str, int, int, int], ...]:
     return tuple(x for x in count_params(m).linears if x[0] in targets)
@@ -200,7 +217,7 @@ def _trainable(m: ModelArch, method: Method, r: int, targets: tuple[str, ...]) -
 
 def trainable_params(s: TrainingSetup) -> int:
     """Full: every parameter. LoRA/QLoRA: r·(d_in + d_out) per wrapped linear (torchtune LoRA docs; PEFT)."""
-    return _trainable(s.model, s.method, s.lora_rank, s.lora_targets)
+    return _trainable(_arch(s), s.method, s.lora_rank, s.lora_targets)
 
 
 # =====================================================================================================================
@@ -227,27 +244,38 @@ def _shards(s: TrainingSetup) -> tuple[int, int, int]:
     return n, n, n
 
 
+def _lm_head_quantized(s: TrainingSetup) -> bool:
+    """QLoRA over bitsandbytes with lm_head in NF4 too: Lightning Fabric's BitsandbytesPrecision (litgpt --quantize)
+    replaces every torch.nn.Linear, lm_head included, unless ``ignore_modules`` names it (litgpt passes none)."""
+    return s.method is Method.QLORA and s.quantize_lm_head and s.qlora_backend is QloraBackend.BITSANDBYTES
+
+
 def _quantized_params(s: TrainingSetup) -> int:
     """Parameters stored in NF4 (QLoRA only)."""
     if s.method is not Method.QLORA:
         return 0
-    pc = count_params(s.model)
+    pc = count_params(_arch(s))
     if s.qlora_backend is QloraBackend.TORCHAO:
         per = sum(di * do * c for _, di, do, c in _targets(s))
     else:   # transformers get_keys_to_not_convert keeps lm_head 16-bit; embeddings are not nn.Linear
         per = pc.layer_linear
-    return per * s.model.num_hidden_layers
+    head = s.model.vocab_size * s.model.hidden_size if _lm_head_quantized(s) else 0
+    return per * s.model.num_hidden_layers + head
 
 
 def _stored_weight_bytes(s: TrainingSetup) -> float:
     """All base parameters in their storage dtype (before sharding), adapters excluded."""
-    pc = count_params(s.model)
+    pc = count_params(_arch(s))
     c = COEFFICIENTS
     if s.method is Method.QLORA:
         q = _quantized_params(s)
         const = c.nf4_const_bits_double_quant if s.double_quant else c.nf4_const_bits
         rest = 4 if s.precision is Precision.FP32 else 2
-        return q * (c.nf4_bits + const) / 8 + (pc.total - q) * rest
+        # a quantised lm_head is its own NF4 tensor (replacing the 16-bit head, if the model has one apart); a tied
+        # embedding stays 16-bit for the input lookup
+        in_layers = q - (s.model.vocab_size * s.model.hidden_size if _lm_head_quantized(s) else 0)
+        head_16 = pc.lm_head if _lm_head_quantized(s) else 0
+        return q * (c.nf4_bits + const) / 8 + (pc.total - in_layers - head_16) * rest
     if s.precision is Precision.FP32:
         return pc.total * 4.0
     if s.method is Method.FULL and s.precision is Precision.MIXED:
@@ -259,7 +287,7 @@ def _live_gathered_bytes(s: TrainingSetup) -> float:
     """ZeRO-3/FSDP: unsharded working set (current + prefetched layer, root unit) on top of the shard."""
     if s.sharding is not Sharding.ZERO3 or (s.num_gpus <= 1 and not s.offload_params):
         return 0.0
-    pc = count_params(s.model)
+    pc = count_params(_arch(s))
     stored = _stored_weight_bytes(s) or pc.total * 2.0
     per_param = stored / pc.total
     root = pc.embedding + pc.lm_head + s.model.hidden_size
@@ -314,7 +342,7 @@ def _grad_dtype_bytes(s: TrainingSetup) -> int:
 
 def gradient_bytes(s: TrainingSetup) -> float:
     """The full gradient buffer at the end of backward, per GPU (ZeRO-2/3 shard it; offload moves it to the host)."""
-    pc = count_params(s.model)
+    pc = count_params(_arch(s))
     t = trainable_params(s)
     g = _grad_dtype_bytes(s)
     if s.optimizer_in_backward:
@@ -363,7 +391,7 @@ def _optimizer_state_bytes_per_param(s: TrainingSetup) -> float:
 
 def _adafactor_state_bytes(s: TrainingSetup) -> float:
     """Factored second moment: (rows + cols) fp32 per matrix; vectors keep a full fp32 state."""
-    m = s.model
+    m = _arch(s)
     pc = count_params(m)
     L = m.num_hidden_layers
     if s.method is Method.FULL:
@@ -405,7 +433,7 @@ def optimizer_step_temp_bytes(s: TrainingSetup) -> float:
         dtype = 4 if (s.method is Method.FULL and s.precision is Precision.MIXED) else _grad_dtype_bytes(s)
         return trainable_params(s) * dtype / o_shard
     if s.optimizer is Optimizer.ADAFACTOR:
-        pc = count_params(s.model)
+        pc = count_params(_arch(s))
         return (pc.embedding if s.method is Method.FULL else 0) * 4.0 * 2
     return 0.0
 
@@ -473,7 +501,8 @@ def _head_act_per_token(s: TrainingSetup) -> float:
     h = s.model.hidden_size
     cb = _compute_bytes(s)
     lm_trainable = s.method is Method.FULL or "lm_head" in s.lora_targets
-    return 4 * h + (cb * h if lm_trainable else 0)
+    saved = lm_trainable or _lm_head_quantized(s)      # MatMul4Bit saves its input as well
+    return 4 * h + (cb * h if saved else 0)
 
 
 def _eager_per_layer(s: TrainingSetup) -> float:
@@ -545,13 +574,35 @@ def dequant_transient_bytes(s: TrainingSetup) -> float:
     """QLoRA: the largest quantised weight dequantised to 16-bit for its matmul (bitsandbytes dequantize_4bit)."""
     if s.method is not Method.QLORA:
         return 0.0
-    pc = count_params(s.model)
+    pc = count_params(_arch(s))
     if s.qlora_backend is QloraBackend.TORCHAO:
         sizes = [di * do for _, di, do, _c in _targets(s)]
         biggest = max(sizes) if sizes else 0
     else:
         biggest = pc.largest_linear
-    return biggest * (4 if s.precision is Precision.FP32 else 2)
+    if _lm_head_quantized(s):
+        biggest = max(biggest, s.model.vocab_size * s.model.hidden_size)
+    return biggest * (4 if s.precision is Precision.FP32 else 2) * _dequant_copies(s)
+
+
+def _dequant_copies(s: TrainingSetup) -> int:
+    """bitsandbytes dequantises to the dtype the weight was quantised from (QuantState.dtype) and MatMul4Bit casts
+    it to the compute dtype (``dequantize_4bit(B, state).to(A.dtype)``). Lightning Fabric quantises from fp16
+    (``_Linear4bit._quantize_weight``: ``weight.to(dtype=torch.half)``), so under bf16 compute the fp16 and bf16
+    copies are both alive during the cast: 2 weight-sized transients instead of 1."""
+    if s.method is Method.QLORA and s.dequant_cast and s.qlora_backend is QloraBackend.BITSANDBYTES \
+            and s.precision is not Precision.FP32:
+        return 2
+    return 1
+
+
+def _head_dequant_bytes(s: TrainingSetup) -> float:
+    """A quantised lm_head is dequantised again by its backward (MatMul4Bit.backward: dequantize_4bit(B) for the
+    input gradient), the first op of the backward: its 16-bit weight is alive next to the logits and their
+    gradient chunk."""
+    if not _lm_head_quantized(s):
+        return 0.0
+    return s.model.vocab_size * s.model.hidden_size * (4 if s.precision is Precision.FP32 else 2) * _dequant_copies(s)
 
 
 def reference_model_bytes(s: TrainingSetup) -> float:
@@ -559,7 +610,7 @@ def reference_model_bytes(s: TrainingSetup) -> float:
     disabled, TRL "Reference model considerations with PEFT") or with precompute_ref_log_probs."""
     if not s.dpo or s.precompute_ref_log_probs or s.method is not Method.FULL:
         return 0.0
-    pc = count_params(s.model)
+    pc = count_params(_arch(s))
     stored = pc.total * (2 if s.precision is Precision.BF16 else 4)
     w_shard, _, _ = _shards(s)
     if s.offload_params and s.sharding is Sharding.ZERO3:
@@ -589,7 +640,7 @@ def _host_ram_bytes(s: TrainingSetup) -> float:
             total += 4.0 * trainable_params(s)          # fp32 master copy on the CPU (ZeRO-Offload)
         total += trainable_params(s) * 4.0              # fp32 gradients for the CPU optimizer step
     if s.offload_params and s.sharding is Sharding.ZERO3:
-        total += _stored_weight_bytes(s) or count_params(s.model).total * 2.0
+        total += _stored_weight_bytes(s) or count_params(_arch(s)).total * 2.0
     if _paged(s) and not s.cpu_offload:
         total += optimizer_state_total_bytes(s) / _shards(s)[2] * n
     total += activation_host_bytes(s) * n
@@ -599,7 +650,7 @@ def _host_ram_bytes(s: TrainingSetup) -> float:
 def estimate(s: TrainingSetup) -> Estimate:
     """Peak per-GPU memory and its breakdown at the peak phase."""
     c = COEFFICIENTS
-    pc = count_params(s.model)
+    pc = count_params(_arch(s))
     t = trainable_params(s)
     w = weights_bytes(s)
     master = master_copy_bytes(s)
@@ -626,12 +677,14 @@ def estimate(s: TrainingSetup) -> Estimate:
         "activations": acts, "logits_loss": fwd_logits, "lora_adapter": adapter, "dequant_transient": deq,
         "reference_model": ref,
     }
-    bwd_extra = max(logits, recompute + deq)
+    head_deq = _head_dequant_bytes(s)
+    bwd_extra = max(logits + head_deq, recompute + deq)
+    logits_first = bwd_extra == logits + head_deq
     comps[Phase.BACKWARD_START.value] = {
         "weights": w + autocast, "master_copy": master, "gradients": g_early, "optimizer_states": states,
-        "activations": acts + (recompute + deq if bwd_extra > logits else 0.0),
-        "logits_loss": logits if bwd_extra == logits else 0.0,
-        "lora_adapter": adapter, "dequant_transient": 0.0, "reference_model": ref,
+        "activations": acts + (0.0 if logits_first else recompute + deq),
+        "logits_loss": logits if logits_first else 0.0,
+        "lora_adapter": adapter, "dequant_transient": head_deq if logits_first else 0.0, "reference_model": ref,
     }
     comps[Phase.BACKWARD_END.value] = {
         "weights": w, "master_copy": master, "gradients": grads, "optimizer_states": states,

@@ -98,6 +98,7 @@ class Sharding(_StrEnum):
 
 class QloraBackend(_StrEnum):
     BITSANDBYTES = "bitsandbytes"  # transformers/PEFT/litgpt: every decoder nn.Linear is NF4; lm_head, embeddings 16-bit
+    #                                (litgpt/Fabric quantise lm_head too: TrainingSetup.quantize_lm_head)
     TORCHAO = "torchao"            # torchtune: only the LoRA-wrapped linears are NF4
 
 
@@ -146,6 +147,9 @@ class TrainingSetup:
     offload_params: bool = False                 # zero3 / FSDP CPUOffload(offload_params=True): weights in host RAM
     frozen_param_grads: bool = False             # FSDP1 flat params mixing frozen + LoRA: grads for frozen ones too
     no_sync_accumulation: bool = False           # grad accumulation inside no_sync(): ZeRO-2/3 grads stay unsharded
+    untie_embeddings: bool = False               # the framework holds lm_head apart from the embedding (litgpt)
+    quantize_lm_head: bool = False               # QLoRA over bitsandbytes: lm_head is NF4 too (Lightning Fabric)
+    dequant_cast: bool = False                   # NF4 quantised from fp16, computed in bf16: dequantise + cast (2 copies)
     cuda_context_bytes: int | None = None        # None: COEFFICIENTS.cuda_context_bytes
 
 
