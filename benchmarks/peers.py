@@ -4,7 +4,7 @@
     python benchmarks/peers.py                      # the table (installs the peers on first use)
     python benchmarks/peers.py --rows               # plus one line per measured run
     python benchmarks/peers.py --json               # machine output
-    python benchmarks/peers.py --markdown           # the tables of docs/accuracy*.md and PEERS.md
+    python benchmarks/peers.py --markdown           # the tables of docs/accuracy*.md and README.md
 
 What it does:
 
@@ -604,7 +604,7 @@ def render_markdown(report: dict[str, Any], *, rows: bool = False, lang: str = "
 DOC_TARGETS: tuple[tuple[Path, str], ...] = (
     (ROOT / "docs" / "accuracy.md", "ar"),
     (ROOT / "docs" / "accuracy.en.md", "en"),
-    (ROOT / "PEERS.md", "en"),
+    (ROOT / "README.md", "en"),
 )
 BLOCK_BEGIN = "<!-- peers:begin {name} -->"
 BLOCK_END = "<!-- peers:end {name} -->"
@@ -693,7 +693,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--markdown", action="store_true", help="Markdown tables (for the site and the README)")
     ap.add_argument("--lang", choices=("en", "ar"), default="en", help="language of --markdown (default: en)")
     ap.add_argument("--update-docs", action="store_true",
-                    help="write the tables into docs/accuracy.md, docs/accuracy.en.md and PEERS.md (between their "
+                    help="write the tables into docs/accuracy.md, docs/accuracy.en.md and README.md (between their "
                          "<!-- peers:begin/end --> markers), as --markdown --rows prints them")
     ap.add_argument("--peers", default=",".join(PEER_KEYS),
                     help=f"comma-separated subset of {','.join(PEER_KEYS)} (default: all)")
