@@ -10,6 +10,9 @@ HOST    ?= 127.0.0.1
 PORT    ?= 8000
 CHROMIUM ?= /usr/bin/chromium
 
+# mkdocs-material 9.7 prints a banner about MkDocs 2.0 on every build; we pin MkDocs 1.6 (see README).
+export NO_MKDOCS_2_WARNING := 1
+
 .PHONY: serve test build install chromium clean
 
 install: $(VENV)/.installed node_modules/.installed
