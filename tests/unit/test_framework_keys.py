@@ -3,6 +3,10 @@ from __future__ import annotations
 
 from calculator.api import estimate_obj
 
+import pytest
+
+pytestmark = pytest.mark.unit
+
 BASE = {"model": "llama-3.2-1b", "method": "qlora", "micro_batch_size": 2, "seq_len": 512, "include": []}
 
 
