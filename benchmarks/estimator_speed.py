@@ -1,0 +1,53 @@
+"""Speed of one ``calculator.api.estimate`` call on this interpreter. Prints figures; not a test.
+
+    .venv/bin/python benchmarks/estimator_speed.py [--repeat N]
+
+Each request is timed N times after one warm-up call; the median and the 95th percentile are printed in ms. The
+"full" request asks for everything the page's full estimator shows: the estimate, the GPU table, the smallest setup,
+the remedies and the inverse solver for the chosen card. In the browser the same code runs in Pyodide (see
+benchmarks/page.py for the round trip there).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from calculator import api  # noqa: E402
+
+REQUESTS = {
+    "estimate only (include: [])": {"model": "llama-3.1-8b", "method": "qlora", "include": []},
+    "full: 8B QLoRA on RTX 4090": {"model": "llama-3.1-8b", "method": "qlora", "gpu": "rtx-4090"},
+    "full: 70B QLoRA + DPO on A100 80GB": {"model": "llama-3.1-70b", "method": "qlora", "gpu": "a100-80gb",
+                                           "dpo": True, "gradient_checkpointing": True},
+    "full: 7B full FT, ZeRO-3 x 8 on H100": {"model": "llama-2-7b", "method": "full", "gpu": "h100-80gb",
+                                             "num_gpus": 8, "sharding": "zero3"},
+}
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=200)
+    args = parser.parse_args(argv)
+    print(f"{platform.python_implementation()} {platform.python_version()}, {args.repeat} calls each")
+    for label, request in REQUESTS.items():
+        text = json.dumps(request)
+        assert json.loads(api.estimate(text))["ok"]
+        times = []
+        for _ in range(args.repeat):
+            t = time.perf_counter()
+            api.estimate(text)
+            times.append((time.perf_counter() - t) * 1000)
+        times.sort()
+        p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
+        print(f"  {label:<40} median {statistics.median(times):6.2f} ms   p95 {p95:6.2f} ms")
+
+
+if __name__ == "__main__":
+    main()
