@@ -15,13 +15,18 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import sys
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 
 ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from tools.strings import LANGUAGES, load_strings  # noqa: E402  (after the sys.path line on purpose)
+
 NODE_MODULES = ROOT / "node_modules"
-STRINGS_DIR = ROOT / "overrides" / "strings"
 
 # Pages whose source sits under these folders are articles: they carry the draft flag.
 ARTICLE_DIRS = ("articles/",)
@@ -43,11 +48,10 @@ def _language(config) -> str:
 
 
 def _strings(lang: str) -> dict:
-    path = STRINGS_DIR / f"{lang}.json"
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        return load_strings(lang)
     except FileNotFoundError as exc:
-        raise PluginError(f"missing string table {path}") from exc
+        raise PluginError(f"missing string table: {exc.filename}") from exc
 
 
 def is_article(page) -> bool:
@@ -89,7 +93,7 @@ def on_env(env, config, files):
     strings = _strings(lang)
     env.globals["strings"] = strings
     env.globals["strings_other"] = {
-        code: _strings(code) for code in ("ar", "en") if code != lang
+        code: _strings(code) for code in LANGUAGES if code != lang
     }
     env.globals["strings_json"] = json.dumps(strings, ensure_ascii=False).replace("</", "<\\/")
     return env

@@ -52,11 +52,11 @@ if str(ROOT) not in sys.path:  # the estimator the build uses is the one in this
     sys.path.insert(0, str(ROOT))
 
 from calculator import api  # noqa: E402  (after the sys.path line on purpose)
+from tools.strings import LANGUAGES, STRINGS_DIR, load_strings  # noqa: E402
 
 PACKAGE_DIR = ROOT / "calculator"
 PYODIDE_DIR = ROOT / "node_modules" / "pyodide"
 TEMPLATES_DIR = ROOT / "overrides"
-STRINGS_DIR = ROOT / "overrides" / "strings"
 CACHE_DIR = ROOT / ".cache" / "calc-wheel"
 
 # Pyodide's core: the loader, the Emscripten module, the wasm binary, the standard library, the (empty) lock file.
@@ -362,10 +362,9 @@ def fill_bdi(template: str, values: dict[str, Any]) -> Markup:
 
 @functools.lru_cache(maxsize=2)
 def _strings(lang: str) -> dict[str, Any]:
-    path = STRINGS_DIR / f"{lang}.json"
-    table = json.loads(path.read_text(encoding="utf-8"))
+    table = load_strings(lang)
     if "calc" not in table:
-        raise PluginError(f"{path} has no 'calc' strings")
+        raise PluginError(f"{STRINGS_DIR / f'{lang}.json'} has no 'calc' strings")
     return table["calc"]
 
 
@@ -560,7 +559,7 @@ def check_strings() -> None:
     wanted += [f"options.gpu_class.{g['klass']}" for g in sch["gpus"]]
     wanted += [f"components.{key}" for key in sample["breakdown_bytes"]]
     wanted += ["verdict.comfortable", "verdict.tight", "verdict.does_not_fit"]
-    for lang in ("ar", "en"):
+    for lang in LANGUAGES:
         table = _strings(lang)
         for path in wanted:
             node: Any = table
