@@ -62,8 +62,12 @@ FRAMEWORK_PROFILES: dict[str, dict[str, Any]] = {
     # instantiate torch.optim.AdamW with fused=True.
     # Its single-device and distributed configs enable activation checkpointing (the CSV's own cells say "config
     # default yes" for TT-01, TT-07, TT-30), used when a torchtune row leaves it unknown without a stated default.
+    # Chunked cross-entropy became the configs' loss with PR #1390 (Aug 2024): the llama3_1 configs stored at
+    # 0031bfb080bd (days after the README commit 30b8519e, whose "Memory and training speed" table is unchanged there)
+    # name ``loss: _component_: torchtune.modules.loss.CEWithChunkedOutputLoss`` (70B_full.yaml, 8B_lora.yaml).
     "torchtune": {"lora_dtype": "bf16", "qlora_backend": "torchao", "double_quant": True, "fused_adamw_full": True,
-                  "gradient_checkpointing": True},
+                  "gradient_checkpointing": True,
+                  "chunked_ce_source_commits": ("30b8519e86d2094879576e16ab1f8d21a6f6f9f7",)},
     # llama-recipes --pure_bf16: every parameter (LoRA included) in bf16.
     "llama-recipes": {"lora_dtype": "bf16"},
     # PEFT (examples, method_comparison, docs): autocast_adapter_dtype=True keeps adapters in fp32.
@@ -256,6 +260,15 @@ def _excluded(raw: dict[str, str]) -> str | None:
     return None
 
 
+_COMPILE_RE = re.compile(r"(?<!no )(?<!\*\*=)\b(?:torch\.)?compile(?:=true| on\b| enabled\b|\s*\+)|\+\s*compile\b", re.I)
+
+
+def _compiled(text: str) -> bool:
+    """The row says the run used torch.compile: "torch.compile on", "compile=True", "+ compile" (not "no compile",
+    nor a footnote legend such as "**=torch.compile" that marks other rows)."""
+    return bool(_COMPILE_RE.search(text))
+
+
 def _seq_cap(raw: dict[str, str]) -> int | None:
     text = raw.get("source_quote", "") + " " + raw.get("notes", "")
     m = re.search(r"max(?:imum)?[ _]seq(?:uence)?[ _]len(?:gth)?\s*[=:]?\s*(\d+)", text, re.I)
@@ -342,6 +355,12 @@ def row_to_request(raw: dict[str, str], assumptions: list[str]) -> dict[str, Any
         req["chunked_cross_entropy"] = True
     if "chunked" in notes.lower() and "ce" in notes.lower():
         req["chunked_cross_entropy"] = True
+    if any(c in raw.get("source_url", "") for c in profile.get("chunked_ce_source_commits", ())) \
+            and not req.get("chunked_cross_entropy"):
+        req["chunked_cross_entropy"] = True
+        assumptions.append(f"chunked_cross_entropy: {fw} configs at the source's commit use chunked cross-entropy")
+    if _compiled(quote + " " + notes):
+        req["torch_compile"] = True
 
     mb = _cell(raw, "micro_batch", assumptions)
     req["micro_batch_size"] = int(mb) if mb else 1
@@ -357,7 +376,13 @@ def row_to_request(raw: dict[str, str], assumptions: list[str]) -> dict[str, Any
         req["seq_len"] = int(re.match(r"\d+", seq).group(0))
 
     gc = _cell(raw, "grad_checkpointing", assumptions)
-    if gc is None and "gradient_checkpointing" in profile:
+    said_ac = re.search(r"\b(probably |likely )?AC (off|on)\b", notes.split("| arch from")[0])
+    if gc is None and said_ac:
+        # the cell is unknown but the row's own notes say what activation checkpointing was (e.g. a table whose two
+        # GPUs ran the same method at different memory: "differs from 4090 row => ... probably AC off")
+        req["gradient_checkpointing"] = said_ac.group(2) == "on"
+        assumptions.append(f"gradient_checkpointing: the cell is unknown, the notes say '{said_ac.group(0)}'")
+    elif gc is None and "gradient_checkpointing" in profile:
         req["gradient_checkpointing"] = profile["gradient_checkpointing"]
         assumptions.append(f"gradient_checkpointing: unknown, {fw} config default {profile['gradient_checkpointing']}")
     elif gc is None:
@@ -384,6 +409,10 @@ def row_to_request(raw: dict[str, str], assumptions: list[str]) -> dict[str, Any
         req["sharding"] = "zero1"
     else:
         req["sharding"] = "none"
+    if req["sharding"] != "none" and "deepspeed" in (raw.get("source_url", "") + " " + quote + " " + notes).lower():
+        # ZeRO through DeepSpeed; these sources launch it from an accelerate config without a DeepSpeed JSON, so
+        # DeepSpeed's own defaults apply (reduce_bucket_size 5e8 elements: the API default)
+        req["deepspeed"] = True
     off = (raw.get("cpu_offload") or "none").lower()
     if off.startswith("activations"):
         req["activation_offloading"] = True
@@ -462,10 +491,12 @@ def _fill_from_siblings(raws: list[dict[str, str]]) -> list[dict[str, str]]:
         src = r.get("source_url", "")
         notes = r.get("notes", "")
         if "added cumulatively" in notes:
-            if src in carried and "chunked" not in notes.lower():
+            if src in carried and "chunked" not in notes.lower() and not _compiled(notes):
                 r["notes"] = notes + "; " + carried[src] + " [carried: techniques added cumulatively]"
-            if "chunked ce" in notes.lower() or "chunked cross" in notes.lower():
-                carried[src] = "chunked CE"
+            named = [t for t, hit in (("chunked CE", "chunked ce" in notes.lower() or "chunked cross" in notes.lower()),
+                                       ("torch.compile on", _compiled(notes))) if hit]
+            if named:
+                carried[src] = "; ".join(named)
         out.append(r)
     return out
 

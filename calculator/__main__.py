@@ -16,7 +16,8 @@ from typing import Any
 from .api import DEFAULTS, ENUMS, estimate
 
 _BOOLS = ("dpo", "precompute_ref_log_probs", "momentum", "double_quant", "gradient_checkpointing",
-          "chunked_cross_entropy", "activation_offloading", "optimizer_in_backward", "packing", "cpu_offload",
+          "chunked_cross_entropy", "torch_compile", "activation_offloading", "optimizer_in_backward", "packing",
+          "cpu_offload",
           "offload_params", "frozen_param_grads", "no_sync_accumulation")
 _INTS = ("lora_rank", "micro_batch_size", "seq_len", "grad_accum_steps", "num_gpus")
 _CHOICES = ("method", "precision", "optimizer", "lora_dtype", "qlora_backend", "attention", "sharding")

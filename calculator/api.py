@@ -68,12 +68,15 @@ DEFAULTS: dict[str, Any] = {
     "gradient_checkpointing": False,
     "attention": "sdpa",
     "chunked_cross_entropy": False,
+    "torch_compile": False,
     "activation_offloading": False,
     "optimizer_in_backward": False,
     "packing": False,
     "num_gpus": 1,
     "sharding": "none",
     "cpu_offload": False,
+    "deepspeed": False,
+    "reduce_bucket_size": 500_000_000,
     "offload_params": False,
     "frozen_param_grads": False,
     "no_sync_accumulation": False,
@@ -104,6 +107,7 @@ LIMITS: dict[str, tuple[float, float]] = {
     "seq_len": (1, 4_194_304),
     "grad_accum_steps": (1, 1_048_576),
     "num_gpus": (1, 4096),
+    "reduce_bucket_size": (1, 100_000_000_000),
     "cuda_context_bytes": (0, 64 * GIB),
     # pasted model fields
     "hidden_size": (1, 1_000_000),
@@ -119,10 +123,10 @@ LIMITS: dict[str, tuple[float, float]] = {
 }
 
 _BOOL_KEYS = ("dpo", "precompute_ref_log_probs", "momentum", "double_quant", "gradient_checkpointing",
-              "chunked_cross_entropy", "activation_offloading", "optimizer_in_backward", "packing", "cpu_offload",
-              "offload_params", "frozen_param_grads", "no_sync_accumulation", "untie_embeddings",
+              "chunked_cross_entropy", "torch_compile", "activation_offloading", "optimizer_in_backward", "packing",
+              "cpu_offload", "deepspeed", "offload_params", "frozen_param_grads", "no_sync_accumulation", "untie_embeddings",
               "quantize_lm_head", "dequant_cast")
-_INT_KEYS = ("lora_rank", "micro_batch_size", "seq_len", "grad_accum_steps", "num_gpus")
+_INT_KEYS = ("lora_rank", "micro_batch_size", "seq_len", "grad_accum_steps", "num_gpus", "reduce_bucket_size")
 _KEYS = frozenset(DEFAULTS) | {"model", "describe"}
 
 # config.json aliases (GPT-2/NeoX/Falcon/BLOOM/T5-style names) -> HF Llama names
@@ -372,9 +376,10 @@ def parse_request(obj: Any) -> tuple[TrainingSetup, dict[str, Any]]:
         lora_dropout=float(dropout), double_quant=obj.get("double_quant", True), qlora_backend=backend,
         micro_batch_size=mb, seq_len=seq, grad_accum_steps=ga,
         gradient_checkpointing=obj.get("gradient_checkpointing", False), attention=attention,
-        chunked_cross_entropy=obj.get("chunked_cross_entropy", False),
+        chunked_cross_entropy=obj.get("chunked_cross_entropy", False), torch_compile=obj.get("torch_compile", False),
         activation_offloading=obj.get("activation_offloading", False), optimizer_in_backward=opt_in_bwd,
         packing=obj.get("packing", False), num_gpus=n, sharding=sharding, cpu_offload=cpu_offload,
+        deepspeed=obj.get("deepspeed", False), reduce_bucket_size=_int(obj, "reduce_bucket_size", DEFAULTS["reduce_bucket_size"]),
         offload_params=offload_params, frozen_param_grads=obj.get("frozen_param_grads", False),
         no_sync_accumulation=obj.get("no_sync_accumulation", False), untie_embeddings=obj.get("untie_embeddings", False),
         quantize_lm_head=obj.get("quantize_lm_head", False), dequant_cast=obj.get("dequant_cast", False),
@@ -412,9 +417,11 @@ def inputs_json(s: TrainingSetup) -> dict[str, Any]:
         "lora_dropout": s.lora_dropout, "double_quant": s.double_quant, "qlora_backend": s.qlora_backend.value,
         "micro_batch_size": s.micro_batch_size, "seq_len": s.seq_len, "grad_accum_steps": s.grad_accum_steps,
         "gradient_checkpointing": s.gradient_checkpointing, "attention": s.attention.value,
-        "chunked_cross_entropy": s.chunked_cross_entropy, "activation_offloading": s.activation_offloading,
+        "chunked_cross_entropy": s.chunked_cross_entropy, "torch_compile": s.torch_compile,
+        "activation_offloading": s.activation_offloading,
         "optimizer_in_backward": s.optimizer_in_backward, "packing": s.packing, "num_gpus": s.num_gpus,
-        "sharding": s.sharding.value, "cpu_offload": s.cpu_offload, "offload_params": s.offload_params,
+        "sharding": s.sharding.value, "cpu_offload": s.cpu_offload, "deepspeed": s.deepspeed,
+        "reduce_bucket_size": s.reduce_bucket_size, "offload_params": s.offload_params,
         "frozen_param_grads": s.frozen_param_grads, "no_sync_accumulation": s.no_sync_accumulation,
         "untie_embeddings": s.untie_embeddings, "quantize_lm_head": s.quantize_lm_head,
         "dequant_cast": s.dequant_cast,

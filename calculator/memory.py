@@ -35,6 +35,7 @@ __all__ = [
     "master_copy_bytes",
     "autocast_copy_bytes",
     "gradient_bytes",
+    "grad_bucket_bytes",
     "optimizer_state_bytes",
     "optimizer_step_temp_bytes",
     "activation_bytes",
@@ -108,6 +109,10 @@ class Coefficients:
     # 2 + 2 = 4 (litgpt saves bf16 log-softmax; lm_head_chunk_size=128). Physics; checked on TT-12/TT-13 and the
     # litgpt rows (LG-*, RS-*); a free fit would go lower (2-4), so the count is kept.
     chunked_ce_bytes: float = 4.0
+    # Chunked cross-entropy under torch.compile (torchtune compiles the per-chunk loss): the upcast, log-softmax and
+    # its gradient fuse into one kernel per chunk, so only 16-bit tensors live across chunks: each chunk's logits
+    # until its loss backward, then its gradient until the lm_head backward (all loss nodes run first) = 2.
+    chunked_ce_bytes_compiled: float = 2.0
     # Share of that alive at the end of the forward (before the loss backward creates the logit gradient):
     # 16-bit logits + fp32 upcast + log-softmax = 10 of the 14 bytes. Physics.
     logits_forward_share: float = 10.0 / 14.0
@@ -366,6 +371,16 @@ def gradient_bytes(s: TrainingSetup) -> float:
     return total / g_shard + bucket
 
 
+def grad_bucket_bytes(s: TrainingSetup) -> float:
+    """DeepSpeed ZeRO-3 allocates its contiguous gradient-reduction bucket once, when the optimizer is built
+    (deepspeed/runtime/zero/stage3.py: ``self.__ipg_bucket_flat_buffer = torch.empty(self.reduce_bucket_size,
+    dtype=self.dtype, ...)`` when ``contiguous_gradients``, on by default), in the parameters' dtype. DeepSpeed's default
+    is 5e8 elements; Hugging Face's ``"auto"`` sets hidden_size². FSDP has no such buffer."""
+    if not s.deepspeed or s.sharding is not Sharding.ZERO3:
+        return 0.0
+    return float(s.reduce_bucket_size * _compute_bytes(s))
+
+
 def _unsharded_accumulation(s: TrainingSetup) -> bool:
     """Gradient accumulation inside no_sync() (Fabric no_backward_sync, FSDP2 set_requires_gradient_sync(False),
     accelerate accumulate without sync_each_batch) on a gradient-sharding stage: the gradients stay unsharded."""
@@ -455,14 +470,20 @@ def _act_per_token_layer(s: TrainingSetup) -> float:
     cb = _compute_bytes(s)
     frozen = s.method is not Method.FULL
     attn = cb * (2 * qd + 2 * kvd)                      # q, k, v, attention output (SDPA/flash save them)
+    # torch.compile (AOTAutograd's min-cut partitioner) recomputes cheap pointwise ops in the backward instead of
+    # saving their outputs: an RMSNorm keeps its 16-bit input (and a per-token rstd) instead of the fp32 upcast, and
+    # a gated MLP keeps gate and up but recomputes act(gate) and the product (act(fc) in a plain one).
+    norm_in = cb if s.torch_compile else 4
     if frozen:
-        norms = 2 * 4 * h                                # fp32 inputs of the two RMSNorms
-        mlp = cb * (3 if m.mlp_gated else 1) * i * k     # gate, act(gate), up  | act input
+        norms = 2 * norm_in * h                          # inputs of the two RMSNorms (fp32 upcast when eager)
+        mlp_saved = (2 if s.torch_compile else 3) if m.mlp_gated else 1
+        mlp = cb * mlp_saved * i * k                     # gate, act(gate), up  | act input
         base = (norms + attn + mlp) * c.act_scale_frozen
     else:
-        norms = 2 * (4 * h + cb * h)                     # fp32 input + normalised output (for the weight grad)
+        norms = 2 * (norm_in * h + cb * h)               # norm input + normalised output (for the weight grad)
         inputs = cb * (h + qd + h)                       # q/k/v input, o_proj input, MLP input
-        mlp = cb * (4 if m.mlp_gated else 2) * i * k     # gate, act, up, product | fc out, act out
+        mlp_saved = (2 if s.torch_compile else 4) if m.mlp_gated else 1 if s.torch_compile else 2
+        mlp = cb * mlp_saved * i * k                     # gate, act, up, product | fc out, act out
         base = (norms + attn + inputs + mlp) * c.act_scale_full
     extra = 0.0
     if frozen:
@@ -558,7 +579,8 @@ def logits_loss_bytes(s: TrainingSetup) -> float:
     c = COEFFICIENTS
     n = _tokens(s) * s.model.vocab_size
     if s.chunked_cross_entropy:
-        return n * c.chunked_ce_bytes * (2 if s.precision is Precision.FP32 else 1)
+        per = c.chunked_ce_bytes_compiled if s.torch_compile else c.chunked_ce_bytes
+        return n * per * (2 if s.precision is Precision.FP32 else 1)
     return n * (c.ce_bytes_fp32 if s.precision is Precision.FP32 else c.ce_bytes_16bit)
 
 
@@ -666,6 +688,7 @@ def estimate(s: TrainingSetup) -> Estimate:
     ref = reference_model_bytes(s)
     ref_fwd = _reference_forward_transient(s)
 
+    bucket = grad_bucket_bytes(s)
     base = w + master + states + adapter + ref
     # gradients of earlier micro-batches stay alive through the next forward/backward (gradient accumulation)
     g_early = grads if (s.grad_accum_steps > 1 and not s.optimizer_in_backward) else 0.0
@@ -673,7 +696,7 @@ def estimate(s: TrainingSetup) -> Estimate:
 
     comps: dict[str, dict[str, float]] = {}
     comps[Phase.FORWARD.value] = {
-        "weights": w + autocast, "master_copy": master, "gradients": g_early, "optimizer_states": states,
+        "weights": w + autocast, "master_copy": master, "gradients": g_early + bucket, "optimizer_states": states,
         "activations": acts, "logits_loss": fwd_logits, "lora_adapter": adapter, "dequant_transient": deq,
         "reference_model": ref,
     }
@@ -681,23 +704,23 @@ def estimate(s: TrainingSetup) -> Estimate:
     bwd_extra = max(logits + head_deq, recompute + deq)
     logits_first = bwd_extra == logits + head_deq
     comps[Phase.BACKWARD_START.value] = {
-        "weights": w + autocast, "master_copy": master, "gradients": g_early, "optimizer_states": states,
+        "weights": w + autocast, "master_copy": master, "gradients": g_early + bucket, "optimizer_states": states,
         "activations": acts + (0.0 if logits_first else recompute + deq),
         "logits_loss": logits if logits_first else 0.0,
         "lora_adapter": adapter, "dequant_transient": head_deq if logits_first else 0.0, "reference_model": ref,
     }
     comps[Phase.BACKWARD_END.value] = {
-        "weights": w, "master_copy": master, "gradients": grads, "optimizer_states": states,
+        "weights": w, "master_copy": master, "gradients": grads + bucket, "optimizer_states": states,
         "lora_adapter": adapter, "reference_model": ref,
     }
     if not s.optimizer_in_backward:
         comps[Phase.OPTIMIZER_STEP.value] = {
-            "weights": w, "master_copy": master, "gradients": grads, "optimizer_states": states,
+            "weights": w, "master_copy": master, "gradients": grads + bucket, "optimizer_states": states,
             "optimizer_temp": temp, "lora_adapter": adapter, "reference_model": ref,
         }
     if ref_fwd:
         comps[Phase.REFERENCE_FORWARD.value] = {
-            "weights": w, "master_copy": master, "gradients": g_early, "optimizer_states": states,
+            "weights": w, "master_copy": master, "gradients": g_early + bucket, "optimizer_states": states,
             "activations": ref_fwd, "lora_adapter": adapter, "dequant_transient": deq, "reference_model": ref,
         }
     phases = {k: int(sum(v.values())) for k, v in comps.items()}
@@ -711,7 +734,7 @@ def estimate(s: TrainingSetup) -> Estimate:
             allocated, peak_phase = v, ph
     # fragmentation comes from the allocations that churn (activations, logits, gradients, temporaries), not from
     # tensors allocated once at load time
-    static = w + master + states + adapter + ref
+    static = w + master + states + adapter + ref + bucket
     reserve = int(max(0.0, allocated - static) * c.allocator_reserve_fraction)
     context = c.cuda_context_bytes if s.cuda_context_bytes is None else s.cuda_context_bytes
     breakdown_f = {

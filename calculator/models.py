@@ -138,12 +138,15 @@ class TrainingSetup:
     gradient_checkpointing: bool = False
     attention: Attention = Attention.SDPA
     chunked_cross_entropy: bool = False
+    torch_compile: bool = False                  # torch.compile of the model (and of torchtune's chunked loss)
     activation_offloading: bool = False
     optimizer_in_backward: bool = False
     packing: bool = False
     num_gpus: int = 1
     sharding: Sharding = Sharding.NONE
     cpu_offload: bool = False                    # optimizer states (and fp32 master, gradients) in host RAM
+    deepspeed: bool = False                      # ZeRO through DeepSpeed (not FSDP): its ZeRO-3 gradient bucket
+    reduce_bucket_size: int = 500_000_000        # DeepSpeed zero_optimization.reduce_bucket_size, in elements
     offload_params: bool = False                 # zero3 / FSDP CPUOffload(offload_params=True): weights in host RAM
     frozen_param_grads: bool = False             # FSDP1 flat params mixing frozen + LoRA: grads for frozen ones too
     no_sync_accumulation: bool = False           # grad accumulation inside no_sync(): ZeRO-2/3 grads stay unsharded

@@ -60,8 +60,10 @@ def setups(draw) -> TrainingSetup:
         qlora_backend=draw(st.sampled_from(list(QloraBackend))), micro_batch_size=draw(st.integers(1, 64)),
         seq_len=draw(st.integers(1, 65536)), grad_accum_steps=1 if opt_in_bwd else draw(st.integers(1, 16)),
         gradient_checkpointing=draw(st.booleans()), attention=draw(st.sampled_from(list(Attention))),
-        chunked_cross_entropy=draw(st.booleans()), activation_offloading=draw(st.booleans()),
+        chunked_cross_entropy=draw(st.booleans()), torch_compile=draw(st.booleans()),
+        activation_offloading=draw(st.booleans()),
         optimizer_in_backward=opt_in_bwd, num_gpus=n, sharding=sharding, cpu_offload=cpu_offload,
+        deepspeed=draw(st.booleans()), reduce_bucket_size=draw(st.integers(1, 10**9)),
         offload_params=cpu_offload and sharding is Sharding.ZERO3 and draw(st.booleans()),
         frozen_param_grads=draw(st.booleans()),
     )
@@ -123,6 +125,15 @@ def test_checkpointing_never_raises_activations(s: TrainingSetup) -> None:
     assert mem.activation_bytes(on) <= mem.activation_bytes(off)
     if s.model.num_hidden_layers >= 2:
         assert mem.estimate(on).peak_bytes <= mem.estimate(off).peak_bytes
+
+
+@SETTINGS
+@given(setups())
+def test_compile_never_raises_memory(s: TrainingSetup) -> None:
+    """torch.compile only drops saved tensors (recomputed pointwise results, fused loss buffers)."""
+    on, off = replace(s, torch_compile=True), replace(s, torch_compile=False)
+    assert mem.activation_bytes(on) <= mem.activation_bytes(off)
+    assert mem.estimate(on).allocated_bytes <= mem.estimate(off).allocated_bytes
 
 
 json_values = st.recursive(

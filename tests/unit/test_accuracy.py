@@ -18,13 +18,9 @@ pytestmark = [pytest.mark.accuracy,
               pytest.mark.skipif(not DEFAULT_DATA.exists(), reason="shared/calibration/measurements.csv not present")]
 
 KNOWN_OUTLIERS = {
-    "TT-03": "torchtune Sep-2024 table: per-row flags unpublished (the same config reads 16.2 vs 30.3 GiB)",
-    "TT-06": "FSDP with params, grads and optimizer on the CPU: the GPU working set is prefetch policy",
-    "TT-18": "QLoRA + compile + activation offloading: compiled CE keeps only the bf16 chunks (compile not modelled)",
     "TT-19": "max_memory_reserved includes torchtune's QLoRA model-init peak (9.13 GB reserved at init)",
     "TT-28": "same run and statistic as TT-19 (init peak)",
     "TT-34": "70B 'bs 4 x 4096': 80 layers' checkpoints alone exceed the figure; fewer real tokens (PR #961)",
-    "PR-07": "ZeRO-3 offload on one GPU; the committed config contradicts the README (offload 'none')",
 }
 
 

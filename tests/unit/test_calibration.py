@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import csv
+import json
 import io
 
 import pytest
@@ -104,3 +105,50 @@ def test_row_to_request_reads_notes_for_dropout_and_double_quant() -> None:
     req = row_to_request(raw, [])
     assert req["lora_dropout"] == 0.05 and req["double_quant"] is True and req["optimizer"] == "paged_adamw_32bit"
     assert req["chunked_cross_entropy"] is True and req["lora_dtype"] == "bf16"
+
+
+@pytest.mark.parametrize(("text", "compiled"), [
+    ("all rows batch size 2, packed to 2048, torch.compile on; tokens/sec", True),
+    ("packed 4096 + compile + CEWithChunkedOutputLoss; no AC", True),
+    ("tune run ... dataset.packed=True compile=True enable_activation_checkpointing=True", True),
+    ("packed to 4096; no compile; standard CE; no AC", False),
+    ("configs = llama2 defaults; *=bnb PagedAdamW, **=torch.compile", False),   # a footnote legend, not this row
+    ("no gradient checkpointing, no compile, attn_implementation None", False),
+])
+def test_compile_is_read_only_where_the_row_says_so(text: str, compiled: bool) -> None:
+    raw = {"id": "X", "source_url": "https://x/torchtune", "source_quote": "q", "model": "Llama-2-7B",
+           "method": "full", "weight_precision": "bf16", "compute_precision": "bf16", "optimizer": "adamw_bf16",
+           "micro_batch": "2", "seq_len": "512", "grad_checkpointing": "no", "flash_attention": "sdpa",
+           "num_gpus": "1", "sharding": "none", "cpu_offload": "none", "notes": "[tier A] " + text}
+    assert bool(row_to_request(raw, []).get("torch_compile")) is compiled
+
+
+def test_cumulative_table_carries_compile_and_chunked_ce(tmp_path) -> None:
+    common = ('Llama-2-7B,6.7,4096,32,32,32,11008,32000,full,bf16,bf16,adamw_bf16,,,2,4096,{ac},sdpa,1,none,none,'
+              'A100,{gb},active_peak (~max_memory_allocated),GiB,"[tier A] techniques added cumulatively; {note}"')
+    rows = rows_from([
+        "C-1,https://x/torchtune/README.md,q," + common.format(ac="no", gb="60", note="packed; no compile"),
+        "C-2,https://x/torchtune/README.md,q," + common.format(ac="no", gb="43", note="packed + compile + chunked CE"),
+        "C-3,https://x/torchtune/README.md,q," + common.format(ac="yes", gb="25", note="+ AC"),
+    ], tmp_path)
+    assert not rows[0].request.get("torch_compile") and not rows[0].request.get("chunked_cross_entropy")
+    for r in rows[1:]:
+        assert r.request["torch_compile"] is True and r.request["chunked_cross_entropy"] is True
+
+
+def test_notes_settle_an_unknown_checkpointing_cell(tmp_path) -> None:
+    row = ('N-1,https://x/torchtune/README.md,q,Llama-3.1-8B,8.03,4096,32,32,8,14336,128256,lora,bf16,bf16,'
+           'adamw_bf16,8,"q,v",2,2048,unknown,sdpa,1,none,unknown,RTX A6000,30.3,unknown,GiB,'
+           '"[tier C] differs from 4090 row => different (unpublished) flags, probably AC off"')
+    (r,) = rows_from([row], tmp_path)
+    assert r.request["gradient_checkpointing"] is False
+    assert any("probably AC off" in a for a in r.assumptions)
+
+
+def test_deepspeed_rows_get_the_zero3_bucket_and_fsdp_rows_do_not(tmp_path) -> None:
+    base = ('Llama-2-7B,6.7,4096,32,32,32,11008,32000,lora,bf16,bf16,adamw,8,"q,v",2,512,no,sdpa,2,zero3,none,'
+            'A100,10.0,max_memory_allocated,GB,[tier B] x')
+    ds, fsdp = rows_from(["D-1,https://x/peft/docs/accelerate/deepspeed.md,q," + base,
+                          "D-2,https://x/peft/docs/accelerate/fsdp.md,q," + base], tmp_path)
+    assert ds.request["deepspeed"] is True and "deepspeed" not in fsdp.request
+    assert json.loads(api.estimate(json.dumps(ds.request)))["ok"] is True
