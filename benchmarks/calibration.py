@@ -73,7 +73,9 @@ FRAMEWORK_PROFILES: dict[str, dict[str, Any]] = {
     # PEFT (examples, method_comparison, docs): autocast_adapter_dtype=True keeps adapters in fp32.
     "peft": {"lora_dtype": "fp32"},
     "galore": {},
-    "unsloth": {},
+    # Unsloth (Jan 2025 README): "We worked with Apple to add Cut Cross Entropy" (the context-length tables), and
+    # use_gradient_checkpointing="unsloth" offloads each layer's input to host RAM (the CSV's cpu_offload cell).
+    "unsloth": {"fused_linear_cross_entropy": True},
     "transformers": {},
 }
 
@@ -351,6 +353,9 @@ def row_to_request(raw: dict[str, str], assumptions: list[str]) -> dict[str, Any
         req["quantize_lm_head"] = True
     if method == "qlora" and profile.get("dequant_cast"):
         req["dequant_cast"] = True
+    if profile.get("fused_linear_cross_entropy") and "unsloth" in (raw.get("flash_attention") or "").lower():
+        # only the rows that ran Unsloth's own stack (its kernels), not its Hugging Face + FA2 baseline rows
+        req["fused_linear_cross_entropy"] = True
     if profile.get("chunked_cross_entropy"):
         req["chunked_cross_entropy"] = True
     if "chunked" in notes.lower() and "ce" in notes.lower():

@@ -16,10 +16,10 @@ from typing import Any
 from .api import DEFAULTS, ENUMS, estimate
 
 _BOOLS = ("dpo", "precompute_ref_log_probs", "momentum", "double_quant", "gradient_checkpointing",
-          "chunked_cross_entropy", "torch_compile", "activation_offloading", "optimizer_in_backward", "packing",
-          "cpu_offload",
+          "chunked_cross_entropy", "torch_compile", "fused_linear_cross_entropy", "activation_offloading",
+          "optimizer_in_backward", "packing", "cpu_offload", "deepspeed",
           "offload_params", "frozen_param_grads", "no_sync_accumulation")
-_INTS = ("lora_rank", "micro_batch_size", "seq_len", "grad_accum_steps", "num_gpus")
+_INTS = ("lora_rank", "micro_batch_size", "seq_len", "grad_accum_steps", "num_gpus", "reduce_bucket_size")
 _CHOICES = ("method", "precision", "optimizer", "lora_dtype", "qlora_backend", "attention", "sharding")
 _LABELS = {
     "weights": "weights", "master_copy": "fp32 master copy", "gradients": "gradients",

@@ -69,6 +69,7 @@ DEFAULTS: dict[str, Any] = {
     "attention": "sdpa",
     "chunked_cross_entropy": False,
     "torch_compile": False,
+    "fused_linear_cross_entropy": False,
     "activation_offloading": False,
     "optimizer_in_backward": False,
     "packing": False,
@@ -123,7 +124,7 @@ LIMITS: dict[str, tuple[float, float]] = {
 }
 
 _BOOL_KEYS = ("dpo", "precompute_ref_log_probs", "momentum", "double_quant", "gradient_checkpointing",
-              "chunked_cross_entropy", "torch_compile", "activation_offloading", "optimizer_in_backward", "packing",
+              "chunked_cross_entropy", "torch_compile", "fused_linear_cross_entropy", "activation_offloading", "optimizer_in_backward", "packing",
               "cpu_offload", "deepspeed", "offload_params", "frozen_param_grads", "no_sync_accumulation", "untie_embeddings",
               "quantize_lm_head", "dequant_cast")
 _INT_KEYS = ("lora_rank", "micro_batch_size", "seq_len", "grad_accum_steps", "num_gpus", "reduce_bucket_size")
@@ -377,6 +378,7 @@ def parse_request(obj: Any) -> tuple[TrainingSetup, dict[str, Any]]:
         micro_batch_size=mb, seq_len=seq, grad_accum_steps=ga,
         gradient_checkpointing=obj.get("gradient_checkpointing", False), attention=attention,
         chunked_cross_entropy=obj.get("chunked_cross_entropy", False), torch_compile=obj.get("torch_compile", False),
+        fused_linear_cross_entropy=obj.get("fused_linear_cross_entropy", False),
         activation_offloading=obj.get("activation_offloading", False), optimizer_in_backward=opt_in_bwd,
         packing=obj.get("packing", False), num_gpus=n, sharding=sharding, cpu_offload=cpu_offload,
         deepspeed=obj.get("deepspeed", False), reduce_bucket_size=_int(obj, "reduce_bucket_size", DEFAULTS["reduce_bucket_size"]),
@@ -418,6 +420,7 @@ def inputs_json(s: TrainingSetup) -> dict[str, Any]:
         "micro_batch_size": s.micro_batch_size, "seq_len": s.seq_len, "grad_accum_steps": s.grad_accum_steps,
         "gradient_checkpointing": s.gradient_checkpointing, "attention": s.attention.value,
         "chunked_cross_entropy": s.chunked_cross_entropy, "torch_compile": s.torch_compile,
+        "fused_linear_cross_entropy": s.fused_linear_cross_entropy,
         "activation_offloading": s.activation_offloading,
         "optimizer_in_backward": s.optimizer_in_backward, "packing": s.packing, "num_gpus": s.num_gpus,
         "sharding": s.sharding.value, "cpu_offload": s.cpu_offload, "deepspeed": s.deepspeed,

@@ -113,6 +113,10 @@ class Coefficients:
     # its gradient fuse into one kernel per chunk, so only 16-bit tensors live across chunks: each chunk's logits
     # until its loss backward, then its gradient until the lm_head backward (all loss nodes run first) = 2.
     chunked_ce_bytes_compiled: float = 2.0
+    # Fused linear cross-entropy (Liger): an fp32 chunk of logits about the size of the hidden states, 4 bytes per
+    # token per hidden unit, next to the 16-bit gradient of the hidden states. Physics (Liger's chunk rule); Cut
+    # Cross-Entropy needs less (no chunk), so this is the upper one of the two.
+    fused_ce_chunk_bytes: float = 4.0
     # Share of that alive at the end of the forward (before the loss backward creates the logit gradient):
     # 16-bit logits + fp32 upcast + log-softmax = 10 of the 14 bytes. Physics.
     logits_forward_share: float = 10.0 / 14.0
@@ -575,13 +579,32 @@ def recompute_bytes(s: TrainingSetup) -> float:
 
 
 def logits_loss_bytes(s: TrainingSetup) -> float:
-    """Logits and cross-entropy buffers alive at the start of backward: b·s·V × bytes per element."""
+    """Logits and cross-entropy buffers alive at the start of backward: b·s·V × bytes per element; or, with a fused
+    linear cross-entropy, no logits at all (see _fused_ce_bytes)."""
     c = COEFFICIENTS
+    if s.fused_linear_cross_entropy:
+        return _fused_ce_bytes(s)
     n = _tokens(s) * s.model.vocab_size
     if s.chunked_cross_entropy:
         per = c.chunked_ce_bytes_compiled if s.torch_compile else c.chunked_ce_bytes
         return n * per * (2 if s.precision is Precision.FP32 else 1)
     return n * (c.ce_bytes_fp32 if s.precision is Precision.FP32 else c.ce_bytes_16bit)
+
+
+def _fused_ce_bytes(s: TrainingSetup) -> float:
+    """lm_head and loss fused (Liger FusedLinearCrossEntropy, Apple Cut Cross-Entropy, Unsloth): the logits never
+    exist whole. What the forward leaves for the backward: the gradient of the final hidden states (tokens·h, compute
+    dtype), Liger's fp32 working chunk of logits (sized so that chunk·V ≈ tokens·h: ``chunk_size =
+    next_power_of_2(ceil(BT / ceil(V / H)))``; Cut Cross-Entropy keeps only one fp32 log-sum-exp per token), and,
+    when the lm_head trains, its gradient (V·h), computed in the forward by Liger."""
+    c = COEFFICIENTS
+    tok = _tokens(s)
+    h = s.model.hidden_size
+    cb = _compute_bytes(s)
+    total = tok * h * (cb + c.fused_ce_chunk_bytes)
+    if s.method is Method.FULL or "lm_head" in s.lora_targets:
+        total += s.model.vocab_size * h * (_grad_dtype_bytes(s) if s.method is Method.FULL else cb)
+    return float(total)
 
 
 def lora_adapter_bytes(s: TrainingSetup) -> float:
@@ -692,7 +715,8 @@ def estimate(s: TrainingSetup) -> Estimate:
     base = w + master + states + adapter + ref
     # gradients of earlier micro-batches stay alive through the next forward/backward (gradient accumulation)
     g_early = grads if (s.grad_accum_steps > 1 and not s.optimizer_in_backward) else 0.0
-    fwd_logits = logits * c.logits_forward_share   # before backward: no logit gradient yet
+    # before backward: no logit gradient yet (a fused loss has already made its gradients in the forward)
+    fwd_logits = logits if s.fused_linear_cross_entropy else logits * c.logits_forward_share
 
     comps: dict[str, dict[str, float]] = {}
     comps[Phase.FORWARD.value] = {

@@ -139,6 +139,7 @@ class TrainingSetup:
     attention: Attention = Attention.SDPA
     chunked_cross_entropy: bool = False
     torch_compile: bool = False                  # torch.compile of the model (and of torchtune's chunked loss)
+    fused_linear_cross_entropy: bool = False     # lm_head + loss in one kernel (Liger, Cut Cross-Entropy, Unsloth)
     activation_offloading: bool = False
     optimizer_in_backward: bool = False
     packing: bool = False

@@ -81,8 +81,8 @@ DEFAULT_GPU = "rtx-4090"
 ESTIMATOR_FIELDS = (
     "model", "method", "dpo", "precision", "optimizer", "lora_rank", "lora_targets", "lora_dtype",
     "micro_batch_size", "seq_len", "grad_accum_steps", "gradient_checkpointing", "attention",
-    "chunked_cross_entropy", "torch_compile", "activation_offloading", "optimizer_in_backward", "packing",
-    "num_gpus", "sharding", "cpu_offload", "gpu",
+    "chunked_cross_entropy", "torch_compile", "fused_linear_cross_entropy", "activation_offloading",
+    "optimizer_in_backward", "packing", "num_gpus", "sharding", "cpu_offload", "gpu",
 )
 # The compact widgets train with gradient checkpointing on by default: without it nothing but tiny models fits a
 # 24 GB card, and that is what every QLoRA recipe does.

@@ -165,6 +165,19 @@ def test_estimator_page_is_ready_and_agrees_with_python(page, guard, site_url, l
     assert calc_hash(page) == {"calc-estimator-1": {"method": "qlora", "seq_len": 4096, "gpu": "a100-80gb",
                                           "gradient_checkpointing": True}}
     results = assert_matches_python(root, state)
+    # The "more settings" toggles reach the estimator too: compile and a fused loss shrink the logits term.
+    root.locator("summary").click()
+    arm(root)
+    root.locator('[data-calc-field="torch_compile"]').check()
+    wait_rendered(root)
+    root.locator('[data-calc-field="fused_linear_cross_entropy"]').check()
+    page.wait_for_function("location.hash.includes('fused_linear_cross_entropy')")
+    fused = assert_matches_python(root, {**state, "torch_compile": True, "fused_linear_cross_entropy": True})
+    assert fused[0]["breakdown_bytes"]["logits_loss"] < results[0]["breakdown_bytes"]["logits_loss"]
+    root.locator('[data-calc-field="fused_linear_cross_entropy"]').uncheck()
+    root.locator('[data-calc-field="torch_compile"]').uncheck()
+    page.wait_for_function("!location.hash.includes('torch_compile')")
+    results = assert_matches_python(root, state)
     # Latin digits and isolated runs, also on the Arabic page.
     peak_text = root.locator('[data-calc-output="peak_bytes_per_gpu"]').inner_text()
     assert re.search(r"[0-9]+\.[0-9] GB", peak_text) and "GiB" in peak_text

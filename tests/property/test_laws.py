@@ -61,6 +61,7 @@ def setups(draw) -> TrainingSetup:
         seq_len=draw(st.integers(1, 65536)), grad_accum_steps=1 if opt_in_bwd else draw(st.integers(1, 16)),
         gradient_checkpointing=draw(st.booleans()), attention=draw(st.sampled_from(list(Attention))),
         chunked_cross_entropy=draw(st.booleans()), torch_compile=draw(st.booleans()),
+        fused_linear_cross_entropy=draw(st.booleans()),
         activation_offloading=draw(st.booleans()),
         optimizer_in_backward=opt_in_bwd, num_gpus=n, sharding=sharding, cpu_offload=cpu_offload,
         deepspeed=draw(st.booleans()), reduce_bucket_size=draw(st.integers(1, 10**9)),

@@ -210,6 +210,20 @@ def test_compile_reproduces_torchtune_ablation_step() -> None:
     assert compiled < eager
 
 
+def test_fused_linear_cross_entropy_never_builds_the_logits() -> None:
+    """Liger / Cut Cross-Entropy: with a frozen lm_head the loss keeps hidden-state-sized buffers only, so its
+    memory does not grow with the vocabulary, and at 128k vocabulary it is a small fraction of the chunked loss."""
+    s = setup(model=L8, method=Method.LORA, micro_batch_size=2, seq_len=4096, fused_linear_cross_entropy=True)
+    big_vocab = replace(s, model=replace(L8, vocab_size=4 * 128256))
+    assert mem.logits_loss_bytes(big_vocab) == mem.logits_loss_bytes(s)
+    assert mem.logits_loss_bytes(s) <= 2 * 4096 * 4096 * (2 + 4)          # hidden grad + one fp32 chunk, per token
+    chunked = replace(s, fused_linear_cross_entropy=False, chunked_cross_entropy=True)
+    assert mem.logits_loss_bytes(s) < mem.logits_loss_bytes(chunked) / 5
+    # full fine-tuning: the lm_head's gradient is made in the forward and held until the backward
+    full = replace(s, method=Method.FULL)
+    assert mem.logits_loss_bytes(full) - mem.logits_loss_bytes(s) == 128256 * 4096 * 2
+
+
 def test_deepspeed_zero3_holds_its_gradient_bucket() -> None:
     """DeepSpeed ZeRO-3 allocates reduce_bucket_size elements in the parameter dtype once (stage3.py,
     contiguous_gradients); FSDP and the other stages do not get it here."""
