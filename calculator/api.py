@@ -124,9 +124,9 @@ LIMITS: dict[str, tuple[float, float]] = {
 }
 
 _BOOL_KEYS = ("dpo", "precompute_ref_log_probs", "momentum", "double_quant", "gradient_checkpointing",
-              "chunked_cross_entropy", "torch_compile", "fused_linear_cross_entropy", "activation_offloading", "optimizer_in_backward", "packing",
-              "cpu_offload", "deepspeed", "offload_params", "frozen_param_grads", "no_sync_accumulation", "untie_embeddings",
-              "quantize_lm_head", "dequant_cast")
+              "chunked_cross_entropy", "torch_compile", "fused_linear_cross_entropy", "activation_offloading",
+              "optimizer_in_backward", "packing", "cpu_offload", "deepspeed", "offload_params", "frozen_param_grads",
+              "no_sync_accumulation", "untie_embeddings", "quantize_lm_head", "dequant_cast")
 _INT_KEYS = ("lora_rank", "micro_batch_size", "seq_len", "grad_accum_steps", "num_gpus", "reduce_bucket_size")
 _KEYS = frozenset(DEFAULTS) | {"model", "describe"}
 
@@ -381,7 +381,8 @@ def parse_request(obj: Any) -> tuple[TrainingSetup, dict[str, Any]]:
         fused_linear_cross_entropy=obj.get("fused_linear_cross_entropy", False),
         activation_offloading=obj.get("activation_offloading", False), optimizer_in_backward=opt_in_bwd,
         packing=obj.get("packing", False), num_gpus=n, sharding=sharding, cpu_offload=cpu_offload,
-        deepspeed=obj.get("deepspeed", False), reduce_bucket_size=_int(obj, "reduce_bucket_size", DEFAULTS["reduce_bucket_size"]),
+        deepspeed=obj.get("deepspeed", False),
+        reduce_bucket_size=_int(obj, "reduce_bucket_size", DEFAULTS["reduce_bucket_size"]),
         offload_params=offload_params, frozen_param_grads=obj.get("frozen_param_grads", False),
         no_sync_accumulation=obj.get("no_sync_accumulation", False), untie_embeddings=obj.get("untie_embeddings", False),
         quantize_lm_head=obj.get("quantize_lm_head", False), dequant_cast=obj.get("dequant_cast", False),
