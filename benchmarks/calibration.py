@@ -80,10 +80,15 @@ FRAMEWORK_PROFILES: dict[str, dict[str, Any]] = {
 }
 
 
+def _run_notes(raw: dict[str, str]) -> str:
+    """The notes about the run: their tail says where the architecture numbers came from ("arch from
+    litgpt/config.py"), which is not about the run."""
+    return raw.get("notes", "").split("| arch from")[0]
+
+
 def framework_of(raw: dict[str, str]) -> str:
     url = raw.get("source_url", "").lower()
-    # the notes' tail says where the architecture numbers came from ("arch from litgpt/config.py"): not the run
-    notes = raw.get("notes", "").lower().split("| arch from")[0]
+    notes = _run_notes(raw).lower()
     if "torchtune" in url or "torchtune" in notes:
         return "torchtune"
     if "lit-gpt" in url or "litgpt" in url or "lit-gpt" in notes or "litgpt" in notes:
@@ -381,7 +386,7 @@ def row_to_request(raw: dict[str, str], assumptions: list[str]) -> dict[str, Any
         req["seq_len"] = int(re.match(r"\d+", seq).group(0))
 
     gc = _cell(raw, "grad_checkpointing", assumptions)
-    said_ac = re.search(r"\b(probably |likely )?AC (off|on)\b", notes.split("| arch from")[0])
+    said_ac = re.search(r"\b(probably |likely )?AC (off|on)\b", _run_notes(raw))
     if gc is None and said_ac:
         # the cell is unknown but the row's own notes say what activation checkpointing was (e.g. a table whose two
         # GPUs ran the same method at different memory: "differs from 4090 row => ... probably AC off")

@@ -711,16 +711,17 @@ def estimate(s: TrainingSetup) -> Estimate:
     ref = reference_model_bytes(s)
     ref_fwd = _reference_forward_transient(s)
 
+    # DeepSpeed's gradient bucket is allocated with the optimizer and held in every phase, with the gradients
     bucket = grad_bucket_bytes(s)
-    base = w + master + states + adapter + ref
+    g_end = grads + bucket
     # gradients of earlier micro-batches stay alive through the next forward/backward (gradient accumulation)
-    g_early = grads if (s.grad_accum_steps > 1 and not s.optimizer_in_backward) else 0.0
+    g_early = (grads if (s.grad_accum_steps > 1 and not s.optimizer_in_backward) else 0.0) + bucket
     # before backward: no logit gradient yet (a fused loss has already made its gradients in the forward)
     fwd_logits = logits if s.fused_linear_cross_entropy else logits * c.logits_forward_share
 
     comps: dict[str, dict[str, float]] = {}
     comps[Phase.FORWARD.value] = {
-        "weights": w + autocast, "master_copy": master, "gradients": g_early + bucket, "optimizer_states": states,
+        "weights": w + autocast, "master_copy": master, "gradients": g_early, "optimizer_states": states,
         "activations": acts, "logits_loss": fwd_logits, "lora_adapter": adapter, "dequant_transient": deq,
         "reference_model": ref,
     }
@@ -728,23 +729,23 @@ def estimate(s: TrainingSetup) -> Estimate:
     bwd_extra = max(logits + head_deq, recompute + deq)
     logits_first = bwd_extra == logits + head_deq
     comps[Phase.BACKWARD_START.value] = {
-        "weights": w + autocast, "master_copy": master, "gradients": g_early + bucket, "optimizer_states": states,
+        "weights": w + autocast, "master_copy": master, "gradients": g_early, "optimizer_states": states,
         "activations": acts + (0.0 if logits_first else recompute + deq),
         "logits_loss": logits if logits_first else 0.0,
         "lora_adapter": adapter, "dequant_transient": head_deq if logits_first else 0.0, "reference_model": ref,
     }
     comps[Phase.BACKWARD_END.value] = {
-        "weights": w, "master_copy": master, "gradients": grads + bucket, "optimizer_states": states,
+        "weights": w, "master_copy": master, "gradients": g_end, "optimizer_states": states,
         "lora_adapter": adapter, "reference_model": ref,
     }
     if not s.optimizer_in_backward:
         comps[Phase.OPTIMIZER_STEP.value] = {
-            "weights": w, "master_copy": master, "gradients": grads + bucket, "optimizer_states": states,
+            "weights": w, "master_copy": master, "gradients": g_end, "optimizer_states": states,
             "optimizer_temp": temp, "lora_adapter": adapter, "reference_model": ref,
         }
     if ref_fwd:
         comps[Phase.REFERENCE_FORWARD.value] = {
-            "weights": w, "master_copy": master, "gradients": g_early + bucket, "optimizer_states": states,
+            "weights": w, "master_copy": master, "gradients": g_early, "optimizer_states": states,
             "activations": ref_fwd, "lora_adapter": adapter, "dequant_transient": deq, "reference_model": ref,
         }
     phases = {k: int(sum(v.values())) for k, v in comps.items()}
