@@ -35,7 +35,7 @@ build: install
 	$(VENV)/bin/mkdocs build --strict --quiet
 
 serve: build
-	$(PY) -m tools.serve site --host $(HOST) --port $(PORT)
+	$(PY) -m sitebuild.serve site --host $(HOST) --port $(PORT)
 
 test: install chromium
 	$(PY) -m pytest

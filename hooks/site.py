@@ -15,16 +15,13 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import sys
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+from sitebuild.strings import LANGUAGES, load_strings
 
-from tools.strings import LANGUAGES, load_strings  # noqa: E402  (after the sys.path line on purpose)
+ROOT = Path(__file__).resolve().parents[1]
 
 NODE_MODULES = ROOT / "node_modules"
 

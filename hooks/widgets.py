@@ -28,16 +28,9 @@ the expensive ones (estimates, the wheel) are cached across the two builds.
 """
 from __future__ import annotations
 
-import base64
 import functools
-import hashlib
-import importlib
 import json
 import re
-import shutil
-import sys
-import tomllib
-import zipfile
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
@@ -47,31 +40,12 @@ from markupsafe import Markup, escape
 from mkdocs.exceptions import PluginError
 from mkdocs.utils import get_relative_url
 
+from calculator import api
+from sitebuild import runtime, wheel
+from sitebuild.strings import LANGUAGES, STRINGS_DIR, load_strings
+
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:  # the estimator the build uses is the one in this checkout
-    sys.path.insert(0, str(ROOT))
-
-from calculator import api  # noqa: E402  (after the sys.path line on purpose)
-from tools.strings import LANGUAGES, STRINGS_DIR, load_strings  # noqa: E402
-
-PACKAGE_DIR = ROOT / "calculator"
-PYODIDE_DIR = ROOT / "node_modules" / "pyodide"
 TEMPLATES_DIR = ROOT / "overrides"
-CACHE_DIR = ROOT / ".cache" / "calc-wheel"
-
-# Pyodide's core: the loader, the Emscripten module, the wasm binary, the standard library, the (empty) lock file.
-PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
-# Two literal edits in the copied loader, so that no address of another host is left in what the site serves:
-# Pyodide's fallback for packages is its CDN, used only when ``packageBaseUrl`` is unset (worker.mjs sets it); it
-# now falls back to the bundle's own folder (``t`` is indexURL there). The second is not a request at all (a
-# host:port parse in the sockets shim), written so that no "https://..." literal remains. A pinned-version upgrade
-# that changes these lines fails the build here, so the edits are looked at again.
-PYODIDE_PATCHES: dict[str, tuple[tuple[bytes, bytes], ...]] = {
-    "pyodide.mjs": ((b"e.cdnUrl=k(e.packageBaseUrl??`https://cdn.jsdelivr.net/pyodide/v${U}/full/`)",
-                     b"e.cdnUrl=k(e.packageBaseUrl??t)"),),
-    "pyodide.asm.mjs": ((b"new URL(`https://${t}`)", b'new URL("https://"+t)'),),
-}
-WHEEL_WRITER_VERSION = "1"  # bump when the wheel layout below changes
 
 # ---------------------------------------------------------------------------------------------------------------
 # What each widget reads from the reader (its fields, in the API's own keys) and its defaults
@@ -441,113 +415,6 @@ def _render_table(name: str, attrs: dict[str, Any], *, lang: str, where: str) ->
     return _env().get_template("partials/calc/table.html").render(**ctx)
 
 
-# ---------------------------------------------------------------------------------------------------------------
-# The calculator wheel (a tiny, deterministic py3-none-any wheel writer: no build backend, nothing committed)
-# ---------------------------------------------------------------------------------------------------------------
-def _package_files() -> list[Path]:
-    files = sorted(p for p in PACKAGE_DIR.iterdir() if p.is_file() and (p.suffix == ".py" or p.name == "py.typed"))
-    if not any(p.name == "api.py" for p in files):
-        raise PluginError(f"{PACKAGE_DIR}/api.py is missing")
-    return files
-
-
-def _project_version() -> str:
-    data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    return str(data["project"]["version"])
-
-
-def _record_hash(data: bytes) -> str:
-    return "sha256=" + base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode("ascii")
-
-
-def sources_hash() -> str:
-    h = hashlib.sha256(f"wheel-writer {WHEEL_WRITER_VERSION} {_project_version()}\n".encode())
-    for path in _package_files():
-        h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
-    return h.hexdigest()[:16]
-
-
-def write_wheel(target_dir: Path) -> Path:
-    """Write ``calculator-<version>-py3-none-any.whl`` into target_dir (PEP 427: dist-info with METADATA, WHEEL
-    and a RECORD of sha256 hashes; fixed timestamps, so the same sources give the same bytes)."""
-    version = _project_version()
-    dist_info = f"calculator-{version}.dist-info"
-    entries = [(f"calculator/{p.name}", p.read_bytes()) for p in _package_files()]
-    entries.append((f"{dist_info}/METADATA", (
-        "Metadata-Version: 2.1\n"
-        "Name: calculator\n"
-        f"Version: {version}\n"
-        "Summary: GPU memory estimator for fine-tuning large language models\n"
-        "Requires-Python: >=3.11\n"
-    ).encode()))
-    entries.append((f"{dist_info}/WHEEL", (
-        "Wheel-Version: 1.0\n"
-        "Generator: hooks/widgets.py\n"
-        "Root-Is-Purelib: true\n"
-        "Tag: py3-none-any\n"
-    ).encode()))
-    record = "".join(f"{name},{_record_hash(data)},{len(data)}\n" for name, data in entries)
-    record += f"{dist_info}/RECORD,,\n"
-    entries.append((f"{dist_info}/RECORD", record.encode()))
-    target_dir.mkdir(parents=True, exist_ok=True)
-    wheel = target_dir / f"calculator-{version}-py3-none-any.whl"
-    tmp = wheel.with_suffix(".tmp")
-    with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED) as zf:
-        for name, data in entries:
-            info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
-            info.compress_type = zipfile.ZIP_DEFLATED
-            info.external_attr = 0o644 << 16
-            zf.writestr(info, data)
-    tmp.replace(wheel)
-    return wheel
-
-
-def cached_wheel() -> tuple[str, Path]:
-    digest = sources_hash()
-    folder = CACHE_DIR / digest
-    found = sorted(folder.glob("calculator-*-py3-none-any.whl")) if folder.is_dir() else []
-    return digest, (found[0] if found else write_wheel(folder))
-
-
-def pyodide_version() -> str:
-    pkg = PYODIDE_DIR / "package.json"
-    if not pkg.is_file():
-        raise PluginError("node_modules/pyodide is missing: run `npm ci` (make serve does it)")
-    installed = json.loads(pkg.read_text(encoding="utf-8"))["version"]
-    pinned = json.loads((ROOT / "package.json").read_text(encoding="utf-8"))["dependencies"]["pyodide"]
-    if installed != pinned:
-        raise PluginError(f"node_modules/pyodide is {installed} but package.json pins {pinned}: run `npm ci`")
-    return installed
-
-
-def _copy_if_changed(src: Path, dst: Path) -> None:
-    if dst.is_file() and dst.stat().st_size == src.stat().st_size and dst.stat().st_mtime >= src.stat().st_mtime:
-        return
-    dst.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copy2(src, dst)
-
-
-def _install_runtime_file(name: str, target: Path) -> None:
-    src = PYODIDE_DIR / name
-    if not src.is_file():
-        raise PluginError(f"{src} is missing: run `npm ci`")
-    patches = PYODIDE_PATCHES.get(name)
-    if not patches:
-        _copy_if_changed(src, target / name)
-        return
-    data = src.read_bytes()
-    for old, new in patches:
-        if data.count(old) != 1:
-            raise PluginError(f"node_modules/pyodide/{name} changed: the edit {old[:60]!r}... no longer applies "
-                              "(see PYODIDE_PATCHES in hooks/widgets.py)")
-        data = data.replace(old, new)
-    dst = target / name
-    if not dst.is_file() or dst.read_bytes() != data:
-        dst.parent.mkdir(parents=True, exist_ok=True)
-        dst.write_bytes(data)
-        shutil.copystat(src, dst)  # keep npm's timestamp: the runtime's Last-Modified does not change per build
-
-
 def check_strings() -> None:
     """Every code the estimator can answer with has its text in both languages (the page would otherwise show the
     bare code): error codes, enum values, memory components, verdicts."""
@@ -577,27 +444,23 @@ _HEADS: dict[tuple[str, str], str] = {}  # (language, page url) -> what partials
 _WIDGETS: dict[tuple[str, str], dict[str, str]] = {}  # (language, page url) -> {widget id: its HTML}
 
 
-def _fresh_estimator(digest: str) -> None:
-    """``mkdocs serve`` rebuilds in one process: when calculator/ changed, import it anew, so the build-time figures
-    come from the same sources as the wheel."""
-    global api
-    if _STATE.get("digest") in (None, digest):
-        return
-    for name in [n for n in sys.modules if n == "calculator" or n.startswith("calculator.")]:
-        del sys.modules[name]
-    api = importlib.import_module("calculator.api")
+def _same_estimator(digest: str) -> None:
+    """``mkdocs serve`` rebuilds in one process, whose ``calculator`` was imported once: when its sources changed, the
+    build-time figures would come from the old code and the wheel from the new. Say so instead of mixing them."""
+    if _STATE.get("digest") not in (None, digest):
+        raise PluginError("calculator/ changed while `mkdocs serve` was running: restart it (or use `make serve`)")
 
 
 def on_pre_build(config):
-    version = pyodide_version()
-    digest, wheel = cached_wheel()
-    _fresh_estimator(digest)
+    version = runtime.version()
+    digest, wheel_path = wheel.cached_wheel()
+    _same_estimator(digest)
     _STATE.update(
         digest=digest,
         pyodide_version=version,
         pyodide_rel=f"assets/pyodide/{version}/",
-        wheel=wheel,
-        wheel_rel=f"assets/calc/wheel/{digest}/{wheel.name}",
+        wheel=wheel_path,
+        wheel_rel=f"assets/calc/wheel/{digest}/{wheel_path.name}",
     )
     # A fresh estimator per build (``mkdocs serve`` rebuilds in the same process).
     _estimate_text.cache_clear()
@@ -672,7 +535,5 @@ def on_post_page(output, page, config):
 
 def on_post_build(config):
     site = Path(config.site_dir)
-    target = site / _STATE["pyodide_rel"]
-    for name in PYODIDE_FILES:
-        _install_runtime_file(name, target)
-    _copy_if_changed(_STATE["wheel"], site / _STATE["wheel_rel"])
+    runtime.install(site / _STATE["pyodide_rel"])
+    runtime.copy_if_changed(_STATE["wheel"], site / _STATE["wheel_rel"])

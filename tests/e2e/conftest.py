@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tools.serve import serve_in_thread
+from sitebuild.serve import serve_in_thread
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
