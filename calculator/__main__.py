@@ -3,7 +3,8 @@
     python -m calculator --model llama-3.1-8b --method qlora --seq-len 2048 --gpu rtx-4090
     python -m calculator --config path/to/config.json --method lora --json
 
-Flags mirror the request keys of ``calculator.api`` (underscores become dashes). Unset flags take the API defaults.
+One flag per request key, made from its spec in ``calculator/inputs.py`` (underscores become dashes); unset flags
+take the API defaults.
 Bad input prints the error code and field and exits with status 2.
 """
 from __future__ import annotations
@@ -13,14 +14,9 @@ import json
 import sys
 from typing import Any
 
-from .api import DEFAULTS, ENUMS, estimate
+from .api import estimate
+from .inputs import INCLUDE, INPUTS, InputSpec
 
-_BOOLS = ("dpo", "precompute_ref_log_probs", "momentum", "double_quant", "gradient_checkpointing",
-          "chunked_cross_entropy", "torch_compile", "fused_linear_cross_entropy", "activation_offloading",
-          "optimizer_in_backward", "packing", "cpu_offload", "deepspeed",
-          "offload_params", "frozen_param_grads", "no_sync_accumulation")
-_INTS = ("lora_rank", "micro_batch_size", "seq_len", "grad_accum_steps", "num_gpus", "reduce_bucket_size")
-_CHOICES = ("method", "precision", "optimizer", "lora_dtype", "qlora_backend", "attention", "sharding")
 _LABELS = {
     "weights": "weights", "master_copy": "fp32 master copy", "gradients": "gradients",
     "optimizer_states": "optimizer states", "optimizer_temp": "optimizer step temporaries",
@@ -30,26 +26,41 @@ _LABELS = {
 }
 
 
+def _add_flag(p: argparse.ArgumentParser, spec: InputSpec) -> None:
+    """One flag per request key, from its spec (calculator/inputs.py): the flags cannot drift from the API."""
+    default = "null" if spec.default is None else spec.default
+    help_text = f"{spec.doc} (default: {str(default).lower() if isinstance(default, bool) else default})"
+    help_text = help_text.replace("%", "%%")
+    if spec.kind == "bool":
+        p.add_argument(spec.flag, action=argparse.BooleanOptionalAction, default=None, help=help_text)
+    elif spec.kind == "int":
+        p.add_argument(spec.flag, type=int, default=None, metavar=(spec.unit or "N").upper(), help=help_text)
+    elif spec.kind == "float":
+        p.add_argument(spec.flag, type=float, default=None, metavar="X", help=help_text)
+    elif spec.kind == "enum":
+        p.add_argument(spec.flag, choices=spec.choices, default=None, help=help_text)
+    elif spec.kind == "modules":
+        p.add_argument(spec.flag, default=None, metavar="M1,M2", type=_comma_list,
+                       help=f"comma-separated, from {', '.join(spec.choices)}; " + help_text)
+    else:  # gpu
+        p.add_argument(spec.flag, default=None, metavar="ID", help=help_text)
+
+
+def _comma_list(text: str) -> str | list[str]:
+    t = text.strip()
+    return t if t == "all-linear" else [x.strip() for x in t.split(",") if x.strip()]
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m calculator", description="GPU memory estimate for LLM fine-tuning.")
     src = p.add_mutually_exclusive_group()
     src.add_argument("--model", help="catalogue id, e.g. llama-3.1-8b")
     src.add_argument("--config", metavar="PATH", help="a Hugging Face config.json")
-    for key in _CHOICES:
-        p.add_argument("--" + key.replace("_", "-"), choices=ENUMS[key], default=None,
-                       help=f"default: {DEFAULTS[key]}")
-    for key in _INTS:
-        p.add_argument("--" + key.replace("_", "-"), type=int, default=None, help=f"default: {DEFAULTS[key]}")
-    p.add_argument("--lora-targets", default=None,
-                   help="comma-separated modules (q_proj,...,lm_head) or all-linear; default: all-linear")
-    p.add_argument("--lora-dropout", type=float, default=None, help="default: 0.0")
-    for key in _BOOLS:
-        p.add_argument("--" + key.replace("_", "-"), action=argparse.BooleanOptionalAction, default=None,
-                       help=f"default: {'on' if DEFAULTS[key] else 'off'}")
-    p.add_argument("--cuda-context-bytes", type=int, default=None, help="default: 1 GiB")
-    p.add_argument("--gpu", default=None, help="GPU id for the verdict, remedies and inverse solver")
-    p.add_argument("--json", action="store_true", help="print the API output (JSON)")
-    p.add_argument("--describe", action="store_true", help="print the schema: presets, GPUs, defaults, limits")
+    for spec in INPUTS:
+        if spec.cli:
+            _add_flag(p, spec)
+    p.add_argument("--json", action="store_true", help="print the API output (JSON), with everything included")
+    p.add_argument("--describe", action="store_true", help="print the schema: presets, GPUs, input specs")
     return p
 
 
@@ -60,13 +71,9 @@ def request_from_args(a: argparse.Namespace) -> dict[str, Any]:
             req["model"] = json.load(f)
     elif a.model is not None:
         req["model"] = a.model
-    for key in _CHOICES + _INTS + _BOOLS + ("cuda_context_bytes", "gpu", "lora_dropout"):
-        v = getattr(a, key)
-        if v is not None:
-            req[key] = v
-    if a.lora_targets is not None:
-        t = a.lora_targets.strip()
-        req["lora_targets"] = t if t == "all-linear" else [x.strip() for x in t.split(",") if x.strip()]
+    for spec in INPUTS:
+        if spec.cli and getattr(a, spec.name) is not None:
+            req[spec.name] = getattr(a, spec.name)
     return req
 
 
@@ -137,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
         print("error: missing_field (model): give --model ID or --config PATH", file=sys.stderr)
         return 2
     if a.json:
-        req["include"] = list(ENUMS["include"])
+        req["include"] = list(INCLUDE)
     out = json.loads(estimate(json.dumps(req)))
     if not out["ok"]:
         e = out["error"]

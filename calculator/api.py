@@ -2,43 +2,34 @@
 
 ``estimate(text)`` accepts one request object (keys and defaults in ``DEFAULTS``; ``schema()`` describes them) and
 returns ``{"ok": true, "result": {...}}`` or ``{"ok": false, "error": {"code": ..., "field": ...}}``.
-A request ``{"describe": true}`` returns the schema (presets, GPUs, defaults, enums, limits, error codes) instead.
+A request ``{"describe": true}`` returns the schema (presets, GPUs, the input specs, error codes) instead.
+Every request key is declared once, in ``inputs.py``; parsing is a loop over those specs plus the rules that span
+several keys.
 Standard library only; never imports a browser API.
 """
 from __future__ import annotations
 
 import json
-from dataclasses import replace
+from enum import Enum
 from typing import Any
 
 from . import recommend
 from .catalog import GPUS, MODELS
+from .inputs import BY_NAME, DEFAULTS, ENUMS, INPUTS, LIMITS, MAX_LIST, InputSpec
 from .memory import GB, GIB, count_params, estimate as _estimate, trainable_params
-from .models import (
-    ALL_LINEAR,
-    LORA_MODULES,
-    Attention,
-    Estimate,
-    Method,
-    ModelArch,
-    Optimizer,
-    Precision,
-    QloraBackend,
-    Sharding,
-    TrainingSetup,
-)
+from .models import ALL_LINEAR, LORA_MODULES, Estimate, Method, ModelArch, Optimizer, Precision, Sharding, TrainingSetup
 
-__all__ = ["estimate", "estimate_obj", "schema", "parse_request", "ApiError", "DEFAULTS", "ERROR_CODES", "LIMITS",
-           "ENUMS", "MAX_INPUT_CHARS"]
+__all__ = ["estimate", "estimate_obj", "schema", "parse_request", "parse_model", "inputs_json", "result_json",
+           "ApiError", "DEFAULTS", "ERROR_CODES", "LIMITS", "ENUMS", "MAX_INPUT_CHARS"]
 
 ERROR_CODES: tuple[str, ...] = (
     "invalid_json",     # not parseable JSON (also NaN/Infinity, which JSON does not have)
     "not_an_object",    # the request (or `model`) is not a JSON object
-    "too_large",        # input text longer than MAX_INPUT_CHARS, nested too deep, or a model beyond LIMITS
+    "too_large",        # input text longer than MAX_INPUT_CHARS, nested too deep, a list too long, a model beyond limits
     "unknown_key",      # a request key this API does not define
     "missing_field",    # `model`, or a required config.json field of a pasted model
-    "wrong_type",       # e.g. a string, float or bool where an integer is expected
-    "out_of_range",     # a number outside LIMITS
+    "wrong_type",       # a value of the wrong kind (the field's kind is in schema()["inputs"])
+    "out_of_range",     # a number outside its limits
     "unknown_value",    # a string outside its enum
     "unknown_model",    # a preset id not in the catalogue
     "unknown_gpu",      # a GPU id not in the catalogue
@@ -49,68 +40,8 @@ ERROR_CODES: tuple[str, ...] = (
 MAX_INPUT_CHARS = 200_000
 MAX_DEPTH = 32
 
-DEFAULTS: dict[str, Any] = {
-    "method": "full",
-    "dpo": False,
-    "precompute_ref_log_probs": False,
-    "precision": "bf16",
-    "optimizer": "adamw_torch",
-    "momentum": False,
-    "lora_rank": 16,
-    "lora_targets": "all-linear",
-    "lora_dtype": "fp32",
-    "lora_dropout": 0.0,
-    "double_quant": True,
-    "qlora_backend": "bitsandbytes",
-    "micro_batch_size": 1,
-    "seq_len": 2048,
-    "grad_accum_steps": 1,
-    "gradient_checkpointing": False,
-    "attention": "sdpa",
-    "chunked_cross_entropy": False,
-    "torch_compile": False,
-    "fused_linear_cross_entropy": False,
-    "activation_offloading": False,
-    "optimizer_in_backward": False,
-    "packing": False,
-    "num_gpus": 1,
-    "sharding": "none",
-    "cpu_offload": False,
-    "deepspeed": False,
-    "reduce_bucket_size": 500_000_000,
-    "offload_params": False,
-    "frozen_param_grads": False,
-    "no_sync_accumulation": False,
-    "untie_embeddings": False,
-    "quantize_lm_head": False,
-    "dequant_cast": False,
-    "cuda_context_bytes": None,
-    "gpu": None,
-    "include": ["gpu_table", "smallest_setup", "remedies", "inverse"],
-}
-
-ENUMS: dict[str, tuple[str, ...]] = {
-    "method": tuple(m.value for m in Method),
-    "precision": tuple(p.value for p in Precision),
-    "optimizer": tuple(o.value for o in Optimizer),
-    "lora_dtype": ("fp32", "bf16"),
-    "qlora_backend": tuple(q.value for q in QloraBackend),
-    "attention": tuple(a.value for a in Attention),
-    "sharding": tuple(x.value for x in Sharding) + ("fsdp",),
-    "lora_targets": LORA_MODULES + ("all-linear",),
-    "include": ("gpu_table", "smallest_setup", "remedies", "inverse"),
-}
-
-LIMITS: dict[str, tuple[float, float]] = {
-    "lora_rank": (1, 65_536),
-    "lora_dropout": (0.0, 0.99),
-    "micro_batch_size": (1, 65_536),
-    "seq_len": (1, 4_194_304),
-    "grad_accum_steps": (1, 1_048_576),
-    "num_gpus": (1, 4096),
-    "reduce_bucket_size": (1, 100_000_000_000),
-    "cuda_context_bytes": (0, 64 * GIB),
-    # pasted model fields
+# Pasted model fields (config.json): limits of the numbers the estimator reads from a config.
+MODEL_LIMITS: dict[str, tuple[int, int]] = {
     "hidden_size": (1, 1_000_000),
     "num_hidden_layers": (1, 10_000),
     "num_attention_heads": (1, 100_000),
@@ -120,15 +51,9 @@ LIMITS: dict[str, tuple[float, float]] = {
     "head_dim": (1, 100_000),
     "num_local_experts": (0, 100_000),
     "num_experts_per_tok": (0, 100_000),
-    "params": (1, 100_000_000_000_000),     # total parameters of a pasted model (too_large beyond)
 }
-
-_BOOL_KEYS = ("dpo", "precompute_ref_log_probs", "momentum", "double_quant", "gradient_checkpointing",
-              "chunked_cross_entropy", "torch_compile", "fused_linear_cross_entropy", "activation_offloading",
-              "optimizer_in_backward", "packing", "cpu_offload", "deepspeed", "offload_params", "frozen_param_grads",
-              "no_sync_accumulation", "untie_embeddings", "quantize_lm_head", "dequant_cast")
-_INT_KEYS = ("lora_rank", "micro_batch_size", "seq_len", "grad_accum_steps", "num_gpus", "reduce_bucket_size")
-_KEYS = frozenset(DEFAULTS) | {"model", "describe"}
+MAX_PARAMS = 100_000_000_000_000     # total parameters of a pasted model (too_large beyond)
+_KEYS = frozenset(BY_NAME) | {"describe"}
 
 # config.json aliases (GPT-2/NeoX/Falcon/BLOOM/T5-style names) -> HF Llama names
 _ALIASES: dict[str, tuple[str, ...]] = {
@@ -169,33 +94,72 @@ def _depth_ok(x: Any, depth: int = 0) -> bool:
     return True
 
 
-def _int(obj: dict, key: str, default: Any = None, *, limits_key: str | None = None, field: str | None = None) -> Any:
-    v = obj.get(key, default)
-    f = field or key
+# One check per kind of value (hypothesis's internal/validation.py habit): each raises ApiError naming the field.
+def _check_bool(spec: InputSpec, v: Any) -> bool:
+    if not isinstance(v, bool):
+        raise ApiError("wrong_type", spec.name)
+    return v
+
+
+def _check_number(spec: InputSpec, v: Any) -> int | float:
+    integer = spec.kind == "int"
+    if isinstance(v, bool) or not isinstance(v, int if integer else (int, float)):
+        raise ApiError("wrong_type", spec.name)
+    if not spec.low <= v <= spec.high:    # also rejects NaN, and integers of any size
+        raise ApiError("out_of_range", spec.name)
+    return v if integer else float(v)
+
+
+def _check_enum(spec: InputSpec, v: Any) -> str:
+    if not isinstance(v, str):
+        raise ApiError("wrong_type", spec.name)
+    if v not in spec.choices:
+        raise ApiError("unknown_value", spec.name)
+    return dict(spec.aliases).get(v, v)
+
+
+def _check_list(spec: InputSpec, v: Any) -> list[str]:
+    """A list of choices (one string is a list of one); ``all-linear`` expands to PEFT's set."""
+    items = [v] if isinstance(v, str) else v
+    if not isinstance(items, list):
+        raise ApiError("wrong_type", spec.name)
+    if len(items) > MAX_LIST:
+        raise ApiError("too_large", spec.name)
+    for item in items:
+        if not isinstance(item, str):
+            raise ApiError("wrong_type", spec.name)
+        if item not in spec.choices:
+            raise ApiError("unknown_value", spec.name)
+    return items
+
+
+def _check_modules(spec: InputSpec, v: Any) -> tuple[str, ...]:
+    seen = [m for item in _check_list(spec, v) for m in (ALL_LINEAR if item == "all-linear" else (item,))]
+    if not seen:
+        raise ApiError("out_of_range", spec.name)
+    return tuple(m for m in LORA_MODULES if m in seen)
+
+
+def _check_gpu(spec: InputSpec, v: Any) -> str | None:
     if v is None:
         return None
-    if isinstance(v, bool) or not isinstance(v, int):
-        raise ApiError("wrong_type", f)
-    lo, hi = LIMITS[limits_key or key]
-    if not lo <= v <= hi:
-        raise ApiError("out_of_range", f)
-    return v
-
-
-def _bool(obj: dict, key: str) -> bool:
-    v = obj.get(key, DEFAULTS[key])
-    if not isinstance(v, bool):
-        raise ApiError("wrong_type", key)
-    return v
-
-
-def _enum(obj: dict, key: str) -> str:
-    v = obj.get(key, DEFAULTS[key])
     if not isinstance(v, str):
-        raise ApiError("wrong_type", key)
-    if v not in ENUMS[key]:
-        raise ApiError("unknown_value", key)
+        raise ApiError("wrong_type", spec.name)
+    if v not in GPUS:
+        raise ApiError("unknown_gpu", spec.name)
     return v
+
+
+_CHECKS = {"bool": _check_bool, "int": _check_number, "float": _check_number, "enum": _check_enum,
+           "modules": _check_modules, "gpu": _check_gpu, "include": lambda spec, v: tuple(_check_list(spec, v)),
+           "model": lambda spec, v: parse_model(v)}
+
+
+def check_value(spec: InputSpec, value: Any) -> Any:
+    """The value of one key, checked and normalised (enum aliases resolved, module lists expanded)."""
+    if value is None and spec.nullable:
+        return None
+    return _CHECKS[spec.kind](spec, value)
 
 
 def _first(cfg: dict, name: str) -> Any:
@@ -216,7 +180,7 @@ def _cfg_int(cfg: dict, name: str, *, required: bool) -> int | None:
         return None
     if isinstance(v, bool) or not isinstance(v, int):
         raise ApiError("wrong_type", field)
-    lo, hi = LIMITS[name]
+    lo, hi = MODEL_LIMITS[name]
     if not lo <= v <= hi:
         raise ApiError("out_of_range", field)
     return v
@@ -276,13 +240,13 @@ def parse_model(value: Any) -> ModelArch:
         vocab_size=V, tie_word_embeddings=tie, head_dim=hd, num_local_experts=E, num_experts_per_tok=k,
         mlp_gated=gated, attention_bias=bias,
     )
-    if count_params(arch).total > LIMITS["params"][1]:
+    if count_params(arch).total > MAX_PARAMS:
         raise ApiError("too_large", "model")
     return arch
 
 
 def parse_request(obj: Any) -> tuple[TrainingSetup, dict[str, Any]]:
-    """Validate a request object; return the setup and the non-estimate options (gpu, include)."""
+    """Validate a request object; return the setup and the answer's options (gpu, include)."""
     if not isinstance(obj, dict):
         raise ApiError("not_an_object", None)
     for key in obj:
@@ -290,107 +254,30 @@ def parse_request(obj: Any) -> tuple[TrainingSetup, dict[str, Any]]:
             raise ApiError("unknown_key", str(key)[:100])
     if "model" not in obj:
         raise ApiError("missing_field", "model")
-    model = parse_model(obj["model"])
-    for key in _BOOL_KEYS:
-        _bool(obj, key)
-    method = Method(_enum(obj, "method"))
-    precision = Precision(_enum(obj, "precision"))
-    opt_name = _enum(obj, "optimizer")
-    momentum = _bool(obj, "momentum")
-    optimizer = Optimizer(opt_name)
-    if optimizer is Optimizer.SGD and momentum:
-        optimizer = Optimizer.SGD_MOMENTUM
-    rank = _int(obj, "lora_rank", DEFAULTS["lora_rank"])
-    targets_raw = obj.get("lora_targets", DEFAULTS["lora_targets"])
-    if isinstance(targets_raw, str):
-        if targets_raw == "all-linear":
-            targets = ALL_LINEAR
-        elif targets_raw in LORA_MODULES:
-            targets = (targets_raw,)
-        else:
-            raise ApiError("unknown_value", "lora_targets")
-    elif isinstance(targets_raw, list):
-        if len(targets_raw) > 64:
-            raise ApiError("too_large", "lora_targets")
-        seen: list[str] = []
-        for t in targets_raw:
-            if not isinstance(t, str):
-                raise ApiError("wrong_type", "lora_targets")
-            if t == "all-linear":
-                seen.extend(ALL_LINEAR)
-            elif t in LORA_MODULES:
-                seen.append(t)
-            else:
-                raise ApiError("unknown_value", "lora_targets")
-        if not seen:
-            raise ApiError("out_of_range", "lora_targets")
-        targets = tuple(m for m in LORA_MODULES if m in seen)
-    else:
-        raise ApiError("wrong_type", "lora_targets")
-    lora_dtype = Precision(_enum(obj, "lora_dtype"))
-    dropout = obj.get("lora_dropout", DEFAULTS["lora_dropout"])
-    if isinstance(dropout, bool) or not isinstance(dropout, (int, float)):
-        raise ApiError("wrong_type", "lora_dropout")
-    if not (LIMITS["lora_dropout"][0] <= dropout <= LIMITS["lora_dropout"][1]):   # also rejects NaN
-        raise ApiError("out_of_range", "lora_dropout")
-    backend = QloraBackend(_enum(obj, "qlora_backend"))
-    mb = _int(obj, "micro_batch_size", DEFAULTS["micro_batch_size"])
-    seq = _int(obj, "seq_len", DEFAULTS["seq_len"])
-    ga = _int(obj, "grad_accum_steps", DEFAULTS["grad_accum_steps"])
-    attention = Attention(_enum(obj, "attention"))
-    n = _int(obj, "num_gpus", DEFAULTS["num_gpus"])
-    sh_name = _enum(obj, "sharding")
-    sharding = Sharding.ZERO3 if sh_name == "fsdp" else Sharding(sh_name)
-    ctx = _int(obj, "cuda_context_bytes", None)
-    gpu = obj.get("gpu", None)
-    if gpu is not None:
-        if not isinstance(gpu, str):
-            raise ApiError("wrong_type", "gpu")
-        if gpu not in GPUS:
-            raise ApiError("unknown_gpu", "gpu")
-    include = obj.get("include", DEFAULTS["include"])
-    if not isinstance(include, list) or len(include) > 16:
-        raise ApiError("wrong_type", "include")
-    for x in include:
-        if not isinstance(x, str):
-            raise ApiError("wrong_type", "include")
-        if x not in ENUMS["include"]:
-            raise ApiError("unknown_value", "include")
-
-    cpu_offload = obj.get("cpu_offload", False)
-    offload_params = obj.get("offload_params", False)
-    opt_in_bwd = obj.get("optimizer_in_backward", False)
-    # --- contradictions (the field named is the one to change) ---------------------------------------------------
-    if sharding is not Sharding.NONE and n == 1 and not cpu_offload:
-        raise ApiError("contradiction", "sharding")       # sharding across one card (ZeRO-Offload is the exception)
-    if cpu_offload and sharding is Sharding.NONE:
-        raise ApiError("contradiction", "cpu_offload")    # offload is a ZeRO/FSDP feature
-    if offload_params and sharding is not Sharding.ZERO3:
-        raise ApiError("contradiction", "offload_params")
-    if opt_in_bwd and ga > 1:
-        raise ApiError("contradiction", "optimizer_in_backward")  # torchtune: no gradient accumulation with it
-    setup = TrainingSetup(
-        model=model, method=method, dpo=obj.get("dpo", False),
-        precompute_ref_log_probs=obj.get("precompute_ref_log_probs", False), precision=precision,
-        optimizer=optimizer, lora_rank=rank, lora_targets=targets,
-        lora_dtype=Precision.FP32 if precision is Precision.FP32 else lora_dtype,
-        lora_dropout=float(dropout), double_quant=obj.get("double_quant", True), qlora_backend=backend,
-        micro_batch_size=mb, seq_len=seq, grad_accum_steps=ga,
-        gradient_checkpointing=obj.get("gradient_checkpointing", False), attention=attention,
-        chunked_cross_entropy=obj.get("chunked_cross_entropy", False), torch_compile=obj.get("torch_compile", False),
-        fused_linear_cross_entropy=obj.get("fused_linear_cross_entropy", False),
-        activation_offloading=obj.get("activation_offloading", False), optimizer_in_backward=opt_in_bwd,
-        packing=obj.get("packing", False), num_gpus=n, sharding=sharding, cpu_offload=cpu_offload,
-        deepspeed=obj.get("deepspeed", False),
-        reduce_bucket_size=_int(obj, "reduce_bucket_size", DEFAULTS["reduce_bucket_size"]),
-        offload_params=offload_params, frozen_param_grads=obj.get("frozen_param_grads", False),
-        no_sync_accumulation=obj.get("no_sync_accumulation", False), untie_embeddings=obj.get("untie_embeddings", False),
-        quantize_lm_head=obj.get("quantize_lm_head", False), dequant_cast=obj.get("dequant_cast", False),
-        cuda_context_bytes=ctx,
-    )
-    if method is not Method.FULL and trainable_params(setup) == 0:
+    v = {spec.name: check_value(spec, obj.get(spec.name, spec.default)) for spec in INPUTS}
+    _check_contradictions(v)
+    fields: dict[str, Any] = {spec.name: spec.enum(v[spec.name]) if spec.enum else v[spec.name]
+                              for spec in INPUTS if spec.setup}
+    if fields["optimizer"] is Optimizer.SGD and v["momentum"]:
+        fields["optimizer"] = Optimizer.SGD_MOMENTUM
+    if fields["precision"] is Precision.FP32:
+        fields["lora_dtype"] = Precision.FP32          # adapters follow an fp32 model
+    setup = TrainingSetup(**fields)
+    if setup.method is not Method.FULL and trainable_params(setup) == 0:
         raise ApiError("contradiction", "lora_targets")   # e.g. gate_proj on a model with a plain MLP
-    return setup, {"gpu": gpu, "include": tuple(include)}
+    return setup, {"gpu": v["gpu"], "include": v["include"]}
+
+
+def _check_contradictions(v: dict[str, Any]) -> None:
+    """The rules that span several keys; the field named is the one to change."""
+    if v["sharding"] != "none" and v["num_gpus"] == 1 and not v["cpu_offload"]:
+        raise ApiError("contradiction", "sharding")        # sharding across one card (ZeRO-Offload is the exception)
+    if v["cpu_offload"] and v["sharding"] == "none":
+        raise ApiError("contradiction", "cpu_offload")     # offload is a ZeRO/FSDP feature
+    if v["offload_params"] and v["sharding"] != "zero3":
+        raise ApiError("contradiction", "offload_params")
+    if v["optimizer_in_backward"] and v["grad_accum_steps"] > 1:
+        raise ApiError("contradiction", "optimizer_in_backward")  # torchtune: no gradient accumulation with it
 
 
 # =====================================================================================================================
@@ -409,28 +296,19 @@ def _model_json(m: ModelArch) -> dict[str, Any]:
             "mlp_gated": m.mlp_gated}
 
 
+def _json_value(x: Any) -> Any:
+    if isinstance(x, Enum):
+        return x.value
+    if isinstance(x, tuple):
+        return list(x)
+    return x
+
+
 def inputs_json(s: TrainingSetup) -> dict[str, Any]:
     """The normalised inputs (defaults filled in), in request form: feeding it back gives the same estimate."""
-    return {
-        "method": s.method.value, "dpo": s.dpo, "precompute_ref_log_probs": s.precompute_ref_log_probs,
-        "precision": s.precision.value,
-        "optimizer": "sgd" if s.optimizer is Optimizer.SGD_MOMENTUM else s.optimizer.value,
-        "momentum": s.optimizer is Optimizer.SGD_MOMENTUM,
-        "lora_rank": s.lora_rank, "lora_targets": list(s.lora_targets), "lora_dtype": s.lora_dtype.value,
-        "lora_dropout": s.lora_dropout, "double_quant": s.double_quant, "qlora_backend": s.qlora_backend.value,
-        "micro_batch_size": s.micro_batch_size, "seq_len": s.seq_len, "grad_accum_steps": s.grad_accum_steps,
-        "gradient_checkpointing": s.gradient_checkpointing, "attention": s.attention.value,
-        "chunked_cross_entropy": s.chunked_cross_entropy, "torch_compile": s.torch_compile,
-        "fused_linear_cross_entropy": s.fused_linear_cross_entropy,
-        "activation_offloading": s.activation_offloading,
-        "optimizer_in_backward": s.optimizer_in_backward, "packing": s.packing, "num_gpus": s.num_gpus,
-        "sharding": s.sharding.value, "cpu_offload": s.cpu_offload, "deepspeed": s.deepspeed,
-        "reduce_bucket_size": s.reduce_bucket_size, "offload_params": s.offload_params,
-        "frozen_param_grads": s.frozen_param_grads, "no_sync_accumulation": s.no_sync_accumulation,
-        "untie_embeddings": s.untie_embeddings, "quantize_lm_head": s.quantize_lm_head,
-        "dequant_cast": s.dequant_cast,
-        "cuda_context_bytes": s.cuda_context_bytes,
-    }
+    out = {spec.name: _json_value(getattr(s, spec.name)) for spec in INPUTS if spec.setup and spec.name != "model"}
+    out["momentum"] = False          # folded into the optimizer (sgd + momentum = sgd_momentum)
+    return out
 
 
 def result_json(s: TrainingSetup, e: Estimate, options: dict[str, Any]) -> dict[str, Any]:
@@ -483,12 +361,13 @@ def result_json(s: TrainingSetup, e: Estimate, options: dict[str, Any]) -> dict[
 
 
 def schema() -> dict[str, Any]:
-    """Everything a form needs: presets, GPUs, defaults, enums, limits, error codes, headroom rule."""
+    """Everything a form needs: presets, GPUs, the input specs (with defaults, enums, limits), error codes, headroom."""
     return {
         "models": [{"id": m.id, "name": m.name, "family": m.family, "params": count_params(m).total}
                    for m in MODELS.values()],
         "gpus": [{"id": g.id, "name": g.name, "memory_bytes": g.memory_bytes, "klass": g.klass, "nvlink": g.nvlink}
                  for g in GPUS.values()],
+        "inputs": [spec.as_json() for spec in INPUTS],
         "defaults": dict(DEFAULTS),
         "enums": {k: list(v) for k, v in ENUMS.items()},
         "limits": {k: list(v) for k, v in LIMITS.items()},
@@ -499,6 +378,8 @@ def schema() -> dict[str, Any]:
                          "optional": ["num_key_value_heads", "intermediate_size", "tie_word_embeddings",
                                       "head_dim", "num_local_experts", "num_experts_per_tok", "model_type",
                                       "mlp_gated", "attention_bias"],
+                         "limits": {k: list(v) for k, v in MODEL_LIMITS.items()},
+                         "max_params": MAX_PARAMS,
                          "aliases": {k: list(v) for k, v in _ALIASES.items()}},
     }
 
@@ -550,9 +431,3 @@ def estimate(text: Any) -> str:
             return json.dumps(_error("internal_error", None))
         except Exception:  # pragma: no cover
             return '{"ok": false, "error": {"code": "internal_error", "field": null}}'
-
-
-def replace_setup(s: TrainingSetup, **changes: Any) -> TrainingSetup:
-    """dataclasses.replace, re-exported for recommend.py and the CLI."""
-    return replace(s, **changes)
-

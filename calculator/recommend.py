@@ -13,6 +13,7 @@ from functools import lru_cache
 from typing import Any
 
 from .catalog import GPUS
+from .inputs import LIMITS
 from .memory import estimate
 from .models import GpuSpec, Method, Optimizer, Sharding, TrainingSetup
 
@@ -22,8 +23,9 @@ __all__ = ["COMFORTABLE_SHARE", "TIGHT_SHARE", "SETUP_SIZES", "verdict", "setup_
 COMFORTABLE_SHARE = 0.85
 TIGHT_SHARE = 1.0
 SETUP_SIZES = (1, 2, 4, 8)
-SEQ_LEN_CAP = 1_048_576
-MICRO_BATCH_CAP = 4096
+#: The inverse solver searches the whole range the API accepts, so its answers can always be fed back.
+SEQ_LEN_CAP = int(LIMITS["seq_len"][1])
+MICRO_BATCH_CAP = int(LIMITS["micro_batch_size"][1])
 
 
 def verdict(peak_bytes: int, memory_bytes: int) -> str:

@@ -1,0 +1,252 @@
+"""Every request key of the estimator, declared once.
+
+One ``InputSpec`` per key: its kind, default, limits or choices, unit, whether the estimator form shows it (and
+where), and what it means. Everything else is derived from this table: request parsing and validation
+(``api.parse_request`` is a loop over it plus the few rules that span several keys), ``api.schema()``, the CLI flags
+(``__main__``), the estimator form and its range hints (``widgets``), and the key table of ESTIMATOR.md (checked
+against ``markdown_table()`` by tests/unit/test_inputs.py). ``TrainingSetup``'s defaults are tested against it.
+
+A new input is one entry here, its ``TrainingSetup`` field (when it is an estimate input), and its label and help
+in both string tables (``overrides/strings/<lang>.json``, ``calc.fields.<name>``) when the form shows it.
+Standard library only; no prose for readers here (the page's words live in the string tables).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .models import LORA_MODULES, Attention, Method, Optimizer, Precision, QloraBackend, Sharding
+
+__all__ = ["InputSpec", "INPUTS", "BY_NAME", "DEFAULTS", "ENUMS", "LIMITS", "KINDS", "CONTROLS", "GROUPS",
+           "INCLUDE", "MAX_LIST", "markdown_table"]
+
+#: The kinds of value a key takes. Each has one check in ``api`` and one wrong-type message in the string tables.
+KINDS = ("bool", "int", "float", "enum", "modules", "model", "gpu", "include")
+#: Form controls: a checkbox, a typed number, a drop-down, a checkbox per LoRA module.
+CONTROLS = ("checkbox", "number", "select", "modules")
+#: The estimator form's groups, in the order they appear (``model`` is drawn by the form itself).
+GROUPS = ("method", "lora", "batch", "memory", "hardware")
+#: What a request may ask for beyond the estimate (each costs time; the CLI's --json asks for all).
+INCLUDE = ("gpu_table", "smallest_setup", "remedies", "inverse")
+#: Longest list a list-valued key accepts (more is ``too_large``).
+MAX_LIST = 64
+
+
+@dataclass(frozen=True, kw_only=True)
+class InputSpec:
+    """One request key. ``low``/``high`` bound numbers (inclusive); ``choices`` are an enum's JSON strings.
+
+    ``control`` and ``group`` place the key in the estimator form (``None``: API and CLI only); ``advanced`` puts it
+    under "More settings". ``setup`` is True when the key is a ``TrainingSetup`` field of the same name (``gpu`` and
+    ``include`` are options of the answer, not of the training). ``unit`` names what a number counts, for the CLI, the
+    docs and the form's range hint (``calc.units.<unit>`` in the string tables).
+    """
+
+    name: str
+    kind: str
+    default: Any
+    doc: str
+    low: float | None = None
+    high: float | None = None
+    choices: tuple[str, ...] = ()
+    unit: str = ""
+    control: str | None = None
+    group: str | None = None
+    advanced: bool = False
+    setup: bool = True
+    cli: bool = True
+    nullable: bool = False     # ``null`` means "use the estimator's own default" (documented in ``doc``)
+    enum: type | None = None   # the Enum an ``enum`` value becomes in ``TrainingSetup``
+    aliases: tuple[tuple[str, str], ...] = ()   # accepted spellings of a choice, e.g. ("fsdp", "zero3")
+
+    @property
+    def flag(self) -> str:
+        """The CLI flag: the key with dashes."""
+        return "--" + self.name.replace("_", "-")
+
+    def as_json(self) -> dict[str, Any]:
+        """The spec as ``api.schema()`` publishes it."""
+        out: dict[str, Any] = {"name": self.name, "kind": self.kind, "default": self.default, "doc": self.doc}
+        if self.low is not None:
+            out["min"], out["max"] = self.low, self.high
+        if self.choices:
+            out["choices"] = list(self.choices)
+        for key in ("unit", "control", "group"):
+            if getattr(self, key):
+                out[key] = getattr(self, key)
+        if self.advanced:
+            out["advanced"] = True
+        if self.nullable:
+            out["nullable"] = True
+        return out
+
+
+def _values(enum: type) -> tuple[str, ...]:
+    return tuple(member.value for member in enum)
+
+
+_GIB = 1 << 30
+
+INPUTS: tuple[InputSpec, ...] = (
+    InputSpec(name="model", kind="model", default=None, setup=True, cli=False,
+              doc="a catalogue id, or a Hugging Face `config.json` object (required; the CLI takes `--model ID` or "
+                  "`--config PATH`)"),
+    # --- method -----------------------------------------------------------------------------------------------
+    InputSpec(name="method", kind="enum", default="full", choices=_values(Method), enum=Method, control="select", group="method",
+              doc="full fine-tuning, LoRA, or QLoRA (4-bit base)"),
+    InputSpec(name="dpo", kind="bool", default=False, control="checkbox", group="method",
+              doc="preference training (DPO) on top of the method: chosen + rejected sequences, a reference model"),
+    InputSpec(name="precompute_ref_log_probs", kind="bool", default=False,
+              doc="DPO with the reference log-probabilities computed beforehand: no reference model in memory"),
+    # --- LoRA -------------------------------------------------------------------------------------------------
+    InputSpec(name="lora_rank", kind="int", default=16, low=1, high=65_536, control="number", group="lora",
+              doc="LoRA rank r"),
+    InputSpec(name="lora_targets", kind="modules", default="all-linear", choices=LORA_MODULES + ("all-linear",),
+              control="modules", group="lora",
+              doc="modules that get adapters: a list of module names, or `all-linear` (PEFT: every linear layer "
+                  "but `lm_head`); MoE expert MLPs are wrapped per expert"),
+    InputSpec(name="lora_dtype", kind="enum", default="fp32", choices=("fp32", "bf16"), enum=Precision,
+              control="select",
+              group="lora", advanced=True,
+              doc="adapter weights' dtype: `fp32` (PEFT's autocast default) or `bf16`; fp32 when `precision` is fp32"),
+    InputSpec(name="lora_dropout", kind="float", default=0.0, low=0.0, high=0.99,
+              doc="PEFT `lora_dropout`; above 0 each wrapped module keeps a dropout copy and mask"),
+    InputSpec(name="double_quant", kind="bool", default=True,
+              doc="QLoRA double quantisation: 0.127 instead of 0.5 bit of constants per parameter"),
+    InputSpec(name="qlora_backend", kind="enum", default="bitsandbytes", choices=_values(QloraBackend), enum=QloraBackend,
+              doc="`bitsandbytes` (every decoder linear in NF4, inputs saved) or `torchao` (torchtune: only the "
+                  "LoRA-wrapped linears)"),
+    InputSpec(name="quantize_lm_head", kind="bool", default=False,
+              doc="QLoRA over bitsandbytes with `lm_head` in NF4 too (Lightning Fabric, litgpt `--quantize bnb.*`)"),
+    InputSpec(name="dequant_cast", kind="bool", default=False,
+              doc="QLoRA over bitsandbytes quantised from fp16 but computed in bf16 (Lightning Fabric): two copies "
+                  "of each dequantised weight in flight"),
+    # --- batch ------------------------------------------------------------------------------------------------
+    InputSpec(name="micro_batch_size", kind="int", default=1, low=1, high=65_536, unit="sequences",
+              control="number", group="batch", doc="sequences per GPU in one forward/backward pass"),
+    InputSpec(name="seq_len", kind="int", default=2048, low=1, high=4_194_304, unit="tokens", control="number",
+              group="batch", doc="tokens per sequence (the padded or packed length)"),
+    InputSpec(name="grad_accum_steps", kind="int", default=1, low=1, high=1_048_576, unit="micro_batches",
+              control="number", group="batch",
+              doc="micro-batches per optimizer step (changes the batch per step, not the memory of one micro-batch, "
+                  "except that the gradients stay alive across them)"),
+    InputSpec(name="packing", kind="bool", default=False, control="checkbox", group="batch", advanced=True,
+              doc="sequences packed to `seq_len` rather than padded; the memory of a step depends on `seq_len` only, "
+                  "so this changes no memory figure"),
+    # --- memory savers and precision --------------------------------------------------------------------------
+    InputSpec(name="gradient_checkpointing", kind="bool", default=False, control="checkbox", group="memory",
+              doc="keep each layer's input only and recompute the layer in backward (HF Trainer default: off)"),
+    InputSpec(name="attention", kind="enum", default="sdpa", choices=_values(Attention), enum=Attention,
+              control="select",
+              group="memory", doc="`eager` (stores s² scores), `sdpa`, `flash` (FlashAttention 2)"),
+    InputSpec(name="precision", kind="enum", default="bf16", choices=_values(Precision), enum=Precision,
+              control="select",
+              group="memory",
+              doc="`bf16` (pure bf16: torchtune, litgpt bf16-true), `mixed` (fp32 weights, 16-bit autocast: HF "
+                  "Trainer AMP), `fp32`"),
+    InputSpec(name="optimizer", kind="enum", default="adamw_torch", choices=_values(Optimizer), enum=Optimizer,
+              control="select",
+              group="memory",
+              doc="`adamw_torch` (foreach, the CUDA default), `adamw_torch_fused`, `adamw_8bit`, `paged_adamw_8bit`, "
+                  "`paged_adamw_32bit`, `adafactor`, `sgd`, `sgd_momentum`"),
+    InputSpec(name="momentum", kind="bool", default=False, setup=False, doc="with `sgd`: the same as `sgd_momentum`"),
+    InputSpec(name="chunked_cross_entropy", kind="bool", default=False, control="checkbox", group="memory",
+              advanced=True, doc="the loss over chunks of the logits (torchtune, litgpt)"),
+    InputSpec(name="torch_compile", kind="bool", default=False, control="checkbox", group="memory", advanced=True,
+              doc="`torch.compile` of the model (and, in torchtune, of the per-chunk loss)"),
+    InputSpec(name="fused_linear_cross_entropy", kind="bool", default=False, control="checkbox", group="memory",
+              advanced=True,
+              doc="lm_head and loss in one kernel (Liger, Cut Cross-Entropy, Unsloth); replaces the chunked loss"),
+    InputSpec(name="activation_offloading", kind="bool", default=False, control="checkbox", group="memory",
+              advanced=True, doc="saved activations stream to host RAM (torchtune)"),
+    InputSpec(name="optimizer_in_backward", kind="bool", default=False, control="checkbox", group="memory",
+              advanced=True, doc="the optimizer steps each parameter during backward (torchtune); no accumulation"),
+    # --- hardware and sharding --------------------------------------------------------------------------------
+    InputSpec(name="gpu", kind="gpu", default=None, setup=False, control="select", group="hardware",
+              doc="a GPU id: the verdict, the remedies and the longest sequence / largest micro-batch on that card"),
+    InputSpec(name="num_gpus", kind="int", default=1, low=1, high=4096, unit="cards", control="number",
+              group="hardware", doc="data-parallel GPUs"),
+    InputSpec(name="sharding", kind="enum", default="none", choices=_values(Sharding) + ("fsdp",),
+              enum=Sharding, aliases=(("fsdp", "zero3"),), control="select", group="hardware",
+              doc="`none`, `zero1` (optimizer states), `zero2` (+ gradients), `zero3` (+ parameters); `fsdp` is "
+                  "`zero3`"),
+    InputSpec(name="cpu_offload", kind="bool", default=False, control="checkbox", group="hardware",
+              doc="optimizer states, fp32 master and gradients in host RAM (needs sharding)"),
+    InputSpec(name="offload_params", kind="bool", default=False,
+              doc="ZeRO-3 / FSDP parameter offload: weights in host RAM"),
+    InputSpec(name="deepspeed", kind="bool", default=False,
+              doc="ZeRO through DeepSpeed rather than FSDP: ZeRO-3 holds DeepSpeed's gradient bucket"),
+    InputSpec(name="reduce_bucket_size", kind="int", default=500_000_000, low=1, high=100_000_000_000,
+              unit="elements",
+              doc="DeepSpeed `zero_optimization.reduce_bucket_size`; Hugging Face's `\"auto\"` is hidden_size²"),
+    InputSpec(name="frozen_param_grads", kind="bool", default=False,
+              doc="FSDP1 flat parameters mixing frozen and LoRA weights (ZeRO-3 only): frozen ones get gradients"),
+    InputSpec(name="no_sync_accumulation", kind="bool", default=False,
+              doc="gradient accumulation inside `no_sync()`: unsharded gradients under ZeRO-2/3 (no effect without "
+                  "accumulation)"),
+    InputSpec(name="untie_embeddings", kind="bool", default=False,
+              doc="the framework keeps `lm_head` apart from a tied embedding (litgpt): V·h more parameters (no "
+                  "effect on untied models)"),
+    InputSpec(name="cuda_context_bytes", kind="int", default=None, low=0, high=64 * _GIB, unit="bytes",
+              nullable=True, doc="CUDA context and kernels outside PyTorch's allocator; `null`: 1 GiB"),
+    # --- what to answer ---------------------------------------------------------------------------------------
+    InputSpec(name="include", kind="include", default=list(INCLUDE), choices=INCLUDE, setup=False, cli=False,
+              doc="which of `gpu_table`, `smallest_setup`, `remedies`, `inverse` to compute (each costs time; "
+                  "the CLI's `--json` asks for all)"),
+)
+
+BY_NAME: dict[str, InputSpec] = {spec.name: spec for spec in INPUTS}
+DEFAULTS: dict[str, Any] = {spec.name: spec.default for spec in INPUTS if spec.name != "model"}
+ENUMS: dict[str, tuple[str, ...]] = {spec.name: spec.choices for spec in INPUTS if spec.choices}
+LIMITS: dict[str, tuple[float, float]] = {spec.name: (spec.low, spec.high) for spec in INPUTS
+                                          if spec.low is not None and spec.high is not None}
+
+
+def _check_table() -> None:
+    """The table's own consistency, checked at import: a wrong entry fails every use at once."""
+    for spec in INPUTS:
+        assert spec.kind in KINDS, spec
+        assert spec.control is None or spec.control in CONTROLS or spec.kind == "gpu", spec
+        assert (spec.group is None) == (spec.control is None), spec
+        assert spec.group is None or spec.group in GROUPS, spec
+        assert (spec.low is None) == (spec.high is None), spec
+        assert (spec.kind in ("int", "float")) == (spec.low is not None), spec
+        assert (spec.kind in ("enum", "modules", "include")) == bool(spec.choices), spec
+        assert (spec.kind == "enum" and spec.setup) == (spec.enum is not None), spec
+        assert all(a in spec.choices and b in spec.choices for a, b in spec.aliases), spec
+    assert len(BY_NAME) == len(INPUTS)
+
+
+_check_table()
+
+
+def _doc_default(spec: InputSpec) -> str:
+    if spec.name == "model":
+        return "—"
+    if spec.name == "include":
+        return "all four"
+    return "`" + ("null" if spec.default is None else str(spec.default).lower() if isinstance(spec.default, bool)
+                  else f'"{spec.default}"' if isinstance(spec.default, str) else f"{spec.default}") + "`"
+
+
+def _doc_values(spec: InputSpec) -> str:
+    if spec.low is not None:
+        unit = f" {spec.unit.replace('_', '-')}" if spec.unit else ""
+        lo = f"{spec.low:,}" if spec.kind == "int" else f"{spec.low:g}"
+        hi = f"{spec.high:,}" if spec.kind == "int" else f"{spec.high:g}"
+        return f"{lo} – {hi}{unit}"
+    if spec.kind == "bool":
+        return "`true`, `false`"
+    if spec.choices and spec.kind == "enum":
+        return ", ".join(f"`{c}`" for c in spec.choices)
+    return ""
+
+
+def markdown_table() -> str:
+    """The request-key table of ESTIMATOR.md (between its ``inputs:begin`` / ``inputs:end`` markers)."""
+    lines = ["| key | default | values | CLI flag | form | meaning |", "|---|---|---|---|---|---|"]
+    for spec in INPUTS:
+        form = "—" if spec.control is None else ("more settings" if spec.advanced else spec.group or "")
+        flag = f"`{spec.flag}`" if spec.cli else ("`--model` / `--config`" if spec.name == "model" else "—")
+        lines.append(f"| `{spec.name}` | {_doc_default(spec)} | {_doc_values(spec)} | {flag} | {form} | {spec.doc} |")
+    return "\n".join(lines)

@@ -1,0 +1,94 @@
+"""The input specs are the one declaration of every request key: the parser, the schema, the CLI, TrainingSetup's
+defaults and ESTIMATOR.md's key table all agree with them."""
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import pytest
+
+from calculator import api
+from calculator.__main__ import build_parser
+from calculator.catalog import MODELS
+from calculator.inputs import BY_NAME, DEFAULTS, INPUTS
+from calculator.models import Method, TrainingSetup
+from sitebuild.docs import ESTIMATOR_MD, with_inputs_table
+
+pytestmark = pytest.mark.unit
+
+SETUP_FIELDS = {f.name: f for f in dataclasses.fields(TrainingSetup)}
+
+
+def test_every_setup_field_is_declared_once_and_every_setup_spec_is_a_field():
+    declared = {spec.name for spec in INPUTS if spec.setup}
+    assert declared == set(SETUP_FIELDS)
+
+
+@pytest.mark.parametrize("spec", [s for s in INPUTS if s.setup and s.name != "model"], ids=lambda s: s.name)
+def test_training_setup_default_is_the_spec_default(spec):
+    """A request without the key and a TrainingSetup without the argument mean the same thing."""
+    field = SETUP_FIELDS[spec.name]
+    setup_default = field.default
+    parsed, _ = api.parse_request({"model": "llama-2-7b"})
+    assert getattr(parsed, spec.name) == setup_default, spec.name
+    expected = spec.enum(spec.default) if spec.enum else spec.default
+    if spec.kind == "modules":
+        expected = api.check_value(spec, spec.default)
+    assert setup_default == expected
+
+
+def test_defaults_echo_in_the_result():
+    inputs = json.loads(api.estimate(json.dumps({"model": "llama-3.1-8b"})))["result"]["inputs"]
+    for key, value in DEFAULTS.items():
+        if key in ("gpu", "include"):
+            continue
+        if key == "lora_targets":
+            value = list(api.check_value(BY_NAME[key], value))
+        assert inputs[key] == value, key
+
+
+@pytest.mark.parametrize("spec", [s for s in INPUTS if s.cli], ids=lambda s: s.name)
+def test_every_cli_spec_has_its_flag_and_reaches_the_request(spec):
+    parser = build_parser()
+    dests = {a.dest: a for a in parser._actions}
+    assert spec.name in dests and spec.flag in dests[spec.name].option_strings
+    # A value given on the command line lands in the request under the key's own name.
+    from calculator.__main__ import request_from_args
+    samples = {"bool": lambda: [spec.flag], "int": lambda: [spec.flag, str(int(spec.low) + 1)],
+               "float": lambda: [spec.flag, "0.1"], "enum": lambda: [spec.flag, spec.choices[-1]],
+               "modules": lambda: [spec.flag, "q_proj,v_proj"], "gpu": lambda: [spec.flag, "rtx-4090"]}
+    sample = samples[spec.kind]()
+    req = request_from_args(parser.parse_args(["--model", "llama-2-7b", *sample]))
+    assert spec.name in req
+
+
+def test_cli_has_no_flag_without_a_spec():
+    known = {s.name for s in INPUTS} | {"help", "model", "config", "json", "describe"}
+    assert {a.dest for a in build_parser()._actions} <= known
+
+
+def test_schema_publishes_every_spec():
+    sch = api.schema()
+    assert [i["name"] for i in sch["inputs"]] == [s.name for s in INPUTS]
+    seq = next(i for i in sch["inputs"] if i["name"] == "seq_len")
+    assert (seq["min"], seq["max"], seq["unit"]) == (1, 4_194_304, "tokens")
+    assert sch["defaults"] == DEFAULTS
+
+
+def test_inverse_solver_searches_the_range_the_api_accepts():
+    """One cap for the sequence length: the longest that fits can always be fed back to the API."""
+    from calculator.recommend import SEQ_LEN_CAP, max_seq_len
+    from calculator.catalog import GPUS
+    assert SEQ_LEN_CAP == BY_NAME["seq_len"].high
+    tiny = dataclasses.replace(MODELS["llama-3.2-1b"], hidden_size=64, num_hidden_layers=1, num_attention_heads=1,
+                               num_key_value_heads=1, head_dim=None, intermediate_size=64, vocab_size=8)
+    s = TrainingSetup(model=tiny, method=Method.LORA, gradient_checkpointing=True)
+    longest = max_seq_len(s, GPUS["h100-80gb"])
+    assert 1_048_576 < longest <= SEQ_LEN_CAP      # beyond the old search cap, within the API's
+
+
+def test_estimator_md_key_table_is_generated_from_the_specs():
+    text = ESTIMATOR_MD.read_text(encoding="utf-8")
+    assert with_inputs_table(text) == text, "run `python -m sitebuild.docs` to regenerate ESTIMATOR.md's key table"
+    for spec in INPUTS:
+        assert f"| `{spec.name}` |" in text
