@@ -60,6 +60,15 @@ def patched(name: str) -> bytes | None:
     return data
 
 
+def download_bytes() -> int:
+    """What a page downloads to start the runtime (every core file, as served), for the loading progress."""
+    total = 0
+    for name in FILES:
+        data = patched(name)
+        total += len(data) if data is not None else (PYODIDE_DIR / name).stat().st_size
+    return total
+
+
 def install(target: Path) -> None:
     """Copy (or patch) every core file into ``target``; files that did not change are left alone."""
     for name in FILES:

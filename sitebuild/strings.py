@@ -1,11 +1,14 @@
 """The page strings: one table per language in ``overrides/strings/<lang>.json``, read by both build hooks
 (hooks/site.py for the site's own texts, hooks/widgets.py for the ``calc`` part) and, as a JSON block in every page,
-by the widget script."""
+by the widget script (which hands the ``calc`` part to the worker: the same words at build time and live)."""
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 from typing import Any
+
+from mkdocs.exceptions import PluginError
 
 STRINGS_DIR = Path(__file__).resolve().parents[1] / "overrides" / "strings"
 LANGUAGES = ("ar", "en")
@@ -14,3 +17,57 @@ LANGUAGES = ("ar", "en")
 def load_strings(lang: str) -> dict[str, Any]:
     """The whole table of ``lang``; FileNotFoundError names the missing file."""
     return json.loads((STRINGS_DIR / f"{lang}.json").read_text(encoding="utf-8"))
+
+
+@functools.lru_cache(maxsize=len(LANGUAGES))
+def _calc(lang: str, mtime: float) -> dict[str, Any]:
+    table = load_strings(lang)
+    if "calc" not in table:
+        raise PluginError(f"{STRINGS_DIR / f'{lang}.json'} has no 'calc' strings")
+    return table["calc"]
+
+
+def calc_strings(lang: str) -> dict[str, Any]:
+    """The ``calc`` part of a language's table (re-read when the file changes)."""
+    return _calc(lang, (STRINGS_DIR / f"{lang}.json").stat().st_mtime)
+
+
+def required_calc_strings() -> list[str]:
+    """Every string path whose text depends on a code the estimator or the widgets can produce: error codes (and the
+    wrong-type message of every kind of input), enum options, form labels and help, memory components, verdicts,
+    remedies, notes. A new code or input without its text in both languages fails the build (and a unit test)."""
+    from calculator.api import ERROR_CODES, schema
+    from calculator.inputs import INPUTS, KINDS
+    from calculator.widgets import KINDS as WIDGETS
+
+    sch = schema()
+    wanted = [f"errors.{code}" for code in ERROR_CODES if code != "wrong_type"]
+    wanted += [f"errors.wrong_type.{k}" for k in (*KINDS, "model_field", "other")]
+    wanted += [f"fields.{spec.name}.label" for spec in INPUTS if spec.name != "include"]   # assumption sentences
+    for spec in INPUTS:
+        if spec.kind == "enum":
+            aliases = {a for a, _b in spec.aliases}
+            wanted += [f"options.{spec.name}.{v}" for v in spec.choices if v not in aliases]
+        if spec.control is not None:
+            wanted.append(f"fields.{spec.name}.help")
+    wanted += [f"options.gpu_class.{g['klass']}" for g in sch["gpus"]]
+    wanted += [f"title.{kind}" for kind in WIDGETS]
+    wanted += [f"components.{key}" for key in ("weights", "master_copy", "gradients", "optimizer_states",
+                                                "optimizer_temp", "activations", "logits_loss", "lora_adapter",
+                                                "dequant_transient", "reference_model", "allocator_reserve",
+                                                "cuda_context")]
+    wanted += ["verdict.comfortable", "verdict.tight", "verdict.does_not_fit"]
+    wanted += [f"remedies.{r}" for r in ("smaller_micro_batch", "shorter_sequences", "gradient_checkpointing",
+                                         "8bit_optimizer", "lora", "qlora", "sharding")]
+    wanted += ["notes.paged_states_excluded"]
+    return wanted
+
+
+def check_calc_strings() -> None:
+    from calculator.display import Strings
+
+    for lang in LANGUAGES:
+        s = Strings(calc_strings(lang), lang)
+        missing = [path for path in required_calc_strings() if not s.has(path) or not s.get(path)]
+        if missing:
+            raise PluginError(f"overrides/strings/{lang}.json: missing calc strings: {', '.join(missing)}")

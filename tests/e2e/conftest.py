@@ -64,11 +64,9 @@ class Guard:
                 *(f"page error: {e}" for e in self.page_errors)]
 
 
-@pytest.fixture
-def guard(context) -> Guard:
-    """Abort every request that leaves 127.0.0.1 and record it; record console and page errors. The test fails
-    at teardown if anything was recorded (tests that expect an error add a substring to ``allow_console``)."""
-    g = Guard()
+def watch(context, g: Guard) -> None:
+    """Abort every request of ``context`` that leaves 127.0.0.1 and record it in ``g``, with console and page
+    errors."""
 
     def route(route):
         host = urlsplit(route.request.url).hostname or ""
@@ -81,6 +79,35 @@ def guard(context) -> Guard:
     context.route("**/*", route)
     context.on("console", lambda m: g.console_errors.append(m.text) if m.type == "error" else None)
     context.on("weberror", lambda e: g.page_errors.append(str(e.error)))
+
+
+@pytest.fixture
+def guard(context) -> Guard:
+    """Abort every request that leaves 127.0.0.1 and record it; record console and page errors. The test fails
+    at teardown if anything was recorded (tests that expect an error add a substring to ``allow_console``)."""
+    g = Guard()
+    watch(context, g)
     yield g
     problems = g.problems()
+    assert not problems, "\n".join(problems)
+
+
+@pytest.fixture(scope="module")
+def guarded_context(browser):
+    """A browser context with the off-host and console guard, for fixtures that outlive one test (a started page
+    shared by a module's tests); it fails the module's last test if anything was recorded."""
+    made = []
+
+    def make(**options):
+        context = browser.new_context(**options)
+        g = Guard()
+        watch(context, g)
+        made.append((context, g))
+        return context
+
+    yield make
+    problems = []
+    for context, g in made:
+        context.close()
+        problems += g.problems()
     assert not problems, "\n".join(problems)

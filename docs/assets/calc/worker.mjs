@@ -1,33 +1,33 @@
-// The calculator's one Pyodide runtime: a module worker (Pyodide 314 needs `{type: "module"}`), started by
-// calc.js when the first widget comes into view. It loads the bundled runtime and the `calculator` wheel from
-// this site only (no micropip, no CDN), then answers estimate requests with `calculator.api.estimate`.
+// The calculator's one Pyodide runtime: a module worker (Pyodide 314 needs `{type: "module"}`), started by calc.js
+// when the first widget comes into view. It loads the bundled runtime and the `calculator` wheel from this site only
+// (no micropip, no CDN), then answers each widget's RENDER with `calculator.widgets.Page.render`: the inputs read,
+// estimated and rendered in Python, the same code the site build ran. Messages: protocol.mjs.
 //
-// Protocol (all messages are plain objects):
-//   page -> worker  {type: "init", indexURL, wheelURL}            once, right after the worker starts
-//   page -> worker  {type: "estimate", id, inputs: [json, ...]}   a batch of API input texts
-//   worker -> page  {type: "status", status: "downloading" | "starting" | "ready" | "failed", code?}
-//   worker -> page  {type: "result", id, outputs: [json, ...]}     the API's output texts, same order
-//
-// Failure never hangs: a runtime file that fails to download (blocked, 404) or to compile (corrupt wasm) is
-// reported at once, because Pyodide itself only logs such errors and waits for ever. Python exceptions never
-// reach the page: any of them becomes {"ok": false, "error": {"code": "internal"}}.
+// Failure never hangs: a runtime file that fails to download (blocked, 404) or to compile (corrupt wasm) is reported
+// at once, because Pyodide itself only logs such errors and waits for ever. Python exceptions never reach the page:
+// Page.render answers every bug as the API's `internal_error`, and so does this file if the call itself fails.
 
-let estimate = null;
+import { MESSAGE, STATUS } from "./protocol.mjs";
+
+let page = null;          // calculator.widgets.Page for this page's language
 let failed = false;
 let started = false;
 let runtimeBase = "";
 let wheelURL = "";
-
-const INTERNAL = JSON.stringify({ ok: false, error: { code: "internal", field: null } });
+let internalError = "";   // the answer for a call that failed outside Python's own boundary
 
 function post(message) {
   self.postMessage(message);
 }
 
+function status(value, extra = {}) {
+  if (!failed) post({ type: MESSAGE.STATUS, status: value, ...extra });
+}
+
 function fail(code) {
   if (failed) return;
   failed = true;
-  post({ type: "status", status: "failed", code });
+  post({ type: MESSAGE.STATUS, status: STATUS.FAILED, code });
 }
 
 function urlOf(input) {
@@ -36,8 +36,8 @@ function urlOf(input) {
   return String(input);
 }
 
-// Watch the runtime's own downloads without touching the responses (the browser keeps its compiled-wasm cache,
-// which is keyed on the original response).
+// A runtime file that is missing or blocked fails at once (Pyodide would wait for ever). The responses are passed
+// on untouched, so the browser keeps its compiled-wasm cache, which is keyed on the original response.
 function watchDownloads() {
   const realFetch = self.fetch.bind(self);
   self.fetch = async (input, init) => {
@@ -55,23 +55,40 @@ function watchDownloads() {
   };
 }
 
+// Progress: the bytes of the runtime's files that have arrived (resource timing reports each file when it is
+// complete), against the total the build measured (the runtime's core files). "starting" once all of them are
+// here: Python then initialises from them.
+function watchProgress(total) {
+  if (typeof PerformanceObserver !== "function") return;
+  let done = 0;
+  const seen = new Set();
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      if (!entry.name.startsWith(runtimeBase) || seen.has(entry.name)) continue;
+      seen.add(entry.name);
+      done += entry.decodedBodySize || entry.encodedBodySize || 0;
+      if (page) continue;
+      if (done >= total) {
+        observer.disconnect();
+        status(STATUS.STARTING);
+      } else {
+        status(STATUS.DOWNLOADING, { done, total });
+      }
+    }
+  });
+  observer.observe({ type: "resource", buffered: true });
+}
+
 function watchCompile() {
   const wasm = self.WebAssembly;
   for (const name of ["instantiateStreaming", "instantiate", "compileStreaming", "compile"]) {
     const real = wasm[name];
     if (typeof real !== "function") continue;
     wasm[name] = function (...args) {
-      const result = real.apply(wasm, args);
-      return Promise.resolve(result).then(
-        (value) => {
-          if (!failed && name.startsWith("instantiate")) post({ type: "status", status: "starting" });
-          return value;
-        },
-        (error) => {
-          fail("wasm");
-          throw error;
-        },
-      );
+      return Promise.resolve(real.apply(wasm, args)).catch((error) => {
+        fail("wasm");
+        throw error;
+      });
     };
   }
 }
@@ -81,9 +98,13 @@ async function init(message) {
   started = true;
   runtimeBase = String(message.indexURL);
   wheelURL = String(message.wheelURL);
-  post({ type: "status", status: "downloading" });
+  const strings = message.strings || {};
+  internalError = JSON.stringify({ ok: false, errors: [{ field: null, code: "internal_error", quiet: false,
+    message: String((strings.errors || {}).internal_error || "") }] });
+  status(STATUS.DOWNLOADING, { done: 0, total: Number(message.bytes) || 0 });
   watchDownloads();
   watchCompile();
+  watchProgress(Number(message.bytes) || 0);
   try {
     const { loadPyodide } = await import(runtimeBase + "pyodide.mjs");
     if (failed) return;
@@ -95,38 +116,37 @@ async function init(message) {
       stderr: () => {},
     });
     if (failed) return;
-    post({ type: "status", status: "starting" });
+    status(STATUS.LOADING);
     // The calculator wheel, built from calculator/ when the site was built, from this site only.
     await pyodide.loadPackage(wheelURL, { messageCallback: () => {}, errorCallback: () => fail("download") });
     if (failed) return;
-    const api = pyodide.pyimport("calculator.api");
-    estimate = api.estimate;
-    post({ type: "status", status: "ready" });
+    const widgets = pyodide.pyimport("calculator.widgets");
+    page = widgets.Page(JSON.stringify(strings), String(message.lang || "en"));
     // One call right away, so the first real request does not pay for the estimator's first run.
-    estimate(JSON.stringify({ model: "llama-3.1-8b", gpu: "rtx-4090" }));
+    page.render(JSON.stringify({ kind: "estimator", raw: {}, fixed: {} }));
+    status(STATUS.READY);
   } catch (error) {
     fail("start");
   }
 }
 
-function run(message) {
-  const inputs = Array.isArray(message.inputs) ? message.inputs : [];
-  const outputs = inputs.map((text) => {
-    if (!estimate) return INTERNAL;
+function render(message) {
+  let answer = internalError;
+  if (page) {
     try {
-      const out = estimate(String(text));
-      return typeof out === "string" ? out : INTERNAL;
+      const out = page.render(JSON.stringify({ kind: message.kind, raw: message.raw || {}, fixed: message.fixed || {} }));
+      if (typeof out === "string") answer = out;
     } catch (error) {
-      return INTERNAL;
+      answer = internalError;
     }
-  });
-  post({ type: "result", id: message.id, outputs });
+  }
+  post({ type: MESSAGE.RENDERED, id: message.id, answer });
 }
 
 // A runtime file that failed leaves promises inside Pyodide rejected with nobody waiting on them: that failure
 // has been reported already (or is reported now), so it is not left to surface as an uncaught error.
 self.addEventListener("unhandledrejection", (event) => {
-  if (!estimate) {
+  if (!page) {
     fail("start");
     event.preventDefault();
   }
@@ -134,6 +154,6 @@ self.addEventListener("unhandledrejection", (event) => {
 
 self.onmessage = (event) => {
   const message = event.data || {};
-  if (message.type === "init") init(message);
-  else if (message.type === "estimate") run(message);
+  if (message.type === MESSAGE.INIT) init(message);
+  else if (message.type === MESSAGE.RENDER) render(message);
 };

@@ -1,0 +1,180 @@
+"""How the estimator's answers look on a page: number formatting, bidi isolation and escaped markup.
+
+The one place that turns numbers into text for readers. The site build runs it on CPython (the figures a page shows
+before any script runs) and the page's worker runs it in Pyodide (every later figure), so the two cannot differ.
+Standard library only; no string of the page's languages is written here (they come from the string tables,
+``overrides/strings/<lang>.json``, passed in as ``Strings``).
+"""
+from __future__ import annotations
+
+import html
+import re
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Any, Iterable
+
+__all__ = ["Html", "Strings", "StringMissing", "el", "join", "ltr", "filled", "fmt_number", "fmt_int", "fmt_bytes",
+           "fmt_percent", "fmt_count", "GB", "GIB", "MB", "MIB"]
+
+GB = 10**9
+GIB = 1 << 30
+MB = 10**6
+MIB = 1 << 20
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Numbers: Latin digits and en-US grouping in both languages (the articles and the seeds use Latin digits)
+# ---------------------------------------------------------------------------------------------------------------
+def fmt_number(x: float, digits: int) -> str:
+    """``x`` with ``digits`` decimals, grouped by thousands, rounded half away from zero on the shortest decimal
+    form of the float (so 0.125 -> "0.13", as a reader rounding by hand would)."""
+    d = Decimal(repr(float(x))).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)
+    return f"{d:,.{digits}f}"
+
+
+def fmt_int(n: int) -> str:
+    return f"{int(n):,}"
+
+
+def fmt_bytes(b: int, unit: str | None = None, digits: int = 1) -> tuple[str, str]:
+    """(decimal, binary) labels, e.g. ("86.2 GB", "80.3 GiB"); MB and MiB below 1 GB. ``unit`` forces "gb" / "gib"
+    for the first label (then both labels are the same unit's)."""
+    if unit == "gib":
+        label = f"{fmt_number(b / GIB, digits)} GiB"
+        return label, label
+    if unit == "gb" or b >= GB:
+        return f"{fmt_number(b / GB, digits)} GB", f"{fmt_number(b / GIB, digits)} GiB"
+    return f"{fmt_number(b / MB, 0)} MB", f"{fmt_number(b / MIB, 0)} MiB"
+
+
+def fmt_percent(share: float, digits: int = 2) -> str:
+    return f"{fmt_number(share * 100, digits)}%"
+
+
+def fmt_count(n: int, digits: int = 1) -> tuple[str, str]:
+    """A parameter count as (number, scale key): (6.7, "billion"), (494.0, "million"), (1,234, "")."""
+    if n >= 10**9:
+        return fmt_number(n / 10**9, digits), "billion"
+    if n >= 10**6:
+        return fmt_number(n / 10**6, digits), "million"
+    return fmt_int(n), ""
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Strings of the page's language
+# ---------------------------------------------------------------------------------------------------------------
+class StringMissing(KeyError):
+    """A string the markup needs is not in the table (the build fails on it; a test renders every widget)."""
+
+
+class Strings:
+    """The ``calc`` part of one language's string table, looked up by dotted path (``"out.peak"``). Keys that contain
+    dots themselves (``fields["model.hidden_size"]``) are found too: the lookup tries the longest key first."""
+
+    def __init__(self, table: dict[str, Any], lang: str) -> None:
+        self.table = table
+        self.lang = lang
+        self.rtl = lang == "ar"
+
+    def get(self, path: str, default: str | None = None) -> str:
+        node = _find(self.table, path.split("."))
+        if isinstance(node, str):
+            return node
+        if default is not None:
+            return default
+        raise StringMissing(f"calc.{path} ({self.lang})")
+
+    def has(self, path: str) -> bool:
+        return isinstance(_find(self.table, path.split(".")), str)
+
+    __call__ = get
+
+
+def _find(node: Any, parts: list[str]) -> Any:
+    if not parts:
+        return node
+    if not isinstance(node, dict):
+        return None
+    for n in range(len(parts), 0, -1):           # "model.hidden_size" as one key before "model" -> "hidden_size"
+        key = ".".join(parts[:n])
+        if key in node:
+            found = _find(node[key], parts[n:])
+            if found is not None:
+                return found
+    return None
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Markup: every text is escaped unless it is ``Html`` built here
+# ---------------------------------------------------------------------------------------------------------------
+class Html(str):
+    """Markup that is already escaped (made by ``el``/``join``/``ltr``/``filled``). Any other str is text."""
+
+    __slots__ = ()
+
+
+_VOID = frozenset({"br", "input", "img", "meta", "col", "hr", "wbr"})
+
+
+def _render(child: Any) -> str:
+    if child is None or child is False or child == "":
+        return ""
+    if isinstance(child, Html):
+        return child
+    if isinstance(child, (list, tuple)):
+        return "".join(_render(c) for c in child)
+    return html.escape(str(child), quote=False)
+
+
+def join(*children: Any) -> Html:
+    return Html("".join(_render(c) for c in children))
+
+
+def el(tag: str, attrs: dict[str, Any] | None = None, *children: Any) -> Html:
+    """``<tag a="v">children</tag>``; attributes whose value is None or False are left out, True is bare."""
+    parts = [tag]
+    for key, value in (attrs or {}).items():
+        if value is None or value is False:
+            continue
+        if value is True:
+            parts.append(key)
+        else:
+            parts.append(f'{key}="{html.escape(str(value), quote=True)}"')
+    opening = "<" + " ".join(parts) + ">"
+    if tag in _VOID:
+        return Html(opening)
+    return Html(opening + join(*children) + f"</{tag}>")
+
+
+def ltr(text: Any, **attrs: Any) -> Html:
+    """A left-to-right run (number, unit, model name, a whole "2 × H100" expression) isolated from the sentence around
+    it, so that the Arabic sentence neither reorders it nor is reordered by it."""
+    return el("bdi", {"dir": "ltr", **{k.replace("_", "-"): v for k, v in attrs.items()}}, text)
+
+
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+def filled(template: str, values: dict[str, Any]) -> Html:
+    """A string of the table with its ``{placeholders}`` replaced: plain values become isolated LTR runs, ``Html``
+    values go in as they are. An unknown placeholder stays visible (and a test catches it)."""
+    parts = _PLACEHOLDER.split(template)
+    out: list[Any] = []
+    for i, part in enumerate(parts):
+        if i % 2 == 0:
+            out.append(part)
+        elif part not in values:
+            out.append("{" + part + "}")
+        else:
+            value = values[part]
+            out.append(value if isinstance(value, Html) else ltr(value))
+    return join(*out)
+
+
+def attrs_json(value: Any) -> str:
+    """A value for a data-* attribute holding JSON (escaped by ``el``)."""
+    import json
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def items(pairs: Iterable[tuple[str, Any]]) -> list[tuple[str, Any]]:
+    return list(pairs)

@@ -1,0 +1,30 @@
+// The messages between the page (calc.js) and the calculator's worker (worker.mjs), defined once and imported by
+// both (Material's search worker defines its messages the same way). All messages are plain objects.
+
+/** Message kinds. */
+export const MESSAGE = Object.freeze({
+  INIT: "init",          // page -> worker, once: where the runtime and the wheel are, the page's strings
+  RENDER: "render",      // page -> worker: one widget's raw inputs, to be read, estimated and rendered
+  STATUS: "status",      // worker -> page: how far the runtime got
+  RENDERED: "rendered",  // worker -> page: the answer to one RENDER
+});
+
+/** Runtime stages, in order; "failed" can follow any of them. */
+export const STATUS = Object.freeze({
+  IDLE: "idle",
+  DOWNLOADING: "downloading",   // the runtime's files are downloading (done / total bytes come with it)
+  STARTING: "starting",         // every file is here; Python is starting
+  LOADING: "loading",           // Python runs; the estimator wheel is being loaded
+  READY: "ready",
+  FAILED: "failed",
+});
+
+/**
+ * @typedef {{type: "init", indexURL: string, wheelURL: string, bytes: number, strings: object, lang: string}} InitMessage
+ * @typedef {{type: "render", id: number, kind: string, raw: object, fixed: object}} RenderMessage
+ * @typedef {{type: "status", status: string, code?: string, done?: number, total?: number}} StatusMessage
+ * @typedef {{type: "rendered", id: number, answer: string}} RenderedMessage
+ *
+ * `answer` is the JSON text of calculator.widgets.Page.render: {ok: true, html, state, summary, slots?, custom?}
+ * or {ok: false, errors: [{field, code, quiet, message}]}. Error codes are the estimator API's own.
+ */

@@ -1,0 +1,141 @@
+"""The ``<!-- calc:… -->`` markers of a page: where they are, what they ask for. Nothing is rendered here.
+
+Markers (the same in both language files; anything else that starts with ``<!-- calc`` fails the build)::
+
+    <!-- calc:estimator [key=value …] -->         the full estimator
+    <!-- calc:compare [key=value …] -->           full vs LoRA vs QLoRA (and + DPO), stacked bars
+    <!-- calc:fits [key=value …] -->              which catalogue models fit one card, per method
+    <!-- calc:seqlen [key=value …] -->            peak memory against sequence length
+    <!-- calc:table needs-by-size method=full [key=value …] -->   computed article tables (also ``gpu-classes``)
+    <!-- calc:value out=peak [unit=gib] [digits=1] [key=value …] -->   one computed figure, inline in a sentence
+    <!-- calc:assumptions -->                     the article's shared assumptions as a sentence
+
+``key=value`` are request keys of the estimator (``calculator/inputs.py``) with values in the API's own form; a
+value is read by its key's kind (``seq_len=4096`` a number, ``dpo=true`` a flag, ``lora_targets=q_proj,v_proj`` a
+list). An unknown kind, attribute or output fails the build here; a value the estimator rejects fails it where the
+figure is computed (``sitebuild.compute``).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from mkdocs.exceptions import PluginError
+
+from calculator.inputs import BY_NAME
+from calculator.widgets import KINDS
+
+#: Computed tables and the marker attributes each takes beside request keys.
+TABLES = {"needs-by-size": frozenset({"method"}), "gpu-classes": frozenset()}
+#: Options of ``calc:value`` that are not request keys.
+VALUE_OPTIONS = frozenset({"out", "unit", "digits"})
+STATIC_KINDS = ("table", "value", "assumptions")
+
+_COMMENT = r"<!--\s*calc:(?P<body>.*?)-->"
+# A marker alone in its paragraph comes wrapped in <p>…</p>; one inside a sentence is the bare comment.
+_MARKER = re.compile(rf"<p>\s*{_COMMENT}\s*</p>|{_COMMENT.replace('body', 'inline')}", re.S)
+_LOOSE = re.compile(r"<!--\s*calc\b", re.I)
+_TOKEN = re.compile(r"^(?P<key>[a-z_][a-z0-9_.]*)=(?P<value>[A-Za-z0-9_.,+-]+)$")
+_INT = re.compile(r"^-?[0-9]+$")
+_FLOAT = re.compile(r"^-?[0-9]*\.?[0-9]+([eE]-?[0-9]+)?$")
+
+
+@dataclass(frozen=True)
+class Marker:
+    kind: str                   # estimator | compare | fits | seqlen | table | value | assumptions
+    name: str | None            # the table's name
+    attrs: dict[str, Any] = field(default_factory=dict)   # request keys (API form)
+    options: dict[str, Any] = field(default_factory=dict)  # value options (out, unit, digits), table options
+    inline: bool = False        # inside a sentence (not a paragraph of its own)
+
+
+def coerce(key: str, value: str) -> Any:
+    """A marker or front-matter value read by its request key's kind."""
+    spec = BY_NAME.get(key)
+    kind = spec.kind if spec else ""
+    if value in ("true", "false") and kind in ("bool", ""):
+        return value == "true"
+    if kind == "int" and _INT.match(value):
+        return int(value)
+    if kind == "float" and _FLOAT.match(value):
+        return float(value)
+    if kind == "modules":
+        return value if value == "all-linear" else value.split(",")
+    if kind == "" and _INT.match(value):       # value options (digits=1)
+        return int(value)
+    return value
+
+
+def check_request_keys(keys: Any, where: str, what: str) -> None:
+    unknown = sorted(k for k in keys if k not in BY_NAME or k == "include")
+    if unknown:
+        raise PluginError(f"{where}: {what}: unknown request key(s) {unknown} (see calculator/inputs.py)")
+
+
+def parse(body: str, where: str) -> Marker:
+    """``estimator model=x method=y`` -> Marker("estimator", None, {...}); ``table needs-by-size`` -> a table."""
+    parts = body.split()
+    if not parts:
+        raise PluginError(f"{where}: empty calculator marker <!-- calc: -->")
+    kind, rest = parts[0], parts[1:]
+    name = None
+    extra: frozenset[str] = frozenset()
+    if kind == "table":
+        if not rest or rest[0] not in TABLES:
+            raise PluginError(f"{where}: <!-- calc:table --> needs one of {sorted(TABLES)}, got {rest[:1]}")
+        name, rest = rest[0], rest[1:]
+        extra = TABLES[name]
+    elif kind == "value":
+        extra = VALUE_OPTIONS
+    elif kind == "assumptions":
+        if rest:
+            raise PluginError(f"{where}: <!-- calc:assumptions --> takes no attributes (they come from front matter)")
+    elif kind not in KINDS:
+        raise PluginError(f"{where}: unknown calculator marker 'calc:{kind}' "
+                          f"(known: {', '.join([*KINDS, *STATIC_KINDS])})")
+    attrs: dict[str, Any] = {}
+    options: dict[str, Any] = {}
+    for token in rest:
+        m = _TOKEN.match(token)
+        if not m:
+            raise PluginError(f"{where}: malformed attribute {token!r} in 'calc:{kind}' (write key=value)")
+        key = m["key"]
+        if key in attrs or key in options:
+            raise PluginError(f"{where}: attribute {key!r} given twice in 'calc:{kind}'")
+        if key in extra:
+            options[key] = coerce(key, m["value"])
+        elif key in BY_NAME and key != "include":
+            attrs[key] = coerce(key, m["value"])
+        else:
+            raise PluginError(f"{where}: unknown attribute {key!r} for 'calc:{kind}' (request keys of "
+                              f"calculator/inputs.py{', or ' + ', '.join(sorted(extra)) if extra else ''})")
+    if kind == "value" and "out" not in options:
+        raise PluginError(f"{where}: <!-- calc:value --> needs out=… (what to show)")
+    return Marker(kind, name, attrs, options)
+
+
+def find(html: str, where: str) -> list[tuple[re.Match[str], Marker]]:
+    """Every marker of a page's HTML in order, with its match; a malformed one fails the build. A marker shown as
+    code (escaped) is text, not a marker."""
+    found = []
+    for match in _MARKER.finditer(html):
+        inline = match.group("inline") is not None
+        marker = parse(match.group("inline") if inline else match.group("body"), where)
+        found.append((match, Marker(marker.kind, marker.name, marker.attrs, marker.options, inline)))
+    rest = _MARKER.sub("", html)
+    leftover = _LOOSE.search(rest)
+    if leftover:
+        snippet = rest[leftover.start():leftover.start() + 80]
+        raise PluginError(f"{where}: malformed calculator marker near {snippet!r} (write <!-- calc:kind key=value -->)")
+    return found
+
+
+def front_matter(meta: dict[str, Any], where: str) -> dict[str, Any]:
+    """An article's shared assumptions (``calc:`` in its front matter): request keys in the API's form."""
+    calc = meta.get("calc") or {}
+    if not isinstance(calc, dict):
+        raise PluginError(f"{where}: front matter `calc:` must be a mapping of request keys to values")
+    check_request_keys(calc, where, "front matter `calc:`")
+    return {k: coerce(k, v) if isinstance(v, str) and BY_NAME[k].kind not in ("enum", "gpu", "model") else v
+            for k, v in calc.items()}
