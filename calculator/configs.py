@@ -192,6 +192,8 @@ UNSUPPORTED_TYPES: dict[str, str] = {
 _MOE_MARKERS = ("num_local_experts", "num_experts", "n_routed_experts", "moe_num_experts", "moe_intermediate_size",
                 "num_experts_per_tok", "experts_per_token", "n_shared_experts", "shared_expert_intermediate_size")
 _MLA_MARKERS = ("kv_lora_rank", "q_lora_rank", "qk_rope_head_dim", "qk_nope_head_dim")
+# layer_types entries of softmax-attention layers (Gemma 2/3, gpt-oss, Qwen2/3: full or sliding window)
+_ATTENTION_LAYERS = frozenset({"full_attention", "sliding_attention", "chunked_attention", "attention"})
 _MIXER_MARKERS = ("ssm_cfg", "state_size", "mamba_d_state", "linear_num_key_heads", "full_attention_interval",
                   "attn_layer_indices", "hybrid_override_pattern")
 
@@ -255,8 +257,7 @@ def _refuse_type(cfg: dict, mt: str) -> None:
     if mt in UNSUPPORTED_TYPES or cfg.get("is_encoder_decoder") is True:
         raise ApiError("unsupported_model", field)
     layer_types = cfg.get("layer_types")
-    if isinstance(layer_types, list) and any(
-            isinstance(t, str) and "attention" not in t for t in layer_types):
+    if isinstance(layer_types, list) and any(t not in _ATTENTION_LAYERS for t in layer_types):
         raise ApiError("unsupported_model", field)         # mamba / conv / linear-attention layers
     if any(k in cfg for k in _MIXER_MARKERS):
         raise ApiError("unsupported_model", field)
@@ -349,6 +350,8 @@ def parse_model(value: Any) -> ModelArch:
     # --- mixture of experts (read for MoE types and for configs without a type: a known dense type's class ignores
     # expert fields, so they are reported as ignored) ---------------------------------------------------------------
     generic = mt not in MODEL_TYPES
+    if td.moe and not r.has("num_local_experts"):
+        raise ApiError("missing_field", "model.num_local_experts")   # never a dense guess for an MoE type
     E = (r.int("num_local_experts", default=0) or 0) if td.moe or generic else 0
     k = 0
     moe_i: int | None = None
