@@ -288,3 +288,11 @@ def test_parse_errors_are_api_errors() -> None:
     with pytest.raises(ApiError) as info:
         parse_model({"hidden_size": 64})
     assert (info.value.code, info.value.field) == ("missing_field", "model.num_hidden_layers")
+
+
+def test_schema_lists_every_field_of_the_model_object() -> None:
+    fields = api.schema()["model_fields"]
+    listed = set(fields["required"]) | set(fields["optional"])
+    out = api.estimate_obj({"model": "deepseek-v3", "include": []})["result"]["model"]
+    assert listed == set(out) - {"id", "name", "ignored_fields"}
+    assert set(fields["kinds"]) == listed
