@@ -15,9 +15,11 @@ from typing import Any
 
 from . import recommend
 from .catalog import GPUS, MODELS
+from .configs import (ALIASES, ARCH_FIELDS, MAX_PARAMS, MODEL_FIELD_KINDS, MODEL_LIMITS, QK_NORMS, REQUIRED_FIELDS,
+                      ApiError, model_json, parse_model)
 from .inputs import BY_NAME, DEFAULTS, ENUMS, INPUTS, LIMITS, MAX_LIST, InputSpec
 from .memory import GB, GIB, count_params, estimate as _estimate, trainable_params
-from .models import ALL_LINEAR, LORA_MODULES, Estimate, Method, ModelArch, Optimizer, Precision, Sharding, TrainingSetup
+from .models import ALL_LINEAR, LORA_MODULES, Estimate, Method, Optimizer, Precision, Sharding, TrainingSetup
 
 __all__ = ["estimate", "estimate_obj", "schema", "parse_request", "parse_model", "inputs_json", "result_json",
            "ApiError", "DEFAULTS", "ERROR_CODES", "LIMITS", "ENUMS", "MAX_INPUT_CHARS"]
@@ -33,6 +35,7 @@ ERROR_CODES: tuple[str, ...] = (
     "unknown_value",    # a string outside its enum
     "unknown_model",    # a preset id not in the catalogue
     "unknown_gpu",      # a GPU id not in the catalogue
+    "unsupported_model",  # a config the estimator cannot count (encoder-decoder, encoder-only, vision, SSM, MoE layout)
     "contradiction",    # fields that cannot hold together (field names the one to change)
     "internal_error",   # a bug: reported, never raised
 )
@@ -40,48 +43,21 @@ ERROR_CODES: tuple[str, ...] = (
 MAX_INPUT_CHARS = 200_000
 MAX_DEPTH = 32
 
-# Pasted model fields (config.json): limits of the numbers the estimator reads from a config.
-MODEL_LIMITS: dict[str, tuple[int, int]] = {
-    "hidden_size": (1, 1_000_000),
-    "num_hidden_layers": (1, 10_000),
-    "num_attention_heads": (1, 100_000),
-    "num_key_value_heads": (1, 100_000),
-    "intermediate_size": (1, 10_000_000),
-    "vocab_size": (1, 100_000_000),
-    "head_dim": (1, 100_000),
-    "num_local_experts": (0, 100_000),
-    "num_experts_per_tok": (0, 100_000),
-}
-MAX_PARAMS = 100_000_000_000_000     # total parameters of a pasted model (too_large beyond)
 _KEYS = frozenset(BY_NAME) | {"describe"}
-
-# config.json aliases (GPT-2/NeoX/Falcon/BLOOM/T5-style names) -> HF Llama names
-_ALIASES: dict[str, tuple[str, ...]] = {
-    "hidden_size": ("n_embd", "d_model", "dim", "model_dim"),
-    "num_hidden_layers": ("n_layer", "num_layers", "n_layers"),
-    "num_attention_heads": ("n_head", "num_heads", "n_heads"),
-    "num_key_value_heads": ("num_kv_heads", "n_head_kv", "n_kv_heads", "multi_query_group_num"),
-    "intermediate_size": ("n_inner", "ffn_hidden_size", "ffn_dim", "d_ff"),
-    "num_local_experts": ("num_experts", "n_routed_experts", "moe_num_experts"),
-}
-# model types whose MLP is a plain up/down (no gate)
-_UNGATED_TYPES = frozenset({"gpt2", "gpt_neox", "gptj", "falcon", "RefinedWebModel", "RefinedWeb", "bloom", "phi",
-                            "opt", "gpt_bigcode", "starcoder2", "mpt", "codegen"})
-_BIAS_TYPES = frozenset({"qwen2", "qwen2_moe"})
-
-
-class ApiError(Exception):
-    def __init__(self, code: str, field: str | None = None) -> None:
-        super().__init__(code, field)
-        self.code = code
-        self.field = field
-
 
 # =====================================================================================================================
 # Parsing
 # =====================================================================================================================
 def _reject_constant(name: str) -> Any:
     raise ValueError(name)
+
+
+def _parse_int(digits: str) -> int:
+    """JSON integers of any length: beyond 40 digits every limit is exceeded, so ±10^40 stands for them (out_of_range,
+    never Python's 4300-digit conversion error)."""
+    if len(digits) > 40:
+        return -10**40 if digits.startswith("-") else 10**40
+    return int(digits)
 
 
 def _depth_ok(x: Any, depth: int = 0) -> bool:
@@ -162,89 +138,6 @@ def check_value(spec: InputSpec, value: Any) -> Any:
     return _CHECKS[spec.kind](spec, value)
 
 
-def _first(cfg: dict, name: str) -> Any:
-    if name in cfg:
-        return cfg[name]
-    for alt in _ALIASES.get(name, ()):
-        if alt in cfg and cfg[alt] is not None:
-            return cfg[alt]
-    return None
-
-
-def _cfg_int(cfg: dict, name: str, *, required: bool) -> int | None:
-    v = _first(cfg, name)
-    field = f"model.{name}"
-    if v is None:
-        if required:
-            raise ApiError("missing_field", field)
-        return None
-    if isinstance(v, bool) or not isinstance(v, int):
-        raise ApiError("wrong_type", field)
-    lo, hi = MODEL_LIMITS[name]
-    if not lo <= v <= hi:
-        raise ApiError("out_of_range", field)
-    return v
-
-
-def parse_model(value: Any) -> ModelArch:
-    """A catalogue id, or a pasted HF config.json object (unknown keys ignored; common aliases accepted)."""
-    if isinstance(value, str):
-        m = MODELS.get(value)
-        if m is None:
-            raise ApiError("unknown_model", "model")
-        return m
-    if not isinstance(value, dict):
-        raise ApiError("wrong_type", "model")
-    cfg = value
-    if "hidden_size" not in cfg and isinstance(cfg.get("text_config"), dict):
-        cfg = cfg["text_config"]                      # multimodal configs nest the language model
-    h = _cfg_int(cfg, "hidden_size", required=True)
-    L = _cfg_int(cfg, "num_hidden_layers", required=True)
-    a = _cfg_int(cfg, "num_attention_heads", required=True)
-    kv = _cfg_int(cfg, "num_key_value_heads", required=False)
-    if kv is None:
-        kv = 1 if cfg.get("multi_query") is True else a
-    i = _cfg_int(cfg, "intermediate_size", required=False)
-    if i is None:
-        i = 4 * h                                    # GPT-2 n_inner null / Falcon / BLOOM: 4·hidden
-    V = _cfg_int(cfg, "vocab_size", required=True)
-    hd = _cfg_int(cfg, "head_dim", required=False)
-    E = _cfg_int(cfg, "num_local_experts", required=False) or 0
-    k = _cfg_int(cfg, "num_experts_per_tok", required=False) or 0
-    tie = cfg.get("tie_word_embeddings", False)
-    if tie is None:
-        tie = False
-    if not isinstance(tie, bool):
-        raise ApiError("wrong_type", "model.tie_word_embeddings")
-    mt = cfg.get("model_type", "")
-    if not isinstance(mt, str):
-        mt = ""
-    gated = cfg.get("mlp_gated", mt not in _UNGATED_TYPES)
-    if not isinstance(gated, bool):
-        raise ApiError("wrong_type", "model.mlp_gated")
-    bias = cfg.get("attention_bias", mt in _BIAS_TYPES)
-    if not isinstance(bias, bool):
-        raise ApiError("wrong_type", "model.attention_bias")
-    if kv > a or a % kv:
-        raise ApiError("contradiction", "model.num_key_value_heads")
-    if hd is None and h % a:
-        raise ApiError("contradiction", "model.num_attention_heads")
-    if E and not k:
-        k = min(2, E)
-    if k > max(E, 1) or (k and not E):
-        raise ApiError("contradiction", "model.num_experts_per_tok")
-    name = cfg.get("_name_or_path")
-    arch = ModelArch(
-        id="custom", name=name if isinstance(name, str) and name else "Custom model", family="Custom",
-        hidden_size=h, num_hidden_layers=L, num_attention_heads=a, num_key_value_heads=kv, intermediate_size=i,
-        vocab_size=V, tie_word_embeddings=tie, head_dim=hd, num_local_experts=E, num_experts_per_tok=k,
-        mlp_gated=gated, attention_bias=bias,
-    )
-    if count_params(arch).total > MAX_PARAMS:
-        raise ApiError("too_large", "model")
-    return arch
-
-
 def parse_request(obj: Any) -> tuple[TrainingSetup, dict[str, Any]]:
     """Validate a request object; return the setup and the answer's options (gpu, include)."""
     if not isinstance(obj, dict):
@@ -285,15 +178,6 @@ def _check_contradictions(v: dict[str, Any]) -> None:
 # =====================================================================================================================
 def _sizes(b: int) -> dict[str, float]:
     return {"gb": round(b / GB, 2), "gib": round(b / GIB, 2)}
-
-
-def _model_json(m: ModelArch) -> dict[str, Any]:
-    return {"id": m.id, "name": m.name, "hidden_size": m.hidden_size, "num_hidden_layers": m.num_hidden_layers,
-            "num_attention_heads": m.num_attention_heads, "num_key_value_heads": m.num_key_value_heads,
-            "intermediate_size": m.intermediate_size, "vocab_size": m.vocab_size,
-            "tie_word_embeddings": m.tie_word_embeddings, "head_dim": m.head_dim,
-            "num_local_experts": m.num_local_experts, "num_experts_per_tok": m.num_experts_per_tok,
-            "mlp_gated": m.mlp_gated}
 
 
 def _json_value(x: Any) -> Any:
@@ -339,7 +223,7 @@ def result_json(s: TrainingSetup, e: Estimate, options: dict[str, Any]) -> dict[
         "optimizer_state_file_bytes": e.optimizer_state_file_bytes,
         "effective_batch_size": s.micro_batch_size * s.grad_accum_steps * s.num_gpus,
         "notes": list(e.notes),
-        "model": _model_json(s.model),
+        "model": model_json(s.model),
         "inputs": inputs_json(s),
         "units": {"gb": 1_000_000_000, "gib": 1 << 30},
     }
@@ -374,13 +258,12 @@ def schema() -> dict[str, Any]:
         "error_codes": list(ERROR_CODES),
         "headroom": {"comfortable_max_share": recommend.COMFORTABLE_SHARE, "tight_max_share": recommend.TIGHT_SHARE,
                      "setups": list(recommend.SETUP_SIZES)},
-        "model_fields": {"required": ["hidden_size", "num_hidden_layers", "num_attention_heads", "vocab_size"],
-                         "optional": ["num_key_value_heads", "intermediate_size", "tie_word_embeddings",
-                                      "head_dim", "num_local_experts", "num_experts_per_tok", "model_type",
-                                      "mlp_gated", "attention_bias"],
+        "model_fields": {"required": list(REQUIRED_FIELDS),
+                         "optional": [f for f in ARCH_FIELDS if f not in REQUIRED_FIELDS],
+                         "kinds": dict(MODEL_FIELD_KINDS), "enums": {"qk_norm": list(QK_NORMS)},
                          "limits": {k: list(v) for k, v in MODEL_LIMITS.items()},
                          "max_params": MAX_PARAMS,
-                         "aliases": {k: list(v) for k, v in _ALIASES.items()}},
+                         "aliases": {k: list(v) for k, v in ALIASES.items()}},
     }
 
 
@@ -417,7 +300,7 @@ def estimate(text: Any) -> str:
         if len(text) > MAX_INPUT_CHARS:
             return json.dumps(_error("too_large", None))
         try:
-            obj = json.loads(text, parse_constant=_reject_constant)
+            obj = json.loads(text, parse_constant=_reject_constant, parse_int=_parse_int)
         except RecursionError:
             return json.dumps(_error("too_large", None))
         except (ValueError, TypeError):

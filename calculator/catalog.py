@@ -119,10 +119,78 @@ _MODEL_LIST: tuple[ModelArch, ...] = (
         published_params=7_248_023_552, source=_hf("mistralai/Mistral-7B-v0.3"),
     ),
     ModelArch(
-        id="mixtral-8x7b", name="Mixtral 8x7B", family="Mistral",
+        id="mixtral-8x7b", name="Mixtral 8x7B", family="Mistral", model_type="mixtral",
         hidden_size=4096, num_hidden_layers=32, num_attention_heads=32, num_key_value_heads=8,
         intermediate_size=14336, vocab_size=32000, num_local_experts=8, num_experts_per_tok=2,
         published_params=46_702_792_704, source=_hf("mistralai/Mixtral-8x7B-v0.1"),
+    ),
+    # --- Mixtures of experts and multi-head latent attention --------------------------------------------------------
+    # Each count is the model as transformers builds it from its config.json (every expert resident), equal to the
+    # checkpoint's tensor count: safetensors index total_size / 2 for the bf16 checkpoints, the Hub's safetensors
+    # parameter count for OLMoE and gpt-oss (gpt-oss stores its experts in MXFP4, so its file size is not 2 bytes a
+    # parameter). tests/data/configs/ holds the config.json files; ESTIMATOR.md "Model configs" has the sources.
+    ModelArch(
+        # Qwen2MoeSparseMoeBlock: 60 routed experts of 1408, a shared expert of 5632 with a sigmoid gate Linear(h, 1)
+        id="qwen1.5-moe-a2.7b", name="Qwen1.5-MoE-A2.7B", family="Qwen MoE", model_type="qwen2_moe",
+        hidden_size=2048, num_hidden_layers=24, num_attention_heads=16, num_key_value_heads=16,
+        intermediate_size=5632, vocab_size=151936, attention_bias=True,
+        num_local_experts=60, num_experts_per_tok=4, moe_intermediate_size=1408,
+        shared_expert_intermediate_size=5632, shared_expert_gate=True,
+        published_params=14_315_784_192, source=_hf("Qwen/Qwen1.5-MoE-A2.7B"),
+    ),
+    ModelArch(
+        # Qwen3MoeSparseMoeBlock: 128 experts of 768, no shared expert; q_norm/k_norm over head_dim 128
+        id="qwen3-30b-a3b", name="Qwen3-30B-A3B", family="Qwen MoE", model_type="qwen3_moe",
+        hidden_size=2048, num_hidden_layers=48, num_attention_heads=32, num_key_value_heads=4, head_dim=128,
+        intermediate_size=6144, vocab_size=151936, qk_norm="head",
+        num_local_experts=128, num_experts_per_tok=8, moe_intermediate_size=768,
+        published_params=30_532_122_624, source=_hf("Qwen/Qwen3-30B-A3B"),
+    ),
+    ModelArch(
+        # MLA without a q bottleneck (q_lora_rank null); layer 0 dense (10944), 26 MoE layers: 64 experts of 1408
+        # + 2 shared (one MLP of 2816)
+        id="deepseek-v2-lite", name="DeepSeek-V2-Lite (16B)", family="DeepSeek", model_type="deepseek_v2",
+        hidden_size=2048, num_hidden_layers=27, num_attention_heads=16, num_key_value_heads=16,
+        intermediate_size=10944, vocab_size=102400,
+        num_local_experts=64, num_experts_per_tok=6, moe_intermediate_size=1408, shared_expert_intermediate_size=2816,
+        first_k_dense_replace=1, kv_lora_rank=512, qk_nope_head_dim=128, qk_rope_head_dim=64, v_head_dim=128,
+        published_params=15_706_484_224, source=_hf("deepseek-ai/DeepSeek-V2-Lite"),
+    ),
+    ModelArch(
+        # MLA (q_lora_rank 1536); 3 dense layers, 58 MoE layers of 256 experts + 1 shared; the router's
+        # e_score_correction_bias is a checkpoint tensor (router_bias). The count is the main model: the checkpoint's
+        # multi-token-prediction layer 61 (14 B, README_WEIGHTS.md) is not built by transformers.
+        id="deepseek-v3", name="DeepSeek-V3 (671B)", family="DeepSeek", model_type="deepseek_v3",
+        hidden_size=7168, num_hidden_layers=61, num_attention_heads=128, num_key_value_heads=128,
+        intermediate_size=18432, vocab_size=129280,
+        num_local_experts=256, num_experts_per_tok=8, moe_intermediate_size=2048, shared_expert_intermediate_size=2048,
+        first_k_dense_replace=3, router_bias=True,
+        q_lora_rank=1536, kv_lora_rank=512, qk_nope_head_dim=128, qk_rope_head_dim=64, v_head_dim=128,
+        published_params=671_026_419_200, source=_hf("deepseek-ai/DeepSeek-V3"),
+    ),
+    ModelArch(
+        # OlmoeSparseMoeBlock: 64 experts of 1024 (intermediate_size); q_norm/k_norm over all q and k features
+        id="olmoe-1b-7b", name="OLMoE-1B-7B (0924)", family="OLMoE", model_type="olmoe",
+        hidden_size=2048, num_hidden_layers=16, num_attention_heads=16, num_key_value_heads=16,
+        intermediate_size=1024, vocab_size=50304, qk_norm="full",
+        num_local_experts=64, num_experts_per_tok=8,
+        published_params=6_919_161_856, source=_hf("allenai/OLMoE-1B-7B-0924"),
+    ),
+    ModelArch(
+        # GptOssAttention: biases on q/k/v/o, one sink per head; GptOssExperts: fused gate_up with biases, router
+        # with a bias. Its checkpoint stores the experts in MXFP4; fine-tuning loads them in bf16 (counted so).
+        id="gpt-oss-20b", name="gpt-oss-20b", family="gpt-oss", model_type="gpt_oss",
+        hidden_size=2880, num_hidden_layers=24, num_attention_heads=64, num_key_value_heads=8, head_dim=64,
+        intermediate_size=2880, vocab_size=201088, attention_bias=True, o_proj_bias=True, mlp_bias=True,
+        attention_sinks=True, num_local_experts=32, num_experts_per_tok=4, router_bias=True,
+        published_params=20_914_757_184, source=_hf("openai/gpt-oss-20b"),
+    ),
+    ModelArch(
+        id="gpt-oss-120b", name="gpt-oss-120b", family="gpt-oss", model_type="gpt_oss",
+        hidden_size=2880, num_hidden_layers=36, num_attention_heads=64, num_key_value_heads=8, head_dim=64,
+        intermediate_size=2880, vocab_size=201088, attention_bias=True, o_proj_bias=True, mlp_bias=True,
+        attention_sinks=True, num_local_experts=128, num_experts_per_tok=4, router_bias=True,
+        published_params=116_829_156_672, source=_hf("openai/gpt-oss-120b"),
     ),
     # --- Qwen2.5 (q/k/v projections carry a bias, o_proj does not; 0.5B-3B tie the embeddings) ---------------------
     ModelArch(

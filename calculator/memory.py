@@ -13,6 +13,8 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from .models import (
+    ALL_LINEAR,
+    LORA_MODULES,
     Attention,
     Estimate,
     Method,
@@ -30,6 +32,8 @@ __all__ = [
     "Coefficients",
     "ParamCounts",
     "count_params",
+    "moe_layers",
+    "expert_width",
     "trainable_params",
     "weights_bytes",
     "master_copy_bytes",
@@ -150,42 +154,119 @@ COEFFICIENTS = Coefficients()
 # Parameter counting
 # =====================================================================================================================
 @dataclass(frozen=True)
+class LayerKind:
+    """Decoder layers of one shape: ``count`` of them in the stack (dense and MoE layers of one model differ)."""
+
+    count: int
+    params: int                    # all parameters of one such layer
+    linear: int                    # weights of its nn.Linear modules (experts included)
+    linears: tuple[tuple[str, int, int, int], ...]  # (name, d_in, d_out, copies)
+
+
+@dataclass(frozen=True)
 class ParamCounts:
     total: int
     embedding: int                 # V·h
     lm_head: int                   # V·h, 0 when tied
-    layer: int                     # one decoder layer, all parameters
-    layer_linear: int              # one decoder layer, weights of its nn.Linear modules (experts included)
+    layer: int                     # the largest decoder layer, all parameters
+    layer_linear: int              # the largest decoder layer, weights of its nn.Linear modules (experts included)
     largest_linear: int            # elements of the largest single weight matrix in a layer
-    linears: tuple[tuple[str, int, int, int], ...]  # (name, d_in, d_out, copies) of one layer
+    linears: tuple[tuple[str, int, int, int], ...]  # (name, d_in, d_out, copies) of the largest layer
+    kinds: tuple[LayerKind, ...] = ()   # every layer shape of the stack with its count (one kind for dense models)
+    stack_linear: int = 0               # nn.Linear weights of the whole decoder stack
 
 
 def _head_dim(m: ModelArch) -> int:
     return m.head_dim if m.head_dim else m.hidden_size // m.num_attention_heads
 
 
+def _attention(m: ModelArch) -> tuple[list[tuple[str, int, int, int]], int]:
+    """Attention linears and the other parameters of one layer (biases, q/k norms, sinks, MLA norms).
+    Multi-head latent attention (transformers DeepseekV2Attention / DeepseekV3Attention): q through a rank
+    ``q_lora_rank`` bottleneck with an RMSNorm (or one q_proj when it is None), k/v through one compressed
+    ``kv_lora_rank`` projection (+ the shared rope key) with an RMSNorm, expanded per head by kv_b_proj."""
+    h, a = m.hidden_size, m.num_attention_heads
+    other = 0
+    if m.kv_lora_rank:
+        qk = m.qk_nope_head_dim + m.qk_rope_head_dim
+        if m.q_lora_rank:
+            lin = [("q_a_proj", h, m.q_lora_rank, 1), ("q_b_proj", m.q_lora_rank, a * qk, 1)]
+            other += m.q_lora_rank + (m.q_lora_rank if m.attention_bias else 0)    # q_a_layernorm, q_a_proj bias
+        else:
+            lin = [("q_proj", h, a * qk, 1)]
+        kv_a = m.kv_lora_rank + m.qk_rope_head_dim
+        lin += [("kv_a_proj_with_mqa", h, kv_a, 1),
+                ("kv_b_proj", m.kv_lora_rank, a * (m.qk_nope_head_dim + m.v_head_dim), 1),
+                ("o_proj", a * m.v_head_dim, h, 1)]
+        other += m.kv_lora_rank + (kv_a if m.attention_bias else 0)              # kv_a_layernorm, kv_a_proj bias
+    else:
+        d = _head_dim(m)
+        qd, kvd = a * d, m.num_key_value_heads * d
+        lin = [("q_proj", h, qd, 1), ("k_proj", h, kvd, 1), ("v_proj", h, kvd, 1), ("o_proj", qd, h, 1)]
+        if m.attention_bias:
+            other += qd + 2 * kvd
+        if m.qk_norm == "head":
+            other += 2 * d                                 # Qwen3: q_norm, k_norm over one head
+        elif m.qk_norm == "full":
+            other += qd + kvd                              # OLMoE / OLMo 2: over all q and all k features
+    if m.o_proj_bias:
+        other += h
+    if m.attention_sinks:
+        other += a                                         # gpt-oss: one sink logit per head
+    return lin, other
+
+
+def _mlp(m: ModelArch, width: int, copies: int) -> tuple[list[tuple[str, int, int, int]], int]:
+    h = m.hidden_size
+    lin = [("gate_proj", h, width, copies)] if m.mlp_gated else []
+    lin += [("up_proj", h, width, copies), ("down_proj", width, h, copies)]
+    bias = ((2 if m.mlp_gated else 1) * width + h) * copies if m.mlp_bias else 0
+    return lin, bias
+
+
+def moe_layers(m: ModelArch) -> int:
+    """Decoder layers whose MLP is a mixture of experts (the rest are dense: ``first_k_dense_replace``)."""
+    return max(0, m.num_hidden_layers - m.first_k_dense_replace) if m.num_local_experts > 0 else 0
+
+
+def expert_width(m: ModelArch) -> int:
+    return m.moe_intermediate_size or m.intermediate_size
+
+
 @lru_cache(maxsize=256)
 def count_params(m: ModelArch) -> ParamCounts:
-    """Total parameters from the config (llm-analysis get_num_params_*; exact for Llama-like models)."""
-    h, i, d = m.hidden_size, m.intermediate_size, _head_dim(m)
-    qd, kvd = m.num_attention_heads * d, m.num_key_value_heads * d
-    experts = m.num_local_experts if m.num_local_experts > 0 else 1
-    linears = [("q_proj", h, qd, 1), ("k_proj", h, kvd, 1), ("v_proj", h, kvd, 1), ("o_proj", qd, h, 1)]
-    if m.mlp_gated:
-        linears.append(("gate_proj", h, i, experts))
-    linears += [("up_proj", h, i, experts), ("down_proj", i, h, experts)]
-    layer_linear = sum(di * do * c for _, di, do, c in linears)
-    other = 2 * h                                          # two norms
-    if m.attention_bias:
-        other += qd + 2 * kvd
-    if m.num_local_experts > 0:
-        other += h * m.num_local_experts                   # router
-    layer = layer_linear + other
+    """Total parameters from the config, exactly as transformers builds the model (checked against each catalogue
+    model's safetensors total; ESTIMATOR.md "Model configs"). A MoE layer holds every expert, the router
+    (``num_local_experts × h``, + a bias), the shared expert and its gate."""
+    h = m.hidden_size
+    attn, attn_other = _attention(m)
+    base_other = 2 * h + attn_other                        # two norms + attention extras
+    kinds: list[LayerKind] = []
+    n_moe = moe_layers(m)
+    n_dense = m.num_hidden_layers - n_moe
+    if n_dense:
+        mlp, bias = _mlp(m, m.intermediate_size, 1)
+        lin = tuple(attn + mlp)
+        linear = sum(di * do * c for _, di, do, c in lin)
+        kinds.append(LayerKind(n_dense, linear + base_other + bias, linear, lin))
+    if n_moe:
+        E = m.num_local_experts
+        mlp, bias = _mlp(m, expert_width(m), E)
+        bias += E * h + (E if m.router_bias else 0)        # router weight (+ bias)
+        if m.shared_expert_intermediate_size:
+            shared, sbias = _mlp(m, m.shared_expert_intermediate_size, 1)
+            mlp += shared
+            bias += sbias + (h if m.shared_expert_gate else 0)
+        lin = tuple(attn + mlp)
+        linear = sum(di * do * c for _, di, do, c in lin)
+        kinds.append(LayerKind(n_moe, linear + base_other + bias, linear, lin))
+    big = max(kinds, key=lambda k: k.params)
     emb = m.vocab_size * h
     head = 0 if m.tie_word_embeddings else emb
-    total = emb + head + m.num_hidden_layers * layer + h   # + final norm
-    largest = max(di * do for _, di, do, _c in linears)
-    return ParamCounts(total, emb, head, layer, layer_linear, largest, tuple(linears))
+    total = emb + head + sum(k.count * k.params for k in kinds) + h   # + final norm
+    largest = max(di * do for k in kinds for _, di, do, _c in k.linears)
+    return ParamCounts(total, emb, head, big.params, big.linear, largest, big.linears, tuple(kinds),
+                       sum(k.count * k.linear for k in kinds))
 
 
 def _arch(s: TrainingSetup) -> ModelArch:
@@ -203,9 +284,24 @@ def _untied(m: ModelArch) -> ModelArch:
     return replace(m, tie_word_embeddings=False)
 
 
+def _wrapped(name: str, targets: tuple[str, ...]) -> bool:
+    """A linear is LoRA-wrapped when its name is targeted; MLA's projections (q_a_proj, kv_b_proj, ...) carry no
+    Llama name, so only "all-linear" (every Llama name targeted) reaches them, as PEFT's all-linear does."""
+    if name in targets:
+        return True
+    return name not in LORA_MODULES and all(t in targets for t in ALL_LINEAR)
+
+
 @lru_cache(maxsize=1024)
 def _targets_of(m: ModelArch, targets: tuple[str, ...]) -> tuple[tuple[str, int, int, int], ...]:
-    return tuple(x for x in count_params(m).linears if x[0] in targets)
+    """The wrapped linears of the largest decoder layer."""
+    return tuple(x for x in count_params(m).linears if _wrapped(x[0], targets))
+
+
+@lru_cache(maxsize=1024)
+def _stack_targets(m: ModelArch, targets: tuple[str, ...]) -> tuple[tuple[int, tuple[tuple[str, int, int, int], ...]], ...]:
+    """(layer count, wrapped linears) for every layer kind of the stack (dense and MoE layers differ)."""
+    return tuple((k.count, tuple(x for x in k.linears if _wrapped(x[0], targets))) for k in count_params(m).kinds)
 
 
 def _targets(s: TrainingSetup) -> tuple[tuple[str, int, int, int], ...]:
@@ -217,8 +313,7 @@ def _targets(s: TrainingSetup) -> tuple[tuple[str, int, int, int], ...]:
 def _trainable(m: ModelArch, method: Method, r: int, targets: tuple[str, ...]) -> int:
     if method is Method.FULL:
         return count_params(m).total
-    per_layer = sum(r * (di + do) * c for _, di, do, c in _targets_of(m, targets))
-    t = per_layer * m.num_hidden_layers
+    t = sum(n * sum(r * (di + do) * c for _, di, do, c in lins) for n, lins in _stack_targets(m, targets))
     if "lm_head" in targets:
         t += r * (m.hidden_size + m.vocab_size)
     return t
@@ -265,11 +360,11 @@ def _quantized_params(s: TrainingSetup) -> int:
         return 0
     pc = count_params(_arch(s))
     if s.qlora_backend is QloraBackend.TORCHAO:
-        per = sum(di * do * c for _, di, do, c in _targets(s))
+        stack = sum(n * sum(di * do * c for _, di, do, c in lins) for n, lins in _stack_targets(s.model, s.lora_targets))
     else:   # transformers get_keys_to_not_convert keeps lm_head 16-bit; embeddings are not nn.Linear
-        per = pc.layer_linear
+        stack = pc.stack_linear
     head = s.model.vocab_size * s.model.hidden_size if _lm_head_quantized(s) else 0
-    return per * s.model.num_hidden_layers + head
+    return stack + head
 
 
 def _stored_weight_bytes(s: TrainingSetup) -> float:
@@ -412,14 +507,15 @@ def _adafactor_state_bytes(s: TrainingSetup) -> float:
     """Factored second moment: (rows + cols) fp32 per matrix; vectors keep a full fp32 state."""
     m = _arch(s)
     pc = count_params(m)
-    L = m.num_hidden_layers
     if s.method is Method.FULL:
-        per_layer = sum((di + do) * c for _, di, do, c in pc.linears) + (pc.layer - pc.layer_linear)
-        total = per_layer * L + (m.vocab_size + m.hidden_size) * (2 if pc.lm_head else 1) + m.hidden_size
+        stack = sum(k.count * (sum((di + do) * c for _, di, do, c in k.linears) + (k.params - k.linear))
+                    for k in pc.kinds)
+        total = stack + (m.vocab_size + m.hidden_size) * (2 if pc.lm_head else 1) + m.hidden_size
     else:
         r = s.lora_rank
-        per_layer = sum(((r + di) + (do + r)) * c for _, di, do, c in _targets(s))
-        total = per_layer * L + ((r + m.hidden_size) + (m.vocab_size + r) if "lm_head" in s.lora_targets else 0)
+        stack = sum(n * sum(((r + di) + (do + r)) * c for _, di, do, c in lins)
+                    for n, lins in _stack_targets(m, s.lora_targets))
+        total = stack + ((r + m.hidden_size) + (m.vocab_size + r) if "lm_head" in s.lora_targets else 0)
     return total * COEFFICIENTS.adafactor_extra_bytes
 
 
@@ -462,38 +558,71 @@ def _tokens(s: TrainingSetup) -> int:
     return s.micro_batch_size * (2 if s.dpo else 1) * s.seq_len
 
 
+def _attn_widths(m: ModelArch, attention: Attention) -> tuple[int, int, int, int, int]:
+    """Per-token widths saved by attention: q, k, v, attention output (= o_proj input) and the MLA latents (the
+    normalised q_lora/kv_lora bottlenecks, 0 without MLA). SDPA/eager repeat k/v to every head; flash does not.
+    MLA expands k and v per head (kv_b_proj) before attention, so they are full width under every kernel."""
+    a = m.num_attention_heads
+    if m.kv_lora_rank:
+        qk = m.qk_nope_head_dim + m.qk_rope_head_dim
+        return a * qk, a * qk, a * m.v_head_dim, a * m.v_head_dim, m.kv_lora_rank + (m.q_lora_rank or 0)
+    d = _head_dim(m)
+    qd = a * d
+    kvd = qd if attention is not Attention.FLASH else m.num_key_value_heads * d
+    return qd, kvd, kvd, qd, 0
+
+
+def _mlp_act_widths(m: ModelArch) -> tuple[float, float, float]:
+    """MLP widths per token averaged over the stack's layers (so L × the average is the exact sum): the MLP width
+    (dense ``i``; MoE: ``k`` routed experts of ``moe_intermediate_size`` + the shared expert), the routed tokens'
+    gathered inputs (``k·h`` per MoE layer) and the router's fp32 probabilities (``E`` per MoE layer)."""
+    L = m.num_hidden_layers
+    n_moe = moe_layers(m)
+    if not n_moe:
+        return float(m.intermediate_size), 0.0, 0.0
+    k = m.num_experts_per_tok
+    moe_width = k * expert_width(m) + m.shared_expert_intermediate_size
+    width = ((L - n_moe) * m.intermediate_size + n_moe * moe_width) / L
+    return width, n_moe * k * m.hidden_size / L, n_moe * m.num_local_experts / L
+
+
 def _act_per_token_layer(s: TrainingSetup) -> float:
-    """Bytes saved for backward by one decoder layer per token, no checkpointing (physics count × fitted scale)."""
+    """Bytes saved for backward by one decoder layer per token, no checkpointing (physics count × fitted scale).
+    For a stack with dense and MoE layers this is the average layer. MoE (transformers MixtralSparseMoeBlock and
+    its descendants): each token's k experts see a gathered copy of its input, and the routing weight multiplies
+    each expert's output (full fine-tuning saves both, ``2·h`` per routed expert); the router's softmax keeps its
+    fp32 output (``4·E``); every resident expert's weights are in ``weights``, only the routed ones' activations
+    are here."""
     m = s.model
     c = COEFFICIENTS
-    h, i = m.hidden_size, m.intermediate_size
-    d = _head_dim(m)
-    qd = m.num_attention_heads * d
-    kvd = qd if s.attention is not Attention.FLASH else m.num_key_value_heads * d   # sdpa/eager repeat_kv
-    k = m.num_experts_per_tok if m.num_local_experts > 0 else 1
+    h = m.hidden_size
+    q_w, k_w, v_w, o_in, latent = _attn_widths(m, s.attention)
+    i, gathered, router = _mlp_act_widths(m)
     cb = _compute_bytes(s)
     frozen = s.method is not Method.FULL
-    attn = cb * (2 * qd + 2 * kvd)                      # q, k, v, attention output (SDPA/flash save them)
+    attn = cb * (q_w + k_w + v_w + o_in)                 # q, k, v, attention output (SDPA/flash save them)
     # torch.compile (AOTAutograd's min-cut partitioner) recomputes cheap pointwise ops in the backward instead of
     # saving their outputs: an RMSNorm keeps its 16-bit input (and a per-token rstd) instead of the fp32 upcast, and
     # a gated MLP keeps gate and up but recomputes act(gate) and the product (act(fc) in a plain one).
     norm_in = cb if s.torch_compile else 4
     if frozen:
-        norms = 2 * norm_in * h                          # inputs of the two RMSNorms (fp32 upcast when eager)
+        norms = norm_in * (2 * h + latent)               # inputs of the RMSNorms (fp32 upcast when eager)
         mlp_saved = (2 if s.torch_compile else 3) if m.mlp_gated else 1
-        mlp = cb * mlp_saved * i * k                     # gate, act(gate), up  | act input
+        mlp = cb * mlp_saved * i + 4 * router            # gate, act(gate), up  | act input; router probabilities
         base = (norms + attn + mlp) * c.act_scale_frozen
     else:
-        norms = 2 * (norm_in * h + cb * h)               # norm input + normalised output (for the weight grad)
-        inputs = cb * (h + qd + h)                       # q/k/v input, o_proj input, MLP input
+        norms = (norm_in + cb) * (2 * h + latent)        # norm input + normalised output (for the weight grad)
+        inputs = cb * (h + o_in + h)                     # q/k/v input, o_proj input, MLP input
         mlp_saved = (2 if s.torch_compile else 4) if m.mlp_gated else 1 if s.torch_compile else 2
-        mlp = cb * mlp_saved * i * k                     # gate, act, up, product | fc out, act out
+        mlp = cb * (mlp_saved * i + 2 * gathered) + 4 * router   # gate, act, up, product | fc out, act out
         base = (norms + attn + inputs + mlp) * c.act_scale_full
     extra = 0.0
     if frozen:
         extra += _lora_act_per_token_layer(s)
         if s.method is Method.QLORA and s.qlora_backend is QloraBackend.BITSANDBYTES:
-            extra += cb * (h + qd + h + i * k) * c.qlora_saved_input_scale
+            # MatMul4Bit's saved inputs: q/k/v (or q_a/kv_a), o_proj, MLA's q_b/kv_b, gate/up (+ each routed
+            # expert's gathered copy), down
+            extra += cb * (h + o_in + latent + h + gathered + i) * c.qlora_saved_input_scale
     return base + extra
 
 
@@ -668,7 +797,10 @@ def _reference_forward_transient(s: TrainingSetup) -> float:
     if not s.dpo or s.precompute_ref_log_probs:
         return 0.0
     n = _tokens(s)
-    hidden = n * (s.model.hidden_size * 2 + s.model.intermediate_size * 2) * _compute_bytes(s) // 2
+    m = s.model
+    dense = m.intermediate_size if moe_layers(m) < m.num_hidden_layers else 0
+    routed = m.num_experts_per_tok * expert_width(m) + m.shared_expert_intermediate_size if moe_layers(m) else 0
+    hidden = n * (m.hidden_size * 2 + max(dense, routed) * 2) * _compute_bytes(s) // 2
     return hidden + n * s.model.vocab_size * (_compute_bytes(s) + 4)
 
 

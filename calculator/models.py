@@ -4,7 +4,7 @@ Nothing here computes memory; see ``memory.py``. Nothing here imports a browser 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 
 
@@ -15,6 +15,9 @@ class ModelArch:
     ``head_dim`` is ``None`` when the config does not set it (then ``hidden_size // num_attention_heads``).
     Dense models have ``num_local_experts == 0``; MoE models give the expert count and the number routed per token.
     ``mlp_gated`` is True for SwiGLU/GeGLU MLPs (gate, up, down projections), False for a plain up/down MLP.
+    Every field is one a pasted config can carry under the same name (``calculator/configs.py`` reads them and
+    ``configs.model_json`` writes them back), so a catalogue model round-trips through "custom" unchanged.
+    ESTIMATOR.md ("Model configs") says which transformers class each field and default comes from.
     """
 
     id: str                      # catalogue id, e.g. "llama-3.1-8b" ("custom" for a pasted config)
@@ -31,9 +34,29 @@ class ModelArch:
     num_local_experts: int = 0
     num_experts_per_tok: int = 0
     mlp_gated: bool = True
-    attention_bias: bool = False       # q/k/v projections carry a bias (Qwen2)
+    attention_bias: bool = False       # q/k/v projections carry a bias (Qwen2; MLA: q_a_proj and kv_a_proj)
+    o_proj_bias: bool = False          # the attention output projection carries a bias (Llama-style attention_bias)
+    mlp_bias: bool = False             # every MLP linear carries a bias (Llama mlp_bias; gpt-oss experts)
+    qk_norm: str = ""                  # "" | "head" (RMSNorm over head_dim on q and k: Qwen3) | "full" (OLMoE, OLMo 2)
+    attention_sinks: bool = False      # one learned sink logit per head and layer (gpt-oss)
+    # --- mixture of experts (num_local_experts > 0) ------------------------------------------------------------------
+    moe_intermediate_size: int | None = None   # width of one routed expert (None: intermediate_size, as in Mixtral)
+    shared_expert_intermediate_size: int = 0   # width of the always-on shared expert MLP (DeepSeek: n_shared x moe)
+    shared_expert_gate: bool = False           # sigmoid gate Linear(h, 1) on the shared expert (Qwen2-MoE)
+    first_k_dense_replace: int = 0             # layers whose MLP is dense (intermediate_size) instead of MoE
+    router_bias: bool = False                  # a bias of num_local_experts per router (gpt-oss; DeepSeek-V3's
+    #                                            e_score_correction_bias)
+    # --- multi-head latent attention (DeepSeek-V2/V3: kv_lora_rank set) ------------------------------------------
+    q_lora_rank: int | None = None             # None: q_proj is one matrix (DeepSeek-V2-Lite)
+    kv_lora_rank: int | None = None
+    qk_nope_head_dim: int = 0
+    qk_rope_head_dim: int = 0
+    v_head_dim: int = 0
+    model_type: str = ""                       # the config's model_type ("" when none was given)
     published_params: int | None = None  # the count the model card / safetensors index states, for tests
     source: str = ""                     # where the numbers come from (official config.json URL)
+    # config.json fields the estimator did not read (reported back; not part of equality or hashing)
+    ignored_fields: tuple[str, ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -76,7 +76,8 @@ def test_config_aliases_and_ungated_model_type() -> None:
 
 
 def test_moe_config_fields() -> None:
-    cfg = {"hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32, "num_key_value_heads": 8,
+    # no tie_word_embeddings: MixtralConfig's default (False) applies, as transformers would build it
+    cfg = {"model_type": "mixtral", "hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32, "num_key_value_heads": 8,
            "intermediate_size": 14336, "vocab_size": 32000, "num_local_experts": 8, "num_experts_per_tok": 2}
     r = call({"model": cfg})["result"]
     assert r["params"] == MODELS["mixtral-8x7b"].published_params
@@ -85,7 +86,10 @@ def test_moe_config_fields() -> None:
 @pytest.mark.parametrize("obj,code,field", [
     ({"model": "no-such-model"}, "unknown_model", "model"),
     ({}, "missing_field", "model"),
-    ({"model": 7}, "wrong_type", "model"),
+    ({"model": 7}, "not_an_object", "model"),
+    ({"model": [1, 2, 3]}, "not_an_object", "model"),
+    ({"model": None}, "not_an_object", "model"),
+    ({"model": {"text_config": [1]}}, "not_an_object", "model.text_config"),
     ({"model": {"hidden_size": 64}}, "missing_field", "model.num_hidden_layers"),
     ({"model": {"hidden_size": "64", "num_hidden_layers": 2, "num_attention_heads": 4, "vocab_size": 10}},
      "wrong_type", "model.hidden_size"),

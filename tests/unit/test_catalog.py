@@ -24,19 +24,46 @@ NORMS_PER_LAYER = {"Gemma 2": 4}
 
 
 def _count_params(arch: ModelArch) -> int:
-    """Total parameters of a Llama-like decoder from its architecture (test-only; memory.py has its own)."""
-    h = arch.hidden_size
-    head_dim = arch.head_dim if arch.head_dim is not None else h // arch.num_attention_heads
-    q_out = arch.num_attention_heads * head_dim
-    kv_out = arch.num_key_value_heads * head_dim
-    bias = arch.attention_bias
-    attention = (h * q_out + (q_out if bias else 0)) + 2 * (h * kv_out + (kv_out if bias else 0)) + q_out * h
-    mlp = (3 if arch.mlp_gated else 2) * h * arch.intermediate_size
-    if arch.num_local_experts:
-        mlp = mlp * arch.num_local_experts + h * arch.num_local_experts  # experts + router
+    """Total parameters of a decoder from its architecture, tensor by tensor as transformers' modelling code builds
+    it (test-only; memory.py has its own): Llama-like attention or DeepSeek's latent attention, dense or MoE MLPs."""
+    h, a = arch.hidden_size, arch.num_attention_heads
+    if arch.kv_lora_rank:                                        # DeepseekV2Attention / DeepseekV3Attention
+        qk = arch.qk_nope_head_dim + arch.qk_rope_head_dim
+        if arch.q_lora_rank:
+            q = h * arch.q_lora_rank + arch.q_lora_rank + arch.q_lora_rank * a * qk   # q_a_proj, q_a_layernorm, q_b
+        else:
+            q = h * a * qk                                       # q_proj
+        kv = h * (arch.kv_lora_rank + arch.qk_rope_head_dim) + arch.kv_lora_rank \
+            + arch.kv_lora_rank * a * (arch.qk_nope_head_dim + arch.v_head_dim)    # kv_a_proj, kv_a_layernorm, kv_b
+        attention = q + kv + a * arch.v_head_dim * h
+    else:
+        head_dim = arch.head_dim if arch.head_dim is not None else h // a
+        q_out = a * head_dim
+        kv_out = arch.num_key_value_heads * head_dim
+        bias = arch.attention_bias
+        attention = (h * q_out + (q_out if bias else 0)) + 2 * (h * kv_out + (kv_out if bias else 0)) + q_out * h
+        attention += {"": 0, "head": 2 * head_dim, "full": q_out + kv_out}[arch.qk_norm]
+    attention += (h if arch.o_proj_bias else 0) + (a if arch.attention_sinks else 0)
+
+    def mlp(width: int) -> int:
+        weights = (3 if arch.mlp_gated else 2) * h * width
+        return weights + (((2 if arch.mlp_gated else 1) * width + h) if arch.mlp_bias else 0)
+
     norms = NORMS_PER_LAYER.get(arch.family, 2) * h
+    dense_layer = attention + mlp(arch.intermediate_size) + norms
+    if arch.num_local_experts:
+        E = arch.num_local_experts
+        moe = E * mlp(arch.moe_intermediate_size or arch.intermediate_size) + E * h   # experts + router
+        moe += E if arch.router_bias else 0
+        if arch.shared_expert_intermediate_size:
+            moe += mlp(arch.shared_expert_intermediate_size) + (h if arch.shared_expert_gate else 0)
+        moe_layer = attention + moe + norms
+        n_dense = arch.first_k_dense_replace
+        layers = n_dense * dense_layer + (arch.num_hidden_layers - n_dense) * moe_layer
+    else:
+        layers = arch.num_hidden_layers * dense_layer
     embeddings = arch.vocab_size * h * (1 if arch.tie_word_embeddings else 2)
-    return arch.num_hidden_layers * (attention + mlp + norms) + h + embeddings
+    return layers + h + embeddings
 
 
 def test_at_least_twenty_models() -> None:
@@ -114,9 +141,13 @@ def test_selected_config_facts() -> None:
         assert MODELS[gemma2].tie_word_embeddings and MODELS[gemma2].vocab_size == 256000
     assert MODELS["mistral-7b-v0.3"].vocab_size == 32768 and MODELS["mistral-7b-v0.1"].vocab_size == 32000
     assert all(a.attention_bias for a in MODELS.values() if a.family == "Qwen2.5")
-    assert not any(a.attention_bias for a in MODELS.values() if a.family != "Qwen2.5")
+    # q/k/v biases: Qwen2 and Qwen2-MoE (hard-coded / qkv_bias), gpt-oss (attention_bias true); nothing else
+    biased = {m for m, a in MODELS.items() if a.attention_bias}
+    assert biased == {m for m, a in MODELS.items() if a.family == "Qwen2.5"} | {"qwen1.5-moe-a2.7b", "gpt-oss-20b",
+                                                                                 "gpt-oss-120b"}
     mixtral = MODELS["mixtral-8x7b"]
     assert (mixtral.num_local_experts, mixtral.num_experts_per_tok) == (8, 2)
+    assert MODELS["deepseek-v3"].first_k_dense_replace == 3 and MODELS["deepseek-v2-lite"].q_lora_rank is None
 
 
 def test_calibration_aliases_target_existing_models() -> None:

@@ -1,0 +1,298 @@
+"""config.json parsing (calculator/configs.py) on real configs: exact parameter counts of the MoE and latent-attention
+families, per-model_type defaults, ignored fields reported, refusals, MoE memory, and the custom round trip."""
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from calculator import api
+from calculator import memory as mem
+from calculator.catalog import MODELS
+from calculator.configs import ApiError, parse_model
+from calculator.models import Method, Precision, TrainingSetup
+
+pytestmark = pytest.mark.unit
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "configs"
+
+# file -> (published total, catalogue id); the totals and their sources are in tests/data/configs/README.md
+PUBLISHED = {
+    "mixtral-8x7b-v0.1": (46_702_792_704, "mixtral-8x7b"),
+    "qwen1.5-moe-a2.7b": (14_315_784_192, "qwen1.5-moe-a2.7b"),
+    "qwen3-30b-a3b": (30_532_122_624, "qwen3-30b-a3b"),
+    "deepseek-v2-lite": (15_706_484_224, "deepseek-v2-lite"),
+    "deepseek-v3": (671_026_419_200, "deepseek-v3"),
+    "olmoe-1b-7b-0924": (6_919_161_856, "olmoe-1b-7b"),
+    "gpt-oss-20b": (20_914_757_184, "gpt-oss-20b"),
+    "gpt-oss-120b": (116_829_156_672, "gpt-oss-120b"),
+    "gemma-2b": (2_506_172_416, "gemma-2b"),
+}
+
+
+def config(name: str) -> dict:
+    return json.loads((DATA / f"{name}.json").read_text(encoding="utf-8"))
+
+
+def call(obj) -> dict:
+    return json.loads(api.estimate(json.dumps(obj)))
+
+
+def error(obj) -> tuple[str, str | None]:
+    out = call(obj)
+    assert out["ok"] is False, out
+    return out["error"]["code"], out["error"]["field"]
+
+
+@pytest.mark.parametrize("name", sorted(PUBLISHED))
+def test_real_config_counts_exactly_the_published_total(name: str) -> None:
+    published, _ = PUBLISHED[name]
+    r = call({"model": config(name), "include": []})["result"]
+    assert r["params"] == published
+
+
+def test_the_issue_figures_are_gone() -> None:
+    # issue 10: the real Qwen3-30B-A3B config gave 233.5 B and Qwen1.5-MoE-A2.7B 50.9 B
+    assert round(call({"model": config("qwen3-30b-a3b"), "include": []})["result"]["params"] / 1e9, 1) == 30.5
+    assert round(call({"model": config("qwen1.5-moe-a2.7b"), "include": []})["result"]["params"] / 1e9, 1) == 14.3
+
+
+@pytest.mark.parametrize("name", sorted(PUBLISHED))
+def test_pasted_config_estimates_like_its_catalogue_entry(name: str) -> None:
+    _, model_id = PUBLISHED[name]
+    for req in ({"method": "full", "precision": "mixed"}, {"method": "qlora", "seq_len": 4096},
+                {"method": "lora", "micro_batch_size": 2, "gradient_checkpointing": True}):
+        pasted = call({"model": config(name), "include": [], **req})["result"]
+        preset = call({"model": model_id, "include": [], **req})["result"]
+        assert pasted["peak_bytes_per_gpu"] == preset["peak_bytes_per_gpu"], req
+        assert pasted["trainable_params"] == preset["trainable_params"], req
+
+
+def test_fields_read_from_each_family() -> None:
+    q = parse_model(config("qwen1.5-moe-a2.7b"))
+    assert (q.num_local_experts, q.num_experts_per_tok, q.moe_intermediate_size) == (60, 4, 1408)
+    assert (q.shared_expert_intermediate_size, q.shared_expert_gate, q.attention_bias, q.o_proj_bias) == \
+        (5632, True, True, False)
+    q3 = parse_model(config("qwen3-30b-a3b"))
+    assert (q3.num_local_experts, q3.qk_norm, q3.shared_expert_intermediate_size) == (128, "head", 0)
+    ds = parse_model(config("deepseek-v2-lite"))
+    assert (ds.first_k_dense_replace, ds.shared_expert_intermediate_size, ds.q_lora_rank, ds.kv_lora_rank) == \
+        (1, 2 * 1408, None, 512)
+    v3 = parse_model(config("deepseek-v3"))
+    assert (v3.first_k_dense_replace, v3.q_lora_rank, v3.router_bias) == (3, 1536, True)
+    oss = parse_model(config("gpt-oss-20b"))
+    assert (oss.attention_sinks, oss.mlp_bias, oss.router_bias, oss.o_proj_bias) == (True, True, True, True)
+    assert parse_model(config("olmoe-1b-7b-0924")).qk_norm == "full"
+
+
+def test_qwen_sparse_step_and_mlp_only_layers_make_dense_layers() -> None:
+    cfg = config("qwen1.5-moe-a2.7b")
+    every_other = parse_model(dict(cfg, decoder_sparse_step=2))          # MoE where (idx + 1) % 2 == 0
+    assert every_other.first_k_dense_replace == 12
+    listed = parse_model(dict(cfg, mlp_only_layers=[0, 5, 23, 99]))      # 99 is past the last layer
+    assert listed.first_k_dense_replace == 3
+    # a dense layer holds one MLP of intermediate_size instead of 60 experts + shared expert + gates
+    full = mem.count_params(parse_model(cfg)).total
+    moe_layer = 60 * 3 * 2048 * 1408 + 60 * 2048 + 3 * 2048 * 5632 + 2048
+    assert mem.count_params(listed).total == full - 3 * (moe_layer - 3 * 2048 * 5632)
+
+
+def test_deepseek_moe_layer_freq() -> None:
+    cfg = dict(config("deepseek-v2-lite"), moe_layer_freq=2)   # MoE where idx >= 1 and idx % 2 == 0
+    assert parse_model(cfg).first_k_dense_replace == 27 - 13
+
+
+# --- tie_word_embeddings: the default of the model_type's config class ------------------------------------------
+def test_missing_tie_takes_the_class_default() -> None:
+    gemma = parse_model(config("gemma-2b"))                   # the file has no tie_word_embeddings
+    assert gemma.tie_word_embeddings is True                  # GemmaConfig(tie_word_embeddings=True)
+    assert mem.count_params(gemma).total == MODELS["gemma-2b"].published_params
+    base = {"hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4, "vocab_size": 100}
+    for model_type, tied in (("llama", False), ("mistral", False), ("qwen2", False), ("gemma", True),
+                             ("gpt2", True), ("falcon", True), ("gpt_neox", False), ("phi3", False)):
+        assert parse_model(dict(base, model_type=model_type)).tie_word_embeddings is tied, model_type
+    assert parse_model(base).tie_word_embeddings is True      # no model_type: PretrainedConfig says tied
+    assert parse_model(dict(base, model_type="llama", tie_word_embeddings=True)).tie_word_embeddings is True
+
+
+def test_unused_fields_are_reported() -> None:
+    r = call({"model": config("deepseek-v3"), "include": []})["result"]
+    ignored = set(r["model"]["ignored_fields"])
+    # the multi-token-prediction layer and the FP8 storage are not counted, and the result says so
+    assert {"num_nextn_predict_layers", "quantization_config", "rope_theta", "torch_dtype"} <= ignored
+    assert not ignored & {"hidden_size", "n_routed_experts", "kv_lora_rank", "first_k_dense_replace",
+                          "moe_intermediate_size", "n_shared_experts", "q_lora_rank", "num_experts_per_tok"}
+    # a known dense type builds no experts from expert fields: they are reported, not counted
+    qwen3 = {"model_type": "qwen3", "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4,
+             "vocab_size": 100, "num_experts": 8, "num_experts_per_tok": 2}
+    m = parse_model(qwen3)
+    assert m.num_local_experts == 0 and {"num_experts", "num_experts_per_tok"} <= set(m.ignored_fields)
+
+
+def test_text_config_is_read_and_the_vision_tower_reported() -> None:
+    text = {"model_type": "llama", "hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32,
+            "num_key_value_heads": 8, "intermediate_size": 14336, "vocab_size": 128256}
+    m = parse_model({"model_type": "llava", "text_config": text, "vision_config": {"hidden_size": 1024}})
+    assert mem.count_params(m).total == MODELS["llama-3.1-8b"].published_params
+    assert "vision_config" in m.ignored_fields
+
+
+# --- refusals ------------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", ["t5-small", "bert-base-uncased"])
+def test_encoder_models_are_refused(name: str) -> None:
+    assert error({"model": config(name)}) == ("unsupported_model", "model.model_type")
+
+
+@pytest.mark.parametrize("cfg,field", [
+    ({"model_type": "vit", "hidden_size": 768, "num_hidden_layers": 12, "num_attention_heads": 12,
+      "intermediate_size": 3072}, "model.model_type"),
+    ({"model_type": "my_vlm", "vision_config": {"hidden_size": 1024}}, "model.model_type"),
+    ({"model_type": "mamba", "hidden_size": 768, "num_hidden_layers": 24, "vocab_size": 50280,
+      "state_size": 16}, "model.model_type"),
+    ({"model_type": "my_hybrid", "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4,
+      "vocab_size": 100, "layer_types": ["linear_attention", "full_attention"]}, "model.model_type"),
+    # an MoE or latent-attention layout the estimator does not read is not guessed as dense
+    ({"model_type": "dbrx", "d_model": 6144, "n_layers": 40, "n_heads": 48, "vocab_size": 100352}, "model.model_type"),
+    ({"model_type": "my_moe", "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4,
+      "vocab_size": 100, "num_experts": 8, "num_experts_per_tok": 2}, "model.model_type"),
+    ({"model_type": "llama", "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4,
+      "vocab_size": 100, "kv_lora_rank": 32}, "model.model_type"),
+    ({"is_encoder_decoder": True, "d_model": 512, "num_layers": 6, "num_heads": 8, "vocab_size": 32128}, "model"),
+])
+def test_models_the_estimator_cannot_count_are_refused(cfg: dict, field: str) -> None:
+    assert error({"model": cfg}) == ("unsupported_model", field)
+
+
+@pytest.mark.parametrize("cfg,code,field", [
+    ({"model_type": "mixtral", "num_local_experts": 8, "num_experts_per_tok": 9}, "contradiction",
+     "model.num_experts_per_tok"),
+    ({"num_local_experts": 8}, "missing_field", "model.num_experts_per_tok"),   # no type, so no class default
+    ({"model_type": "qwen2_moe", "num_experts": 8, "num_experts_per_tok": 2, "mlp_only_layers": "0"},
+     "wrong_type", "model.mlp_only_layers"),
+    ({"model_type": "qwen2_moe", "num_experts": 8, "num_experts_per_tok": 2, "decoder_sparse_step": 0},
+     "out_of_range", "model.decoder_sparse_step"),
+    ({"model_type": "deepseek_v3", "n_routed_experts": 8, "first_k_dense_replace": 3}, "out_of_range",
+     "model.first_k_dense_replace"),
+    ({"model_type": "deepseek_v3", "n_routed_experts": None, "qk_nope_head_dim": 0, "qk_rope_head_dim": 0},
+     "out_of_range", "model.qk_rope_head_dim"),
+    ({"model_type": "qwen3_moe"}, "missing_field", "model.num_local_experts"),   # no dense guess for a MoE type
+    ({"qk_norm": "sometimes"}, "unknown_value", "model.qk_norm"),
+    ({"mlp_bias": "yes"}, "wrong_type", "model.mlp_bias"),
+    ({"hidden_size": 10**400}, "out_of_range", "model.hidden_size"),
+])
+def test_bad_moe_and_mla_fields(cfg: dict, code: str, field: str) -> None:
+    base = {"hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4, "vocab_size": 100}
+    assert error({"model": {**base, **cfg}}) == (code, field)
+
+
+@pytest.mark.parametrize("text", ['{"model": [1,2,3]}', '{"model": 42}', '{"model": null}', '{"model": true}'])
+def test_a_model_that_is_not_an_object_or_id(text: str) -> None:
+    assert json.loads(api.estimate(text))["error"] == {"code": "not_an_object", "field": "model"}
+
+
+@pytest.mark.parametrize("digits", [400, 4301, 20_000])
+def test_integers_of_any_size_are_out_of_range(digits: int) -> None:
+    big = "9" * digits
+    assert json.loads(api.estimate('{"model": "llama-2-7b", "seq_len": %s}' % big))["error"] == \
+        {"code": "out_of_range", "field": "seq_len"}
+    assert json.loads(api.estimate('{"model": "llama-2-7b", "seq_len": -%s}' % big))["error"] == \
+        {"code": "out_of_range", "field": "seq_len"}
+    cfg = '{"hidden_size": %s, "num_hidden_layers": 2, "num_attention_heads": 4, "vocab_size": 10}' % big
+    assert json.loads(api.estimate('{"model": %s}' % cfg))["error"] == \
+        {"code": "out_of_range", "field": "model.hidden_size"}
+
+
+def test_every_error_code_has_a_message_in_both_languages() -> None:
+    root = Path(__file__).resolve().parents[2] / "overrides" / "strings"
+    for lang in ("ar", "en"):
+        errors = json.loads((root / f"{lang}.json").read_text(encoding="utf-8"))["calc"]["errors"]
+        missing = [c for c in api.ERROR_CODES if not errors.get(c)]
+        assert missing == [], (lang, missing)
+
+
+# --- memory of a mixture of experts ---------------------------------------------------------------------------------
+def _setup(model, **kw) -> TrainingSetup:
+    return TrainingSetup(model=model, **{"method": Method.FULL, "precision": Precision.BF16, "seq_len": 2048, **kw})
+
+
+def test_moe_activations_grow_with_routed_experts_not_with_all_experts() -> None:
+    q3 = MODELS["qwen3-30b-a3b"]
+    base = mem.activation_bytes(_setup(q3))
+    more_routed = mem.activation_bytes(_setup(replace(q3, num_experts_per_tok=16)))
+    more_experts = mem.activation_bytes(_setup(replace(q3, num_local_experts=256)))
+    assert more_routed > 1.3 * base          # twice the routed experts: a much larger MLP term
+    assert base < more_experts < 1.01 * base  # twice the experts: only the router's probabilities grow
+    # ... while every expert's weights are resident: twice the experts nearly doubles the weights
+    w = mem.weights_bytes(_setup(q3))
+    assert w == 2 * mem.count_params(q3).total
+    assert mem.weights_bytes(_setup(replace(q3, num_local_experts=256))) > 1.9 * w
+
+
+def test_moe_frozen_activations_also_follow_k() -> None:
+    mixtral = MODELS["mixtral-8x7b"]
+    lora = {"method": Method.LORA}
+    a2 = mem.activation_bytes(_setup(mixtral, **lora))
+    a1 = mem.activation_bytes(_setup(replace(mixtral, num_experts_per_tok=1), **lora))
+    a16 = mem.activation_bytes(_setup(replace(mixtral, num_local_experts=16), **lora))
+    assert a1 < a2 and abs(a16 - a2) < 0.01 * a2
+
+
+def test_lora_all_linear_on_latent_attention_wraps_every_projection() -> None:
+    ds = MODELS["deepseek-v2-lite"]
+    r = 16
+    attn = (2048 + 16 * 192) + (2048 + 576) + (512 + 16 * 256) + (16 * 128 + 2048)   # q, kv_a, kv_b, o
+    dense_mlp = 2 * (2048 + 10944) + (10944 + 2048)
+    moe_mlp = 64 * (2 * (2048 + 1408) + (1408 + 2048)) + 2 * (2048 + 2816) + (2816 + 2048)
+    expected = r * (27 * attn + 1 * dense_mlp + 26 * moe_mlp)
+    assert mem.trainable_params(_setup(ds, method=Method.LORA, lora_rank=r)) == expected
+    # naming only q_proj reaches DeepSeek-V2-Lite's single q_proj, not the compressed kv projections
+    only_q = mem.trainable_params(_setup(ds, method=Method.LORA, lora_rank=r, lora_targets=("q_proj",)))
+    assert only_q == r * 27 * (2048 + 16 * 192)
+
+
+def test_latent_attention_saves_per_head_keys_and_values() -> None:
+    # MLA expands k and v to every head before attention: flash does not shrink them as it does GQA's
+    ds = MODELS["deepseek-v2-lite"]
+    from calculator.models import Attention
+    sdpa = mem.activation_bytes(_setup(ds, attention=Attention.SDPA))
+    flash = mem.activation_bytes(_setup(ds, attention=Attention.FLASH))
+    assert sdpa == flash
+    q3 = MODELS["qwen3-30b-a3b"]
+    assert mem.activation_bytes(_setup(q3, attention=Attention.FLASH)) < \
+        mem.activation_bytes(_setup(q3, attention=Attention.SDPA))
+
+
+# --- the custom round trip ------------------------------------------------------------------------------------------
+_SETUPS = ({}, {"method": "lora", "lora_targets": "all-linear"}, {"method": "qlora", "seq_len": 4096},
+           {"method": "full", "precision": "mixed", "optimizer": "adafactor", "num_gpus": 2, "sharding": "zero3"})
+
+
+@pytest.mark.parametrize("model_id", sorted(MODELS))
+def test_result_model_object_round_trips_as_a_pasted_config(model_id: str) -> None:
+    for extra in _SETUPS:
+        first = call({"model": model_id, "include": [], **extra})
+        assert first["ok"], (model_id, extra, first)
+        pasted = call({"model": first["result"]["model"], "include": [], **extra})
+        assert pasted["ok"], (model_id, extra, pasted)
+        a, b = first["result"], pasted["result"]
+        assert b["model"]["ignored_fields"] == []
+        for key in a:
+            if key != "model":
+                assert a[key] == b[key], (model_id, extra, key)
+        assert {k: v for k, v in a["model"].items() if k != "id"} == {k: v for k, v in b["model"].items() if k != "id"}
+
+
+def test_parse_errors_are_api_errors() -> None:
+    with pytest.raises(ApiError) as info:
+        parse_model({"hidden_size": 64})
+    assert (info.value.code, info.value.field) == ("missing_field", "model.num_hidden_layers")
+
+
+def test_schema_lists_every_field_of_the_model_object() -> None:
+    fields = api.schema()["model_fields"]
+    listed = set(fields["required"]) | set(fields["optional"])
+    out = api.estimate_obj({"model": "deepseek-v3", "include": []})["result"]["model"]
+    assert listed == set(out) - {"id", "name", "ignored_fields"}
+    assert set(fields["kinds"]) == listed
