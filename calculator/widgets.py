@@ -20,6 +20,7 @@ from typing import Any, Callable
 
 from . import api
 from .catalog import GPUS, MODELS
+from .configs import ARCH_FIELDS, MODEL_FIELD_KINDS, QK_NORMS
 from .display import Html, Strings, el, filled, fmt_bytes, fmt_int, fmt_number, fmt_percent, join, ltr
 from .inputs import BY_NAME, DEFAULTS, GROUPS, INPUTS, InputSpec
 from .models import ModelArch
@@ -356,6 +357,11 @@ def _results_estimator(s: Strings, results: list[dict[str, Any]], state: dict[st
                          join(ltr(fmt_int(value)), f" {unit}" if unit else "") if value > 0 else s.get("out.none_fits"))))
     facts_html = el("dl", {"class": "calc-facts"}, [el("div", {}, el("dt", {}, t), el("dd", {}, v)) for t, v in facts])
     notes = [el("p", {"class": "calc-note", "data-note": n}, s.get(f"notes.{n}")) for n in r["notes"]]
+    ignored = r["model"].get("ignored_fields") or []
+    if ignored:
+        notes.append(el("p", {"class": "calc-note", "data-note": "ignored_fields"},
+                        filled(s.get("out.ignored_fields"), {"fields": ", ".join(ignored[:40]) +
+                                                             (" …" if len(ignored) > 40 else "")})))
     return join(breakdown, facts_html, notes, _remedies(s, r, g), _smallest(s, r), _gpu_table(s, r, state))
 
 
@@ -509,6 +515,8 @@ def render_results(s: Strings, kind: str, state: dict[str, Any], fixed: dict[str
                    ) -> tuple[Html | None, list[dict[str, Any]], list[FieldError]]:
     """The results fragment for a state, the API results it shows, and the API's error (as a field error) if the
     estimator rejects the state."""
+    if "gpu" in KINDS[kind].fields and not state.get("gpu"):
+        return None, [], [FieldError("gpu", "missing_field")]     # every widget gives its verdict on a card
     results = []
     for request in requests_for(kind, state, fixed):
         out = api.estimate_obj(request)
@@ -615,24 +623,16 @@ def _control(s: Strings, wid: str, key: str, value: Any) -> Html:
     raise AssertionError(spec)   # pragma: no cover - inputs._check_table admits no other control
 
 
-#: ModelArch fields a "Custom architecture" carries: every field of the architecture that the estimator reads
-#: (identity and provenance fields excluded). Integers become number fields, booleans checkboxes.
-_NOT_ARCH = {"id", "name", "family", "published_params", "source"}
-
-
 def custom_fields() -> list[tuple[str, str]]:
-    out = []
-    for f in dataclasses.fields(ModelArch):
-        if f.name in _NOT_ARCH:
-            continue
-        kind = "bool" if str(f.type).startswith("bool") else "int"
-        out.append((f.name, kind))
-    return out
+    """The fields a "Custom architecture" carries: every architecture field the estimator reads (configs.ARCH_FIELDS),
+    with how the form edits it (int, int_or_null, bool, enum, string)."""
+    return [(name, MODEL_FIELD_KINDS[name]) for name in ARCH_FIELDS]
 
 
 def custom_values(model: dict[str, Any]) -> dict[str, Any]:
-    """A result's ``model`` object as the custom fields show it (numbers as typed text, flags as booleans)."""
-    out = {}
+    """A result's ``model`` object as the custom fields show it (numbers and text as typed, flags as booleans; a
+    field the config leaves unset is empty)."""
+    out: dict[str, Any] = {}
     for name, kind in custom_fields():
         v = model.get(name)
         out[name] = bool(v) if kind == "bool" else ("" if v is None else str(v))
@@ -653,6 +653,18 @@ def _model_fieldset(s: Strings, wid: str, state: dict[str, Any], model: dict[str
         help_text = s.get(f"fields.{key}.help", "")
         if kind == "bool":
             custom.append(_checkbox(wid, key, values[name], label, help_text))
+        elif kind == "enum":
+            options = join(*[el("option", {"value": v, "selected": v == values[name]},
+                                s.get(f"options.qk_norm.{v or 'none'}")) for v in QK_NORMS])
+            custom.append(_select(wid, key, label, help_text, options, ltr_text=True))
+        elif kind == "string":
+            custom.append(el("div", {"class": "calc-field", "data-calc-wrap": key},
+                             el("label", {"class": "calc-field__label", "for": _fid(wid, key)}, label),
+                             el("input", {"class": "calc-field__input", "id": _fid(wid, key), "type": "text",
+                                          "dir": "ltr", "spellcheck": "false", "autocomplete": "off",
+                                          "data-calc-field": key, "data-calc-text": True, "value": values[name],
+                                          "aria-describedby": f"{_fid(wid, key)}-help"}),
+                             _help_and_error(wid, key, help_text)))
         else:
             custom.append(_number(s, wid, key, values[name], label, help_text, None))
     return el("fieldset", {"class": "calc-group calc-group--model"},

@@ -28,6 +28,8 @@ from calculator.widgets import KINDS
 
 #: Computed tables and the marker attributes each takes beside request keys.
 TABLES = {"needs-by-size": frozenset({"method"}), "gpu-classes": frozenset()}
+#: Request keys a table sets itself, cell by cell (a marker cannot fix them).
+TABLE_VARIES = frozenset({"model", "method", "gpu", "num_gpus", "sharding"})
 #: Options of ``calc:value`` that are not request keys.
 VALUE_OPTIONS = frozenset({"out", "unit", "digits"})
 STATIC_KINDS = ("table", "value", "assumptions")
@@ -105,6 +107,8 @@ def parse(body: str, where: str) -> Marker:
             raise PluginError(f"{where}: attribute {key!r} given twice in 'calc:{kind}'")
         if key in extra:
             options[key] = coerce(key, m["value"])
+        elif kind == "table" and key in TABLE_VARIES:
+            raise PluginError(f"{where}: 'calc:table {name}' sets {key!r} itself, cell by cell")
         elif key in BY_NAME and key != "include":
             attrs[key] = coerce(key, m["value"])
         else:

@@ -37,6 +37,7 @@ def required_calc_strings() -> list[str]:
     wrong-type message of every kind of input), enum options, form labels and help, memory components, verdicts,
     remedies, notes. A new code or input without its text in both languages fails the build (and a unit test)."""
     from calculator.api import ERROR_CODES, schema
+    from calculator.configs import QK_NORMS
     from calculator.inputs import INPUTS, KINDS
     from calculator.widgets import KINDS as WIDGETS
 
@@ -59,7 +60,8 @@ def required_calc_strings() -> list[str]:
     wanted += ["verdict.comfortable", "verdict.tight", "verdict.does_not_fit"]
     wanted += [f"remedies.{r}" for r in ("smaller_micro_batch", "shorter_sequences", "gradient_checkpointing",
                                          "8bit_optimizer", "lora", "qlora", "sharding")]
-    wanted += ["notes.paged_states_excluded"]
+    wanted += ["notes.paged_states_excluded", "out.ignored_fields"]
+    wanted += [f"options.qk_norm.{v or 'none'}" for v in QK_NORMS]
     return wanted
 
 

@@ -356,7 +356,8 @@ def test_state_from_the_address_survives_the_toc_a_reload_and_the_language_switc
     assert_shows(root, {**defaults, **state}, "en")
     expect(root.locator("[data-calc-notice]")).to_have_text(S["en"].get("notice.link_applied"))
     # A click in the table of contents changes the hash, not the inputs in the address.
-    page.locator(".md-nav--secondary a").first.click()
+    page.locator(".md-sidebar--secondary a.md-nav__link").first.click()
+    page.wait_for_function("location.hash.length > 1")
     assert link_state(page) == {"calc-estimator-1": state}
     page.reload()
     wait_ready(page, "#calc-estimator-1")

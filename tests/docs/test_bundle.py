@@ -1,0 +1,75 @@
+"""What the build bundles for the page (read from the built site, no browser): the pinned Pyodide runtime with its
+two offline edits only, and a valid calculator wheel made from the same sources pytest tests and nothing else."""
+from __future__ import annotations
+
+import base64
+import csv
+import hashlib
+import io
+import json
+import re
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.docs
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_bundled_runtime_is_the_pinned_one(built_site):
+    pinned = json.loads((ROOT / "package.json").read_text())["dependencies"]["pyodide"]
+    runtime = built_site / "assets" / "pyodide" / pinned
+    npm = ROOT / "node_modules" / "pyodide"
+    for name in ("pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"):
+        assert (runtime / name).read_bytes() == (npm / name).read_bytes(), name  # the pinned npm files, as they are
+    for name in ("pyodide.mjs", "pyodide.asm.mjs"):  # the loader, with the offline edits only (sitebuild/runtime.py)
+        text = (runtime / name).read_text(encoding="utf-8")
+        assert not re.search(r"[\"'`]https?://[^\"'`\s]+", text), name
+        assert abs(len(text) - len((npm / name).read_text(encoding="utf-8"))) < 100, name
+
+
+def test_the_wheel_is_valid_and_carries_the_estimator_only(built_site, tmp_path):
+    wheels = list((built_site / "assets" / "calc" / "wheel").glob("*/calculator-*-py3-none-any.whl"))
+    assert len(wheels) == 1, wheels
+    wheel = wheels[0]
+    with zipfile.ZipFile(wheel) as zf:
+        names = set(zf.namelist())
+        sources = {p.name for p in (ROOT / "calculator").glob("*.py")}
+        assert {f"calculator/{n}" for n in sources} <= names
+        assert not [n for n in names if not n.startswith(("calculator/", "calculator-"))], names
+        dist = next(n.split("/")[0] for n in names if n.endswith(".dist-info/WHEEL"))
+        meta = zf.read(f"{dist}/WHEEL").decode()
+        assert "Tag: py3-none-any" in meta and "Root-Is-Purelib: true" in meta
+        for row in csv.reader(io.StringIO(zf.read(f"{dist}/RECORD").decode())):
+            if row[0].endswith("RECORD"):
+                continue
+            data = zf.read(row[0])
+            digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+            assert row[1] == f"sha256={digest}" and int(row[2]) == len(data), row
+        for n in sources:  # built from the same sources pytest tests
+            assert zf.read(f"calculator/{n}") == (ROOT / "calculator" / n).read_bytes()
+        # Data only the benchmarks use (calibration aliases) stays out of the browser.
+        assert not [n for n in names if b"CALIBRATION" in zf.read(n)], "calibration data shipped in the wheel"
+    proc = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index",
+                           "--disable-pip-version-check", "--target", str(tmp_path / "t"), str(wheel)],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "t" / "calculator" / "api.py").is_file()
+
+
+def test_every_page_with_widgets_names_the_same_runtime_and_wheel(built_site):
+    pinned = json.loads((ROOT / "package.json").read_text())["dependencies"]["pyodide"]
+    wheel = next((built_site / "assets" / "calc" / "wheel").glob("*/calculator-*-py3-none-any.whl"))
+    for page in (built_site / "calculator" / "index.html", built_site / "en" / "articles" / "five-ways" / "index.html"):
+        html = page.read_text(encoding="utf-8")
+        cfg = json.loads(re.search(r'<script type="application/json" id="calc-runtime">(.*?)</script>', html,
+                                   re.S).group(1))
+        assert cfg["pyodide"] == f"assets/pyodide/{pinned}/"
+        assert (built_site / cfg["wheel"]).resolve() == wheel.resolve()
+        npm = ROOT / "node_modules" / "pyodide"
+        assert 0.99 < cfg["bytes"] / sum((npm / f).stat().st_size for f in
+                                         ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
+                                          "pyodide-lock.json")) < 1.01

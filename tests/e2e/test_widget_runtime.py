@@ -1,0 +1,214 @@
+"""How the calculator starts, fails and lays out, in Debian Chromium: real loading stages, a message for every failure
+(blocked or corrupt runtime, a script that never loads), the build-time figures without JavaScript, nothing heavy
+before a widget is reached, the estimator's result on screen while its inputs are edited (desktop and phone), and
+tables that keep their captions and verdicts on a phone. These need their own page loads (a cold runtime)."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from playwright.sync_api import expect
+
+from calculator import widgets as W
+from calculator.display import Strings
+from sitebuild.strings import calc_strings
+
+pytestmark = pytest.mark.e2e
+
+READY_MS = 90_000
+S = {lang: Strings(calc_strings(lang), lang) for lang in ("ar", "en")}
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+
+
+def url(base: str, lang: str, path: str) -> str:
+    return f"{base}{'en/' if lang == 'en' else ''}{path}"
+
+
+def wait_ready(page, selector: str = "[data-calc-root]") -> None:
+    page.locator(selector).first.scroll_into_view_if_needed()
+    page.wait_for_function("document.documentElement.dataset.calcRuntime === 'ready'", timeout=READY_MS)
+    expect(page.locator(selector).first).to_have_attribute("data-calc-state", "ready", timeout=READY_MS)
+
+
+def prerendered_is_python(root, lang: str) -> None:
+    kind = root.get_attribute("data-calc-kind")
+    state = json.loads(root.get_attribute("data-calc-defaults"))
+    fixed = json.loads(root.get_attribute("data-calc-fixed"))
+    fragment, _results, errors = W.render_results(S[lang], kind, state, fixed)
+    assert not errors
+    expected = root.page.evaluate("h => { const t = document.createElement('template'); t.innerHTML = h; "
+                                  "return t.innerHTML; }", fragment)
+    assert root.locator("[data-calc-fragment]").inner_html() == expected
+
+
+# ------------------------------------------------------------------------------------------------------------
+# Loading stages
+# ------------------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("lang", ["ar", "en"])
+def test_loading_goes_through_real_stages_with_a_progress_bar(page, guard, site_url, lang):
+    page.add_init_script("""
+      window.__stages = [];
+      new MutationObserver(() => {
+        const s = document.documentElement.dataset.calcRuntime;
+        const bar = document.querySelector('#calc-estimator-1 [data-calc-progress]');
+        const last = window.__stages[window.__stages.length - 1];
+        const entry = {stage: s, bar: bar && !bar.hidden ? [bar.value, bar.max] : null};
+        if (s && (!last || last.stage !== s || JSON.stringify(last.bar) !== JSON.stringify(entry.bar))) window.__stages.push(entry);
+      }).observe(document, {subtree: true, attributes: true, attributeFilter: ['data-calc-runtime', 'value', 'hidden']});
+    """)
+    page.goto(url(site_url, lang, "calculator/"))
+    wait_ready(page, "#calc-estimator-1")
+    stages = page.evaluate("window.__stages")
+    order = [s["stage"] for s in stages]
+    names = [n for i, n in enumerate(order) if i == 0 or order[i - 1] != n]
+    assert names == ["downloading", "starting", "loading", "ready"], names
+    total = json.loads(page.locator("#calc-runtime").text_content())["bytes"]
+    bars = [s["bar"] for s in stages if s["stage"] == "downloading" and s["bar"]]
+    assert bars and all(max_ == total for _v, max_ in bars)
+    assert bars[-1][0] > 0, bars          # the bar moved while files arrived
+    # Each widget on the page has its own polite status region and its own live region for results.
+    root = page.locator("#calc-estimator-1")
+    assert root.locator("[data-calc-status]").get_attribute("aria-live") == "polite"
+    assert root.locator("[data-calc-announce]").get_attribute("aria-live") == "polite"
+    expect(root.locator("[data-calc-status]")).to_have_text(S[lang].get("status.ready"))
+
+
+def test_second_widget_on_a_page_has_its_own_live_status(page, guard, site_url):
+    page.goto(url(site_url, "en", "articles/five-ways/"))
+    roots = page.locator("[data-calc-root]").all()
+    assert len(roots) >= 2
+    for root in roots:
+        assert root.locator("[data-calc-status]").get_attribute("role") == "status"
+        assert root.locator("[data-calc-announce]").get_attribute("aria-live") == "polite"
+
+
+# ------------------------------------------------------------------------------------------------------------
+# Failures
+# ------------------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("lang", ["ar", "en"])
+def test_blocked_wasm_shows_the_localized_failure(page, context, guard, site_url, lang):
+    guard.allow_console.extend(["pyodide.asm.wasm", "ERR_FAILED", "ERR_BLOCKED"])
+    blocked: list[str] = []
+
+    def block(route):
+        blocked.append(route.request.url)
+        route.abort("blockedbyclient")
+
+    context.route("**/pyodide.asm.wasm", block)
+    page.goto(url(site_url, lang, "calculator/"))
+    root = page.locator("#calc-estimator-1")
+    expect(root).to_have_attribute("data-calc-state", "error", timeout=READY_MS)
+    status = root.locator("[data-calc-status]")
+    expect(status).to_contain_text(S[lang].get("status.failed"))
+    expect(status).to_contain_text(S[lang].get("failure.download"))
+    assert blocked
+    assert page.evaluate("document.documentElement.dataset.calcRuntime") == "failed"
+    assert root.locator("[data-calc-fieldset]").get_attribute("disabled") is not None
+    prerendered_is_python(root, lang)   # the build-time figures are still there
+    assert "Traceback" not in page.content()
+
+
+def test_corrupt_wasm_is_reported_not_an_endless_spinner(page, context, guard, site_url):
+    guard.allow_console.append("pyodide.asm.wasm")
+    context.route("**/pyodide.asm.wasm", lambda route: route.fulfill(
+        status=200, body=b"\0asm-not-really" * 64, headers={"Content-Type": "application/wasm"}))
+    page.goto(url(site_url, "en", "calculator/"))
+    expect(page.locator("#calc-estimator-1")).to_have_attribute("data-calc-state", "error", timeout=READY_MS)
+    expect(page.locator("#calc-estimator-1 [data-calc-status]")).to_contain_text(S["en"].get("failure.wasm"))
+
+
+@pytest.mark.parametrize("lang", ["ar", "en"])
+def test_a_widget_script_that_never_loads_is_reported(page, context, guard, site_url, lang):
+    guard.allow_console.extend(["calc.js", "404", "Failed to load"])
+    context.route("**/assets/calc/calc.js", lambda route: route.fulfill(status=404, body="not found"))
+    page.goto(url(site_url, lang, "calculator/"), wait_until="load")
+    root = page.locator("#calc-estimator-1")
+    expect(root).to_have_attribute("data-calc-state", "error")
+    expect(root.locator("[data-calc-status]")).to_contain_text(S[lang].get("failure.script"))
+    prerendered_is_python(root, lang)
+
+
+def test_without_javascript_the_build_time_figures_are_there(browser, site_url):
+    context = browser.new_context(java_script_enabled=False)
+    try:
+        page = context.new_page()
+        for lang in ("ar", "en"):
+            for path in ("calculator/", "articles/vram-guide/", "articles/five-ways/"):
+                page.goto(url(site_url, lang, path))
+                roots = page.locator("[data-calc-root]").all()
+                assert roots
+                for root in roots:
+                    expect(root.locator(".calc__noscript")).to_have_text(S[lang].get("status.noscript"))
+                    expect(root.locator('[data-calc-output="peak_bytes_per_gpu"]').first).to_be_visible()
+                    prerendered_is_python(root, lang)
+            page.goto(url(site_url, lang, "articles/vram-guide/"))
+            tables = page.locator("[data-calc-table]")
+            assert tables.count() >= 2
+            expect(tables.first).to_be_visible()
+    finally:
+        context.close()
+
+
+def test_nothing_heavy_loads_before_a_widget_is_reached(page, guard, site_url):
+    requested: list[str] = []
+    page.on("request", lambda r: requested.append(r.url))
+    page.set_viewport_size(DESKTOP)
+    page.goto(url(site_url, "en", "articles/vram-guide/"), wait_until="networkidle")
+    assert page.evaluate("document.documentElement.dataset.calcRuntime") == "idle"
+    assert not [u for u in requested if "pyodide" in u or u.endswith(".whl") or "worker.mjs" in u]
+    page.locator("[data-calc-root]").first.scroll_into_view_if_needed()
+    wait_ready(page)
+    assert [u for u in requested if u.endswith("pyodide.asm.wasm")]
+
+
+# ------------------------------------------------------------------------------------------------------------
+# Layout: the result stays in view while editing; tables on a phone
+# ------------------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("lang", ["ar", "en"])
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_the_peak_stays_on_screen_while_any_input_is_edited(page, guard, site_url, lang, viewport):
+    page.set_viewport_size(viewport)
+    page.goto(url(site_url, lang, "calculator/"))
+    wait_ready(page, "#calc-estimator-1")
+    root = page.locator("#calc-estimator-1")
+    peak = root.locator('[data-calc-summary] [data-calc-output="peak_bytes_per_gpu"]')
+    for key in ("method", "seq_len", "grad_accum_steps", "optimizer", "gpu", "num_gpus"):
+        field = root.locator(f'[data-calc-field="{key}"]')
+        field.scroll_into_view_if_needed()
+        field.focus()
+        box = peak.bounding_box()
+        assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= viewport["height"], (key, box)
+        assert box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"], (key, box)
+        # ... and it is not covering the field being edited.
+        f = field.bounding_box()
+        assert f["y"] + f["height"] <= box["y"] or f["y"] >= box["y"] + box["height"], (key, f, box)
+
+
+@pytest.mark.parametrize("lang", ["ar", "en"])
+def test_tables_on_a_phone_keep_captions_and_verdicts(page, guard, site_url, lang):
+    page.set_viewport_size(PHONE)
+    page.goto(url(site_url, lang, "calculator/"))
+    table = page.locator('#calc-estimator-1 [data-calc-output="gpu_table"]')
+    table.scroll_into_view_if_needed()
+    # The caption sits outside the horizontal scroller and is not cut off.
+    caption = table.locator(".calc-table-caption")
+    assert caption.evaluate("c => !c.closest('.calc-table-wrap')")
+    assert caption.evaluate("c => c.scrollWidth <= c.clientWidth + 1")
+    # Every verdict column of the GPU table is within the screen without scrolling sideways.
+    wrap = table.locator(".calc-table-wrap")
+    assert wrap.evaluate("w => w.scrollWidth <= w.clientWidth + 1"), wrap.evaluate("w => [w.scrollWidth, w.clientWidth]")
+    for cell in table.locator("tbody tr").first.locator("td.calc-cell").all():
+        box = cell.bounding_box()
+        assert 0 <= box["x"] and box["x"] + box["width"] <= PHONE["width"] + 1, box
+    # The article tables too.
+    page.goto(url(site_url, lang, "articles/vram-guide/"))
+    for figure in page.locator("[data-calc-table]").all():
+        assert figure.locator(".calc-table-caption").evaluate("c => !c.closest('.calc-table-wrap')")
+
+
+def test_what_fits_leads_with_qlora(page, guard, site_url):
+    page.goto(url(site_url, "en", "articles/five-ways/"))
+    root = page.locator('[data-calc-kind="fits"]').first
+    heads = root.locator("thead th").all_inner_texts()
+    assert heads[1:] == [S["en"].get(f"options.method.{m}") for m in ("qlora", "lora", "full")]

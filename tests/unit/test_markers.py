@@ -1,0 +1,114 @@
+"""The calculator markers of a page: parsed by sitebuild.markers, computed by sitebuild.articles, and placed by the
+MkDocs hook (hooks/widgets.py), which fails the build on anything it cannot honour."""
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+from pathlib import Path
+
+import pytest
+from mkdocs.exceptions import PluginError
+
+from calculator import api
+from calculator.display import Strings
+from sitebuild import articles, markers
+from sitebuild.strings import calc_strings
+
+pytestmark = pytest.mark.unit
+ROOT = Path(__file__).resolve().parents[2]
+S = Strings(calc_strings("en"), "en")
+
+
+def test_markers_parse_request_keys_by_their_kind():
+    m = markers.parse(" estimator model=llama-2-7b method=full dpo=true seq_len=4096 ", "x")
+    assert (m.kind, m.name, m.attrs) == ("estimator", None, {"model": "llama-2-7b", "method": "full", "dpo": True,
+                                                             "seq_len": 4096})
+    m = markers.parse("table needs-by-size method=qlora precision=mixed", "x")
+    assert (m.kind, m.name, m.options, m.attrs) == ("table", "needs-by-size", {"method": "qlora"},
+                                                    {"precision": "mixed"})
+    m = markers.parse("value out=peak unit=gib digits=1 lora_dropout=0.1 lora_targets=q_proj,v_proj", "x")
+    assert m.options == {"out": "peak", "unit": "gib", "digits": 1}
+    assert m.attrs == {"lora_dropout": 0.1, "lora_targets": ["q_proj", "v_proj"]}
+
+
+@pytest.mark.parametrize("bad", ["estimatr", "estimator colour=red", "compare model", "table", "table nope",
+                                 "table gpu-classes method=full", "seqlen model=a model=b", "estimator model=<b>",
+                                 "", "value model=llama-2-7b", "assumptions seq_len=1", "estimator include=x"])
+def test_bad_markers_fail_the_build(bad):
+    with pytest.raises(PluginError):
+        markers.parse(bad, "x")
+
+
+def test_find_reports_markers_in_order_and_refuses_malformed_ones():
+    html = ('<p>Peak <!-- calc:value out=peak model=llama-2-7b --> here.</p>\n<p><!-- calc:estimator --></p>'
+            '<pre><code>&lt;!-- calc:estimator --&gt;</code></pre>')
+    found = markers.find(html, "x")
+    assert [(m.kind, m.inline) for _match, m in found] == [("value", True), ("estimator", False)]
+    for bad in ("<!-- calc:nope -->", "<!--calc estimator-->", "<p><!-- calc:fits gpu=rtx-4090 extra=1 --></p>"):
+        with pytest.raises(PluginError):
+            markers.find(bad, "x")
+
+
+def test_front_matter_assumptions_are_request_keys():
+    assert markers.front_matter({"calc": {"seq_len": 4096, "precision": "bf16"}}, "x") == {"seq_len": 4096,
+                                                                                          "precision": "bf16"}
+    with pytest.raises(PluginError):
+        markers.front_matter({"calc": {"colour": "red"}}, "x")
+
+
+def test_an_inline_figure_is_the_estimators_number_with_its_raw_value():
+    request = {"model": "llama-2-7b", "method": "full", "precision": "mixed", "gpu": "h100-80gb"}
+    r = api.estimate_obj({**request, "include": []})["result"]
+    html = articles.render_value(S, markers.parse("value out=peak", "x"), request, "x")
+    assert f'data-calc-value="{r["peak_bytes_per_gpu"]}"' in html
+    assert re.search(rf'>{round(r["peak_bytes_per_gpu"] / 1e9)} GB<', html)
+    share = articles.render_value(S, markers.parse("value out=share", "x"), request, "x")
+    assert f'data-calc-value="{r["gpu"]["share_of_memory"]}"' in share
+    verdict = articles.render_value(S, markers.parse("value out=verdict", "x"), request, "x")
+    assert S.get(f"verdict.{r['gpu']['verdict']}") in verdict
+    # bytes per parameter of the model state: ~16 under mixed precision with fp32 AdamW, ~8 in pure bf16
+    mixed = articles.render_value(S, markers.parse("value out=bytes_per_param optimizer=adamw_torch_fused", "x"),
+                                  request, "x")
+    bf16 = articles.render_value(S, markers.parse("value out=bytes_per_param optimizer=adamw_torch_fused "
+                                                  "precision=bf16", "x"), request, "x")
+    value = lambda h: float(re.search(r'data-calc-value="([0-9.]+)"', h).group(1))  # noqa: E731
+    assert 15.5 < value(mixed) < 17 and 7.5 < value(bf16) < 8.5
+    for bad in ("value out=nope", "value out=verdict gpu=", "value out=peak unit=kb"):
+        with pytest.raises(PluginError):
+            articles.render_value(S, markers.parse(bad, "x") if "gpu=" not in bad else
+                                  markers.Marker("value", None, {}, {"out": "verdict"}), {"model": "llama-2-7b"}, "x")
+
+
+def _hook():
+    spec = importlib.util.spec_from_file_location("calc_widgets_hook", ROOT / "hooks" / "widgets.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_hook_places_figures_now_and_widgets_after_the_search_index():
+    hook = _hook()
+
+    class Page:
+        url = "articles/x/"
+        meta = {"calc": {"seq_len": 1024}}
+
+        class file:
+            src_uri = "articles/x.md"
+
+    class Config:
+        theme = {"language": "en"}
+
+    hook._STATE.update(wheel_rel="assets/calc/wheel/0/calculator-0-py3-none-any.whl", pyodide_rel="assets/pyodide/0/",
+                       runtime_bytes=1)
+    content = hook.on_page_content("<p>It needs <!-- calc:value out=peak model=llama-2-7b -->.</p>\n"
+                                   "<!-- calc:seqlen model=llama-3.1-8b method=qlora -->", Page, Config, None)
+    assert 'class="calc-value"' in content                # article text: searchable
+    assert "data-calc-kind" not in content                # not yet: the search index reads the content first
+    html = hook.on_post_page(f"<html><head></head><body>{content}</body></html>", Page, Config)
+    assert 'data-calc-kind="seqlen"' in html and 'id="calc-seqlen-1"' in html
+    assert 'id="calc-runtime"' in html.split("</head>")[0]
+    with pytest.raises(PluginError):
+        hook.on_page_content("<!-- calc:estimator seq_len=0 -->", Page, Config, None)
