@@ -26,20 +26,68 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-try:
-    from calculator.catalog import CALIBRATION_ALIASES
-except ImportError:  # pragma: no cover - run from another directory without the repo on sys.path
-    import sys
-
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from calculator.catalog import CALIBRATION_ALIASES
-
-__all__ = ["Row", "load_rows", "DEFAULT_DATA", "FRAMEWORK_PROFILES", "framework_of", "row_to_request"]
+__all__ = ["Row", "load_rows", "require_data", "DEFAULT_DATA", "FRAMEWORK_PROFILES", "CALIBRATION_ALIASES",
+           "CALIBRATION_GPU_ALIASES", "framework_of", "row_to_request"]
 
 DEFAULT_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "calibration" / "measurements.csv"
 
 GB = 10**9
 GIB = 1 << 30
+
+
+def require_data(path: str | Path = DEFAULT_DATA) -> Path:
+    """The calibration CSV, or a clear error naming where it is expected (tests fail on it rather than skip)."""
+    p = Path(path)
+    if not p.is_file():
+        raise FileNotFoundError(
+            f"calibration data not found at {p}: the accuracy benchmark and its tests read the shared "
+            "measurements (shared/calibration/measurements.csv next to the repository; --data PATH for another CSV)")
+    return p
+
+
+# The calibration CSV's model and GPU names -> catalogue ids. Only the benchmarks use these (they do not ship in
+# the browser wheel, which holds calculator/ only).
+# Exact `model` strings of shared/calibration/measurements.csv (decoder-only rows) -> catalogue id.
+# Encoder-decoder (T0_3B, mt0-xxl) and encoder-only (bert-large-uncased) rows are deliberately absent.
+CALIBRATION_ALIASES: dict[str, str] = {
+    # GaLore's configs/llama_7b.json (random-init LLaMA 7B, vocab 32000) has exactly Llama 2 7B's shapes.
+    "LLaMA-7B (GaLore config)": "llama-2-7b",
+    "Llama-2-7B": "llama-2-7b",
+    "Llama-2-13B": "llama-2-13b",
+    "Llama-2-70B": "llama-2-70b",
+    "Llama-3-8B": "llama-3-8b",
+    "Llama-3.1-8B": "llama-3.1-8b",
+    "Llama-3.1-70B": "llama-3.1-70b",
+    "Llama-3.2-1B": "llama-3.2-1b",
+    "Llama-3.2-3B": "llama-3.2-3b",
+    "Llama-3.3-70B": "llama-3.3-70b",
+    "Mistral-7B-v0.1": "mistral-7b-v0.1",
+    "Mistral-7B-v0.2": "mistral-7b-v0.2",
+    "Phi-3-mini-4k-instruct": "phi-3-mini",
+    "phi-1.5": "phi-1.5",
+    "phi-2": "phi-2",
+    "TinyLlama-1.1B": "tinyllama-1.1b",
+    "gemma-2b": "gemma-2b",
+    "gemma-2-2b": "gemma-2-2b",
+    "stablelm-base-alpha-3b": "stablelm-base-alpha-3b",
+    "falcon-7b": "falcon-7b",
+    "bloomz-7b1": "bloomz-7b1",
+}
+
+# Unambiguous `gpu_model` strings of measurements.csv -> GPU id (rows naming no exact card are left out).
+CALIBRATION_GPU_ALIASES: dict[str, str] = {
+    "RTX 4090": "rtx-4090",
+    "RTX 4090 (stated 'tested on NVIDIA RTX 4090')": "rtx-4090",
+    "RTX A6000": "rtx-a6000",
+    "L40S": "l40s",
+    "A10G": "a10g",
+    "A10G (multi-GPU FSDP)": "a10g",
+    "A100 40GB": "a100-40gb",
+    "A100-SXM4-40GB": "a100-40gb",
+    "A100 80GB": "a100-80gb",
+    "H100 80GB": "h100-80gb",
+    "Tesla V100-SXM2 16GB": "v100-16gb",
+}
 
 # What a framework does by default that the CSV columns cannot say. Each entry names its evidence.
 FRAMEWORK_PROFILES: dict[str, dict[str, Any]] = {
@@ -257,7 +305,9 @@ def _compare(kind_text: str, assumptions: list[str]) -> tuple[str, str]:
 def _excluded(raw: dict[str, str]) -> str | None:
     notes = raw.get("notes", "")
     if "SUSPECT" in notes:
-        return "SUSPECT: the value contradicts basic accounting (calibration README caveat 5)"
+        caveat = re.search(r"see caveat (\d+)", notes)
+        return (f"SUSPECT: the calibration data marks it so (its README caveat {caveat.group(1) if caveat else 5}: "
+                + ("not a steady-state figure of the stated run)" if caveat else "below basic accounting)"))
     if "ESTIMATE" in notes:
         return "ESTIMATE: a published estimate, not a measurement"
     if "ENCODER-DECODER" in notes.upper():
@@ -513,5 +563,5 @@ def _fill_from_siblings(raws: list[dict[str, str]]) -> list[dict[str, str]]:
 
 def load_rows(path: str | Path = DEFAULT_DATA) -> list[Row]:
     """Every row of a measurements CSV, in file order."""
-    with open(path, newline="", encoding="utf-8") as f:
+    with open(require_data(path), newline="", encoding="utf-8") as f:
         return [_row(r) for r in _fill_from_siblings(list(csv.DictReader(f)))]

@@ -172,8 +172,8 @@ def load_rows(path: Path) -> tuple[list[ScoredRow], list[Left]]:
     same number for a row. Capacity rows (an upper bound: "the run fits in this VRAM") and bracket rows (no effective
     sequence length) have no point value to take a percentage error against; they are listed as left out."""
     from benchmarks.accuracy import score_rows
+    from benchmarks.calibration import CALIBRATION_GPU_ALIASES
     from benchmarks.calibration import load_rows as calibration_rows
-    from calculator.catalog import CALIBRATION_GPU_ALIASES
 
     report = score_rows(calibration_rows(path))
     left = [Left(r.id, str(r.excluded_reason or "no request")) for r in report.excluded]

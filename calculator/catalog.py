@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from .models import GpuSpec, ModelArch
 
-__all__ = ["MODELS", "GPUS", "CALIBRATION_ALIASES", "CALIBRATION_GPU_ALIASES"]
+__all__ = ["MODELS", "GPUS"]
 
 _HF = "https://huggingface.co/{}/blob/main/config.json"
 
@@ -329,33 +329,6 @@ MODELS: dict[str, ModelArch] = {m.id: m for m in _MODEL_LIST}
 if len(MODELS) != len(_MODEL_LIST):  # pragma: no cover - guards against a duplicated id while editing
     raise RuntimeError("duplicate model id in the catalogue")
 
-# Exact `model` strings of /work/shared/calibration/measurements.csv (decoder-only rows) -> catalogue id.
-# Encoder-decoder (T0_3B, mt0-xxl) and encoder-only (bert-large-uncased) rows are deliberately absent.
-CALIBRATION_ALIASES: dict[str, str] = {
-    # GaLore's configs/llama_7b.json (random-init LLaMA 7B, vocab 32000) has exactly Llama 2 7B's shapes.
-    "LLaMA-7B (GaLore config)": "llama-2-7b",
-    "Llama-2-7B": "llama-2-7b",
-    "Llama-2-13B": "llama-2-13b",
-    "Llama-2-70B": "llama-2-70b",
-    "Llama-3-8B": "llama-3-8b",
-    "Llama-3.1-8B": "llama-3.1-8b",
-    "Llama-3.1-70B": "llama-3.1-70b",
-    "Llama-3.2-1B": "llama-3.2-1b",
-    "Llama-3.2-3B": "llama-3.2-3b",
-    "Llama-3.3-70B": "llama-3.3-70b",
-    "Mistral-7B-v0.1": "mistral-7b-v0.1",
-    "Mistral-7B-v0.2": "mistral-7b-v0.2",
-    "Phi-3-mini-4k-instruct": "phi-3-mini",
-    "phi-1.5": "phi-1.5",
-    "phi-2": "phi-2",
-    "TinyLlama-1.1B": "tinyllama-1.1b",
-    "gemma-2b": "gemma-2b",
-    "gemma-2-2b": "gemma-2-2b",
-    "stablelm-base-alpha-3b": "stablelm-base-alpha-3b",
-    "falcon-7b": "falcon-7b",
-    "bloomz-7b1": "bloomz-7b1",
-}
-
 # ---------------------------------------------------------------------------------------------------------------
 # GPUs, in picker order (consumer, workstation, datacenter; by marketed capacity, then generation, within a class)
 # ---------------------------------------------------------------------------------------------------------------
@@ -422,18 +395,3 @@ _GPU_LIST: tuple[GpuSpec, ...] = (
 GPUS: dict[str, GpuSpec] = {g.id: g for g in _GPU_LIST}
 if len(GPUS) != len(_GPU_LIST):  # pragma: no cover
     raise RuntimeError("duplicate GPU id in the catalogue")
-
-# Unambiguous `gpu_model` strings of measurements.csv -> GPU id (rows naming no exact card are left out).
-CALIBRATION_GPU_ALIASES: dict[str, str] = {
-    "RTX 4090": "rtx-4090",
-    "RTX 4090 (stated 'tested on NVIDIA RTX 4090')": "rtx-4090",
-    "RTX A6000": "rtx-a6000",
-    "L40S": "l40s",
-    "A10G": "a10g",
-    "A10G (multi-GPU FSDP)": "a10g",
-    "A100 40GB": "a100-40gb",
-    "A100-SXM4-40GB": "a100-40gb",
-    "A100 80GB": "a100-80gb",
-    "H100 80GB": "h100-80gb",
-    "Tesla V100-SXM2 16GB": "v100-16gb",
-}

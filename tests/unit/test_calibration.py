@@ -7,8 +7,18 @@ import io
 
 import pytest
 
-from benchmarks.calibration import GB, GIB, load_rows, row_to_request
+from benchmarks.calibration import (
+    CALIBRATION_ALIASES,
+    CALIBRATION_GPU_ALIASES,
+    DEFAULT_DATA,
+    GB,
+    GIB,
+    load_rows,
+    require_data,
+    row_to_request,
+)
 from calculator import api
+from calculator.catalog import GPUS, MODELS
 
 pytestmark = pytest.mark.unit
 
@@ -89,9 +99,6 @@ def test_bracket_when_seq_len_missing(tmp_path) -> None:
 
 
 def test_real_csv_rows_all_become_valid_requests() -> None:
-    from benchmarks.calibration import DEFAULT_DATA
-    if not DEFAULT_DATA.exists():
-        pytest.skip("calibration data not present")
     for r in load_rows(DEFAULT_DATA):
         if r.request is not None:
             assert json_ok(r.request), r.id
@@ -152,3 +159,51 @@ def test_deepspeed_rows_get_the_zero3_bucket_and_fsdp_rows_do_not(tmp_path) -> N
                           "D-2,https://x/peft/docs/accelerate/fsdp.md,q," + base], tmp_path)
     assert ds.request["deepspeed"] is True and "deepspeed" not in fsdp.request
     assert json.loads(api.estimate(json.dumps(ds.request)))["ok"] is True
+
+
+def test_calibration_aliases_target_existing_models() -> None:
+    for name, target in CALIBRATION_ALIASES.items():
+        assert target in MODELS, (name, target)
+    for name, target in CALIBRATION_GPU_ALIASES.items():
+        assert target in GPUS, (name, target)
+
+
+def _calibration_rows() -> list[dict[str, str]]:
+    with require_data(DEFAULT_DATA).open(newline="", encoding="utf-8") as fh:
+        return list(csv.DictReader(fh))
+
+
+def test_calibration_aliases_cover_every_decoder_only_model() -> None:
+    rows = _calibration_rows()
+    non_decoder = {"T0_3B", "mt0-xxl", "bert-large-uncased"}
+    models = {r["model"] for r in rows} - non_decoder
+    assert models == set(CALIBRATION_ALIASES)
+
+
+def test_calibration_arch_columns_agree_with_catalogue() -> None:
+    for row in _calibration_rows():
+        target = CALIBRATION_ALIASES.get(row["model"])
+        if target is None:
+            continue
+        arch = MODELS[target]
+        expected = {
+            "arch_hidden": arch.hidden_size, "arch_layers": arch.num_hidden_layers,
+            "arch_heads": arch.num_attention_heads, "arch_kv_heads": arch.num_key_value_heads,
+            "arch_intermediate": arch.intermediate_size, "arch_vocab": arch.vocab_size,
+        }
+        for col, value in expected.items():
+            if row[col]:
+                assert int(row[col]) == value, (row["id"], col)
+        if row["params_b"] and arch.published_params:
+            assert float(row["params_b"]) == pytest.approx(arch.published_params / 1e9, abs=0.01), row["id"]
+
+
+def test_calibration_gpu_aliases_are_csv_values() -> None:
+    gpus = {r["gpu_model"] for r in _calibration_rows()}
+    assert set(CALIBRATION_GPU_ALIASES) <= gpus
+
+
+def test_missing_calibration_data_fails_with_a_clear_message(tmp_path) -> None:
+    missing = tmp_path / "nowhere" / "measurements.csv"
+    with pytest.raises(FileNotFoundError, match="calibration data not found at .*nowhere"):
+        load_rows(missing)

@@ -1,20 +1,17 @@
-"""The data catalogue: architectures recount to the published parameter counts, ids, sources, aliases, GPUs."""
+"""The data catalogue: architectures recount to the published parameter counts, ids, sources, GPUs."""
 from __future__ import annotations
 
-import csv
 import dataclasses
 import re
-from pathlib import Path
 
 import pytest
 
-from calculator.catalog import CALIBRATION_ALIASES, CALIBRATION_GPU_ALIASES, GPUS, MODELS
+from calculator.catalog import GPUS, MODELS
 from calculator.models import GpuSpec, ModelArch
 
 pytestmark = pytest.mark.unit
 
 KEBAB = re.compile(r"^[a-z0-9]+(?:[.-][a-z0-9]+)*$")
-CALIBRATION_CSV = Path("/work/shared/calibration/measurements.csv")
 
 # Architectures that ModelArch can only approximate (biases on every linear, LayerNorm with a bias, one shared
 # norm per layer, ...): their recount must land within 0.5 % of the published total instead of exactly.
@@ -148,50 +145,6 @@ def test_selected_config_facts() -> None:
     mixtral = MODELS["mixtral-8x7b"]
     assert (mixtral.num_local_experts, mixtral.num_experts_per_tok) == (8, 2)
     assert MODELS["deepseek-v3"].first_k_dense_replace == 3 and MODELS["deepseek-v2-lite"].q_lora_rank is None
-
-
-def test_calibration_aliases_target_existing_models() -> None:
-    for name, target in CALIBRATION_ALIASES.items():
-        assert target in MODELS, (name, target)
-    for name, target in CALIBRATION_GPU_ALIASES.items():
-        assert target in GPUS, (name, target)
-
-
-def _calibration_rows() -> list[dict[str, str]]:
-    if not CALIBRATION_CSV.is_file():
-        pytest.skip(f"{CALIBRATION_CSV} not available")
-    with CALIBRATION_CSV.open(newline="", encoding="utf-8") as fh:
-        return list(csv.DictReader(fh))
-
-
-def test_calibration_aliases_cover_every_decoder_only_model() -> None:
-    rows = _calibration_rows()
-    non_decoder = {"T0_3B", "mt0-xxl", "bert-large-uncased"}
-    models = {r["model"] for r in rows} - non_decoder
-    assert models == set(CALIBRATION_ALIASES)
-
-
-def test_calibration_arch_columns_agree_with_catalogue() -> None:
-    for row in _calibration_rows():
-        target = CALIBRATION_ALIASES.get(row["model"])
-        if target is None:
-            continue
-        arch = MODELS[target]
-        expected = {
-            "arch_hidden": arch.hidden_size, "arch_layers": arch.num_hidden_layers,
-            "arch_heads": arch.num_attention_heads, "arch_kv_heads": arch.num_key_value_heads,
-            "arch_intermediate": arch.intermediate_size, "arch_vocab": arch.vocab_size,
-        }
-        for col, value in expected.items():
-            if row[col]:
-                assert int(row[col]) == value, (row["id"], col)
-        if row["params_b"] and arch.published_params:
-            assert float(row["params_b"]) == pytest.approx(arch.published_params / 1e9, abs=0.01), row["id"]
-
-
-def test_calibration_gpu_aliases_are_csv_values() -> None:
-    gpus = {r["gpu_model"] for r in _calibration_rows()}
-    assert set(CALIBRATION_GPU_ALIASES) <= gpus
 
 
 def test_gpu_ids_unique_kebab_and_fields() -> None:

@@ -237,7 +237,6 @@ def test_default_data_path_is_the_shared_calibration_csv():
     assert peers.DEFAULT_DATA == ROOT.parent / "shared" / "calibration" / "measurements.csv"
 
 
-@pytest.mark.skipif(not peers.DEFAULT_DATA.exists(), reason="shared calibration data not present")
 def test_rows_and_our_figures_are_those_of_the_accuracy_benchmark():
     from benchmarks.accuracy import run
 
