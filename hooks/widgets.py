@@ -67,7 +67,7 @@ def on_page_content(html, page, config, files):
         last = match.end()
         try:
             if marker.kind == "table":
-                out.append(articles.render_table(s, marker, where))
+                out.append(articles.render_table(s, marker, article, where))
             elif marker.kind == "value":
                 out.append(articles.render_value(s, marker, article, where))
             elif marker.kind == "assumptions":

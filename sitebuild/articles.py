@@ -33,18 +33,18 @@ TABLE_ASSUMPTIONS: dict[str, Any] = {
     "seq_len": 2048, "micro_batch_size": 1, "grad_accum_steps": 1, "gradient_checkpointing": True,
     "attention": "sdpa",
 }
-#: The guide's recommendations per GPU class, each checked on one card of that class. A claim that needs a setting
-#: beyond TABLE_ASSUMPTIONS names it (``extra``), and the table shows it.
-TABLE_CLASSES = (
-    ("24 GB", "rtx-4090", (("qlora", "7B", {}), ("qlora", "13B", {}))),
-    ("48 GB", "l40s", (("full", "7B", {"optimizer": "adamw_8bit"}), ("qlora", "13B", {}), ("qlora", "34B", {}))),
-    ("80 GB", "h100-80gb", (("qlora", "70B", {}), ("full", "13B", {"optimizer": "adamw_8bit"}))),
-)
+#: The GPU classes of the guide, each stood for by one card, and the methods (with the settings that make a method
+#: a different recommendation) the table answers for: per class and method, the largest of TABLE_SIZES that fits one
+#: card (tight counts) and the next size up.
+TABLE_CLASSES = (("24 GB", "rtx-4090"), ("48 GB", "l40s"), ("80 GB", "h100-80gb"))
+TABLE_CLASS_METHODS = (("full", {}), ("full", {"optimizer": "adamw_8bit"}), ("lora", {}), ("qlora", {}))
 METHODS = ("full", "lora", "qlora")
 
 
-def render_table(s: Strings, marker: Marker, where: str) -> Html:
-    assumptions = {**TABLE_ASSUMPTIONS, **marker.attrs}
+def render_table(s: Strings, marker: Marker, article: dict[str, Any], where: str) -> Html:
+    """A table starts from the article's shared assumptions (else TABLE_ASSUMPTIONS), then the marker's own keys;
+    its caption lists the assumptions it used."""
+    assumptions = {**TABLE_ASSUMPTIONS, **article, **marker.attrs}
     if marker.name == "needs-by-size":
         return _needs_by_size(s, marker.options.get("method", "full"), assumptions, where)
     return _gpu_classes(s, assumptions, where)
@@ -72,26 +72,38 @@ def _needs_by_size(s: Strings, method: str, assumptions: dict[str, Any], where: 
 
 
 def _gpu_classes(s: Strings, assumptions: dict[str, Any], where: str) -> Html:
-    models = dict(TABLE_SIZES)
-    head = [el("th", {"scope": "col"}, s.get(f"table.{k}")) for k in ("class", "example", "claim", "model", "peak_one")]
+    head = [el("th", {"scope": "col"}, s.get(f"table.{k}")) for k in ("class", "example", "method", "largest_fits",
+                                                                        "next_size")]
     body = []
-    for label, gpu, claims in TABLE_CLASSES:
-        for i, (method, size, extra) in enumerate(claims):
-            r = compute.checked({**assumptions, **extra, "model": models[size], "method": method, "gpu": gpu,
-                                 "include": []}, where)
-            first = [el("th", {"scope": "row", "rowspan": len(claims)}, ltr(label)),
-                     el("td", {"rowspan": len(claims)}, ltr(GPUS[gpu].name))] if i == 0 else []
-            claim = join(s.get(f"table.{method}"), " ", ltr(size),
-                         join(" ", el("span", {"class": "calc-muted"}, "(", s.get("table.with_8bit"), ")"))
-                         if "optimizer" in extra else "")
-            body.append(el("tr", {"data-gpu": gpu, "data-model": models[size], "data-method": method}, first,
-                           el("td", {}, claim), el("td", {}, ltr(MODELS[models[size]].name)),
-                           el("td", {}, bytes_html(r["peak_bytes_per_gpu"], "peak_bytes_per_gpu"), " ",
-                              verdict_html(s, r["gpu"]["verdict"]))))
+    for label, gpu in TABLE_CLASSES:
+        for i, (method, extra) in enumerate(TABLE_CLASS_METHODS):
+            cells = []
+            for size, model in TABLE_SIZES:
+                r = compute.checked({**assumptions, **extra, "model": model, "method": method, "gpu": gpu,
+                                     "include": []}, where)
+                cells.append((size, model, r))
+            fitting = [i for i, (_s, _m, r) in enumerate(cells) if r["gpu"]["verdict"] != "does_not_fit"]
+            best = fitting[-1] if fitting else None
+            nxt = (best + 1 if best + 1 < len(cells) else None) if best is not None else 0
+            first = [el("th", {"scope": "row", "rowspan": len(TABLE_CLASS_METHODS)}, ltr(label)),
+                     el("td", {"rowspan": len(TABLE_CLASS_METHODS)}, ltr(GPUS[gpu].name))] if i == 0 else []
+            name = join(s.get(f"table.{method}"),
+                        join(" ", el("span", {"class": "calc-muted"}, "(", s.get("table.with_8bit"), ")"))
+                        if extra.get("optimizer") == "adamw_8bit" else "")
+            body.append(el("tr", {"data-gpu": gpu, "data-method": method, "data-optimizer": extra.get("optimizer")},
+                           first, el("td", {}, name), _size_cell(s, "best", cells, best), _size_cell(s, "next", cells, nxt)))
     caption = join(s.get("table.gpu_classes_title"), " ", s.get("table.assuming"), " ",
                    describe_assumptions(s, assumptions), ".")
     return table_html({"class": "calc-table-figure calc-static", "data-calc-table": "gpu-classes"}, caption, head,
                       body)
+
+
+def _size_cell(s: Strings, role: str, cells: list[tuple[str, str, dict[str, Any]]], index: int | None) -> Html:
+    if index is None:
+        return el("td", {"data-role": role}, s.get("table.none") if role == "best" else "—")
+    size, model, r = cells[index]
+    return el("td", {"data-role": role, "data-model": model}, ltr(size), s.get("out.colon"),
+              bytes_html(r["peak_bytes_per_gpu"], "peak_bytes_per_gpu"), " ", verdict_html(s, r["gpu"]["verdict"]))
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -1,62 +1,276 @@
-"""The figures the articles state in prose agree with the tables the estimator computes at build time, in both
-languages: if the estimator changes, the text is checked again."""
+"""The articles' figures come from the estimator, in both languages (issue 11, item 1).
+
+Every GB/GiB figure, every verdict on a model and every percentage of a card in an article's prose must be
+rendered from a computed element (``data-calc-value``, a ``data-calc-table`` table, a widget) or sit inside a
+``<q>``/``<blockquote>`` that links to its source. A card's catalogue capacity used as its name ("a 24 GB card",
+«بطاقة بسعة 24 GB») is exempt, and so are the comfort rule's two thresholds, which must equal the estimator's.
+The tables must be computed from the same assumptions as the prose beside them (the page's ``calc:`` front matter).
+"""
 from __future__ import annotations
 
+import html
+import json
 import re
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 
+from calculator import api
+
 pytestmark = pytest.mark.docs
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTICLES = ("vram-guide", "five-ways")
+LANGS = ("ar", "en")
+
+# Units of memory in either language's spelling. A figure is a number right before one of them.
+_UNIT = r"(?:GiB|GB|MiB|MB|TB|TiB|غيغابايت|جيجابايت|غيغا بايت|جيجا بايت|ميغابايت|ميجابايت|تيرابايت)"
+FIGURE = re.compile(rf"(?P<num>\d[\d,]*(?:\.\d+)?)\s*(?:[-–]\s*)?{_UNIT}(?![A-Za-z])")
+PERCENT = re.compile(r"(?P<num>\d+(?:[.,]\d+)?)\s*[%٪]")
+# A verdict on a model: a verdict word in a sentence that names a model size (7B, 13–34B, 70B, ...).
+VERDICT = re.compile(
+    r"\b(?:comfortabl[ey]|tight(?:ly)?|fits?|fitting|does(?:n't| not) fit|do(?:n't| not) fit|won't fit)\b"
+    r"|(?:لا\s+)?[تي]تسع|مريح[اًة]?|ضيق[اًة]?|يتجاوز الذاكرة", re.I)
+MODEL_SIZE = re.compile(r"\b\d+(?:\.\d+)?(?:\s*[–-]\s*\d+(?:\.\d+)?)?B\b")
+# "a 24 GB card", "24 GB class", "a 48 GB L40S", "H100 80GB" / «بطاقة بسعة 24 GB», «فئة 48 GB», «ببطاقة 48 GB»
+CARD_AFTER = re.compile(r"^\s*(?:cards?|GPUs?|class(?:es)?|[A-Z]+\s?\d)")
+CARD_BEFORE = re.compile(r"(?:\b[A-Z]{1,4}\d{2,4}\s*|(?:بطاق\S*|ببطاق\S*|فئة|بسعة)\s*)$")
+RULE_WORDS = re.compile(r"comfortable|tight|comfort rule|مريح|ضيق|قاعدة الراحة", re.I)
+SENTENCE_END = re.compile(r"(?<=[.!?؟])\s+|\n")
+
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+BLOCKS = {"p", "li", "td", "th", "h1", "h2", "h3", "h4", "h5", "h6", "dt", "dd", "caption", "figcaption",
+          "summary", "label"}
+
+
+def catalogue_capacities() -> set[int]:
+    """Marketed capacities of the catalogue's cards: the numbers in their names and their memory in GiB."""
+    caps = set()
+    for g in api.schema()["gpus"]:
+        caps.update(int(n) for n in re.findall(r"(\d+)\s*GB", g["name"]))
+        caps.add(round(g["memory_bytes"] / 2**30))
+    return caps
+
+
+class ProseParser(HTMLParser):
+    """Collects the article's prose, block by block, leaving out computed elements, widgets, code and quotes
+    that link to their source (a quote without a link is kept as prose)."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.stack: list[tuple[str, str]] = []  # (tag, role): role "skip", "quote", "block" or ""
+        self.blocks: list[str] = []
+        self.current: list[str] = []
+        self.quotes: list[dict] = []  # open quotes: {"text": [...], "linked": bool}
+
+    def _skipping(self) -> bool:
+        return any(role == "skip" for _, role in self.stack)
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        classes = (a.get("class") or "").split()
+        if tag in VOID:
+            return
+        if self._skipping():
+            role = "skip"
+        elif ("data-calc-value" in a or "data-calc-table" in a or "data-calc-root" in a or "data-calc-slot" in a
+              or tag in ("pre", "script", "style", "svg") or "headerlink" in classes):
+            role = "skip"
+        elif tag in ("q", "blockquote"):
+            role = "quote"
+            self.quotes.append({"text": [], "linked": False})
+        elif tag in BLOCKS:
+            role = "block"
+            self._flush()
+        else:
+            role = ""
+        if tag == "a" and a.get("href") and self.quotes and not self._skipping():
+            self.quotes[-1]["linked"] = True
+        self.stack.append((tag, role))
+
+    def handle_endtag(self, tag):
+        if tag in VOID:
+            return
+        while self.stack:
+            open_tag, role = self.stack.pop()
+            if role == "quote":
+                quote = self.quotes.pop()
+                if not quote["linked"]:  # an unsourced quote is prose like any other
+                    self.current.append("".join(quote["text"]))
+            if role == "block":
+                self._flush()
+            if open_tag == tag:
+                break
+
+    def handle_data(self, data):
+        if self._skipping():
+            return
+        (self.quotes[-1]["text"] if self.quotes else self.current).append(data)
+
+    def _flush(self):
+        text = "".join(self.current).strip()
+        if text:
+            self.blocks.append(re.sub(r"\s+", " ", text))
+        self.current = []
+
+    def close(self):
+        super().close()
+        self._flush()
+
+
+def article_html(site: Path, slug: str, lang: str) -> str:
+    base = site if lang == "ar" else site / "en"
+    page = (base / "articles" / slug / "index.html").read_text(encoding="utf-8")
+    return page[page.index("<article"):page.index("</article>")]
+
+
+def prose_blocks(fragment: str) -> list[str]:
+    parser = ProseParser()
+    parser.feed(fragment)
+    parser.close()
+    return parser.blocks
+
+
+def uncomputed(blocks: list[str]) -> list[str]:
+    """Every hand-written figure, verdict on a model or percentage of a card in these prose blocks."""
+    caps = catalogue_capacities()
+    headroom = api.schema()["headroom"]
+    rule = {round(headroom["comfortable_max_share"] * 100), round(headroom["tight_max_share"] * 100)}
+    found = []
+    for block in blocks:
+        for m in FIGURE.finditer(block):
+            num = float(m["num"].replace(",", ""))
+            before, after = block[:m.start()], block[m.end():]
+            if num in caps and (CARD_AFTER.match(after) or CARD_BEFORE.search(before)):
+                continue
+            found.append(f"figure {m.group(0)!r} in: {block[:160]}")
+        for sentence in SENTENCE_END.split(block):
+            verdict = VERDICT.search(sentence)
+            if verdict and MODEL_SIZE.search(sentence):
+                found.append(f"verdict {verdict.group(0)!r} in: {sentence[:160]}")
+            for m in PERCENT.finditer(sentence):
+                if float(m["num"].replace(",", ".")) in rule and RULE_WORDS.search(sentence):
+                    continue
+                found.append(f"percentage {m.group(0)!r} in: {sentence[:160]}")
+    return found
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("slug", ARTICLES)
+def test_every_figure_verdict_and_share_in_the_prose_is_computed_or_a_sourced_quote(built_site, slug, lang):
+    offenders = uncomputed(prose_blocks(article_html(built_site, slug, lang)))
+    assert not offenders, "hand-written figures (use <!-- calc:value ... --> or quote the source):\n" + "\n".join(offenders)
+
+
+def test_the_checker_catches_what_it_must_and_spares_what_it_may():
+    """The rules of the test above, on known fragments (so that a regex change cannot silently pass everything)."""
+    bad = prose_blocks(
+        "<p>The weights take about <bdi>14 GB</bdi>.</p><p>ذروة تبلغ نحو 57 غيغابايت.</p>"
+        "<p>Full fine-tuning of 13B fits one 80 GB card.</p><p>13B على بطاقة واحدة: لا تتسع.</p>"
+        "<p>The run takes 97 % of the card.</p><blockquote><p>A 7B model needs 100 GB.</p></blockquote>")
+    assert len(uncomputed(bad)) == 6
+    good = prose_blocks(
+        '<p>It needs <span class="calc-value" data-calc-value="57000000000">57.0 GB</span> on a 24 GB card, '
+        "or one H100 80GB.</p><p>نموذج على بطاقة بسعة <bdi>24 GB</bdi> أو فئة 48 GB.</p>"
+        '<blockquote><p>A 7B model needs 100 GB.</p><footer><a href="#key-facts">source</a></footer></blockquote>'
+        "<p>A setup is comfortable at most at 85% of the card, tight up to 100%.</p>"
+        '<pre><code>print(f"{x:.1f} GiB")  # 24 GB</code></pre>')
+    assert uncomputed(good) == []
+
+
+# -------------------------------------------------------------------------------------------------------------
+# The computed elements: the same in both languages, one per marker, and the tables from the page's assumptions
+# -------------------------------------------------------------------------------------------------------------
+_VALUE_MARKER = re.compile(r"<!--\s*calc:value\b")
+_TABLE_MARKER = re.compile(r"<!--\s*calc:table\s+(?P<name>[a-z-]+)(?P<attrs>[^>]*?)-->")
+_RAW = re.compile(r'data-calc-value="([^"]*)"')
+
+
+def front_matter_calc(slug: str) -> dict:
+    """The article's shared assumptions (``calc:`` in the front matter, identical in both files)."""
+    import yaml
+
+    text = (ROOT / "docs" / "articles" / f"{slug}.md").read_text(encoding="utf-8")
+    meta = yaml.safe_load(text.split("---", 2)[1]) or {}
+    return dict(meta.get("calc") or {})
+
+
+@pytest.mark.parametrize("slug", ARTICLES)
+def test_both_languages_render_the_same_computed_values_one_per_marker(built_site, slug):
+    source = (ROOT / "docs" / "articles" / f"{slug}.md").read_text(encoding="utf-8")
+    markers = len(_VALUE_MARKER.findall(source))
+    ar = _RAW.findall(article_html(built_site, slug, "ar"))
+    en = _RAW.findall(article_html(built_site, slug, "en"))
+    assert markers > 0
+    assert len(ar) == len(en) == markers
+    assert ar == en  # the raw values do not depend on the language
+
+
+def _coerce(value: str):
+    if value in ("true", "false"):
+        return value == "true"
+    if re.fullmatch(r"-?\d+", value):
+        return int(value)
+    if re.fullmatch(r"-?\d+\.\d+", value):
+        return float(value)
+    return value
+
+
+def estimate(request: dict) -> dict:
+    out = json.loads(api.estimate(json.dumps({**request, "include": []})))
+    assert out["ok"], out
+    return out["result"]
+
 
 _ROW = re.compile(r'<tr data-model="(?P<model>[^"]+)">(?P<body>.*?)</tr>', re.S)
 _CELL = re.compile(r'<td data-gpus="(?P<n>\d+)">.*?data-value="(?P<bytes>\d+)".*?data-verdict="(?P<verdict>[a-z_]+)"',
                    re.S)
 
 
-def page(site: Path, lang: str) -> str:
-    base = site if lang == "ar" else site / "en"
-    return (base / "articles" / "vram-guide" / "index.html").read_text(encoding="utf-8")
+@pytest.mark.parametrize("lang", LANGS)
+def test_size_tables_use_the_assumptions_of_the_prose(built_site, lang):
+    """Each needs-by-size table, cell by cell, is what the estimator gives under the page's front-matter
+    assumptions plus the marker's own keys: the table cannot drift from the sentences around it."""
+    source = (ROOT / "docs" / "articles" / "vram-guide.md").read_text(encoding="utf-8")
+    markers = [m for m in _TABLE_MARKER.finditer(source) if m["name"] == "needs-by-size"]
+    page = article_html(built_site, "vram-guide", lang)
+    starts = [m.start() for m in re.finditer(r'data-calc-table="needs-by-size"', page)]
+    assert len(starts) == len(markers) == 4  # full (bf16), full (mixed), LoRA, QLoRA
+    shared = front_matter_calc("vram-guide")
+    card = "h100-80gb"
+    for marker, start in zip(markers, starts):
+        keys = dict(tok.split("=", 1) for tok in marker["attrs"].split())
+        keys = {k: _coerce(v) for k, v in keys.items()}
+        table = page[start:page.index("</table>", start)]
+        rows = list(_ROW.finditer(table))
+        assert len(rows) == 4
+        for row in rows:
+            for cell in _CELL.finditer(row["body"]):
+                n = int(cell["n"])
+                want = estimate({**shared, **keys, "model": row["model"], "gpu": card, "num_gpus": n,
+                                 "sharding": "zero3" if n > 1 else "none"})
+                assert int(cell["bytes"]) == want["peak_bytes_per_gpu"], (keys, row["model"], n)
+                assert cell["verdict"] == want["gpu"]["verdict"]
 
 
-def needs_table(html: str, method: str) -> dict[str, dict[int, tuple[int, str]]]:
-    start = html.index(f'data-calc-table="needs-by-size" data-method="{method}"')
-    table = html[start:html.index("</table>", start)]
-    return {m["model"]: {int(c["n"]): (int(c["bytes"]), c["verdict"]) for c in _CELL.finditer(m["body"])}
-            for m in _ROW.finditer(table)}
-
-
-def fewest_cards(cells: dict[int, tuple[int, str]]) -> int:
-    return min(n for n, (_, verdict) in cells.items() if verdict != "does_not_fit")
-
-
-@pytest.mark.parametrize("lang", ["ar", "en"])
-def test_full_fine_tuning_prose_matches_the_computed_table(built_site, lang):
-    html = page(built_site, lang)
-    full = needs_table(html, "full")
-    # Prose: "a 7B model onto a single 80 GB card (about 57 GB)".
-    seven_b_one_card, verdict = full["llama-2-7b"][1]
-    assert verdict != "does_not_fit"
-    assert "57 GB" in html
-    assert seven_b_one_card / 1e9 == pytest.approx(57, abs=1.0)
-    # Prose: "13B needs two cards, 34B four and 70B eight".
-    assert [fewest_cards(full[m]) for m in ("llama-2-13b", "qwen2.5-32b", "llama-2-70b")] == [2, 4, 8]
-
-
-@pytest.mark.parametrize("lang", ["ar", "en"])
-def test_every_gpu_class_recommendation_fits_its_card(built_site, lang):
-    html = page(built_site, lang)
-    start = html.index('data-calc-table="gpu-classes"')
-    table = html[start:html.index("</table>", start)]
-    verdicts = re.findall(r'data-verdict="([a-z_]+)"', table)
-    assert len(verdicts) == 7  # 24 GB: two claims, 48 GB: three, 80 GB: two
-    assert "does_not_fit" not in verdicts
-
-
-@pytest.mark.parametrize("lang", ["ar", "en"])
-def test_qlora_70b_on_one_80gb_card_and_7_13b_on_24_48gb(built_site, lang):
-    html = page(built_site, lang)
-    qlora = needs_table(html, "qlora")
-    assert fewest_cards(qlora["llama-2-70b"]) == 1
-    lora = needs_table(html, "lora")
-    assert lora["llama-2-7b"][1][0] <= 48e9 and lora["llama-2-13b"][1][0] <= 48e9
+@pytest.mark.parametrize("lang", LANGS)
+def test_gpu_class_table_gives_the_largest_size_that_fits_per_method(built_site, lang):
+    """Per class and method, the row names the largest of the guide's sizes whose peak the card holds (tight
+    counts), and the next size up does not fit: each row is computed per method, not shared."""
+    page = article_html(built_site, "vram-guide", lang)
+    start = page.index('data-calc-table="gpu-classes"')
+    table = page[start:page.index("</table>", start)]
+    rows = re.findall(r'<tr data-gpu="([^"]+)" data-method="([^"]+)"(?: data-optimizer="([^"]+)")?>(.*?)</tr>',
+                      table, re.S)
+    assert {(g, m, o) for g, m, o, _ in rows} >= {(g, m, "") for g in ("rtx-4090", "l40s", "h100-80gb")
+                                                  for m in ("full", "lora", "qlora")}
+    shared = front_matter_calc("vram-guide")
+    sizes = ["llama-2-7b", "llama-2-13b", "qwen2.5-32b", "llama-2-70b"]
+    for gpu, method, optimizer, body in rows:
+        extra = {"optimizer": optimizer} if optimizer else {}
+        verdicts = [estimate({**shared, **extra, "model": m, "method": method, "gpu": gpu})["gpu"]["verdict"]
+                    for m in sizes]
+        fitting = [m for m, v in zip(sizes, verdicts) if v != "does_not_fit"]
+        best = re.search(r'data-role="best"(?: data-model="([^"]*)")?', body)
+        assert best and (best.group(1) or None) == (fitting[-1] if fitting else None), (gpu, method, optimizer)
