@@ -13,13 +13,9 @@ import argparse
 import json
 import platform
 import statistics
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from calculator import api  # noqa: E402
+from calculator import api
 
 REQUESTS = {
     "estimate only (include: [])": {"model": "llama-3.1-8b", "method": "qlora", "include": []},

@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/page.py [--site DIR] [--runs N] [--changes N] [--json]
 
 Builds the site (``mkdocs build --strict`` into a temporary folder) unless ``--site`` names a built one, serves it with
-tools/serve.py on 127.0.0.1, and measures in the same run:
+sitebuild/serve.py on 127.0.0.1, and measures in the same run:
 
 * bare Pyodide: a tiny page (written next to the built site) whose module worker loads the same bundled runtime
   (assets/pyodide/<version>/) and nothing else; time from navigation start to the worker's "ready" message;
@@ -31,11 +31,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+from sitebuild.serve import serve_in_thread
 
-from tools.serve import serve_in_thread  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def _e2e_flags() -> tuple[str, list[str]]:

@@ -59,8 +59,6 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:  # `python benchmarks/peers.py` from anywhere
-    sys.path.insert(0, str(ROOT))
 
 DEFAULT_DATA = Path(__file__).resolve().parents[1].parent / "shared/calibration/measurements.csv"
 ADAPTER_DIR = ROOT / "benchmarks" / "peers"

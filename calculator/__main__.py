@@ -15,7 +15,7 @@ import sys
 from typing import Any
 
 from .api import estimate
-from .inputs import INCLUDE, INPUTS, InputSpec
+from .inputs import INPUTS, InputSpec
 
 _LABELS = {
     "weights": "weights", "master_copy": "fp32 master copy", "gradients": "gradients",
@@ -59,7 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
     for spec in INPUTS:
         if spec.cli:
             _add_flag(p, spec)
-    p.add_argument("--json", action="store_true", help="print the API output (JSON), with everything included")
+    p.add_argument("--json", action="store_true", help="print the API output (JSON)")
     p.add_argument("--describe", action="store_true", help="print the schema: presets, GPUs, input specs")
     return p
 
@@ -143,8 +143,6 @@ def main(argv: list[str] | None = None) -> int:
     if "model" not in req:
         print("error: missing_field (model): give --model ID or --config PATH", file=sys.stderr)
         return 2
-    if a.json:
-        req["include"] = list(INCLUDE)
     out = json.loads(estimate(json.dumps(req)))
     if not out["ok"]:
         e = out["error"]

@@ -236,8 +236,14 @@ def bytes_html(value: int, output: str | None = None) -> Html:
               ltr(dec), " ", el("span", {"class": "calc-bytes__alt"}, "(", ltr(binary), ")"))
 
 
+#: A mark per verdict, for tables too narrow for the words (a phone's GPU table): shape and colour both say it.
+VERDICT_MARKS = {"comfortable": "✓", "tight": "~", "does_not_fit": "✗"}
+
+
 def verdict_html(s: Strings, v: str) -> Html:
-    return el("span", {"class": f"calc-verdict calc-verdict--{v}", "data-verdict": v}, s.get(f"verdict.{v}"))
+    return el("span", {"class": f"calc-verdict calc-verdict--{v}", "data-verdict": v},
+              el("span", {"class": "calc-verdict__mark", "aria-hidden": "true"}, VERDICT_MARKS[v]),
+              el("span", {"class": "calc-verdict__word"}, s.get(f"verdict.{v}")))
 
 
 def setup_label(n: int, gpu_name: str) -> Html:
@@ -412,7 +418,11 @@ def _gpu_table(s: Strings, r: dict[str, Any], state: dict[str, Any]) -> Html:
                 for st in row["setups"]])
             for row in table]
     caption = f"{s.get('out.gpu_table')}. {s.get('out.gpu_table_caption')}"
-    return table_html({"data-calc-output": "gpu_table"}, caption, head, body, "calc-table calc-table--gpus")
+    marks = el("p", {"class": "calc-marks", "aria-hidden": "true"},
+               [join(el("span", {"class": f"calc-verdict calc-verdict--{v}"}, m), " ", s.get(f"verdict.{v}"), " ")
+                for v, m in VERDICT_MARKS.items()])
+    return join(table_html({"data-calc-output": "gpu_table"}, join(caption, marks), head, body,
+                           "calc-table calc-table--gpus"))
 
 
 def _results_compare(s: Strings, results: list[dict[str, Any]], state: dict[str, Any]) -> Html:

@@ -210,5 +210,5 @@ def test_tables_on_a_phone_keep_captions_and_verdicts(page, guard, site_url, lan
 def test_what_fits_leads_with_qlora(page, guard, site_url):
     page.goto(url(site_url, "en", "articles/five-ways/"))
     root = page.locator('[data-calc-kind="fits"]').first
-    heads = root.locator("thead th").all_inner_texts()
+    heads = root.locator("thead th").all_text_contents()
     assert heads[1:] == [S["en"].get(f"options.method.{m}") for m in ("qlora", "lora", "full")]

@@ -5,18 +5,15 @@ from __future__ import annotations
 import json
 import re
 import statistics
-import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+from benchmarks import peers
+from benchmarks.peers import OURS, Outcome, ScoredRow
+from calculator.catalog import MODELS
 
-from benchmarks import peers  # noqa: E402
-from benchmarks.peers import OURS, Outcome, ScoredRow  # noqa: E402
-from calculator.catalog import MODELS  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.unit
 

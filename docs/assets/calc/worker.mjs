@@ -20,8 +20,15 @@ function post(message) {
   self.postMessage(message);
 }
 
+// Stages only move forward (resource timing can report the last file after Python has already started).
+const ORDER = [STATUS.DOWNLOADING, STATUS.STARTING, STATUS.LOADING, STATUS.READY];
+let stage = -1;
+
 function status(value, extra = {}) {
-  if (!failed) post({ type: MESSAGE.STATUS, status: value, ...extra });
+  const rank = ORDER.indexOf(value);
+  if (failed || rank < stage || (rank === stage && value !== STATUS.DOWNLOADING)) return;
+  stage = rank;
+  post({ type: MESSAGE.STATUS, status: value, ...extra });
 }
 
 function fail(code) {
@@ -116,6 +123,7 @@ async function init(message) {
       stderr: () => {},
     });
     if (failed) return;
+    status(STATUS.STARTING);   // every file is here by now, whenever resource timing reports the last one
     status(STATUS.LOADING);
     // The calculator wheel, built from calculator/ when the site was built, from this site only.
     await pyodide.loadPackage(wheelURL, { messageCallback: () => {}, errorCallback: () => fail("download") });
