@@ -1,7 +1,9 @@
 """Site-wide build behaviour that the theme does not do by itself.
 
-* The unpublished-draft flag: an article's ``draft`` front-matter key (default ``extra.draft_default``) turns on
-  the banner, ``<meta name="robots" content="noindex">`` and Material's page status in the navigation.
+* The unpublished-draft flag (the rule is ``sitebuild/publish.py``): while ``extra.cms_connected`` is false every
+  article is a draft; once it is true, an article's ``draft`` front-matter key (default ``extra.draft_default``)
+  decides. A draft gets the banner, ``<meta name="robots" content="noindex">`` and Material's page status in the
+  navigation.
 * Page strings in one table per language (``overrides/strings/<lang>.json``), given to the templates as
   ``strings`` and to the page scripts as a JSON block.
 * Self-hosted fonts: the ``@fontsource`` packages installed by ``npm ci`` are copied into the built site, with a
@@ -19,14 +21,12 @@ from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 
+from sitebuild import publish
 from sitebuild.strings import LANGUAGES, load_strings
 
 ROOT = Path(__file__).resolve().parents[1]
 
 NODE_MODULES = ROOT / "node_modules"
-
-# Pages whose source sits under these folders are articles: they carry the draft flag.
-ARTICLE_DIRS = ("articles/",)
 
 # (npm package, CSS files inside it, unicode subsets kept). Only woff2 is copied: every browser that runs
 # Pyodide reads woff2.
@@ -51,26 +51,36 @@ def _strings(lang: str) -> dict:
         raise PluginError(f"missing string table: {exc.filename}") from exc
 
 
-def is_article(page) -> bool:
-    src = page.file.src_uri
-    return src.startswith(ARTICLE_DIRS)
+def _languages(config) -> list:
+    """The i18n plugin's languages (locale, default, build, extra), in mkdocs.yml order."""
+    return [lang for lang in config.plugins["i18n"].config.languages if lang.build]
 
 
-def draft_active(page, config) -> bool:
+# Per build (the i18n plugin runs one per language): the publish rule.
+_STATE: dict = {}
+
+
+def draft_active(page) -> bool:
     """True when the page is an article that is still an unpublished draft."""
-    if not is_article(page):
-        return False
-    if config.extra.get("cms_connected", False) is not True:
-        # Until a CMS is connected every article is a draft, whatever its front matter says.
-        return True
-    return bool(page.meta.get("draft", config.extra.get("draft_default", True)))
+    return publish.is_article(page.file.src_uri) and _STATE["publishing"].is_draft(page.meta.get("draft"))
 
 
 # --------------------------------------------------------------------------------------------------------
 # MkDocs events
 # --------------------------------------------------------------------------------------------------------
+def on_config(config):
+    languages = _languages(config)
+    try:
+        rule = publish.check_extra(config.extra, {lang.locale: lang.extra for lang in languages})
+        publish.article_drafts(Path(config.docs_dir), ["" if lang.default else f".{lang.locale}" for lang in languages])
+    except publish.PublishConfigError as exc:
+        raise PluginError(str(exc)) from exc
+    _STATE.update(publishing=rule)
+    return config
+
+
 def on_page_markdown(markdown, page, config, files):
-    if draft_active(page, config):
+    if draft_active(page):
         page.meta["draft_active"] = True
         page.meta["status"] = "draft"  # Material shows it beside the page in the navigation
     return markdown
