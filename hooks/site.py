@@ -1,9 +1,9 @@
 """Site-wide build behaviour that the theme does not do by itself.
 
-* The unpublished-draft flag (the rule is ``sitebuild/publish.py``): while ``extra.cms_connected`` is false every
-  article is a draft; once it is true, an article's ``draft`` front-matter key (default ``extra.draft_default``)
-  decides. A draft gets the banner, ``<meta name="robots" content="noindex">`` and Material's page status in the
-  navigation.
+* The unpublished-draft flag (the rule is ``sitebuild/publish.py``): while ``cms/config.yml`` names no real
+  backend every article is a draft; once it does, an article's ``draft`` front-matter key (default
+  ``extra.draft_default``) decides. A draft gets the banner, ``<meta name="robots" content="noindex">`` and
+  Material's page status in the navigation.
 * Page strings in one table per language (``overrides/strings/<lang>.json``), given to the templates as
   ``strings`` and to the page scripts as a JSON block.
 * Self-hosted fonts: the ``@fontsource`` packages installed by ``npm ci`` are copied into the built site, with a
@@ -20,8 +20,9 @@ import shutil
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
 
-from sitebuild import publish
+from sitebuild import cms, publish
 from sitebuild.strings import LANGUAGES, load_strings
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -68,14 +69,20 @@ def draft_active(page) -> bool:
 # --------------------------------------------------------------------------------------------------------
 # MkDocs events
 # --------------------------------------------------------------------------------------------------------
+@event_priority(-110)  # after the i18n plugin's on_config (-100), which sets this build's language
 def on_config(config):
     languages = _languages(config)
+    cms_file = cms.config_path(config.config_file_path)
     try:
-        rule = publish.check_extra(config.extra, {lang.locale: lang.extra for lang in languages})
+        cms_config = cms.read_config(cms_file)
+        rule = publish.publishing(config.extra, {lang.locale: lang.extra for lang in languages}, cms_config,
+                                  str(cms_file))
         publish.article_drafts(Path(config.docs_dir), ["" if lang.default else f".{lang.locale}" for lang in languages])
-    except publish.PublishConfigError as exc:
+    except (publish.PublishConfigError, cms.CmsConfigError) as exc:
         raise PluginError(str(exc)) from exc
     _STATE.update(publishing=rule)
+    strings = _strings(_language(config))
+    config.copyright = strings["footer_note_connected" if rule.connected else "footer_note"]
     return config
 
 
@@ -103,6 +110,7 @@ def on_env(env, config, files):
         code: _strings(code) for code in LANGUAGES if code != lang
     }
     env.globals["strings_json"] = json.dumps(strings, ensure_ascii=False).replace("</", "<\\/")
+    env.globals["publishing"] = _STATE["publishing"]
     return env
 
 

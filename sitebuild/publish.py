@@ -2,8 +2,10 @@
 
 Each input is declared once:
 
-* **cms_connected** and **draft_default** -- in the root ``extra`` of ``mkdocs.yml`` only (the i18n plugin copies
-  it into every language); ``draft_default`` is the state of an article whose front matter has no ``draft`` key.
+* **connected** -- derived from the CMS configuration, ``cms/config.yml`` (:func:`sitebuild.cms.is_connected`);
+  ``mkdocs.yml`` has no key for it.
+* **draft_default** -- ``extra.draft_default`` in ``mkdocs.yml``, in the root ``extra`` only (the i18n plugin copies
+  it into every language): the state of an article whose front matter has no ``draft`` key.
 * **draft** -- each article's own front-matter key, the same in its two language files (the CMS writes both).
 
 Not connected: every article is a draft (banner, ``noindex``, status in the navigation), whatever its front matter
@@ -20,15 +22,20 @@ from typing import Any
 
 from mkdocs.utils.meta import get_data
 
+from sitebuild import cms
+
 # Pages whose source sits under these folders (of docs/) are articles: they carry the draft flag.
 ARTICLE_DIRS = ("articles/",)
 
 # The keys `extra` may hold: ours, and those Material's templates read (grep config.extra in material/templates).
-SITE_EXTRA_KEYS = frozenset({"cms_connected", "draft_default"})
+SITE_EXTRA_KEYS = frozenset({"draft_default"})
 MATERIAL_EXTRA_KEYS = frozenset({
     "alternate", "analytics", "annotate", "consent", "generator", "homepage", "polyfills", "scope", "social",
     "status", "tags", "version",
 })
+RETIRED_EXTRA_KEYS = {
+    "cms_connected": "whether a CMS is connected is derived from cms/config.yml (its backend); remove the key",
+}
 
 
 class PublishConfigError(ValueError):
@@ -48,13 +55,15 @@ class Publishing:
 
 
 def _unknown_key_message(key: str, where: str) -> str:
+    if key in RETIRED_EXTRA_KEYS:
+        return f"{where}: `{key}`: {RETIRED_EXTRA_KEYS[key]}"
     close = difflib.get_close_matches(key, sorted(SITE_EXTRA_KEYS | MATERIAL_EXTRA_KEYS), n=1)
     hint = f" (did you mean `{close[0]}`?)" if close else ""
     return f"{where}: unknown key `{key}`{hint}"
 
 
-def check_extra(extra: Mapping[str, Any], language_extras: Mapping[str, Mapping[str, Any] | None]) -> Publishing:
-    """Validate the root ``extra`` and each language's ``extra`` override; return the rule they set."""
+def check_extra(extra: Mapping[str, Any], language_extras: Mapping[str, Mapping[str, Any] | None]) -> bool:
+    """Validate the root ``extra`` and each language's ``extra`` override; return ``draft_default``."""
     for key in extra:
         if key not in SITE_EXTRA_KEYS | MATERIAL_EXTRA_KEYS:
             raise PublishConfigError(_unknown_key_message(key, "mkdocs.yml extra"))
@@ -65,14 +74,13 @@ def check_extra(extra: Mapping[str, Any], language_extras: Mapping[str, Mapping[
                 raise PublishConfigError(f"{where}: `{key}` is set once for every language, in the root `extra`")
             if key not in MATERIAL_EXTRA_KEYS:
                 raise PublishConfigError(_unknown_key_message(key, where))
-    values = {}
-    for key in ("cms_connected", "draft_default"):
-        if key not in extra:
-            raise PublishConfigError(f"mkdocs.yml extra: `{key}` is missing")
-        if not isinstance(extra[key], bool):
-            raise PublishConfigError(f"mkdocs.yml extra: `{key}` must be true or false, not {extra[key]!r}")
-        values[key] = extra[key]
-    return Publishing(connected=values["cms_connected"], draft_default=values["draft_default"])
+    if "draft_default" not in extra:
+        raise PublishConfigError("mkdocs.yml extra: `draft_default` is missing (true: an article without a `draft` key"
+                                 " stays a draft once a CMS is connected)")
+    value = extra["draft_default"]
+    if not isinstance(value, bool):
+        raise PublishConfigError(f"mkdocs.yml extra: `draft_default` must be true or false, not {value!r}")
+    return value
 
 
 def _draft_key(path: Path, docs_dir: Path) -> bool | None:
@@ -100,6 +108,13 @@ def article_drafts(docs_dir: Path, suffixes: Iterable[str]) -> dict[str, bool | 
                                          " language would publish alone")
             out[stem] = next(iter(values.values()))
     return out
+
+
+def publishing(extra: Mapping[str, Any], language_extras: Mapping[str, Mapping[str, Any] | None],
+               cms_config: Mapping[str, Any], cms_where: str = "cms/config.yml") -> Publishing:
+    """The rule for this site: ``mkdocs.yml``'s ``extra`` (checked) and the CMS configuration (read by the caller)."""
+    draft_default = check_extra(extra, language_extras)
+    return Publishing(connected=cms.is_connected(cms_config, cms_where), draft_default=draft_default)
 
 
 def is_article(src_uri: str) -> bool:

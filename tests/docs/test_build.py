@@ -139,15 +139,6 @@ def test_widget_markers_are_the_same_in_both_languages():
         assert ar == en, stem
 
 
-def test_cms_is_not_connected_so_every_article_is_flagged_draft():
-    config = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=yaml.BaseLoader)
-    assert config["extra"]["cms_connected"] == "false"
-    for stem in ARTICLES:
-        for suffix in (".md", ".en.md"):
-            meta = front_matter(DOCS / f"{stem}{suffix}")
-            assert meta.get("draft") is True, f"{stem}{suffix} lacks `draft: true` while no CMS is connected"
-
-
 @pytest.mark.parametrize("lang", ["ar", "en"])
 def test_draft_articles_carry_banner_noindex_and_nav_status(built_site, lang):
     for stem in source_pages():

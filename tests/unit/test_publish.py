@@ -1,19 +1,21 @@
-"""The publish switch without a build: the rule, and the checks that fail the build on a misspelt or misplaced
-key."""
+"""The publish switch and the CMS configuration, without a build: the rule, the checks that fail the build on a
+misspelt or misplaced key, and the CMS configuration against the files it edits."""
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
 import pytest
+import yaml
 from mkdocs.config import load_config
 
-from sitebuild import publish
+from sitebuild import cms, publish
 
 pytestmark = pytest.mark.unit
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
+CMS_CONFIG = cms.read_config(ROOT / "cms" / "config.yml")
 
 
 @pytest.fixture(scope="module")
@@ -25,9 +27,40 @@ def languages(site_config) -> list:
     return [lang for lang in site_config.plugins["i18n"].config.languages if lang.build]
 
 
+def front_matter(path: Path) -> dict:
+    match = re.match(r"^---\n(.*?)\n---\n", path.read_text(encoding="utf-8"), re.S)
+    return yaml.safe_load(match.group(1)) if match else {}
+
+
 # ---------------------------------------------------------------------------------------------------------------
-# The rule
+# Connected or not: one rule, read from the CMS configuration only
 # ---------------------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("backend,connected", [
+    (None, False),
+    ({"name": "test-repo"}, False),
+    ({"name": "github", "repo": "owner/site"}, True),
+    ({"name": "gitlab", "repo": "group/sub/site"}, True),
+    ({"name": "gitea", "repo": "owner/site", "base_url": "https://codeberg.org"}, True),
+])
+def test_connected_only_with_a_backend_that_edits_the_repository(backend, connected):
+    config = {} if backend is None else {"backend": backend}
+    assert cms.is_connected(config) is connected
+
+
+@pytest.mark.parametrize("backend,message", [
+    ({"name": "forgejo", "repo": "o/r"}, "write `gitea`"),
+    ({"name": "bitbucket", "repo": "o/r"}, "not one the bundled Sveltia CMS"),
+    ({"name": "git-gateway"}, "not one the bundled Sveltia CMS"),
+    ({"name": "githb", "repo": "o/r"}, "not one the bundled Sveltia CMS"),
+    ({"name": "github"}, "needs `repo: owner/name`"),
+    ({"name": "github", "repo": "just-a-name"}, "needs `repo: owner/name`"),
+    ("github", "must be a mapping"),
+])
+def test_a_backend_the_cms_cannot_use_fails(backend, message):
+    with pytest.raises(cms.CmsConfigError, match=re.escape(message)):
+        cms.is_connected({"backend": backend})
+
+
 @pytest.mark.parametrize("connected,draft_default,draft,expected", [
     (False, True, None, True), (False, True, True, True), (False, True, False, True),
     (False, False, None, True), (False, False, False, True),
@@ -43,22 +76,18 @@ def test_publish_rule(connected, draft_default, draft, expected):
 # ---------------------------------------------------------------------------------------------------------------
 def test_the_sites_own_settings_pass(site_config):
     extras = {lang.locale: lang.extra for lang in languages(site_config)}
-    assert publish.check_extra(site_config.extra, extras) == publish.Publishing(connected=False, draft_default=True)
+    assert publish.check_extra(site_config.extra, extras) is True
     assert publish.article_drafts(DOCS, ["" if lang.default else f".{lang.locale}" for lang in languages(site_config)])
 
 
-OK = {"cms_connected": False, "draft_default": True}
-
-
 @pytest.mark.parametrize("extra,languages_extra,message", [
-    ({**OK, "draft_defualt": False}, {}, "unknown key `draft_defualt` (did you mean `draft_default`?)"),
-    ({**OK, "cms_conected": True}, {}, "did you mean `cms_connected`?"),
-    (OK, {"en": {"draft_default": False}}, "set once for every language"),
-    (OK, {"en": {"cms_connected": True}}, "set once for every language"),
-    (OK, {"en": {"stauts": {}}}, "did you mean `status`?"),
-    ({**OK, "draft_default": "false"}, {}, "must be true or false"),
-    ({**OK, "cms_connected": "yes"}, {}, "must be true or false"),
-    ({"cms_connected": True}, {}, "`draft_default` is missing"),
+    ({"draft_defualt": False}, {}, "unknown key `draft_defualt` (did you mean `draft_default`?)"),
+    ({"draft_default": True, "cms_connected": True}, {}, "derived from cms/config.yml"),
+    ({"draft_default": True}, {"en": {"draft_default": False}}, "set once for every language"),
+    ({"draft_default": True}, {"en": {"cms_connected": True}}, "derived from cms/config.yml"),
+    ({"draft_default": True}, {"en": {"stauts": {}}}, "did you mean `status`?"),
+    ({"draft_default": "false"}, {}, "must be true or false"),
+    ({"status": {}}, {}, "`draft_default` is missing"),
 ])
 def test_publish_settings_fail_loudly(extra, languages_extra, message):
     with pytest.raises(publish.PublishConfigError, match=re.escape(message)):
@@ -84,3 +113,63 @@ def test_draft_must_agree_between_the_language_files(tmp_path):
     _article(articles, "b.en.md", '"no"')
     with pytest.raises(publish.PublishConfigError, match="must be true or false"):
         publish.article_drafts(tmp_path, ["", ".en"])
+
+
+def test_articles_are_drafts_in_both_files_while_not_connected():
+    if cms.is_connected(CMS_CONFIG):
+        pytest.skip("cms/config.yml is connected: each article's own `draft` decides")
+    for path in sorted((DOCS / "articles").glob("*.md")):
+        assert front_matter(path).get("draft") is True, f"{path.name} lacks `draft: true` while no CMS is connected"
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The CMS configuration against the files it edits
+# ---------------------------------------------------------------------------------------------------------------
+def _collection_files(collection: dict) -> list[tuple[dict, list[Path]]]:
+    """(fields, the files of each entry in every language) for a folder or a file collection."""
+    if "folder" in collection:
+        folder = ROOT / collection["folder"]
+        defaults = sorted(p for p in folder.glob(f"*.{collection['extension']}") if not p.name.endswith(".en.md"))
+        return [(collection["fields"], [p, p.with_name(p.name.replace(".md", ".en.md"))]) for p in defaults]
+    return [(f["fields"], [ROOT / f["file"].replace(".{{locale}}", ""), ROOT / f["file"].replace("{{locale}}", "en")])
+            for f in collection["files"]]
+
+
+def test_every_collection_matches_existing_files_in_both_languages():
+    assert CMS_CONFIG["i18n"]["structure"] == "multiple_files"
+    assert CMS_CONFIG["i18n"]["omit_default_locale_from_file_path"] is True  # foo.md is Arabic, as in mkdocs.yml
+    names = set()
+    for collection in CMS_CONFIG["collections"]:
+        entries = _collection_files(collection)
+        assert entries, f"collection {collection['name']} matches no file"
+        for _, files in entries:
+            for path in files:
+                assert path.is_file(), f"collection {collection['name']}: {path.relative_to(ROOT)} does not exist"
+                names.add(str(path.relative_to(DOCS)))
+    assert {"articles/vram-guide.md", "articles/vram-guide.en.md", "glossary.md", "glossary.en.md"} <= names
+
+
+def test_articles_collection_is_the_folder_the_draft_flag_applies_to():
+    (articles,) = [c for c in CMS_CONFIG["collections"] if "folder" in c]
+    assert [f"{articles['folder'].removeprefix('docs/')}/"] == list(publish.ARTICLE_DIRS)
+    draft = next(f for f in articles["fields"] if f["name"] == "draft")
+    assert draft["widget"] == "boolean" and draft["i18n"] == "duplicate"  # one switch, written to both files
+
+
+def test_every_front_matter_key_is_a_field_and_bodies_are_raw():
+    """A key the configuration does not declare would be moved to the end of the front matter on save."""
+    for collection in CMS_CONFIG["collections"]:
+        for fields, files in _collection_files(collection):
+            declared = [f["name"] for f in fields]
+            for path in files:
+                keys = list(front_matter(path))
+                assert set(keys) <= set(declared), f"{path.relative_to(ROOT)}: {set(keys) - set(declared)} not fields"
+                assert keys == [k for k in declared if k in keys], f"{path.relative_to(ROOT)}: keys out of field order"
+            bodies = [f for f in fields if f["name"] == "body"]
+            assert bodies and all(f["widget"] == "markdown" and f["modes"] == ["raw"] for f in bodies)
+            assert all(f.get("i18n") in (True, "duplicate") for f in fields)
+
+
+def test_no_secret_in_the_cms_configuration():
+    text = (ROOT / "cms" / "config.yml").read_text(encoding="utf-8")
+    assert not re.search(r"(?im)^\s*(token|secret|client_secret|password|access_token)\s*:", text)
