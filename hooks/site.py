@@ -4,6 +4,7 @@
   backend every article is a draft; once it does, an article's ``draft`` front-matter key (default
   ``extra.draft_default``) decides. A draft gets the banner, ``<meta name="robots" content="noindex">`` and
   Material's page status in the navigation.
+* The CMS's admin app, bundled from npm and copied into ``site/admin/`` with its configuration (``sitebuild/cms.py``).
 * Page strings in one table per language (``overrides/strings/<lang>.json``), given to the templates as
   ``strings`` and to the page scripts as a JSON block.
 * Self-hosted fonts: the ``@fontsource`` packages installed by ``npm ci`` are copied into the built site, with a
@@ -57,7 +58,11 @@ def _languages(config) -> list:
     return [lang for lang in config.plugins["i18n"].config.languages if lang.build]
 
 
-# Per build (the i18n plugin runs one per language): the publish rule.
+def _default_language(config) -> str:
+    return next(lang.locale for lang in _languages(config) if lang.default)
+
+
+# Per build (the i18n plugin runs one per language): the publish rule and what the admin reads.
 _STATE: dict = {}
 
 
@@ -80,7 +85,7 @@ def on_config(config):
         publish.article_drafts(Path(config.docs_dir), ["" if lang.default else f".{lang.locale}" for lang in languages])
     except (publish.PublishConfigError, cms.CmsConfigError) as exc:
         raise PluginError(str(exc)) from exc
-    _STATE.update(publishing=rule)
+    _STATE.update(publishing=rule, cms_config=cms_config, cms_file=cms_file)
     strings = _strings(_language(config))
     config.copyright = strings["footer_note_connected" if rule.connected else "footer_note"]
     return config
@@ -154,8 +159,22 @@ def _neutralise_cdn_fallbacks(site_dir: Path) -> None:
             bundle.write_text(new, encoding="utf-8")
 
 
+def _install_admin(config) -> None:
+    """The admin app and the configuration it reads, into site/admin/ (once, from the default language's build)."""
+    languages = _languages(config)
+    try:
+        served = cms.admin_config(
+            _STATE["cms_config"], locales=[lang.locale for lang in languages], default_locale=_default_language(config),
+            draft_default=_STATE["publishing"].draft_default, where=str(_STATE["cms_file"]))
+        cms.install_admin(Path(config.site_dir), served)
+    except cms.CmsConfigError as exc:
+        raise PluginError(str(exc)) from exc
+
+
 def on_post_build(config):
     _neutralise_cdn_fallbacks(Path(config.site_dir))
+    if _language(config) == _default_language(config):
+        _install_admin(config)
     out = Path(config.site_dir) / "assets" / "fonts"
     files_out = out / "files"
     files_out.mkdir(parents=True, exist_ok=True)

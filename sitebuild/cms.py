@@ -1,17 +1,40 @@
-"""The CMS: its configuration file and the one rule that says whether the site is connected.
+"""The CMS: its configuration file, the one rule that says whether the site is connected, and the admin app.
 
 ``cms/config.yml`` (beside ``mkdocs.yml``) is the CMS configuration, in Sveltia CMS's own format. It is the only
 place that says whether a CMS is connected: :func:`is_connected` is the rule, and the build's publish logic
 (``sitebuild/publish.py``) reads nothing else.
+
+The admin app is Sveltia CMS from npm (pinned in ``package.json``), bundled by ``cms/build.mjs`` with esbuild (pinned
+too) into ``.cache/cms-admin/<hash of its inputs>/`` and copied into ``site/admin/`` by the build, with the admin page
+(``cms/admin.html``) and the configuration it reads (``admin/config.yml``: ``cms/config.yml`` plus the facts that
+``mkdocs.yml`` already declares, see :func:`admin_config`). Nothing of it lives in ``docs/``, so MkDocs never treats
+it as content (no page, no search entry, no sitemap line).
 """
 from __future__ import annotations
 
+import hashlib
+import json
 import os
+import shutil
+import subprocess
+import tempfile
 from collections.abc import Mapping
+from copy import deepcopy
 from pathlib import Path
 from typing import Any
 
 import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+CMS_DIR = ROOT / "cms"
+NODE_MODULES = ROOT / "node_modules"
+CACHE_DIR = ROOT / ".cache" / "cms-admin"
+PACKAGE = "@sveltia/cms"
+
+# The files the bundle is made from (besides the npm packages, pinned by package-lock.json); build.mjs copies the
+# admin page in as index.html.
+BUNDLE_INPUTS = ("build.mjs", "main.js", "admin.html")
+ADMIN_DIR = "admin"  # in the built site: <site>/admin/
 
 # Backends that edit the real repository (Sveltia CMS 0.221 names them so; ``gitea`` is also the backend for
 # Forgejo, which Sveltia detects from the server). ``test-repo`` keeps files in the browser's origin-private
@@ -66,3 +89,124 @@ def is_connected(cms_config: Mapping[str, Any], where: str = "cms/config.yml") -
     """THE rule: the site counts as connected when its CMS configuration names a backend that edits the real
     repository (GitHub, GitLab, Gitea/Forgejo); not with no backend, nor with the in-browser test backend."""
     return backend_name(cms_config, where) in REAL_BACKENDS
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The configuration the admin app reads
+# ---------------------------------------------------------------------------------------------------------------
+# Facts mkdocs.yml declares; cms/config.yml must not repeat them (the build writes them into admin/config.yml).
+DERIVED_I18N_KEYS = ("locales", "default_locale")
+
+
+def admin_config(cms_config: Mapping[str, Any], *, locales: list[str], default_locale: str, draft_default: bool,
+                 where: str = "cms/config.yml") -> dict[str, Any]:
+    """``cms/config.yml`` completed with what ``mkdocs.yml`` already says: the languages (from the i18n plugin) and
+    the default of every ``draft`` field (``extra.draft_default``). With no backend, the admin is the sandbox."""
+    out = deepcopy(dict(cms_config))
+    i18n = out.setdefault("i18n", {})
+    if not isinstance(i18n, dict):
+        raise CmsConfigError(f"{where}: `i18n` must be a mapping")
+    for key in DERIVED_I18N_KEYS:
+        if key in i18n:
+            raise CmsConfigError(f"{where}: remove `i18n.{key}`; the build takes it from the i18n plugin in mkdocs.yml")
+    i18n["locales"] = list(locales)
+    i18n["default_locale"] = default_locale
+    if out.get("backend") is None:
+        out["backend"] = {"name": TEST_BACKEND}
+    for collection in out.get("collections") or []:
+        for fields in [collection.get("fields") or []] + [f.get("fields") or [] for f in collection.get("files") or []]:
+            for field in fields:
+                if field.get("name") == "draft":
+                    if "default" in field:
+                        raise CmsConfigError(f"{where}: remove the `default` of the `draft` field in collection"
+                                             f" `{collection.get('name')}`; it is `extra.draft_default` in mkdocs.yml")
+                    field["default"] = draft_default
+    return out
+
+
+class _PlainDumper(yaml.SafeDumper):
+    def ignore_aliases(self, data: Any) -> bool:  # fields shared through a YAML anchor are written out in full
+        return True
+
+
+def dump_admin_config(config: Mapping[str, Any]) -> str:
+    header = "# Written by the build (sitebuild/cms.py) from cms/config.yml and mkdocs.yml: edit those, not this.\n"
+    return header + yaml.dump(dict(config), Dumper=_PlainDumper, allow_unicode=True, sort_keys=False, width=120)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The admin app: bundled once per set of inputs, copied into every build
+# ---------------------------------------------------------------------------------------------------------------
+def pinned_version() -> str:
+    return json.loads((ROOT / "package.json").read_text(encoding="utf-8"))["dependencies"][PACKAGE]
+
+
+def installed_version() -> str:
+    pkg = NODE_MODULES / PACKAGE / "package.json"
+    if not pkg.is_file():
+        raise CmsConfigError(f"node_modules/{PACKAGE} is missing: run `npm ci` (make serve does it)")
+    installed = json.loads(pkg.read_text(encoding="utf-8"))["version"]
+    if installed != pinned_version():
+        raise CmsConfigError(f"node_modules/{PACKAGE} is {installed} but package.json pins {pinned_version()}:"
+                             " run `npm ci`")
+    return installed
+
+
+def bundle_hash() -> str:
+    """What the bundle depends on: the two input files and the exact npm tree (package-lock.json pins every
+    package, the CMS, esbuild and their dependencies, with its integrity hash)."""
+    h = hashlib.sha256(f"cms-admin {installed_version()}\n".encode())
+    for name in BUNDLE_INPUTS:
+        h.update(name.encode() + b"\0" + (CMS_DIR / name).read_bytes() + b"\0")
+    h.update(b"package-lock.json\0" + (ROOT / "package-lock.json").read_bytes())
+    return h.hexdigest()[:16]
+
+
+def cached_bundle() -> Path:
+    """The bundled admin app for the current inputs: built on first use (a few seconds), then reused."""
+    target = CACHE_DIR / bundle_hash()
+    if (target / "cms.js").is_file():
+        return target
+    CACHE_DIR.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix="build-", dir=CACHE_DIR))
+    try:
+        proc = subprocess.run(["node", str(CMS_DIR / "build.mjs"), str(work)], cwd=ROOT, capture_output=True,
+                              text=True, timeout=600)
+        if proc.returncode != 0:
+            raise CmsConfigError(f"bundling the admin app failed (node cms/build.mjs):\n{proc.stdout}\n{proc.stderr}")
+        if not (work / "cms.js").is_file():
+            raise CmsConfigError("node cms/build.mjs wrote no cms.js")
+        try:
+            work.rename(target)
+        except OSError:  # another build finished the same bundle first
+            if not (target / "cms.js").is_file():
+                raise
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return target
+
+
+def _sync_tree(src: Path, dst: Path, keep: frozenset[Path] = frozenset()) -> None:
+    """Make dst a copy of src (files copied only when they differ; files src does not have removed, but keep)."""
+    wanted = {p.relative_to(src) for p in src.rglob("*") if p.is_file()}
+    if dst.is_dir():
+        for p in sorted(dst.rglob("*"), reverse=True):
+            rel = p.relative_to(dst)
+            if p.is_file() and rel not in wanted and rel not in keep:
+                p.unlink()
+            elif p.is_dir() and not any(p.iterdir()):
+                p.rmdir()
+    for rel in wanted:
+        s, d = src / rel, dst / rel
+        if d.is_file() and d.stat().st_size == s.stat().st_size and d.read_bytes() == s.read_bytes():
+            continue
+        d.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(s, d)
+
+
+def install_admin(site_dir: Path, served_config: Mapping[str, Any]) -> Path:
+    """Copy the bundle (the app and its page) and write its configuration into ``<site_dir>/admin/``."""
+    admin = site_dir / ADMIN_DIR
+    _sync_tree(cached_bundle(), admin, keep=frozenset({Path("config.yml")}))
+    (admin / "config.yml").write_text(dump_admin_config(served_config), encoding="utf-8")
+    return admin

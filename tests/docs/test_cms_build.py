@@ -1,4 +1,5 @@
-"""The publish switch driven by the CMS configuration alone, in both languages.
+"""The CMS in the built site: the admin app where it belongs (and nowhere else), and the publish switch driven by
+the CMS configuration alone.
 
 Besides the session's build (the repository as it is: not connected), one more real build runs here, from a
 temporary folder whose ``mkdocs.yml`` inherits the project's (``INHERIT``) with its own ``cms/config.yml`` and a
@@ -17,6 +18,7 @@ from pathlib import Path
 from urllib.parse import urljoin
 
 import pytest
+import yaml
 
 from sitebuild import cms
 from tests.docs.test_build import ARTICLES, built_path, parse, source_pages
@@ -26,6 +28,9 @@ pytestmark = pytest.mark.docs
 ROOT = Path(__file__).resolve().parents[2]
 PUBLISHED, DRAFT = "articles/vram-guide", "articles/five-ways"
 CONNECTED_BACKEND = "backend:\n  name: github\n  repo: example/gpu-guide\n  branch: main\n"
+# General-purpose CDNs: the admin must not load anything from them, whatever code path runs.
+CDN_HOSTS = ("unpkg.com", "cdn.jsdelivr.net", "cdnjs.cloudflare.com", "esm.sh", "cdn.skypack.dev", "jspm.io",
+             "fonts.googleapis.com", "fonts.gstatic.com")
 
 
 def _mkdocs_build(config_file: Path, site_dir: Path) -> subprocess.CompletedProcess:
@@ -147,6 +152,11 @@ def test_connected_draft_true_keeps_the_article_a_draft(connected_site, lang):
     assert _footer(built_path(connected_site, "index", lang)) == _strings(lang)["footer_note_connected"]
 
 
+def test_connected_admin_edits_the_repository(connected_site):
+    served = yaml.safe_load((connected_site / "admin" / "config.yml").read_text(encoding="utf-8"))
+    assert served["backend"] == {"name": "github", "repo": "example/gpu-guide", "branch": "main"}
+
+
 def test_a_misspelt_switch_fails_the_build(tmp_path):
     config = _variant(tmp_path / "project", cms_config=(ROOT / "cms" / "config.yml").read_text(encoding="utf-8"),
                       extra_yaml="extra:\n  draft_defualt: false\n")
@@ -154,3 +164,50 @@ def test_a_misspelt_switch_fails_the_build(tmp_path):
     assert proc.returncode != 0
     assert "unknown key `draft_defualt` (did you mean `draft_default`?)" in proc.stdout + proc.stderr
     assert not (tmp_path / "site" / "index.html").exists()
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The admin app in the site
+# ---------------------------------------------------------------------------------------------------------------
+def test_admin_page_is_noindex_and_loads_only_its_own_files(built_site):
+    admin = built_site / "admin"
+    doc = parse(admin / "index.html")
+    assert _robots(doc) and "noindex" in _robots(doc)[0]
+    assert doc.html_attrs.get("lang") == "ar" and doc.html_attrs.get("dir") == "rtl"
+    for url in doc.resource_urls:  # relative: the admin works under any sub-path
+        assert not re.match(r"^([a-z]+:)?/", url), url
+        assert (admin / url.split("?")[0]).resolve().is_file(), url
+    assert (admin / "cms.js").is_file() and (admin / "LICENSE.txt").is_file()
+    fonts = {p.suffix for p in (admin / "assets").iterdir()}
+    assert ".woff2" in fonts  # the UI and icon fonts are served by the site
+
+
+def test_admin_reads_the_cms_configuration_with_the_facts_of_mkdocs_yml(built_site):
+    served = yaml.safe_load((built_site / "admin" / "config.yml").read_text(encoding="utf-8"))
+    source = cms.read_config(ROOT / "cms" / "config.yml")
+    assert served["backend"] == source["backend"] == {"name": "test-repo"}
+    assert served["collections"] == cms.admin_config(source, locales=["ar", "en"], default_locale="ar",
+                                                     draft_default=True)["collections"]
+    assert served["i18n"]["locales"] == ["ar", "en"] and served["i18n"]["default_locale"] == "ar"
+
+
+def test_admin_has_no_cdn_in_any_code_path(built_site):
+    offenders = []
+    for path in (built_site / "admin").rglob("*"):
+        if path.is_file() and path.suffix in (".js", ".html", ".css", ".json", ".yml"):
+            text = path.read_text(encoding="utf-8", errors="replace")
+            offenders += [f"{path.name}: {host}" for host in CDN_HOSTS if host in text]
+    assert not offenders, offenders
+
+
+def test_no_reader_page_loads_or_lists_the_admin(built_site):
+    for path in built_site.rglob("*"):
+        rel = path.relative_to(built_site)
+        if rel.parts[0] == "admin" or not path.is_file() or path.suffix not in (".html", ".xml", ".json", ".js"):
+            continue
+        text = path.read_text(encoding="utf-8", errors="replace")
+        assert not re.search(r"""["'/]admin/""", text), f"{rel} mentions admin/"
+    sitemap = (built_site / "sitemap.xml").read_text(encoding="utf-8")
+    assert "admin" not in sitemap
+    index = json.loads((built_site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    assert not [d["location"] for d in index["docs"] if "admin" in d["location"]]

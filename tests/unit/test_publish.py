@@ -123,8 +123,29 @@ def test_articles_are_drafts_in_both_files_while_not_connected():
 
 
 # ---------------------------------------------------------------------------------------------------------------
-# The CMS configuration against the files it edits
+# The configuration the admin reads, and the files it edits
 # ---------------------------------------------------------------------------------------------------------------
+def test_admin_config_takes_languages_and_draft_default_from_mkdocs(site_config):
+    langs = languages(site_config)
+    served = cms.admin_config(CMS_CONFIG, locales=[lang.locale for lang in langs],
+                              default_locale=next(lang.locale for lang in langs if lang.default), draft_default=False)
+    assert served["i18n"]["locales"] == ["ar", "en"] and served["i18n"]["default_locale"] == "ar"
+    drafts = [f for c in served["collections"] for f in c.get("fields") or [] if f["name"] == "draft"]
+    assert drafts and all(f["default"] is False for f in drafts)
+    assert "default" not in next(f for f in CMS_CONFIG["collections"][0]["fields"] if f["name"] == "draft")
+    reparsed = yaml.safe_load(cms.dump_admin_config(served))
+    assert reparsed == served
+
+
+def test_admin_config_refuses_a_second_copy_of_what_mkdocs_declares():
+    for bad in ({"i18n": {"locales": ["ar", "en"]}},
+                {"collections": [{"name": "a", "fields": [{"name": "draft", "widget": "boolean", "default": True}]}]}):
+        with pytest.raises(cms.CmsConfigError, match="remove"):
+            cms.admin_config(bad, locales=["ar"], default_locale="ar", draft_default=True)
+    sandbox = cms.admin_config({}, locales=["ar"], default_locale="ar", draft_default=True)
+    assert sandbox["backend"] == {"name": "test-repo"}
+
+
 def _collection_files(collection: dict) -> list[tuple[dict, list[Path]]]:
     """(fields, the files of each entry in every language) for a folder or a file collection."""
     if "folder" in collection:
