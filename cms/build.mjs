@@ -9,10 +9,12 @@
 //   assets/      the fonts, icons and wasm the CMS finds with new URL("assets/...", import.meta.url)
 //   LICENSE.txt  Sveltia CMS's licence (the bundled packages' licence comments stay at the end of each file)
 //
-// Two edits to what is bundled, both checked here so that an upgrade that changes them fails loudly:
+// Three edits to what is bundled, each checked here so that an upgrade that changes them fails loudly:
 // * No CDN in any code path. The npm build bundles everything the CDN build fetches, but keeps the CDN addresses
 //   as fallbacks (a chunk that fails to load is retried from unpkg.com). They are pointed at the site itself, as
 //   hooks/site.py does for Material's bundle: offline, a failed load stays a failed load.
+// * Zoom. Sveltia's app shell writes its own viewport tag with maximum-scale=1, which stops editors from zooming
+//   on a phone (WCAG 1.4.4, axe's meta-viewport rule); that one term is dropped.
 // * Syntax grammars. Sveltia's editor can highlight code in 240 languages, each a lazily loaded chunk (11 MB in all).
 //   Our fields edit Markdown in a plain text area (`modes: [raw]`) and no field is a code editor, so no grammar is
 //   ever loaded (the e2e test records every request); keep the few that could matter and stub the others, which
@@ -37,6 +39,7 @@ const KEPT_GRAMMARS = new Set([
   "markdown", "yaml", "json", "toml", "html", "css", "javascript", "python", "shellscript",
 ]);
 const CDN = /https:\/\/(unpkg\.com|cdn\.jsdelivr\.net)\//g;
+const NO_ZOOM = "`maximum-scale=1`,";
 
 const stubGrammars = {
   name: "stub-unused-grammars",
@@ -50,16 +53,22 @@ const stubGrammars = {
 };
 
 let cdnEdits = 0;
-const noCdn = {
-  name: "no-cdn",
+let zoomEdits = 0;
+const edits = {
+  name: "no-cdn-and-zoom",
   setup(b) {
     b.onLoad({ filter: /\.js$/ }, (args) => {
       if (!args.path.startsWith(cmsNpmDir)) return undefined;
       const text = readFileSync(args.path, "utf8");
-      const edited = text.replace(CDN, () => {
-        cdnEdits += 1;
-        return "./offline-unavailable/";
-      });
+      const edited = text
+        .replace(CDN, () => {
+          cdnEdits += 1;
+          return "./offline-unavailable/";
+        })
+        .replaceAll(NO_ZOOM, () => {
+          zoomEdits += 1;
+          return "";
+        });
       return { contents: edited, loader: "js" };
     });
   },
@@ -75,12 +84,13 @@ await build({
   legalComments: "eof",
   outdir,
   chunkNames: "cms-[hash]",
-  plugins: [stubGrammars, noCdn],
+  plugins: [stubGrammars, edits],
   logLevel: "warning",
 });
 
-if (cdnEdits === 0) {
-  console.error("cms/build.mjs: no CDN address found in @sveltia/cms any more; check the no-cdn edit after the upgrade");
+if (cdnEdits === 0 || zoomEdits !== 1) {
+  console.error(`cms/build.mjs: @sveltia/cms changed (${cdnEdits} CDN addresses, ${zoomEdits} maximum-scale terms edited);`
+    + " look at the edits again after the upgrade");
   process.exit(1);
 }
 

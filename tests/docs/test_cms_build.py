@@ -211,3 +211,11 @@ def test_no_reader_page_loads_or_lists_the_admin(built_site):
     assert "admin" not in sitemap
     index = json.loads((built_site / "search" / "search_index.json").read_text(encoding="utf-8"))
     assert not [d["location"] for d in index["docs"] if "admin" in d["location"]]
+
+
+def test_admin_lets_editors_zoom(built_site):
+    """Sveltia's app shell writes a viewport tag with maximum-scale=1; cms/build.mjs drops that term (WCAG 1.4.4)."""
+    for path in (built_site / "admin").rglob("*"):
+        if path.is_file() and path.suffix in (".js", ".html"):
+            text = path.read_text(encoding="utf-8", errors="replace")
+            assert "maximum-scale" not in text and "user-scalable" not in text, path.name
