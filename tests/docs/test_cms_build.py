@@ -49,12 +49,12 @@ def _variant(folder: Path, *, cms_config: str, extra_yaml: str = "", docs: bool 
     docs_dir = folder / "docs" if docs else ROOT / "docs"
     if docs:
         shutil.copytree(ROOT / "docs", docs_dir)
-    (folder / "mkdocs.yml").write_text(
-        f"INHERIT: {ROOT / 'mkdocs.yml'}\n"
-        f"docs_dir: {docs_dir}\n"
-        f"theme:\n  custom_dir: {ROOT / 'overrides'}\n"
-        f"hooks:\n  - {ROOT / 'hooks' / 'site.py'}\n  - {ROOT / 'hooks' / 'widgets.py'}\n" + extra_yaml,
-        encoding="utf-8")
+    # Paths in an inherited file are read from the child's folder: name the project's own ones absolutely.
+    parent = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=yaml.BaseLoader)
+    child = {"INHERIT": str(ROOT / "mkdocs.yml"), "docs_dir": str(docs_dir),
+             "theme": {"custom_dir": str(ROOT / parent["theme"]["custom_dir"])},
+             "hooks": [str(ROOT / hook) for hook in parent["hooks"]]}
+    (folder / "mkdocs.yml").write_text(yaml.safe_dump(child) + extra_yaml, encoding="utf-8")
     return folder / "mkdocs.yml"
 
 
