@@ -162,10 +162,12 @@ def _neutralise_cdn_fallbacks(site_dir: Path) -> None:
 def _install_admin(config) -> None:
     """The admin app and the configuration it reads, into site/admin/ (once, from the default language's build)."""
     languages = _languages(config)
+    default = _default_language(config)
     try:
         served = cms.admin_config(
-            _STATE["cms_config"], locales=[lang.locale for lang in languages], default_locale=_default_language(config),
-            draft_default=_STATE["publishing"].draft_default, where=str(_STATE["cms_file"]))
+            _STATE["cms_config"], locales=[lang.locale for lang in languages], default_locale=default,
+            draft_default=_STATE["publishing"].draft_default, root=Path(config.config_file_path).parent,
+            calc_labels=_strings(default)["calc"]["fields"], where=str(_STATE["cms_file"]))
         cms.install_admin(Path(config.site_dir), served)
     except cms.CmsConfigError as exc:
         raise PluginError(str(exc)) from exc

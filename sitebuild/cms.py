@@ -96,12 +96,69 @@ def is_connected(cms_config: Mapping[str, Any], where: str = "cms/config.yml") -
 # ---------------------------------------------------------------------------------------------------------------
 # Facts mkdocs.yml declares; cms/config.yml must not repeat them (the build writes them into admin/config.yml).
 DERIVED_I18N_KEYS = ("locales", "default_locale")
+# The front-matter mapping of an article's shared estimator assumptions (sitebuild/articles.py reads it): its CMS
+# field is an object whose fields the build writes, one per key the collection's files use, typed from
+# calculator/inputs.py. Declared in that order, the keys keep their order when the CMS saves a file.
+CALC_FIELD = "calc"
+
+
+def front_matter(path: Path) -> dict[str, Any]:
+    text = path.read_text(encoding="utf-8")
+    if not text.startswith("---\n"):
+        return {}
+    data = yaml.safe_load(text[4:text.index("\n---", 4)])
+    return data if isinstance(data, dict) else {}
+
+
+def mapping_keys(paths: list[Path], key: str) -> list[str]:
+    """The keys of the front-matter mapping ``key`` across ``paths``, in order of first appearance."""
+    keys: list[str] = []
+    for path in paths:
+        for name in front_matter(path).get(key) or {}:
+            if name not in keys:
+                keys.append(name)
+    return keys
+
+
+def calc_fields(keys: list[str], labels: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """CMS fields for request keys: the control follows the key's kind, limits and choices in calculator/inputs.py;
+    the label is the form's Arabic label (``calc.fields.<key>.label``) beside the key itself."""
+    from calculator.inputs import BY_NAME
+
+    fields = []
+    for name in keys:
+        spec = BY_NAME.get(name)
+        if spec is None:
+            raise CmsConfigError(f"`{CALC_FIELD}: {name}` in an article is not a request key (calculator/inputs.py)")
+        label = (labels.get(name) or {}).get("label") if isinstance(labels.get(name), Mapping) else None
+        field: dict[str, Any] = {"name": name, "label": f"{label} · {name}" if label else name}
+        if spec.kind in ("int", "float"):
+            field.update(widget="number", value_type=spec.kind)
+            if spec.low is not None:
+                field.update(min=spec.low, max=spec.high)
+        elif spec.kind == "bool":
+            field.update(widget="boolean")
+        elif spec.kind == "enum":
+            field.update(widget="select", options=list(spec.choices))
+        else:  # a catalogue id, a module list written as a string: kept as written
+            field.update(widget="string")
+        if spec.nullable:
+            field["required"] = False
+        fields.append(field)
+    return fields
+
+
+def _collection_files(root: Path, collection: Mapping[str, Any]) -> list[Path]:
+    folder = root / str(collection.get("folder", ""))
+    return sorted(folder.glob(f"*.{collection.get('extension', 'md')}")) if "folder" in collection else []
 
 
 def admin_config(cms_config: Mapping[str, Any], *, locales: list[str], default_locale: str, draft_default: bool,
-                 where: str = "cms/config.yml") -> dict[str, Any]:
-    """``cms/config.yml`` completed with what ``mkdocs.yml`` already says: the languages (from the i18n plugin) and
-    the default of every ``draft`` field (``extra.draft_default``). With no backend, the admin is the sandbox."""
+                 root: Path, calc_labels: Mapping[str, Any], where: str = "cms/config.yml") -> dict[str, Any]:
+    """``cms/config.yml`` completed with what is declared elsewhere: the languages (the i18n plugin in
+    ``mkdocs.yml``), the default of every ``draft`` field (``extra.draft_default``) and the fields of the ``calc``
+    object (the keys the files under ``root`` use, typed by ``calculator/inputs.py``). With no backend, the admin is
+    the sandbox."""
     out = deepcopy(dict(cms_config))
     i18n = out.setdefault("i18n", {})
     if not isinstance(i18n, dict):
@@ -121,6 +178,13 @@ def admin_config(cms_config: Mapping[str, Any], *, locales: list[str], default_l
                         raise CmsConfigError(f"{where}: remove the `default` of the `draft` field in collection"
                                              f" `{collection.get('name')}`; it is `extra.draft_default` in mkdocs.yml")
                     field["default"] = draft_default
+                if field.get("name") == CALC_FIELD and field.get("widget") == "object":
+                    if "fields" in field:
+                        raise CmsConfigError(f"{where}: remove the `fields` of `{CALC_FIELD}` in collection"
+                                             f" `{collection.get('name')}`; the build writes them from the articles"
+                                             " and calculator/inputs.py")
+                    field["fields"] = calc_fields(mapping_keys(_collection_files(root, collection), CALC_FIELD),
+                                                  calc_labels)
     return out
 
 

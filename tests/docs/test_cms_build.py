@@ -186,8 +186,9 @@ def test_admin_reads_the_cms_configuration_with_the_facts_of_mkdocs_yml(built_si
     served = yaml.safe_load((built_site / "admin" / "config.yml").read_text(encoding="utf-8"))
     source = cms.read_config(ROOT / "cms" / "config.yml")
     assert served["backend"] == source["backend"] == {"name": "test-repo"}
-    assert served["collections"] == cms.admin_config(source, locales=["ar", "en"], default_locale="ar",
-                                                     draft_default=True)["collections"]
+    assert served["collections"] == cms.admin_config(
+        source, locales=["ar", "en"], default_locale="ar", draft_default=True, root=ROOT,
+        calc_labels=_strings("ar")["calc"]["fields"])["collections"]
     assert served["i18n"]["locales"] == ["ar", "en"] and served["i18n"]["default_locale"] == "ar"
 
 

@@ -10,6 +10,7 @@ import yaml
 from mkdocs.config import load_config
 
 from sitebuild import cms, publish
+from sitebuild.strings import load_strings
 
 pytestmark = pytest.mark.unit
 
@@ -125,10 +126,15 @@ def test_articles_are_drafts_in_both_files_while_not_connected():
 # ---------------------------------------------------------------------------------------------------------------
 # The configuration the admin reads, and the files it edits
 # ---------------------------------------------------------------------------------------------------------------
-def test_admin_config_takes_languages_and_draft_default_from_mkdocs(site_config):
+def _served(site_config, draft_default: bool = True) -> dict:
     langs = languages(site_config)
-    served = cms.admin_config(CMS_CONFIG, locales=[lang.locale for lang in langs],
-                              default_locale=next(lang.locale for lang in langs if lang.default), draft_default=False)
+    return cms.admin_config(CMS_CONFIG, locales=[lang.locale for lang in langs],
+                            default_locale=next(lang.locale for lang in langs if lang.default),
+                            draft_default=draft_default, root=ROOT, calc_labels=load_strings("ar")["calc"]["fields"])
+
+
+def test_admin_config_takes_what_mkdocs_yml_declares(site_config):
+    served = _served(site_config, draft_default=False)
     assert served["i18n"]["locales"] == ["ar", "en"] and served["i18n"]["default_locale"] == "ar"
     drafts = [f for c in served["collections"] for f in c.get("fields") or [] if f["name"] == "draft"]
     assert drafts and all(f["default"] is False for f in drafts)
@@ -137,12 +143,35 @@ def test_admin_config_takes_languages_and_draft_default_from_mkdocs(site_config)
     assert reparsed == served
 
 
-def test_admin_config_refuses_a_second_copy_of_what_mkdocs_declares():
+def test_calc_fields_hold_every_articles_assumptions_as_they_are(site_config):
+    """The `calc` object's fields come from the articles' keys and calculator/inputs.py: each value an article
+    holds is one its field can show and write back unchanged (a number stays a number, a choice is offered)."""
+    (articles,) = [c for c in _served(site_config)["collections"] if "folder" in c]
+    fields = {f["name"]: f for f in next(f for f in articles["fields"] if f["name"] == "calc")["fields"]}
+    for path in sorted((DOCS / "articles").glob("*.md")):
+        calc = front_matter(path).get("calc") or {}
+        assert calc, f"{path.name} has no `calc:` assumptions"
+        for key, value in calc.items():
+            field = fields[key]
+            if field["widget"] == "number":
+                assert type(value).__name__ == field["value_type"] and field["min"] <= value <= field["max"], key
+            elif field["widget"] == "boolean":
+                assert isinstance(value, bool), key
+            elif field["widget"] == "select":
+                assert value in field["options"], key
+            else:
+                assert isinstance(value, str), key
+            assert key in field["label"]  # the request key beside its Arabic label
+
+
+def test_admin_config_refuses_a_second_copy_of_what_is_declared_elsewhere():
     for bad in ({"i18n": {"locales": ["ar", "en"]}},
-                {"collections": [{"name": "a", "fields": [{"name": "draft", "widget": "boolean", "default": True}]}]}):
+                {"collections": [{"name": "a", "fields": [{"name": "draft", "widget": "boolean", "default": True}]}]},
+                {"collections": [{"name": "a", "folder": "docs/articles", "extension": "md", "fields": [
+                    {"name": "calc", "widget": "object", "fields": [{"name": "seq_len", "widget": "string"}]}]}]}):
         with pytest.raises(cms.CmsConfigError, match="remove"):
-            cms.admin_config(bad, locales=["ar"], default_locale="ar", draft_default=True)
-    sandbox = cms.admin_config({}, locales=["ar"], default_locale="ar", draft_default=True)
+            cms.admin_config(bad, locales=["ar"], default_locale="ar", draft_default=True, root=ROOT, calc_labels={})
+    sandbox = cms.admin_config({}, locales=["ar"], default_locale="ar", draft_default=True, root=ROOT, calc_labels={})
     assert sandbox["backend"] == {"name": "test-repo"}
 
 
@@ -177,15 +206,22 @@ def test_articles_collection_is_the_folder_the_draft_flag_applies_to():
     assert draft["widget"] == "boolean" and draft["i18n"] == "duplicate"  # one switch, written to both files
 
 
-def test_every_front_matter_key_is_a_field_and_bodies_are_raw():
-    """A key the configuration does not declare would be moved to the end of the front matter on save."""
-    for collection in CMS_CONFIG["collections"]:
+def _same_order(mapping: dict, fields: list[dict], where: str) -> None:
+    declared = [f["name"] for f in fields]
+    keys = list(mapping)
+    assert set(keys) <= set(declared), f"{where}: {set(keys) - set(declared)} are not fields"
+    assert keys == [k for k in declared if k in keys], f"{where}: keys out of field order"
+    for field in fields:
+        if field.get("widget") == "object" and isinstance(mapping.get(field["name"]), dict):
+            _same_order(mapping[field["name"]], field["fields"], f"{where} {field['name']}")
+
+
+def test_every_front_matter_key_is_a_field_and_bodies_are_raw(site_config):
+    """A key the configuration does not declare, or declares in another order, would move when the CMS saves."""
+    for collection in _served(site_config)["collections"]:
         for fields, files in _collection_files(collection):
-            declared = [f["name"] for f in fields]
             for path in files:
-                keys = list(front_matter(path))
-                assert set(keys) <= set(declared), f"{path.relative_to(ROOT)}: {set(keys) - set(declared)} not fields"
-                assert keys == [k for k in declared if k in keys], f"{path.relative_to(ROOT)}: keys out of field order"
+                _same_order(front_matter(path), fields, str(path.relative_to(ROOT)))
             bodies = [f for f in fields if f["name"] == "body"]
             assert bodies and all(f["widget"] == "markdown" and f["modes"] == ["raw"] for f in bodies)
             assert all(f.get("i18n") in (True, "duplicate") for f in fields)
