@@ -35,11 +35,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+from sitebuild.serve import serve_in_thread
 
-from tools.serve import serve_in_thread  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def _e2e_flags() -> tuple[str, list[str]]:
