@@ -12,7 +12,10 @@ sitebuild/serve.py on 127.0.0.1, and measures in the same run:
 * one recalculation: from a changed input (a <select>, so no typing debounce) to the results drawn on screen (the
   next frame after they are in the DOM), median and p95 over N changes of the full estimator (GPU and method
   alternate, so every change recomputes everything: estimate, GPU table, smallest setup, remedies, inverse solver);
-* bytes transferred by an article page before any widget starts (the reader is at the top of the page).
+* bytes transferred by an article page before any widget starts (the reader is at the top of the page);
+* the CMS's admin app beside them (no reader page loads it): its files on disk (bytes, and gzip -6 bytes as a
+  static host would send them compressed), what opening ``admin/`` transfers, and what an editing session does (the
+  sandbox backend holding one article in both languages, that article open in the editor).
 
 Targets: calculator ready within 1.3 x bare Pyodide's time (cold and warm); recalculation round trip (input to
 results in the page) median < 30 ms -- the time until the next painted frame is printed too; article page before a
@@ -21,6 +24,7 @@ widget starts <= 1 MB.
 from __future__ import annotations
 
 import argparse
+import gzip
 import importlib.util
 import json
 import os
@@ -44,6 +48,21 @@ def _e2e_flags() -> tuple[str, list[str]]:
     spec.loader.exec_module(module)  # type: ignore[union-attr]
     return module.CHROMIUM, list(module.CHROMIUM_ARGS)
 
+
+# The sandbox button of the admin's sign-in screen, in the pinned CMS's English UI (the benchmark's browser language).
+ADMIN_SANDBOX_LABEL = json.loads((ROOT / "node_modules" / "@sveltia" / "cms" / "locales" / "en-US.json")
+                                 .read_text(encoding="utf-8"))["work_with_test_repo"]
+
+ADMIN_SEED_JS = """async (files) => {
+  const root = await navigator.storage.getDirectory();
+  let dir = await root.getDirectoryHandle('sveltia-cms-test', {create: true});
+  for (const part of ['docs', 'articles']) dir = await dir.getDirectoryHandle(part, {create: true});
+  for (const [name, text] of Object.entries(files)) {
+    const w = await (await dir.getFileHandle(name, {create: true})).createWritable();
+    await w.write(text);
+    await w.close();
+  }
+}"""
 
 BARE_HTML = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>bare Pyodide</title></head>
@@ -132,6 +151,12 @@ def transferred(page) -> int:
     }""")
 
 
+def admin_size(site: Path) -> dict:
+    files = [p for p in (site / "admin").rglob("*") if p.is_file()]
+    return {"files": len(files), "bytes": sum(p.stat().st_size for p in files),
+            "gzip_bytes": sum(len(gzip.compress(p.read_bytes(), 6)) for p in files)}
+
+
 def run(site: Path, runs: int, changes: int) -> dict:
     from playwright.sync_api import sync_playwright
 
@@ -209,6 +234,30 @@ def run(site: Path, runs: int, changes: int) -> dict:
                 figures["article_bytes"][path] = {"bytes": transferred(page), "runtime": state}
                 ctx.close()
                 shutil.rmtree(profile, ignore_errors=True)
+
+            # The admin app: its sign-in screen, then an editing session in its sandbox (the in-browser test backend
+            # the site ships with, holding one article in both languages).
+            figures["admin"] = admin_size(site)
+            ctx, profile = fresh_profile()
+            off_host: list[str] = []
+            on_host = ("http://127.0.0.1", "data:", "blob:")
+            ctx.route("**/*", lambda r: r.continue_() if r.request.url.startswith(on_host)
+                      else (off_host.append(r.request.url), r.abort()))
+            page = ctx.new_page()
+            page.goto(base + "_bench/bare.html")
+            page.evaluate(ADMIN_SEED_JS, {name: (ROOT / "docs" / "articles" / name).read_text(encoding="utf-8")
+                                          for name in ("vram-guide.md", "vram-guide.en.md")})
+            page.goto(base + "admin/", wait_until="networkidle")
+            figures["admin"]["signin_bytes"] = transferred(page)
+            page.get_by_role("button", name=ADMIN_SANDBOX_LABEL).click()
+            page.goto(base + "admin/#/collections/articles/entries/vram-guide")
+            page.locator('input[lang="en"]').first.wait_for()
+            page.wait_for_load_state("networkidle")
+            figures["admin"]["session_bytes"] = transferred(page)
+            figures["admin"]["session_requests"] = page.evaluate("performance.getEntriesByType('resource').length + 1")
+            figures["admin"]["off_host_requests"] = len(off_host)
+            ctx.close()
+            shutil.rmtree(profile, ignore_errors=True)
     finally:
         server.shutdown()
         shutil.rmtree(bench, ignore_errors=True)
@@ -235,6 +284,12 @@ def report(f: dict) -> list[str]:
     for path, a in f["article_bytes"].items():
         lines.append(f"article {path:<28} {a['bytes'] / 1e6:8.3f} MB before any widget starts (runtime {a['runtime']}) "
                      f"(target <= 1 MB)  {'OK' if a['bytes'] <= 1_000_000 and a['runtime'] == 'idle' else 'MISSED'}")
+    a = f["admin"]
+    lines.append(f"admin/ (the CMS; no reader page loads it)  {a['files']} files, {a['bytes'] / 1e6:.2f} MB on disk "
+                 f"({a['gzip_bytes'] / 1e6:.2f} MB gzip)")
+    lines.append(f"  opening it {a['signin_bytes'] / 1e6:.3f} MB; an article open in its sandbox "
+                 f"{a['session_bytes'] / 1e6:.3f} MB in {a['session_requests']} requests, "
+                 f"{a['off_host_requests']} off-host")
     return lines
 
 

@@ -1,7 +1,10 @@
 """Site-wide build behaviour that the theme does not do by itself.
 
-* The unpublished-draft flag: an article's ``draft`` front-matter key (default ``extra.draft_default``) turns on
-  the banner, ``<meta name="robots" content="noindex">`` and Material's page status in the navigation.
+* The unpublished-draft flag (the rule is ``sitebuild/publish.py``): while ``cms/config.yml`` names no real
+  backend every article is a draft; once it does, an article's ``draft`` front-matter key (default
+  ``extra.draft_default``) decides. A draft gets the banner, ``<meta name="robots" content="noindex">`` and
+  Material's page status in the navigation.
+* The CMS's admin app, bundled from npm and copied into ``site/admin/`` with its configuration (``sitebuild/cms.py``).
 * Page strings in one table per language (``overrides/strings/<lang>.json``), given to the templates as
   ``strings`` and to the page scripts as a JSON block.
 * Self-hosted fonts: the ``@fontsource`` packages installed by ``npm ci`` are copied into the built site, with a
@@ -18,15 +21,14 @@ import shutil
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
 
+from sitebuild import cms, publish
 from sitebuild.strings import LANGUAGES, load_strings
 
 ROOT = Path(__file__).resolve().parents[1]
 
 NODE_MODULES = ROOT / "node_modules"
-
-# Pages whose source sits under these folders are articles: they carry the draft flag.
-ARTICLE_DIRS = ("articles/",)
 
 # (npm package, CSS files inside it, unicode subsets kept). Only woff2 is copied: every browser that runs
 # Pyodide reads woff2.
@@ -51,26 +53,46 @@ def _strings(lang: str) -> dict:
         raise PluginError(f"missing string table: {exc.filename}") from exc
 
 
-def is_article(page) -> bool:
-    src = page.file.src_uri
-    return src.startswith(ARTICLE_DIRS)
+def _languages(config) -> list:
+    """The i18n plugin's languages (locale, default, build, extra), in mkdocs.yml order."""
+    return [lang for lang in config.plugins["i18n"].config.languages if lang.build]
 
 
-def draft_active(page, config) -> bool:
+def _default_language(config) -> str:
+    return next(lang.locale for lang in _languages(config) if lang.default)
+
+
+# Per build (the i18n plugin runs one per language): the publish rule and what the admin reads.
+_STATE: dict = {}
+
+
+def draft_active(page) -> bool:
     """True when the page is an article that is still an unpublished draft."""
-    if not is_article(page):
-        return False
-    if config.extra.get("cms_connected", False) is not True:
-        # Until a CMS is connected every article is a draft, whatever its front matter says.
-        return True
-    return bool(page.meta.get("draft", config.extra.get("draft_default", True)))
+    return publish.is_article(page.file.src_uri) and _STATE["publishing"].is_draft(page.meta.get("draft"))
 
 
 # --------------------------------------------------------------------------------------------------------
 # MkDocs events
 # --------------------------------------------------------------------------------------------------------
+@event_priority(-110)  # after the i18n plugin's on_config (-100), which sets this build's language
+def on_config(config):
+    languages = _languages(config)
+    cms_file = cms.config_path(config.config_file_path)
+    try:
+        cms_config = cms.read_config(cms_file)
+        rule = publish.publishing(config.extra, {lang.locale: lang.extra for lang in languages}, cms_config,
+                                  str(cms_file))
+        publish.article_drafts(Path(config.docs_dir), ["" if lang.default else f".{lang.locale}" for lang in languages])
+    except (publish.PublishConfigError, cms.CmsConfigError) as exc:
+        raise PluginError(str(exc)) from exc
+    _STATE.update(publishing=rule, cms_config=cms_config, cms_file=cms_file)
+    strings = _strings(_language(config))
+    config.copyright = strings["footer_note_connected" if rule.connected else "footer_note"]
+    return config
+
+
 def on_page_markdown(markdown, page, config, files):
-    if draft_active(page, config):
+    if draft_active(page):
         page.meta["draft_active"] = True
         page.meta["status"] = "draft"  # Material shows it beside the page in the navigation
     return markdown
@@ -93,6 +115,7 @@ def on_env(env, config, files):
         code: _strings(code) for code in LANGUAGES if code != lang
     }
     env.globals["strings_json"] = json.dumps(strings, ensure_ascii=False).replace("</", "<\\/")
+    env.globals["publishing"] = _STATE["publishing"]
     return env
 
 
@@ -136,8 +159,24 @@ def _neutralise_cdn_fallbacks(site_dir: Path) -> None:
             bundle.write_text(new, encoding="utf-8")
 
 
+def _install_admin(config) -> None:
+    """The admin app and the configuration it reads, into site/admin/ (once, from the default language's build)."""
+    languages = _languages(config)
+    default = _default_language(config)
+    try:
+        served = cms.admin_config(
+            _STATE["cms_config"], locales=[lang.locale for lang in languages], default_locale=default,
+            draft_default=_STATE["publishing"].draft_default, root=Path(config.config_file_path).parent,
+            calc_labels=_strings(default)["calc"]["fields"], where=str(_STATE["cms_file"]))
+        cms.install_admin(Path(config.site_dir), served)
+    except cms.CmsConfigError as exc:
+        raise PluginError(str(exc)) from exc
+
+
 def on_post_build(config):
     _neutralise_cdn_fallbacks(Path(config.site_dir))
+    if _language(config) == _default_language(config):
+        _install_admin(config)
     out = Path(config.site_dir) / "assets" / "fonts"
     files_out = out / "files"
     files_out.mkdir(parents=True, exist_ok=True)
