@@ -117,9 +117,14 @@ def render(r: dict[str, Any]) -> str:
             out.append(f"  longest seq_len that fits: {r['max_seq_len']}; largest micro-batch: "
                        f"{r['max_micro_batch_size']}")
         for x in r.get("remedies", []):
-            out.append(f"    remedy {x['remedy']:<24} alone {x['peak_bytes_alone'] / 2**30:7.2f} GiB"
-                       f"{' fits' if x['fits_alone'] else '     '}   cumulative "
-                       f"{x['peak_bytes_cumulative'] / 2**30:7.2f} GiB{' fits' if x['fits_cumulative'] else ''}")
+            amount = x["changes"].get("num_gpus") if x["remedy"] == "sharding" else x["changes"].get("seq_len") \
+                if x["remedy"] == "shorter_sequences" else None
+            line = (f"    remedy {x['remedy'] + (f' ({amount})' if amount else ''):<28} alone "
+                    f"{x['peak_bytes_alone'] / 2**30:7.2f} GiB{' fits' if x['fits_alone'] else '     '}")
+            if x["peak_bytes_cumulative"] is not None:
+                line += (f"   with the steps above {x['peak_bytes_cumulative'] / 2**30:7.2f} GiB"
+                         f"{' fits' if x['fits_cumulative'] else ''}")
+            out.append(line)
     sm = r.get("smallest_setup")
     if sm:
         out.append("")

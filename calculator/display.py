@@ -10,10 +10,10 @@ from __future__ import annotations
 import html
 import re
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Any, Iterable
+from typing import Any
 
-__all__ = ["Html", "Strings", "StringMissing", "el", "join", "ltr", "filled", "fmt_number", "fmt_int", "fmt_bytes",
-           "fmt_percent", "fmt_count", "GB", "GIB", "MB", "MIB"]
+__all__ = ["Html", "Strings", "StringMissing", "el", "join", "ltr", "filled", "counted", "plural_category",
+           "fmt_number", "fmt_int", "fmt_bytes", "fmt_percent", "fmt_count", "GB", "GIB", "MB", "MIB"]
 
 GB = 10**9
 GIB = 1 << 30
@@ -103,6 +103,34 @@ def _find(node: Any, parts: list[str]) -> Any:
     return None
 
 
+def plural_category(lang: str, n: int) -> str:
+    """The CLDR plural category of a whole number: Arabic has six (zero, one, two, few for 3-10, many for 11-99,
+    other), counted on the last two digits past 100; English has one and other."""
+    if lang == "ar":
+        if n == 0:
+            return "zero"
+        if n == 1:
+            return "one"
+        if n == 2:
+            return "two"
+        if 3 <= n % 100 <= 10:
+            return "few"
+        if 11 <= n % 100 <= 99:
+            return "many"
+        return "other"
+    return "one" if n == 1 else "other"
+
+
+def counted(s: "Strings", noun: str, n: int) -> "Html":
+    """"4 cards", "8,192 tokens", and in Arabic «بطاقتين», «4 بطاقات», «2,048 رمزًا», «4,194,304 رموز»: the noun
+    agrees with the number (``calc.units.<noun>.<category>``, falling back to ``other``); the number is isolated."""
+    forms = s.table.get("units", {}).get(noun, {})
+    template = forms.get(plural_category(s.lang, n)) or forms.get("other")
+    if not isinstance(template, str):
+        raise StringMissing(f"calc.units.{noun}.other ({s.lang})")
+    return filled(template, {"n": fmt_int(n)})
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # Markup: every text is escaped unless it is ``Html`` built here
 # ---------------------------------------------------------------------------------------------------------------
@@ -170,11 +198,3 @@ def filled(template: str, values: dict[str, Any]) -> Html:
     return join(*out)
 
 
-def attrs_json(value: Any) -> str:
-    """A value for a data-* attribute holding JSON (escaped by ``el``)."""
-    import json
-    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-
-
-def items(pairs: Iterable[tuple[str, Any]]) -> list[tuple[str, Any]]:
-    return list(pairs)

@@ -114,11 +114,16 @@ def max_micro_batch(s: TrainingSetup, gpu: GpuSpec) -> int:
 
 
 def remedies(s: TrainingSetup, gpu: GpuSpec) -> list[dict[str, Any]]:
-    """The guide's remedies in its order, each re-estimated: alone (on the user's setup) and cumulative (on top of
-    the remedies before it). Empty when the setup already fits the card. Steps that change nothing are skipped.
+    """The guide's remedies in its order, each re-estimated: alone (on the user's setup) and cumulative (on top of the
+    steps listed before it). Empty when the setup already fits the card.
 
-    1 micro-batch 1 with gradient accumulation restoring the effective batch, and a shorter sequence if even that
-    does not fit; 2 gradient checkpointing; 3 an 8-bit optimizer; 4 LoRA; 5 QLoRA; 6 sharding across cards.
+    1 micro-batch 1 with gradient accumulation restoring the effective batch; 2 gradient checkpointing; 3 an 8-bit
+    optimizer; 4 LoRA; 5 QLoRA: a step that lowers the peak neither alone nor on top of the steps before it (gradient
+    checkpointing when the peak is the optimizer step) is not offered, and the chain stops at the first step with
+    which everything fits. Then two alternatives that change the training itself, each alone, outside the running
+    total (``peak_bytes_cumulative`` None): 6 sharding across the fewest cards of this GPU that fit (ZeRO-3), with the
+    fewest cards for the chain above in ``num_gpus_cumulative``; and shorter sequences (the longest that fits at
+    micro-batch 1).
     """
     if _fits(s, gpu):
         return []
@@ -134,39 +139,37 @@ def remedies(s: TrainingSetup, gpu: GpuSpec) -> list[dict[str, Any]]:
         steps.append(("lora", {"method": Method.LORA}))
     if s.method is not Method.QLORA:
         steps.append(("qlora", {"method": Method.QLORA}))
+    limit = TIGHT_SHARE * gpu.memory_bytes
+    base_peak = estimate(s).peak_bytes
     out: list[dict[str, Any]] = []
-    cumulative = s
+    cumulative, cum_peak = s, base_peak
     for name, change in steps:
         alone = replace(s, **change)
-        if change.get("grad_accum_steps", 1) > 1 and alone.optimizer_in_backward:
-            alone = replace(alone, optimizer_in_backward=False)
-        cumulative = replace(cumulative, **change)
-        e_alone = estimate(alone).peak_bytes
-        e_cum = estimate(cumulative).peak_bytes
+        stacked = replace(cumulative, **change)
+        e_alone, e_stacked = estimate(alone).peak_bytes, estimate(stacked).peak_bytes
+        if e_alone >= base_peak and e_stacked >= cum_peak:
+            continue                                   # changes nothing for this setup
+        if e_stacked < cum_peak:
+            cumulative, cum_peak = stacked, e_stacked
         out.append({"remedy": name, "changes": {k: getattr(v, "value", v) for k, v in change.items()},
-                    "peak_bytes_alone": e_alone, "peak_bytes_cumulative": e_cum,
-                    "fits_alone": e_alone <= TIGHT_SHARE * gpu.memory_bytes,
-                    "fits_cumulative": e_cum <= TIGHT_SHARE * gpu.memory_bytes})
-    # shorter sequences (part of remedy 1 in the guide; listed with it): the longest that fits at micro-batch 1
-    if s.micro_batch_size > 1 or not out or not out[0]["fits_alone"]:
-        base1 = replace(s, micro_batch_size=1, grad_accum_steps=s.grad_accum_steps * s.micro_batch_size,
-                        optimizer_in_backward=False if s.micro_batch_size > 1 else s.optimizer_in_backward)
-        longest = max_seq_len(base1, gpu)
-        if 0 < longest < s.seq_len:
-            e = estimate(replace(base1, seq_len=longest)).peak_bytes
-            out.insert(1 if s.micro_batch_size > 1 else 0,
-                       {"remedy": "shorter_sequences", "changes": {"seq_len": longest, "micro_batch_size": 1},
-                        "peak_bytes_alone": e, "peak_bytes_cumulative": e, "fits_alone": True,
-                        "fits_cumulative": True})
-    # 6 sharding: the fewest cards of this GPU that fit with ZeRO-3 (on the user's setup, and cumulatively)
+                    "peak_bytes_alone": e_alone, "peak_bytes_cumulative": cum_peak,
+                    "fits_alone": e_alone <= limit, "fits_cumulative": cum_peak <= limit})
+        if cum_peak <= limit:
+            break
+    # 6 sharding, alone: the fewest cards of this GPU that fit with ZeRO-3; and how many the chain above would need
     shard_alone = next((n for n in SETUP_SIZES[1:] if _fits(setup_for(s, n), gpu)), None)
-    shard_cum = next((n for n in SETUP_SIZES[1:] if _fits(setup_for(cumulative, n), gpu)), None)
+    shard_cum = next((n for n in SETUP_SIZES if _fits(setup_for(cumulative, n), gpu)), None)
     n_alone = shard_alone or SETUP_SIZES[-1]
-    n_cum = shard_cum or SETUP_SIZES[-1]
     out.append({"remedy": "sharding",
                 "changes": {"num_gpus": n_alone, "sharding": setup_for(s, n_alone).sharding.value},
-                "peak_bytes_alone": estimate(setup_for(s, n_alone)).peak_bytes,
-                "peak_bytes_cumulative": estimate(setup_for(cumulative, n_cum)).peak_bytes,
-                "num_gpus_cumulative": n_cum,
-                "fits_alone": shard_alone is not None, "fits_cumulative": shard_cum is not None})
+                "peak_bytes_alone": estimate(setup_for(s, n_alone)).peak_bytes, "fits_alone": shard_alone is not None,
+                "peak_bytes_cumulative": None, "fits_cumulative": None, "num_gpus_cumulative": shard_cum})
+    # shorter sequences, alone: the longest that fits at micro-batch 1 (with accumulation keeping the batch)
+    base1 = replace(s, micro_batch_size=1, grad_accum_steps=s.grad_accum_steps * s.micro_batch_size,
+                    optimizer_in_backward=False if s.micro_batch_size > 1 else s.optimizer_in_backward)
+    longest = max_seq_len(base1, gpu)
+    if 0 < longest < s.seq_len:
+        out.append({"remedy": "shorter_sequences", "changes": {"seq_len": longest, "micro_batch_size": 1},
+                    "peak_bytes_alone": estimate(replace(base1, seq_len=longest)).peak_bytes, "fits_alone": True,
+                    "peak_bytes_cumulative": None, "fits_cumulative": None})
     return out

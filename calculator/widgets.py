@@ -21,7 +21,7 @@ from typing import Any, Callable
 from . import api
 from .catalog import GPUS, MODELS
 from .configs import ARCH_FIELDS, MODEL_FIELD_KINDS, QK_NORMS
-from .display import Html, Strings, el, filled, fmt_bytes, fmt_int, fmt_number, fmt_percent, join, ltr
+from .display import Html, Strings, counted, el, filled, fmt_bytes, fmt_int, fmt_number, fmt_percent, join, ltr
 from .inputs import BY_NAME, DEFAULTS, GROUPS, INPUTS, InputSpec
 from .models import ModelArch
 
@@ -355,12 +355,11 @@ def _results_estimator(s: Strings, results: list[dict[str, Any]], state: dict[st
     facts.append((s.get("out.optimizer_file"), bytes_html(r["optimizer_state_file_bytes"], "optimizer_state_file_bytes")))
     if r["host_ram_bytes"] > 0:
         facts.append((s.get("out.host_ram"), bytes_html(r["host_ram_bytes"], "host_ram_bytes")))
-    for key, out, unit in (("max_seq_len", "max_seq_len", s.get("out.tokens")),
-                           ("max_micro_batch", "max_micro_batch_size", "")):
+    for key, out, noun in (("max_seq_len", "max_seq_len", "tokens"), ("max_micro_batch", "max_micro_batch_size", "")):
         value = r[out]
+        shown = (counted(s, noun, value) if noun else ltr(fmt_int(value))) if value > 0 else s.get("out.none_fits")
         facts.append((filled(s.get(f"out.{key}"), {"gpu": g["name"]}),
-                      el("span", {"data-calc-output": out, "data-value": value},
-                         join(ltr(fmt_int(value)), f" {unit}" if unit else "") if value > 0 else s.get("out.none_fits"))))
+                      el("span", {"data-calc-output": out, "data-value": value}, shown)))
     facts_html = el("dl", {"class": "calc-facts"}, [el("div", {}, el("dt", {}, t), el("dd", {}, v)) for t, v in facts])
     notes = [el("p", {"class": "calc-note", "data-note": n}, s.get(f"notes.{n}")) for n in r["notes"]]
     ignored = r["model"].get("ignored_fields") or []
@@ -379,14 +378,22 @@ def _remedies(s: Strings, r: dict[str, Any], g: dict[str, Any]) -> Html:
                   el("p", {}, s.get("out.remedies_none")))
     items = []
     for x in steps:
-        n = x["changes"].get("seq_len") if x["remedy"] == "shorter_sequences" else x["changes"].get("num_gpus")
-        name = filled(s.get(f"remedies.{x['remedy']}"), {"n": fmt_int(n) if n is not None else ""})
-        items.append(el("li", {"class": "calc-remedy", "data-remedy": x["remedy"]},
+        amount = {"shorter_sequences": ("tokens", "seq_len"), "sharding": ("cards", "num_gpus")}.get(x["remedy"])
+        name = filled(s.get(f"remedies.{x['remedy']}"),
+                      {"n": counted(s, amount[0], x["changes"][amount[1]])} if amount else {})
+        figures: list[Any] = [s.get("out.remedy_alone"), " ", bytes_html(x["peak_bytes_alone"]), " ",
+                              _fit_word(s, x["fits_alone"])]
+        if x["peak_bytes_cumulative"] is not None:
+            figures += [s.get("out.remedy_sep"), s.get("out.remedy_cumulative"), " ",
+                        bytes_html(x["peak_bytes_cumulative"]), " ", _fit_word(s, x["fits_cumulative"])]
+        elif x["remedy"] == "sharding" and (x.get("num_gpus_cumulative") or 0) > 1 and \
+                not any(y["fits_cumulative"] for y in steps):
+            figures += [s.get("out.remedy_sep"), filled(s.get("out.remedy_cumulative_cards"),
+                                                        {"n": counted(s, "cards", x["num_gpus_cumulative"])})]
+        items.append(el("li", {"class": "calc-remedy", "data-remedy": x["remedy"],
+                               "data-alternative": x["peak_bytes_cumulative"] is None},
                         el("span", {"class": "calc-remedy__name"}, name), " ",
-                        el("span", {"class": "calc-remedy__figures"},
-                           s.get("out.remedy_alone"), " ", bytes_html(x["peak_bytes_alone"]), " ",
-                           _fit_word(s, x["fits_alone"]), s.get("out.remedy_sep"), s.get("out.remedy_cumulative"), " ",
-                           bytes_html(x["peak_bytes_cumulative"]), " ", _fit_word(s, x["fits_cumulative"]))))
+                        el("span", {"class": "calc-remedy__figures"}, figures)))
     return el("div", {"class": "calc-block", "data-calc-output": "remedies"}, title,
               el("ol", {"class": "calc-remedies"}, items))
 
@@ -485,7 +492,7 @@ def _results_seqlen(s: Strings, results: list[dict[str, Any]], state: dict[str, 
     longest = inv["max_seq_len"]
     inverse = el("p", {"class": "calc-inverse"}, filled(s.get("out.max_seq_len"), {"gpu": g["name"]}), ": ",
                  el("span", {"data-calc-output": "max_seq_len", "data-value": longest},
-                    join(ltr(fmt_int(longest)), " ", s.get("out.tokens")) if longest > 0 else s.get("out.none_fits")))
+                    counted(s, "tokens", longest) if longest > 0 else s.get("out.none_fits")))
     head = [el("th", {"scope": "col"}, s.get(f"out.{c}")) for c in ("seq_col", "peak_col", "verdict_col")]
     body = [el("tr", {"data-seq-len": p}, el("th", {"scope": "row"}, ltr(fmt_int(p))),
                el("td", {}, bytes_html(r["peak_bytes_per_gpu"], "peak_bytes_per_gpu")),

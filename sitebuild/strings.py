@@ -60,7 +60,7 @@ def required_calc_strings() -> list[str]:
     wanted += ["verdict.comfortable", "verdict.tight", "verdict.does_not_fit"]
     wanted += [f"remedies.{r}" for r in ("smaller_micro_batch", "shorter_sequences", "gradient_checkpointing",
                                          "8bit_optimizer", "lora", "qlora", "sharding")]
-    wanted += ["notes.paged_states_excluded", "out.ignored_fields"]
+    wanted += ["notes.paged_states_excluded", "out.ignored_fields", "units.tokens.other", "units.cards.other"]
     wanted += [f"options.qk_norm.{v or 'none'}" for v in QK_NORMS]
     return wanted
 
