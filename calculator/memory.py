@@ -69,8 +69,18 @@ class Coefficients:
     nf4_const_bits: float = 0.5              # one fp32 absmax per 64-weight block = 32/64 bits (QLoRA paper §3)
     nf4_const_bits_double_quant: float = 0.127  # 8/64 + 32/(64*256) bits with double quantisation (QLoRA paper §3)
     adamw_8bit_state_bytes: float = 2.0      # bitsandbytes 8-bit Adam: 1 byte each for m and v (HF perf_train_gpu_one)
+    adamw_32bit_state_bytes: float = 8.0     # bitsandbytes (Paged)AdamW32bit: fp32 m and v whatever the param dtype
+    #                                          (bitsandbytes optim/optimizer.py Optimizer2State.init_state: float32
+    #                                          state1/state2 when optim_bits == 32)
     adafactor_extra_bytes: float = 4.0       # fp32 row+col factors per matrix, fp32 full state for vectors (Shazeer &
     #                                          Stern 2018; transformers Adafactor, beta1=None default)
+    # transformers Adafactor.step (optimization.py) works on one parameter at a time in fp32: for a 16-bit parameter
+    # it holds grad.float(), p.float(), the update (grad**2 + eps, then the factored approximation, made while the
+    # previous update is alive) and -update in p_data_fp32.add_(-update): 4 fp32 copies of the largest trainable
+    # tensor at once; an fp32 parameter and gradient are used in place, leaving 2. Exact on the trace
+    # full-llama31-8b-adafactor-s1024-ckpt (8.42 GB of step temporaries = 4 x 4 B x the 525M-element embedding).
+    adafactor_step_copies_16bit: float = 4.0
+    adafactor_step_copies_fp32: float = 2.0
 
     # --- activations, bytes per token per layer at 16-bit compute (physics count in ESTIMATOR.md §Activations) ------
     # Full fine-tuning saves: two RMSNorms (fp32 input 4h + normalised 16-bit 2h each), the q/k/v input 2h,
@@ -497,7 +507,7 @@ def _optimizer_state_bytes_per_param(s: TrainingSetup) -> float:
     if o in (Optimizer.ADAMW_8BIT, Optimizer.PAGED_ADAMW_8BIT):
         return COEFFICIENTS.adamw_8bit_state_bytes
     if o is Optimizer.PAGED_ADAMW_32BIT:
-        return 8.0
+        return COEFFICIENTS.adamw_32bit_state_bytes
     if o is Optimizer.SGD_MOMENTUM:
         return float(dtype)
     return 0.0
@@ -548,9 +558,23 @@ def optimizer_step_temp_bytes(s: TrainingSetup) -> float:
         dtype = 4 if (s.method is Method.FULL and s.precision is Precision.MIXED) else _grad_dtype_bytes(s)
         return trainable_params(s) * dtype / o_shard
     if s.optimizer is Optimizer.ADAFACTOR:
-        pc = count_params(_arch(s))
-        return (pc.embedding if s.method is Method.FULL else 0) * 4.0 * 2
+        c = COEFFICIENTS
+        copies = c.adafactor_step_copies_fp32 if _grad_dtype_bytes(s) == 4 else c.adafactor_step_copies_16bit
+        return _largest_trainable_tensor(s) * 4.0 * copies
     return 0.0
+
+
+def _largest_trainable_tensor(s: TrainingSetup) -> int:
+    """Elements of the largest trainable parameter: the embedding (or an untied lm_head) or the widest linear in full
+    fine-tuning; the widest LoRA matrix (r x the larger side of its module) otherwise."""
+    m = _arch(s)
+    pc = count_params(m)
+    if s.method is Method.FULL:
+        return max(pc.embedding, pc.lm_head, pc.largest_linear)
+    sides = [max(di, do) for _, di, do, _c in _targets(s)]
+    if "lm_head" in s.lora_targets:
+        sides.append(max(m.hidden_size, m.vocab_size))
+    return s.lora_rank * max(sides, default=0)
 
 
 def _tokens(s: TrainingSetup) -> int:
