@@ -17,20 +17,11 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-_ROOT = Path(__file__).resolve().parents[1]
-if str(_ROOT) not in sys.path:
-    sys.path.insert(0, str(_ROOT))
-
-try:
-    from benchmarks.calibration import DEFAULT_DATA, Row, load_rows
-except ImportError:  # pragma: no cover - run as a script from elsewhere
-    from calibration import DEFAULT_DATA, Row, load_rows  # type: ignore[no-redef]
-
+from benchmarks.calibration import DEFAULT_DATA, Row, load_rows
 from calculator.api import estimate_obj
 
 __all__ = ["TARGETS", "Scored", "Report", "is_sharded", "score_rows", "run", "main"]
