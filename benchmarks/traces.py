@@ -32,13 +32,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:  # `python benchmarks/traces.py` from anywhere
-    sys.path.insert(0, str(ROOT))
+from calculator.api import estimate_obj
+from calculator.catalog import MODELS
+from calculator.memory import count_params
 
-from calculator.api import estimate_obj  # noqa: E402
-from calculator.catalog import MODELS  # noqa: E402
-from calculator.memory import count_params  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 __all__ = ["TRACE_SET", "TRACE_DIR", "ORACLE_DIR", "TARGETS", "Trace", "load_traces", "trace_to_request", "score",
            "main"]
