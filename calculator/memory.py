@@ -105,6 +105,11 @@ class Coefficients:
     # (transformers eager_attention_forward: softmax(dtype=float32).to(dtype)). Physics, not fitted.
     eager_score_bytes_16bit: float = 6.0
     eager_score_bytes_fp32: float = 4.0
+    # Its backward holds, per score of the layer being differentiated, the saved fp32 softmax output, the fp32
+    # gradient of the probabilities (the backward of .to(dtype)) and the softmax backward's fp32 output at once
+    # (the 16-bit probabilities are freed by then): 12 B, whatever the compute dtype. Exact on the trace
+    # lora-llama2-7b-qv-eager-mb4-s2048-ckpt (peak inside _softmax_backward_data: 3 x 2.0 GiB).
+    eager_backward_score_bytes: float = 12.0
     # Gradient checkpointing keeps each decoder layer's input (2·h bytes/token at 16-bit) -- Korthikanti et al. 2022
     # "full recompute" 2sbh -- and recomputes one layer during backward. Physics, not fitted.
     # Activation offloading (torchtune OffloadActivations) keeps this many layers' saved tensors on the GPU while the
@@ -113,10 +118,21 @@ class Coefficients:
     offload_layers_on_gpu: float = 2.0
 
     # --- logits and loss, bytes per logit element (b·s·V) at the start of backward -------------------------------
-    # Standard cross-entropy on 16-bit logits upcast to fp32 (transformers ForCausalLMLoss, torchtune output.float()):
-    # the 16-bit logits (2 B) plus fp32 buffers alive at once: upcast logits / log-softmax output / its gradient
-    # (4 B each) = 14. Physics; a grid fit over all rows (12-16) preferred 14-16, so the count is kept.
-    ce_bytes_16bit: float = 14.0
+    # Standard cross-entropy on 16-bit logits upcast to fp32 (transformers ForCausalLMLoss; older transformers upcast
+    # in the model and copy the shifted logits): at the start of backward three fp32 buffers are alive: the saved
+    # log-softmax output, the nll_loss gradient and the log-softmax gradient (4 B each) = 12. The 16-bit logits and
+    # the upcast are already freed when the loop keeps only the loss (HF Trainer's compute_loss; the oracle's
+    # `del out`). Exact on every trace whose peak is the loss backward (e.g. full-llama32-3b-bf16-s32768-ckpt:
+    # 3 x 15.66 GiB); it was 14 (the 16-bit logits counted alive), +10 % on 16k-32k token traces.
+    ce_bytes_16bit: float = 12.0
+    # At the end of the forward (inside the loss): the 16-bit logits, their fp32 upcast and the log-softmax output
+    # (2 + 4 + 4). Physics; the forward peak on the same traces.
+    ce_forward_bytes_16bit: float = 10.0
+    # A training loop that keeps a reference to the logits (torchtune's recipes before June 2024: `logits =
+    # logits[..., :-1, :].contiguous()` stays bound through loss.backward() and optimizer.step() until the next
+    # forward returns, removed by torchtune #1046 "del logits to save peak memory"; a loop that keeps the model's
+    # outputs) holds one more fp32 copy of them: 4 B per logit in every phase after the first forward.
+    kept_logits_bytes: float = 4.0
     ce_bytes_fp32: float = 12.0              # fp32 logits + log-softmax + gradient (PR-06); physics
     # Chunked cross-entropy (torchtune CEWithChunkedOutputLoss, litgpt chunked_cross_entropy): all 16-bit logit chunks
     # plus the saved log-softmax of every chunk stay alive; the fp32 upcast/gradient is one chunk at a time.
@@ -131,9 +147,6 @@ class Coefficients:
     # token per hidden unit, next to the 16-bit gradient of the hidden states. Physics (Liger's chunk rule); Cut
     # Cross-Entropy needs less (no chunk), so this is the upper one of the two.
     fused_ce_chunk_bytes: float = 4.0
-    # Share of that alive at the end of the forward (before the loss backward creates the logit gradient):
-    # 16-bit logits + fp32 upcast + log-softmax = 10 of the 14 bytes. Physics.
-    logits_forward_share: float = 10.0 / 14.0
 
     # --- multi-GPU ------------------------------------------------------------------------------------------------
     # ZeRO-3 / FSDP FULL_SHARD gathers the current decoder layer and prefetches the next one; the root unit
@@ -389,12 +402,35 @@ def _stored_weight_bytes(s: TrainingSetup) -> float:
         # embedding stays 16-bit for the input lookup
         in_layers = q - (s.model.vocab_size * s.model.hidden_size if _lm_head_quantized(s) else 0)
         head_16 = pc.lm_head if _lm_head_quantized(s) else 0
-        return q * (c.nf4_bits + const) / 8 + (pc.total - in_layers - head_16) * rest
+        return q * (c.nf4_bits + const) / 8 + (pc.total - in_layers - head_16) * max(rest, _base_bytes(s))
     if s.precision is Precision.FP32:
         return pc.total * 4.0
     if s.method is Method.FULL and s.precision is Precision.MIXED:
         return 0.0   # the fp32 weights are the master copy (master_copy_bytes); 16-bit copies: autocast_copy_bytes
-    return pc.total * 2.0
+    return pc.total * float(_base_bytes(s))
+
+
+def _base_fp32(s: TrainingSetup) -> bool:
+    """A frozen base kept in fp32 (``base_fp32``; LoRA/QLoRA with ``precision: mixed``). DeepSpeed's bf16 mode casts
+    the module's parameters to bf16 whatever they were loaded in (its fp32 copies live with the optimizer), so the
+    fp32 load does not stay there."""
+    return (s.base_fp32 and s.method is not Method.FULL and s.precision is Precision.MIXED
+            and not (s.deepspeed and s.sharding is not Sharding.NONE))
+
+
+def _autocast_casts(s: TrainingSetup) -> bool:
+    """An fp32 base computed through per-op autocast casts. Under FSDP its MixedPrecision policy casts each shard to
+    16-bit before the all-gather instead (accelerate's ``mixed_precision: bf16``), so the gathered weights, the
+    layer inputs and the residual stream are 16-bit and nothing is cast per op."""
+    return _base_fp32(s) and s.sharding is Sharding.NONE
+
+
+def _base_bytes(s: TrainingSetup) -> int:
+    """Bytes per frozen (non-quantised) base parameter: 4 when loaded in fp32 (``base_fp32``, or ``precision``
+    fp32), else 2. transformers ``from_pretrained`` without a dtype loads fp32 (its default), and HF Trainer's
+    ``bf16=True`` only wraps the forward in ``torch.autocast``, which casts per op and leaves the weights as they are
+    (trace lora-llama31-8b-all-fp32base-s2048-ckpt: 8.03 B parameters x 4 B)."""
+    return 4 if (_base_fp32(s) or s.precision is Precision.FP32) else 2
 
 
 def _live_gathered_bytes(s: TrainingSetup) -> float:
@@ -403,7 +439,8 @@ def _live_gathered_bytes(s: TrainingSetup) -> float:
         return 0.0
     pc = count_params(_arch(s))
     stored = _stored_weight_bytes(s) or pc.total * 2.0
-    per_param = stored / pc.total
+    # FSDP MixedPrecision gathers an fp32 base in 16-bit (the shard is cast before the all-gather)
+    per_param = stored / pc.total * (0.5 if _base_fp32(s) else 1.0)
     root = pc.embedding + pc.lm_head + s.model.hidden_size
     live = min(COEFFICIENTS.zero3_live_layers * pc.layer + root, pc.total) * per_param   # never more than the model
     if s.offload_params:
@@ -650,6 +687,23 @@ def _act_per_token_layer(s: TrainingSetup) -> float:
     return base + extra
 
 
+def _autocast_weight_casts_per_layer(s: TrainingSetup) -> float:
+    """An fp32 frozen base under autocast: each frozen nn.Linear's weight is cast to 16-bit for its matmul, and the
+    matmul saves that cast for the input gradient (autocast's cast cache keeps only leaf tensors that require grad,
+    so frozen weights are cast again, not shared): 2 B per frozen (non-quantised) linear parameter of every layer
+    whose activations are alive. Trace lora-llama2-7b-qv-fp32base-s1024: 12.1 GiB of _to_copy weight casts for the
+    32 layers of Llama-2-7B."""
+    if not _autocast_casts(s):
+        return 0.0
+    pc = count_params(_arch(s))
+    if s.method is Method.QLORA:
+        frozen = 0 if s.qlora_backend is QloraBackend.BITSANDBYTES else \
+            pc.layer_linear - sum(di * do * c for _, di, do, c in _targets(s))
+    else:
+        frozen = pc.layer_linear
+    return 2.0 * frozen
+
+
 def _lora_act_per_token_layer(s: TrainingSetup) -> float:
     """LoRA branch: lora_A's input (a dropout output + mask, an fp32 cast, or the shared 16-bit input) and
     lora_A's output (r values) per wrapped module (PEFT LoraLayer.forward; IBM fm-training-estimator lora.py)."""
@@ -659,18 +713,29 @@ def _lora_act_per_token_layer(s: TrainingSetup) -> float:
     k = m.num_experts_per_tok if m.num_local_experts > 0 else 1
     total = 0.0
     shared_seen: set[int] = set()
+    # Without a cast or a dropout, o_proj's adapter reads the attention output that SDPA / flash attention already
+    # save (transformers' ``attn_output.transpose(1, 2).contiguous()`` is a no-op on their (b, s, heads, d) output):
+    # nothing more is kept. Eager attention's output is a fresh matmul result. Trace
+    # lora-llama32-3b-all-bf16adapters-s4096.
+    attention_out_saved = s.attention is not Attention.EAGER
     for name, di, _do, copies in _targets(s):
         fan = k if copies > 1 else 1
-        if s.lora_dropout > 0:
+        if _autocast_casts(s):
+            # autocast casts the fp32 input to 16-bit for lora_A's matmul, which saves the cast (one per module);
+            # a dropout first keeps its mask (its fp32 output is not saved)
+            total += ((1 if s.lora_dropout > 0 else 0) + cb) * di * fan
+        elif s.lora_dropout > 0:
             total += (ab + 1) * di * fan                 # dropout output + bool mask, per module
         elif ab != cb:
             total += ab * di * fan                       # cast copy of the input, per module
+        elif name == "o_proj" and attention_out_saved:
+            pass
         else:
             key = 0 if name in ("q_proj", "k_proj", "v_proj") else 1 if name in ("gate_proj", "up_proj") else id(name)
             if key not in shared_seen:
                 shared_seen.add(key)
                 total += cb * di * fan                   # the base input itself, once per distinct tensor
-        total += ab * s.lora_rank * fan                  # lora_A output
+        total += (cb if _autocast_casts(s) else ab) * s.lora_rank * fan    # lora_A output (16-bit under autocast)
     return total
 
 
@@ -683,17 +748,48 @@ def _head_act_per_token(s: TrainingSetup) -> float:
     return 4 * h + (cb * h if saved else 0)
 
 
+def _head_weight_cast_bytes(s: TrainingSetup) -> float:
+    """An fp32 frozen lm_head under autocast: its 16-bit cast, saved for the input gradient (see
+    _autocast_weight_casts_per_layer); a quantised lm_head is dequantised instead."""
+    if not _autocast_casts(s) or _lm_head_quantized(s):
+        return 0.0
+    return 2.0 * s.model.vocab_size * s.model.hidden_size
+
+
+def _scores_per_layer(s: TrainingSetup) -> int:
+    """Attention scores of one layer: sequences x query heads x s²."""
+    seqs = s.micro_batch_size * (2 if s.dpo else 1)
+    return seqs * s.model.num_attention_heads * s.seq_len * s.seq_len
+
+
 def _eager_per_layer(s: TrainingSetup) -> float:
     if s.attention is not Attention.EAGER:
         return 0.0
     c = COEFFICIENTS
     per = c.eager_score_bytes_fp32 if s.precision is Precision.FP32 else c.eager_score_bytes_16bit
-    seqs = s.micro_batch_size * (2 if s.dpo else 1)
-    return seqs * s.model.num_attention_heads * s.seq_len * s.seq_len * per
+    return _scores_per_layer(s) * per
+
+
+def attention_backward_bytes(s: TrainingSetup) -> float:
+    """Eager attention's softmax backward: per score of the layer being differentiated, 12 B are alive at once (the
+    saved fp32 softmax output, the fp32 gradient of the probabilities and the softmax backward's output) where the
+    forward saved 6 B (4 B in fp32): the rest is a transient on top of the saved activations
+    (transformers eager_attention_forward; trace lora-llama2-7b-qv-eager-mb4-s2048-ckpt)."""
+    if s.attention is not Attention.EAGER:
+        return 0.0
+    c = COEFFICIENTS
+    saved = c.eager_score_bytes_fp32 if s.precision is Precision.FP32 else c.eager_score_bytes_16bit
+    return _scores_per_layer(s) * max(0.0, c.eager_backward_score_bytes - saved)
 
 
 def _layer_activation_bytes(s: TrainingSetup) -> float:
-    return _tokens(s) * _act_per_token_layer(s) + _eager_per_layer(s)
+    return _tokens(s) * _act_per_token_layer(s) + _eager_per_layer(s) + _autocast_weight_casts_per_layer(s)
+
+
+def _checkpoint_bytes_per_token(s: TrainingSetup) -> int:
+    """A checkpointed layer's input: the residual stream, fp32 when an fp32 base runs under autocast (its
+    embeddings and residual adds stay fp32: trace lora-llama31-8b-all-fp32base-s2048-ckpt), else compute dtype."""
+    return s.model.hidden_size * (4 if _autocast_casts(s) else _compute_bytes(s))
 
 
 def activation_bytes(s: TrainingSetup) -> float:
@@ -701,10 +797,9 @@ def activation_bytes(s: TrainingSetup) -> float:
     "activations are not sharded"; ftune). Checkpointing keeps each layer's input only (Korthikanti 2022: 2sbh)."""
     L = s.model.num_hidden_layers
     tok = _tokens(s)
-    cb = _compute_bytes(s)
-    head = tok * _head_act_per_token(s)
+    head = tok * _head_act_per_token(s) + _head_weight_cast_bytes(s)
     if s.gradient_checkpointing:
-        per_layer = tok * s.model.hidden_size * cb
+        per_layer = tok * _checkpoint_bytes_per_token(s)
     else:
         per_layer = _layer_activation_bytes(s)
     if s.activation_offloading:
@@ -719,8 +814,7 @@ def activation_host_bytes(s: TrainingSetup) -> float:
         return 0.0
     L = s.model.num_hidden_layers
     tok = _tokens(s)
-    per_layer = tok * s.model.hidden_size * _compute_bytes(s) if s.gradient_checkpointing else \
-        _layer_activation_bytes(s)
+    per_layer = tok * _checkpoint_bytes_per_token(s) if s.gradient_checkpointing else _layer_activation_bytes(s)
     return max(0.0, L - COEFFICIENTS.offload_layers_on_gpu) * per_layer
 
 
@@ -742,6 +836,34 @@ def logits_loss_bytes(s: TrainingSetup) -> float:
         per = c.chunked_ce_bytes_compiled if s.torch_compile else c.chunked_ce_bytes
         return n * per * (2 if s.precision is Precision.FP32 else 1)
     return n * (c.ce_bytes_fp32 if s.precision is Precision.FP32 else c.ce_bytes_16bit)
+
+
+def logits_forward_bytes(s: TrainingSetup) -> float:
+    """Logits and loss buffers at the end of the forward, before the loss backward makes the logit gradients: the
+    16-bit logits, their fp32 upcast and the log-softmax output (10 B; fp32 compute: logits + log-softmax, 8 B). A
+    chunked or fused loss holds what logits_loss_bytes says already."""
+    c = COEFFICIENTS
+    if s.fused_linear_cross_entropy or s.chunked_cross_entropy:
+        return logits_loss_bytes(s)
+    n = _tokens(s) * s.model.vocab_size
+    return n * (c.ce_bytes_fp32 - 4 if s.precision is Precision.FP32 else c.ce_forward_bytes_16bit)
+
+
+def kept_logits_bytes(s: TrainingSetup) -> float:
+    """``keeps_logits``: the loop's own reference to the fp32 logits, alive from the first forward on."""
+    if not s.keeps_logits or s.fused_linear_cross_entropy:
+        return 0.0
+    return _tokens(s) * s.model.vocab_size * COEFFICIENTS.kept_logits_bytes
+
+
+def tied_grad_sum_bytes(s: TrainingSetup) -> float:
+    """Full fine-tuning of a model with tied embeddings: the shared weight gets two gradients (from lm_head and from
+    the embedding lookup) that autograd adds into a third tensor before accumulating it, at the very end of the
+    backward: two V·h gradients more than the finished buffer holds (trace full-gemma-7b-bf16-s2048-ckpt: mm,
+    embedding_dense_backward and add outputs, 3 x 1.46 GiB, at the peak)."""
+    if s.method is not Method.FULL or not _arch(s).tie_word_embeddings or s.optimizer_in_backward:
+        return 0.0
+    return 2.0 * s.model.vocab_size * s.model.hidden_size * _grad_dtype_bytes(s)
 
 
 def _fused_ce_bytes(s: TrainingSetup) -> float:
@@ -848,97 +970,118 @@ def _host_ram_bytes(s: TrainingSetup) -> float:
     return total
 
 
+@dataclass(frozen=True)
+class _Terms:
+    """Every component of one step, in bytes per GPU, before they are placed in phases."""
+
+    weights: float            # resident base weights (+ the gathered ZeRO-3 working set)
+    autocast: float           # 16-bit autocast copies of fp32 trainable weights (mixed full FT), forward to backward
+    master: float
+    grads: float              # the gradient buffer at the end of backward
+    bucket: float             # DeepSpeed's ZeRO-3 gradient bucket, held in every phase
+    states: float
+    step_temp: float
+    acts: float               # saved activations at the end of the forward
+    recompute: float          # checkpointing: one layer rebuilt in backward
+    attn_bwd: float           # eager attention's softmax backward transient
+    logits: float             # logits/loss buffers at the start of backward
+    logits_fwd: float         # the same at the end of the forward
+    kept_logits: float        # the loop's own reference to the logits
+    tied_sum: float           # tied embeddings: the two gradients and their sum at the end of backward
+    adapter: float
+    deq: float                # QLoRA dequantisation transient
+    head_deq: float           # a quantised lm_head dequantised again next to the logits
+    ref: float                # DPO reference model
+    ref_fwd: float            # DPO reference forward transient
+
+
+def _terms(s: TrainingSetup) -> _Terms:
+    return _Terms(
+        weights=weights_bytes(s), autocast=autocast_copy_bytes(s), master=master_copy_bytes(s),
+        grads=gradient_bytes(s), bucket=grad_bucket_bytes(s), states=optimizer_state_bytes(s),
+        step_temp=optimizer_step_temp_bytes(s), acts=activation_bytes(s), recompute=recompute_bytes(s),
+        attn_bwd=attention_backward_bytes(s), logits=logits_loss_bytes(s), logits_fwd=logits_forward_bytes(s),
+        kept_logits=kept_logits_bytes(s), tied_sum=tied_grad_sum_bytes(s), adapter=lora_adapter_bytes(s),
+        deq=dequant_transient_bytes(s), head_deq=_head_dequant_bytes(s), ref=reference_model_bytes(s),
+        ref_fwd=_reference_forward_transient(s),
+    )
+
+
+def _phase_components(s: TrainingSetup, t: _Terms) -> dict[Phase, dict[str, float]]:
+    """What is alive at each phase of a steady-state step, by breakdown key."""
+    g_end = t.grads + t.bucket
+    # gradients of earlier micro-batches stay alive through the next forward/backward (gradient accumulation)
+    g_early = (t.grads if (s.grad_accum_steps > 1 and not s.optimizer_in_backward) else 0.0) + t.bucket
+    held = {"weights": t.weights, "master_copy": t.master, "optimizer_states": t.states, "lora_adapter": t.adapter,
+            "reference_model": t.ref}
+    comps: dict[Phase, dict[str, float]] = {}
+    comps[Phase.FORWARD] = {**held, "weights": t.weights + t.autocast, "gradients": g_early,
+                            "activations": t.acts, "logits_loss": t.logits_fwd, "dequant_transient": t.deq}
+    # the start of backward is the largest of: the loss backward (logit gradients, a quantised lm_head dequantised
+    # again), the first recomputed layer (checkpointing) and eager attention's softmax backward
+    loss_first = t.logits + t.head_deq
+    layer_first = t.recompute + t.deq + t.attn_bwd
+    logits_first = loss_first >= layer_first
+    comps[Phase.BACKWARD_START] = {
+        **held, "weights": t.weights + t.autocast, "gradients": g_early,
+        "activations": t.acts + (0.0 if logits_first else layer_first),
+        "logits_loss": (t.logits if logits_first else 0.0) + t.kept_logits,
+        "dequant_transient": t.head_deq if logits_first else 0.0,
+    }
+    comps[Phase.BACKWARD_END] = {**held, "gradients": g_end + t.tied_sum, "logits_loss": t.kept_logits}
+    if not s.optimizer_in_backward:
+        comps[Phase.OPTIMIZER_STEP] = {**held, "gradients": g_end, "optimizer_temp": t.step_temp,
+                                       "logits_loss": t.kept_logits}
+    if t.ref_fwd:
+        comps[Phase.REFERENCE_FORWARD] = {**held, "gradients": g_early, "activations": t.ref_fwd,
+                                          "dequant_transient": t.deq}
+    return comps
+
+
+#: ties resolve to the later phase in the step (a full FT peak at the end of backward, then the optimizer)
+_PHASE_ORDER = (Phase.REFERENCE_FORWARD, Phase.FORWARD, Phase.BACKWARD_START, Phase.BACKWARD_END,
+                Phase.OPTIMIZER_STEP)
+_BREAKDOWN_KEYS = ("weights", "master_copy", "gradients", "optimizer_states", "optimizer_temp", "activations",
+                   "logits_loss", "lora_adapter", "dequant_transient", "reference_model")
+
+
+def _peak(comps: dict[Phase, dict[str, float]]) -> tuple[Phase, int, dict[str, int]]:
+    """The peak phase, its allocated bytes and its breakdown (integers that sum exactly to the peak)."""
+    phases = {ph: int(sum(v.values())) for ph, v in comps.items()}
+    peak_phase, allocated = Phase.FORWARD, -1
+    for ph in _PHASE_ORDER:
+        v = phases.get(ph)
+        if v is not None and v >= allocated:
+            allocated, peak_phase = v, ph
+    breakdown = {k: int(comps[peak_phase].get(k, 0.0)) for k in _BREAKDOWN_KEYS}
+    breakdown["activations"] += allocated - sum(breakdown.values())     # int() rounding: keep the sum exact
+    return peak_phase, allocated, breakdown
+
+
+def allocator_reserve_bytes(s: TrainingSetup, t: _Terms, allocated: int) -> int:
+    """The caching allocator's reserve above the allocated peak: fragmentation comes from the allocations that
+    churn (activations, logits, gradients, temporaries), not from tensors allocated once at load time."""
+    static = t.weights + t.master + t.states + t.adapter + t.ref + t.bucket
+    return int(max(0.0, allocated - static) * COEFFICIENTS.allocator_reserve_fraction)
+
+
 def estimate(s: TrainingSetup) -> Estimate:
     """Peak per-GPU memory and its breakdown at the peak phase."""
     c = COEFFICIENTS
     pc = count_params(_arch(s))
-    t = trainable_params(s)
-    w = weights_bytes(s)
-    master = master_copy_bytes(s)
-    autocast = autocast_copy_bytes(s)
-    grads = gradient_bytes(s)
-    states = optimizer_state_bytes(s)
-    temp = optimizer_step_temp_bytes(s)
-    acts = activation_bytes(s)
-    recompute = recompute_bytes(s)
-    logits = logits_loss_bytes(s)
-    adapter = lora_adapter_bytes(s)
-    deq = dequant_transient_bytes(s)
-    ref = reference_model_bytes(s)
-    ref_fwd = _reference_forward_transient(s)
-
-    # DeepSpeed's gradient bucket is allocated with the optimizer and held in every phase, with the gradients
-    bucket = grad_bucket_bytes(s)
-    g_end = grads + bucket
-    # gradients of earlier micro-batches stay alive through the next forward/backward (gradient accumulation)
-    g_early = (grads if (s.grad_accum_steps > 1 and not s.optimizer_in_backward) else 0.0) + bucket
-    # before backward: no logit gradient yet (a fused loss has already made its gradients in the forward)
-    fwd_logits = logits if s.fused_linear_cross_entropy else logits * c.logits_forward_share
-
-    comps: dict[str, dict[str, float]] = {}
-    comps[Phase.FORWARD.value] = {
-        "weights": w + autocast, "master_copy": master, "gradients": g_early, "optimizer_states": states,
-        "activations": acts, "logits_loss": fwd_logits, "lora_adapter": adapter, "dequant_transient": deq,
-        "reference_model": ref,
-    }
-    head_deq = _head_dequant_bytes(s)
-    bwd_extra = max(logits + head_deq, recompute + deq)
-    logits_first = bwd_extra == logits + head_deq
-    comps[Phase.BACKWARD_START.value] = {
-        "weights": w + autocast, "master_copy": master, "gradients": g_early, "optimizer_states": states,
-        "activations": acts + (0.0 if logits_first else recompute + deq),
-        "logits_loss": logits if logits_first else 0.0,
-        "lora_adapter": adapter, "dequant_transient": head_deq if logits_first else 0.0, "reference_model": ref,
-    }
-    comps[Phase.BACKWARD_END.value] = {
-        "weights": w, "master_copy": master, "gradients": g_end, "optimizer_states": states,
-        "lora_adapter": adapter, "reference_model": ref,
-    }
-    if not s.optimizer_in_backward:
-        comps[Phase.OPTIMIZER_STEP.value] = {
-            "weights": w, "master_copy": master, "gradients": g_end, "optimizer_states": states,
-            "optimizer_temp": temp, "lora_adapter": adapter, "reference_model": ref,
-        }
-    if ref_fwd:
-        comps[Phase.REFERENCE_FORWARD.value] = {
-            "weights": w, "master_copy": master, "gradients": g_early, "optimizer_states": states,
-            "activations": ref_fwd, "lora_adapter": adapter, "dequant_transient": deq, "reference_model": ref,
-        }
-    phases = {k: int(sum(v.values())) for k, v in comps.items()}
-    # ties resolve to the later phase in the step (a full FT peak at the end of backward, then the optimizer)
-    order = [Phase.REFERENCE_FORWARD, Phase.FORWARD, Phase.BACKWARD_START, Phase.BACKWARD_END, Phase.OPTIMIZER_STEP]
-    peak_phase = Phase.FORWARD
-    allocated = -1
-    for ph in order:
-        v = phases.get(ph.value)
-        if v is not None and v >= allocated:
-            allocated, peak_phase = v, ph
-    # fragmentation comes from the allocations that churn (activations, logits, gradients, temporaries), not from
-    # tensors allocated once at load time
-    static = w + master + states + adapter + ref + bucket
-    reserve = int(max(0.0, allocated - static) * c.allocator_reserve_fraction)
+    t = _terms(s)
+    comps = _phase_components(s, t)
+    peak_phase, allocated, breakdown = _peak(comps)
+    reserve = allocator_reserve_bytes(s, t, allocated)
     context = c.cuda_context_bytes if s.cuda_context_bytes is None else s.cuda_context_bytes
-    breakdown_f = {
-        "weights": 0.0, "master_copy": 0.0, "gradients": 0.0, "optimizer_states": 0.0, "optimizer_temp": 0.0,
-        "activations": 0.0, "logits_loss": 0.0, "lora_adapter": 0.0, "dequant_transient": 0.0,
-        "reference_model": 0.0,
-    }
-    for k, v in comps[peak_phase.value].items():
-        breakdown_f[k] += v
-    breakdown = {k: int(v) for k, v in breakdown_f.items()}
-    drift = allocated - sum(breakdown.values())          # int() rounding: keep the sum exact
-    breakdown["activations"] += drift
     breakdown["allocator_reserve"] = reserve
     breakdown["cuda_context"] = context
     reserved = allocated + reserve
     peak = reserved + context
-
+    trainable = trainable_params(s)
     stored_ckpt = pc.total * (4 if s.precision in (Precision.FP32, Precision.MIXED) and s.method is Method.FULL
                               else 2)
-    adapter_file = 0 if s.method is Method.FULL else t * _adapter_bytes_per(s)
-    notes = []
-    if _paged(s) and not s.cpu_offload:
-        notes.append("paged_states_excluded")
+    notes = ("paged_states_excluded",) if _paged(s) and not s.cpu_offload else ()
     return Estimate(
         peak_bytes=peak,
         allocated_bytes=allocated,
@@ -946,14 +1089,14 @@ def estimate(s: TrainingSetup) -> Estimate:
         low_bytes=int(peak * c.range_low),
         high_bytes=int(peak * c.range_high),
         phase=peak_phase,
-        phases=phases,
+        phases={ph.value: int(sum(v.values())) for ph, v in comps.items()},
         breakdown=breakdown,
         params=pc.total,
-        trainable_params=t,
+        trainable_params=trainable,
         host_ram_bytes=int(_host_ram_bytes(s)),
         paged_optimizer_bytes=int(optimizer_state_total_bytes(s) / _shards(s)[2]) if _paged(s) else 0,
         checkpoint_bytes=int(stored_ckpt),
-        adapter_bytes=int(adapter_file),
+        adapter_bytes=int(0 if s.method is Method.FULL else trainable * _adapter_bytes_per(s)),
         optimizer_state_file_bytes=int(optimizer_state_total_bytes(s)),
-        notes=tuple(notes),
+        notes=notes,
     )
