@@ -141,6 +141,10 @@ TRACE_SET: dict[str, tuple[str, str, str]] = {
     "dpo-full-llama31-8b-s1024-ckpt": (
         "oracle.py", "llama-3.1-8b", "--method full --dtype bf16 --seq-len 1024 --grad-ckpt yes --dpo"),
     "dpo-full-llama2-7b-s512": ("oracle.py", "llama-2-7b", "--method full --dtype bf16 --seq-len 512 --dpo"),
+    "dpo-full-llama32-1b-fp32-s512": ("oracle.py", "llama-3.2-1b", "--method full --dtype fp32 --seq-len 512 --dpo"),
+    "dpo-lora-llama32-3b-all-mb2-s1024": (
+        "oracle.py", "llama-3.2-3b",
+        "--method lora --lora-rank 16 --lora-targets all-linear --dtype bf16 --micro-batch 2 --seq-len 1024 --dpo"),
     "dpo-lora-llama31-8b-all-s2048-ckpt": (
         "oracle.py", "llama-3.1-8b",
         "--method lora --lora-rank 16 --lora-targets all-linear --dtype bf16 --seq-len 2048 --grad-ckpt yes --dpo"),

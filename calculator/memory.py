@@ -88,7 +88,7 @@ class Coefficients:
     # 4 tensors of 2i in a gated MLP (2 in a plain one). The scale below multiplies that count.
     # Fitted (grid 0.75-1.1, step 0.05-0.1) on the full-FT point rows whose activations matter: TT-10 (Llama-3.2-3B,
     # no AC, packed 4096), TT-12/TT-13/TT-15/TT-16, PF-01, LG-C36/LG-C37, TT-33/TT-36/TT-37.
-    act_scale_full: float = 0.9
+    act_scale_full: float = 1.0
     # Frozen base (LoRA / QLoRA): only what input-gradients need: norm fp32 inputs (4h each), q/k/v/out for SDPA,
     # gate, act and up outputs of the MLP (6i gated, 2i plain); the frozen linears' inputs are not saved.
     # Fitted (grid 0.9-1.3) on the LoRA point rows: LG-R01/R04/R05/R10/R11/R14, RS-01, LG-C01/C09/C13/C19/C21/
@@ -133,6 +133,15 @@ class Coefficients:
     # forward returns, removed by torchtune #1046 "del logits to save peak memory"; a loop that keeps the model's
     # outputs) holds one more fp32 copy of them: 4 B per logit in every phase after the first forward.
     kept_logits_bytes: float = 4.0
+    # DPO (TRL DPOTrainer._compute_loss, 1.13): no fp32 upcast; selective_log_softmax runs one row at a time in the
+    # model dtype and every row's log-softmax is saved for backward. Before backward (TRL computes its metrics while
+    # the outputs are alive), per logit of the 2·b sequences: the policy logits, their saved log-softmax, the
+    # reference logits and the entropy metric's reshape copy of the shifted logits, 2 B each = 8; in backward the
+    # saved log-softmax and the logits' gradient, 4. Exact on the traces dpo-lora-llama31-8b-all-s2048-ckpt (mm 2 x
+    # 0.98 GiB, _log_softmax 0.98, clone 0.98 at the peak in loss_and_metrics) and dpo-full-llama32-1b-s1024.
+    # Precomputed reference log-probs remove the reference logits (-2).
+    dpo_forward_bytes_16bit: float = 8.0
+    dpo_backward_bytes_16bit: float = 4.0
     ce_bytes_fp32: float = 12.0              # fp32 logits + log-softmax + gradient (PR-06); physics
     # Chunked cross-entropy (torchtune CEWithChunkedOutputLoss, litgpt chunked_cross_entropy): all 16-bit logit chunks
     # plus the saved log-softmax of every chunk stay alive; the fp32 upcast/gradient is one chunk at a time.
@@ -434,7 +443,11 @@ def _base_bytes(s: TrainingSetup) -> int:
 
 
 def _live_gathered_bytes(s: TrainingSetup) -> float:
-    """ZeRO-3/FSDP: unsharded working set (current + prefetched layer, root unit) on top of the shard."""
+    """ZeRO-3/FSDP: the unsharded working set (current + prefetched layer, root unit) on top of the shard. The
+    gathered parameters are their own storage next to the local shard (FSDP1's padded unsharded flat parameter,
+    FSDP2's all-gather output and per-parameter unsharded tensors, DeepSpeed's gathered ``param.data``), so the
+    whole working set counts: trace fsdp2-full-llama2-7b-mb4-s2048-ckpt-n4 holds 0.87 GiB unsharded parameters
+    (root + one layer) and a 0.38 GiB all-gather buffer (the prefetched layer) next to the 3.1 GiB shard."""
     if s.sharding is not Sharding.ZERO3 or (s.num_gpus <= 1 and not s.offload_params):
         return 0.0
     pc = count_params(_arch(s))
@@ -442,10 +455,7 @@ def _live_gathered_bytes(s: TrainingSetup) -> float:
     # FSDP MixedPrecision gathers an fp32 base in 16-bit (the shard is cast before the all-gather)
     per_param = stored / pc.total * (0.5 if _base_fp32(s) else 1.0)
     root = pc.embedding + pc.lm_head + s.model.hidden_size
-    live = min(COEFFICIENTS.zero3_live_layers * pc.layer + root, pc.total) * per_param   # never more than the model
-    if s.offload_params:
-        return live
-    return live * (1 - 1 / s.num_gpus)
+    return min(COEFFICIENTS.zero3_live_layers * pc.layer + root, pc.total) * per_param   # never more than the model
 
 
 # =====================================================================================================================
@@ -508,13 +518,42 @@ def gradient_bytes(s: TrainingSetup) -> float:
         # no_sync(): FSDP skips the reduce-scatter on accumulating micro-batches and keeps the unsharded gradients
         # (PyTorch FSDP no_sync docs; pytorch#126166); the last micro-batch reduce-scatters into the shard
         return float(total)
-    bucket = 0.0
-    if s.sharding in (Sharding.ZERO2, Sharding.ZERO3):
-        # one unit's unsharded gradients before reduce-scatter (the rest of it is already in the shard)
-        bucket = min(pc.layer * g * (t / pc.total), total) * (1 - 1 / g_shard)
+    bucket = _unsharded_unit_grad_bytes(s)
     if s.cpu_offload:
         return bucket
     return total / g_shard + bucket
+
+
+def _unsharded_unit_grad_bytes(s: TrainingSetup) -> float:
+    """ZeRO-2/3: one unit's unsharded gradients before their reduce-scatter (the rest of it is already in the
+    shard); 0 when gradients are not sharded or stay unsharded (no_sync accumulation)."""
+    if s.sharding not in (Sharding.ZERO2, Sharding.ZERO3) or s.optimizer_in_backward or _unsharded_accumulation(s):
+        return 0.0
+    pc = count_params(_arch(s))
+    t = trainable_params(s)
+    g = _grad_dtype_bytes(s)
+    return min(pc.layer * g * (t / pc.total), t * g) * (1 - 1 / s.num_gpus)
+
+
+def layer_backward_bytes(s: TrainingSetup) -> float:
+    """Sharded gradients (ZeRO-2/3 through FSDP): while a decoder layer is differentiated late in the backward, most
+    gradients already sit in their 1/N shards, and on top of them are that layer's rebuilt activations (checkpointing)
+    or its saved ones, its unsharded weight gradients and their copy into the reduce-scatter input, and the root
+    unit's unsharded lm_head gradient, which FSDP reduce-scatters only with the embedding's at the very end of the
+    backward (the root unit holds embeddings, final norm and lm_head). With unsharded gradients the end of the
+    backward (every gradient whole) is larger, so this applies to sharded gradients only. Traces
+    fsdp2-full-llama2-7b-mb4-s2048-ckpt-n4 (Sharded Grad 2.8 of 3.1 GiB, a layer's Temp 2.6 GiB, Reduce Scatter
+    0.38 GiB at the peak) and fsdp2-full-llama31-8b-s2048-ckpt-n8."""
+    if s.sharding not in (Sharding.ZERO2, Sharding.ZERO3) or s.optimizer_in_backward or s.cpu_offload:
+        return 0.0
+    pc = count_params(_arch(s))
+    t = trainable_params(s)
+    g = _compute_bytes(s)     # unsharded gradients come in the compute dtype (FSDP MixedPrecision's param_dtype)
+    layer_grads = min(pc.layer * t / pc.total, t) * g
+    acts = recompute_bytes(s) if s.gradient_checkpointing else _layer_activation_bytes(s)
+    root = pc.lm_head * g if (s.method is Method.FULL and not s.deepspeed) else 0.0
+    # the gradient buffer already holds one unit's unsharded gradients (gradient_bytes); this replaces them
+    return max(0.0, acts + 2.0 * layer_grads + root - _unsharded_unit_grad_bytes(s))
 
 
 def grad_bucket_bytes(s: TrainingSetup) -> float:
@@ -673,7 +712,9 @@ def _act_per_token_layer(s: TrainingSetup) -> float:
         base = (norms + attn + mlp) * c.act_scale_frozen
     else:
         norms = (norm_in + cb) * (2 * h + latent)        # norm input + normalised output (for the weight grad)
-        inputs = cb * (h + o_in + h)                     # q/k/v input, o_proj input, MLP input
+        # q/k/v input, MLP input, and o_proj's input, which is the attention output SDPA / flash attention already
+        # save (see _lora_act_per_token_layer); eager attention's output is a fresh tensor
+        inputs = cb * (h + h + (o_in if s.attention is Attention.EAGER else 0))
         mlp_saved = (2 if s.torch_compile else 4) if m.mlp_gated else 1 if s.torch_compile else 2
         mlp = cb * (mlp_saved * i + 2 * gathered) + 4 * router   # gate, act, up, product | fc out, act out
         base = (norms + attn + inputs + mlp) * c.act_scale_full
@@ -835,6 +876,8 @@ def logits_loss_bytes(s: TrainingSetup) -> float:
     if s.chunked_cross_entropy:
         per = c.chunked_ce_bytes_compiled if s.torch_compile else c.chunked_ce_bytes
         return n * per * (2 if s.precision is Precision.FP32 else 1)
+    if s.dpo:
+        return n * c.dpo_backward_bytes_16bit * (2 if s.precision is Precision.FP32 else 1)
     return n * (c.ce_bytes_fp32 if s.precision is Precision.FP32 else c.ce_bytes_16bit)
 
 
@@ -846,6 +889,9 @@ def logits_forward_bytes(s: TrainingSetup) -> float:
     if s.fused_linear_cross_entropy or s.chunked_cross_entropy:
         return logits_loss_bytes(s)
     n = _tokens(s) * s.model.vocab_size
+    if s.dpo:
+        per = c.dpo_forward_bytes_16bit - (2 if s.precompute_ref_log_probs else 0)
+        return n * per * (2 if s.precision is Precision.FP32 else 1)
     return n * (c.ce_bytes_fp32 - 4 if s.precision is Precision.FP32 else c.ce_forward_bytes_16bit)
 
 
@@ -939,15 +985,18 @@ def reference_model_bytes(s: TrainingSetup) -> float:
 
 
 def _reference_forward_transient(s: TrainingSetup) -> float:
-    """no_grad reference pass: one layer's working set plus logits and their log-softmax (fp32)."""
+    """DPO's no_grad reference pass, on top of the policy's saved activations: the policy logits and their saved
+    log-softmax (still alive), the reference model's own logits, and one layer of the reference forward at a time
+    (its input, gate and up outputs: tokens·(h + 2i) in the compute dtype; nothing is saved without grad)."""
     if not s.dpo or s.precompute_ref_log_probs:
         return 0.0
     n = _tokens(s)
     m = s.model
     dense = m.intermediate_size if moe_layers(m) < m.num_hidden_layers else 0
     routed = m.num_experts_per_tok * expert_width(m) + m.shared_expert_intermediate_size if moe_layers(m) else 0
-    hidden = n * (m.hidden_size * 2 + max(dense, routed) * 2) * _compute_bytes(s) // 2
-    return hidden + n * s.model.vocab_size * (_compute_bytes(s) + 4)
+    cb = _compute_bytes(s)
+    layer = n * (m.hidden_size + 2 * max(dense, routed)) * cb
+    return layer + n * m.vocab_size * cb * 3
 
 
 # =====================================================================================================================
@@ -975,6 +1024,7 @@ class _Terms:
     """Every component of one step, in bytes per GPU, before they are placed in phases."""
 
     weights: float            # resident base weights (+ the gathered ZeRO-3 working set)
+    gathered: float           # the gathered ZeRO-3 working set alone (part of weights, not at the optimizer step)
     autocast: float           # 16-bit autocast copies of fp32 trainable weights (mixed full FT), forward to backward
     master: float
     grads: float              # the gradient buffer at the end of backward
@@ -984,6 +1034,7 @@ class _Terms:
     acts: float               # saved activations at the end of the forward
     recompute: float          # checkpointing: one layer rebuilt in backward
     attn_bwd: float           # eager attention's softmax backward transient
+    layer_bwd: float          # sharded gradients: a late layer's backward working set on top of the shards
     logits: float             # logits/loss buffers at the start of backward
     logits_fwd: float         # the same at the end of the forward
     kept_logits: float        # the loop's own reference to the logits
@@ -997,10 +1048,10 @@ class _Terms:
 
 def _terms(s: TrainingSetup) -> _Terms:
     return _Terms(
-        weights=weights_bytes(s), autocast=autocast_copy_bytes(s), master=master_copy_bytes(s),
+        weights=weights_bytes(s), gathered=_live_gathered_bytes(s), autocast=autocast_copy_bytes(s), master=master_copy_bytes(s),
         grads=gradient_bytes(s), bucket=grad_bucket_bytes(s), states=optimizer_state_bytes(s),
         step_temp=optimizer_step_temp_bytes(s), acts=activation_bytes(s), recompute=recompute_bytes(s),
-        attn_bwd=attention_backward_bytes(s), logits=logits_loss_bytes(s), logits_fwd=logits_forward_bytes(s),
+        attn_bwd=attention_backward_bytes(s), layer_bwd=layer_backward_bytes(s), logits=logits_loss_bytes(s), logits_fwd=logits_forward_bytes(s),
         kept_logits=kept_logits_bytes(s), tied_sum=tied_grad_sum_bytes(s), adapter=lora_adapter_bytes(s),
         deq=dequant_transient_bytes(s), head_deq=_head_dequant_bytes(s), ref=reference_model_bytes(s),
         ref_fwd=_reference_forward_transient(s),
@@ -1028,13 +1079,18 @@ def _phase_components(s: TrainingSetup, t: _Terms) -> dict[Phase, dict[str, floa
         "logits_loss": (t.logits if logits_first else 0.0) + t.kept_logits,
         "dequant_transient": t.head_deq if logits_first else 0.0,
     }
-    comps[Phase.BACKWARD_END] = {**held, "gradients": g_end + t.tied_sum, "logits_loss": t.kept_logits}
+    # the end of the backward: every gradient (a tied embedding's two parts and their sum), or, with sharded
+    # gradients, a late layer's backward on top of the shards
+    late_layer = t.layer_bwd > t.tied_sum
+    comps[Phase.BACKWARD_END] = {**held, "gradients": g_end + (0.0 if late_layer else t.tied_sum),
+                                 "activations": t.layer_bwd if late_layer else 0.0, "logits_loss": t.kept_logits}
     if not s.optimizer_in_backward:
-        comps[Phase.OPTIMIZER_STEP] = {**held, "gradients": g_end, "optimizer_temp": t.step_temp,
-                                       "logits_loss": t.kept_logits}
+        # the gathered ZeRO-3 working set is released (resharded) when the backward ends
+        comps[Phase.OPTIMIZER_STEP] = {**held, "weights": t.weights - t.gathered, "gradients": g_end,
+                                       "optimizer_temp": t.step_temp, "logits_loss": t.kept_logits}
     if t.ref_fwd:
-        comps[Phase.REFERENCE_FORWARD] = {**held, "gradients": g_early, "activations": t.ref_fwd,
-                                          "dequant_transient": t.deq}
+        comps[Phase.REFERENCE_FORWARD] = {**held, "gradients": g_early, "activations": t.acts,
+                                          "logits_loss": t.ref_fwd, "dequant_transient": t.deq}
     return comps
 
 
@@ -1058,11 +1114,44 @@ def _peak(comps: dict[Phase, dict[str, float]]) -> tuple[Phase, int, dict[str, i
     return peak_phase, allocated, breakdown
 
 
-def allocator_reserve_bytes(s: TrainingSetup, t: _Terms, allocated: int) -> int:
-    """The caching allocator's reserve above the allocated peak: fragmentation comes from the allocations that
-    churn (activations, logits, gradients, temporaries), not from tensors allocated once at load time."""
-    static = t.weights + t.master + t.states + t.adapter + t.ref + t.bucket
-    return int(max(0.0, allocated - static) * COEFFICIENTS.allocator_reserve_fraction)
+def _fsdp_stream_pools(s: TrainingSetup) -> bool:
+    """FSDP (not DeepSpeed) with parameters or gradients sharded over several GPUs: its collectives allocate on their
+    own CUDA streams."""
+    return (s.sharding in (Sharding.ZERO2, Sharding.ZERO3) and s.num_gpus > 1 and not s.deepspeed
+            and not s.cpu_offload)
+
+
+def allocator_reserve_bytes(s: TrainingSetup, t: _Terms, comps: dict[Phase, dict[str, float]],
+                            allocated: int) -> int:
+    """The caching allocator's reserve above the allocated peak.
+
+    Fragmentation comes from the allocations that churn (activations, logits, gradients, temporaries), not from
+    tensors allocated once at load time: a fitted share of the churn (``allocator_reserve_fraction``).
+
+    Under FSDP the allocator also keeps one pool of cached blocks per CUDA stream: a freed block is reused only by
+    an allocation on the stream it was made on (c10/cuda/CUDACachingAllocator.cpp ``get_free_block``: a cached block
+    of another stream does not match). FSDP allocates the all-gathered parameters on its unshard / all-gather stream
+    and the reduce-scatter outputs, which become the sharded gradients, on its post-backward / reduce-scatter stream
+    (FSDP1 torch/distributed/fsdp/_runtime_utils.py ``_unshard`` under ``state._unshard_stream`` and
+    ``_post_backward_hook`` under ``state._post_backward_stream``; FSDP2 ``foreach_all_gather`` /
+    ``foreach_reduce`` on their streams). Those pools never lend their blocks to the compute stream, so the reserve
+    is the sum of the three pools' own peaks, not the peak of their sum: the compute stream's peak (every phase
+    without the gathered parameters and the sharded gradients), plus the gathered working set, plus the gradient
+    shards with one unit's unsharded gradients."""
+    c = COEFFICIENTS
+    static = t.weights - t.gathered + t.master + t.states + t.adapter + t.ref + t.bucket
+    if not _fsdp_stream_pools(s):
+        return int(max(0.0, allocated - static - t.gathered) * c.allocator_reserve_fraction)
+    sharded_grads = s.sharding in (Sharding.ZERO2, Sharding.ZERO3)
+    compute_peak = 0.0
+    for ph, parts in comps.items():
+        on_compute = sum(parts.values()) - (t.gathered if ph is not Phase.OPTIMIZER_STEP else 0.0)
+        if sharded_grads:
+            on_compute -= parts.get("gradients", 0.0)
+        compute_peak = max(compute_peak, on_compute)
+    pools = compute_peak + t.gathered + (t.grads + t.bucket if sharded_grads else 0.0)
+    fragmentation = max(0.0, compute_peak - static) * c.allocator_reserve_fraction
+    return int(max(0.0, pools - allocated) + fragmentation)
 
 
 def estimate(s: TrainingSetup) -> Estimate:
@@ -1072,7 +1161,7 @@ def estimate(s: TrainingSetup) -> Estimate:
     t = _terms(s)
     comps = _phase_components(s, t)
     peak_phase, allocated, breakdown = _peak(comps)
-    reserve = allocator_reserve_bytes(s, t, allocated)
+    reserve = allocator_reserve_bytes(s, t, comps, allocated)
     context = c.cuda_context_bytes if s.cuda_context_bytes is None else s.cuda_context_bytes
     breakdown["allocator_reserve"] = reserve
     breakdown["cuda_context"] = context

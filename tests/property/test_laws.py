@@ -114,10 +114,14 @@ def test_more_gpus_with_sharding_never_raise_per_gpu_memory(s: TrainingSetup, st
     # frozen_param_grads is the FSDP1 pathology that does raise memory (PyTorch warns about it): not this law.
     # DeepSpeed's ZeRO-3 gradient bucket is a fixed per-GPU buffer that n = 1 without sharding does not have (on a toy
     # model it can outweigh what sharding saves): the law compares the same runtime, so FSDP here.
+    # FSDP's collectives allocate on their own CUDA streams, whose cached blocks the compute stream cannot reuse, so
+    # its reserve (and the nvidia-smi peak) can exceed a single-stream run's: from one unsharded GPU the law holds for
+    # allocated memory; between sharded runs (the same runtime) for the peak too.
     s = replace(s, cpu_offload=False, offload_params=False, frozen_param_grads=False, deepspeed=False)
     fewer = replace(s, num_gpus=n, sharding=stage if n > 1 else Sharding.NONE)
     more = replace(s, num_gpus=2 * n, sharding=stage)
-    assert mem.estimate(more).peak_bytes <= mem.estimate(fewer).peak_bytes
+    stat = "peak_bytes" if n > 1 else "allocated_bytes"
+    assert getattr(mem.estimate(more), stat) <= getattr(mem.estimate(fewer), stat)
 
 
 @SETTINGS
