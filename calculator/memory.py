@@ -451,11 +451,22 @@ def _live_gathered_bytes(s: TrainingSetup) -> float:
     if s.sharding is not Sharding.ZERO3 or (s.num_gpus <= 1 and not s.offload_params):
         return 0.0
     pc = count_params(_arch(s))
-    stored = _stored_weight_bytes(s) or pc.total * 2.0
-    # FSDP MixedPrecision gathers an fp32 base in 16-bit (the shard is cast before the all-gather)
-    per_param = stored / pc.total * (0.5 if _base_fp32(s) else 1.0)
-    root = pc.embedding + pc.lm_head + s.model.hidden_size
-    return min(COEFFICIENTS.zero3_live_layers * pc.layer + root, pc.total) * per_param   # never more than the model
+    c = COEFFICIENTS
+    dense = 2 if (_base_fp32(s) or s.precision is not Precision.FP32) else 4   # FSDP MixedPrecision gathers 16-bit
+    L = s.model.num_hidden_layers
+    if s.method is Method.QLORA:
+        # NF4 layers next to a 16-bit root (embeddings, final norm, lm_head unless it is quantised too)
+        const = c.nf4_const_bits_double_quant if s.double_quant else c.nf4_const_bits
+        q_layer = (_quantized_params(s) - (s.model.vocab_size * s.model.hidden_size if _lm_head_quantized(s) else 0)) / L
+        layer = q_layer * (c.nf4_bits + const) / 8 + (pc.layer - q_layer) * dense
+        head = s.model.vocab_size * s.model.hidden_size * (c.nf4_bits + const) / 8 if _lm_head_quantized(s) \
+            else pc.lm_head * dense
+        root = (pc.embedding + s.model.hidden_size) * dense + head
+    else:
+        layer = pc.layer * dense
+        root = (pc.embedding + pc.lm_head + s.model.hidden_size) * dense
+    live = min(c.zero3_live_layers, L) * layer + root
+    return min(live, _stored_weight_bytes(s) or pc.total * 2.0)     # never more than the model
 
 
 # =====================================================================================================================
@@ -464,12 +475,27 @@ def _live_gathered_bytes(s: TrainingSetup) -> float:
 def weights_bytes(s: TrainingSetup) -> float:
     """Base-model weights resident on one GPU (frozen or trainable), sharded by ZeRO-3, plus the gathered set."""
     w_shard, _, _ = _shards(s)
-    stored = _stored_weight_bytes(s)
+    consts = _unsharded_quant_state_bytes(s)
+    stored = _stored_weight_bytes(s) - consts
     if s.offload_params and s.sharding is Sharding.ZERO3:
         resident = 0.0
     else:
         resident = stored / w_shard
-    return resident + _live_gathered_bytes(s)
+    return resident + consts + _live_gathered_bytes(s)
+
+
+def _unsharded_quant_state_bytes(s: TrainingSetup) -> float:
+    """QLoRA over bitsandbytes under ZeRO-3/FSDP: the NF4 quantisation constants (absmax and, with double
+    quantisation, its own constants) are a ``QuantState`` held by each Linear4bit module, not parameters, so FSDP
+    neither shards nor offloads them (bitsandbytes nn/modules.py ``fix_4bit_weight_quant_state_from_module``: "the
+    quant state got lost when the parameter got converted. This happens for example for fsdp"); the dequantisation
+    kernel reads them on the GPU, so every GPU holds all of them."""
+    if s.method is not Method.QLORA or s.qlora_backend is not QloraBackend.BITSANDBYTES \
+            or s.sharding is not Sharding.ZERO3:
+        return 0.0
+    c = COEFFICIENTS
+    const = c.nf4_const_bits_double_quant if s.double_quant else c.nf4_const_bits
+    return _quantized_params(s) * const / 8
 
 
 def master_copy_bytes(s: TrainingSetup) -> float:
@@ -1117,8 +1143,7 @@ def _peak(comps: dict[Phase, dict[str, float]]) -> tuple[Phase, int, dict[str, i
 def _fsdp_stream_pools(s: TrainingSetup) -> bool:
     """FSDP (not DeepSpeed) with parameters or gradients sharded over several GPUs: its collectives allocate on their
     own CUDA streams."""
-    return (s.sharding in (Sharding.ZERO2, Sharding.ZERO3) and s.num_gpus > 1 and not s.deepspeed
-            and not s.cpu_offload)
+    return s.sharding in (Sharding.ZERO2, Sharding.ZERO3) and s.num_gpus > 1 and not s.deepspeed
 
 
 def allocator_reserve_bytes(s: TrainingSetup, t: _Terms, comps: dict[Phase, dict[str, float]],
