@@ -34,7 +34,6 @@ from typing import Any
 
 from calculator.api import estimate_obj
 from calculator.catalog import MODELS
-from calculator.memory import count_params
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -350,12 +349,20 @@ def score(traces: list[Trace]) -> tuple[list[Scored], dict[str, Any]]:
 
 
 def check_model_counts(traces: list[Trace]) -> list[str]:
-    """Traces whose parameter count differs from the catalogue entry the request names (a shape mismatch)."""
+    """Traces whose model the estimate does not count as the oracle did: its parameters (base + adapters for LoRA,
+    as PEFT's model holds them) and trainable parameters. A mismatch means the request does not describe the run."""
     bad = []
     for t in traces:
-        ours = count_params(MODELS[t.model]).total
-        if ours != int(t.record["num_params"]):
-            bad.append(f"{t.name}: catalogue {ours:,} vs oracle {int(t.record['num_params']):,}")
+        out = estimate_obj(trace_to_request(t))
+        if not out.get("ok"):
+            bad.append(f"{t.name}: refused")
+            continue
+        r = out["result"]
+        lora = t.config["method"] != "full"
+        ours = (r["params"] + (r["trainable_params"] if lora else 0), r["trainable_params"])
+        theirs = (int(t.record["num_params"]), int(t.record["trainable_params"]))
+        if ours != theirs:
+            bad.append(f"{t.name}: estimator (params, trainable) {ours} vs oracle {theirs}")
     return bad
 
 
