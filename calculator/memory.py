@@ -161,6 +161,14 @@ class Coefficients:
     # ZeRO-3 / FSDP FULL_SHARD gathers the current decoder layer and prefetches the next one; the root unit
     # (embeddings, final norm, lm_head) stays unsharded during the step (PyTorch FSDP docs; llm-analysis).
     zero3_live_layers: float = 2.0
+    # DeepSpeed ZeRO-3 fetches parameters per leaf module, keeps a fetched module only while its next use is near
+    # (stage3_max_reuse_distance), prefetches at most stage3_prefetch_bucket_size elements ahead and never holds more
+    # than stage3_max_live_parameters (deepspeed/runtime/zero/partitioned_param_coordinator.py
+    # ``max_params_to_prefetch = min(max_n_available - n_available, prefetch_bucket_sz)``; defaults in
+    # zero/config.py): the layer being recomputed and differentiated, the largest module (embedding or lm_head) and
+    # the prefetch bucket.
+    deepspeed_prefetch_bucket_elements: int = 50_000_000
+    deepspeed_max_live_elements: int = 1_000_000_000
 
     # --- framework overhead ---------------------------------------------------------------------------------------
     # CUDA context + kernels as nvidia-smi shows it: 1.0 GiB default (vram.asmirnov.xyz uses 1000 MiB; HF docs
@@ -443,7 +451,8 @@ def _base_bytes(s: TrainingSetup) -> int:
 
 
 def _live_gathered_bytes(s: TrainingSetup) -> float:
-    """ZeRO-3/FSDP: the unsharded working set (current + prefetched layer, root unit) on top of the shard. The
+    """ZeRO-3/FSDP: the unsharded working set (current + prefetched layer, root unit; DeepSpeed: see
+    ``deepspeed_prefetch_bucket_elements``) on top of the shard. The
     gathered parameters are their own storage next to the local shard (FSDP1's padded unsharded flat parameter,
     FSDP2's all-gather output and per-parameter unsharded tensors, DeepSpeed's gathered ``param.data``), so the
     whole working set counts: trace fsdp2-full-llama2-7b-mb4-s2048-ckpt-n4 holds 0.87 GiB unsharded parameters
@@ -465,7 +474,13 @@ def _live_gathered_bytes(s: TrainingSetup) -> float:
     else:
         layer = pc.layer * dense
         root = (pc.embedding + pc.lm_head + s.model.hidden_size) * dense
-    live = min(c.zero3_live_layers, L) * layer + root
+    if s.deepspeed:
+        per = layer / max(pc.layer, 1)
+        head = max(pc.embedding, pc.lm_head) * dense
+        live = layer + head + min(c.deepspeed_prefetch_bucket_elements * per,
+                                  max(0.0, c.deepspeed_max_live_elements * per - layer - head))
+    else:
+        live = min(c.zero3_live_layers, L) * layer + root
     return min(live, _stored_weight_bytes(s) or pc.total * 2.0)     # never more than the model
 
 
@@ -583,11 +598,14 @@ def layer_backward_bytes(s: TrainingSetup) -> float:
 
 
 def grad_bucket_bytes(s: TrainingSetup) -> float:
-    """DeepSpeed ZeRO-3 allocates its contiguous gradient-reduction bucket once, when the optimizer is built
-    (deepspeed/runtime/zero/stage3.py: ``self.__ipg_bucket_flat_buffer = torch.empty(self.reduce_bucket_size,
-    dtype=self.dtype, ...)`` when ``contiguous_gradients``, on by default), in the parameters' dtype. DeepSpeed's default
-    is 5e8 elements; Hugging Face's ``"auto"`` sets hidden_size². FSDP has no such buffer."""
-    if not s.deepspeed or s.sharding is not Sharding.ZERO3:
+    """DeepSpeed's contiguous gradient-reduction bucket, ``reduce_bucket_size`` elements in the parameters' 16-bit
+    dtype (``contiguous_gradients`` is on by default): ZeRO-3 allocates it once with the optimizer
+    (deepspeed/runtime/zero/stage3.py ``bucket.buffer = torch.empty(self.reduce_bucket_size, ...)``), ZeRO-1/2 at the
+    start of each backward (stage_1_and_2.py ``setup_buckets``: ``buf_0 = torch.empty(int(self.reduce_bucket_size),
+    dtype=self.dtype, ...)``; a second one only with ``overlap_comm``, whose default is off below stage 3,
+    zero/config.py ``overlap_comm_valid``). DeepSpeed's default is 5e8 elements; Hugging Face's ``"auto"`` sets
+    hidden_size². FSDP has no such buffer."""
+    if not s.deepspeed or s.sharding is Sharding.NONE:
         return 0.0
     return float(s.reduce_bucket_size * _compute_bytes(s))
 

@@ -240,14 +240,16 @@ def test_torchtune_ablation_rows_outside_the_calibration_csv() -> None:
 
 
 def test_deepspeed_zero3_holds_its_gradient_bucket() -> None:
-    """DeepSpeed ZeRO-3 allocates reduce_bucket_size elements in the parameter dtype once (stage3.py,
-    contiguous_gradients); FSDP and the other stages do not get it here."""
+    """DeepSpeed allocates reduce_bucket_size elements in the parameter dtype (stage3.py once; stage_1_and_2.py
+    setup_buckets each backward, one buffer without overlap_comm); FSDP has none."""
     s = setup(num_gpus=8, sharding=Sharding.ZERO3, method=Method.LORA)
     ds = replace(s, deepspeed=True)
     assert mem.estimate(ds).allocated_bytes - mem.estimate(s).allocated_bytes == 500_000_000 * 2
     assert mem.grad_bucket_bytes(replace(ds, precision=Precision.FP32)) == 500_000_000 * 4
     assert mem.grad_bucket_bytes(replace(ds, reduce_bucket_size=4096 * 4096)) == 4096 * 4096 * 2   # HF "auto"
-    assert mem.grad_bucket_bytes(replace(ds, sharding=Sharding.ZERO2)) == 0
+    assert mem.grad_bucket_bytes(replace(ds, sharding=Sharding.ZERO2)) == 500_000_000 * 2
+    assert mem.grad_bucket_bytes(replace(ds, sharding=Sharding.ZERO1)) == 500_000_000 * 2
+    assert mem.grad_bucket_bytes(replace(ds, sharding=Sharding.NONE, num_gpus=1)) == 0
 
 
 def test_dpo_doubles_tokens_and_adds_reference_for_full_only() -> None:
