@@ -244,7 +244,9 @@ def test_deepspeed_zero3_holds_its_gradient_bucket() -> None:
     setup_buckets each backward, one buffer without overlap_comm); FSDP has none."""
     s = setup(num_gpus=8, sharding=Sharding.ZERO3, method=Method.LORA)
     ds = replace(s, deepspeed=True)
-    assert mem.estimate(ds).allocated_bytes - mem.estimate(s).allocated_bytes == 500_000_000 * 2
+    small = replace(ds, reduce_bucket_size=1)
+    assert mem.estimate(ds).allocated_bytes - mem.estimate(small).allocated_bytes == (500_000_000 - 1) * 2
+    assert mem.grad_bucket_bytes(s) == 0
     assert mem.grad_bucket_bytes(replace(ds, precision=Precision.FP32)) == 500_000_000 * 4
     assert mem.grad_bucket_bytes(replace(ds, reduce_bucket_size=4096 * 4096)) == 4096 * 4096 * 2   # HF "auto"
     assert mem.grad_bucket_bytes(replace(ds, sharding=Sharding.ZERO2)) == 500_000_000 * 2
@@ -493,3 +495,16 @@ def test_quant_constants_stay_whole_under_fsdp() -> None:
     off = replace(s, offload_params=True, cpu_offload=True)
     assert mem.weights_bytes(off) == pytest.approx(consts + mem._live_gathered_bytes(off))
     assert mem._unsharded_quant_state_bytes(replace(s, sharding=Sharding.NONE, num_gpus=1)) == 0
+
+
+def test_deepspeed_zero3_working_set_is_its_live_budget_not_fsdp_units() -> None:
+    """DeepSpeed ZeRO-3 keeps the layer in use, the largest module and at most stage3_prefetch_bucket_size elements
+    ahead (partitioned_param_coordinator.py); FSDP gathers whole units: two layers and the root."""
+    s = setup(num_gpus=8, sharding=Sharding.ZERO3, method=Method.LORA)
+    pc = mem.count_params(L7)
+    ds = replace(s, deepspeed=True)
+    assert mem._live_gathered_bytes(ds) == pytest.approx((pc.layer + pc.embedding + 50_000_000) * 2)
+    assert mem._live_gathered_bytes(s) == pytest.approx((2 * pc.layer + pc.embedding + pc.lm_head + 4096) * 2)
+    big = replace(ds, model=MODELS["llama-2-70b"])        # layer + lm_head beyond the 1e9 live budget: no prefetch
+    pc70 = mem.count_params(big.model)
+    assert mem._live_gathered_bytes(big) == pytest.approx((pc70.layer + pc70.embedding) * 2)
