@@ -138,7 +138,9 @@ INPUTS: tuple[InputSpec, ...] = (
               doc="keep each layer's input only and recompute the layer in backward (HF Trainer default: off)"),
     InputSpec(name="attention", kind="enum", default="sdpa", choices=_values(Attention), enum=Attention,
               control="select",
-              group="memory", doc="`eager` (stores s² scores), `sdpa`, `flash` (FlashAttention 2)"),
+              group="memory", doc="`eager` (stores s² scores), `sdpa` (k/v repeated to every query head: torchtune, "
+                                  "litgpt, transformers before 4.48 or with a padding mask), `flash` (FlashAttention 2, "
+                                  "or SDPA with GQA as current transformers runs it without a mask)"),
     InputSpec(name="precision", kind="enum", default="bf16", choices=_values(Precision), enum=Precision,
               control="select",
               group="memory",

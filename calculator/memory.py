@@ -40,14 +40,20 @@ __all__ = [
     "autocast_copy_bytes",
     "gradient_bytes",
     "grad_bucket_bytes",
+    "layer_backward_bytes",
+    "tied_grad_sum_bytes",
     "optimizer_state_bytes",
     "optimizer_step_temp_bytes",
     "activation_bytes",
     "recompute_bytes",
+    "attention_backward_bytes",
     "logits_loss_bytes",
+    "logits_forward_bytes",
+    "kept_logits_bytes",
     "lora_adapter_bytes",
     "dequant_transient_bytes",
     "reference_model_bytes",
+    "allocator_reserve_bytes",
     "estimate",
     "GIB",
     "GB",
@@ -84,15 +90,20 @@ class Coefficients:
 
     # --- activations, bytes per token per layer at 16-bit compute (physics count in ESTIMATOR.md §Activations) ------
     # Full fine-tuning saves: two RMSNorms (fp32 input 4h + normalised 16-bit 2h each), the q/k/v input 2h,
-    # q, k, v, attention output (2·a·d each, k/v repeated to a heads), the o_proj input 2·a·d, the MLP input 2h and
-    # 4 tensors of 2i in a gated MLP (2 in a plain one). The scale below multiplies that count.
-    # Fitted (grid 0.75-1.1, step 0.05-0.1) on the full-FT point rows whose activations matter: TT-10 (Llama-3.2-3B,
-    # no AC, packed 4096), TT-12/TT-13/TT-15/TT-16, PF-01, LG-C36/LG-C37, TT-33/TT-36/TT-37.
+    # q, k, v, attention output (2·a·d each, k/v repeated to a heads unless flash), the MLP input 2h and 4 tensors of
+    # 2i in a gated MLP (2 in a plain one); o_proj's input is the saved attention output (a new 2·a·d only under
+    # eager attention). The scale below multiplies that count: 1.0, the count itself, exact on the trace
+    # full-llama32-1b-bf16-s4096-mb2 (13.39 GiB) and, re-checked on the full-FT point rows (grid 0.9-1.05: TT-10,
+    # TT-12/13/15/16, PF-01, LG-C36/C37, TT-33/36/37), the calibration optimum too. It was 0.9 while the o_proj
+    # input was counted twice and the loss backward at 14 B per logit.
     act_scale_full: float = 1.0
     # Frozen base (LoRA / QLoRA): only what input-gradients need: norm fp32 inputs (4h each), q/k/v/out for SDPA,
     # gate, act and up outputs of the MLP (6i gated, 2i plain); the frozen linears' inputs are not saved.
     # Fitted (grid 0.9-1.3) on the LoRA point rows: LG-R01/R04/R05/R10/R11/R14, RS-01, LG-C01/C09/C13/C19/C21/
-    # C25/C28/C30/C33, LG-L02/L03, PF-03/PF-04/PF-06, TT-24/TT-25/TT-27/TT-30.
+    # C25/C28/C30/C33, LG-L02/L03, PF-03/PF-04/PF-06, TT-24/TT-25/TT-27/TT-30. The traces count a transformers 5
+    # frozen layer exactly at 1.0 (lora-llama31-8b-all-s2048: 18.04 GiB); re-checked after this round's terms (grid
+    # 1.0-1.15): the published rows still need 1.1 (LoRA median 4.9 % at 1.0, 4.1 % at 1.1; QLoRA 6.5 / 4.0 %), and
+    # a measurement is the final word, so LoRA steps without checkpointing come out 2-4 % high on the traces.
     act_scale_frozen: float = 1.1
     # bitsandbytes MatMul4Bit saves its input A for backward (ctx.tensors = (A, B)), so QLoRA over bnb re-saves the
     # inputs of the quantised linears: 2h (q/k/v) + 2·a·d (o) + 2h (gate/up) + 2i (down) per token per layer.
@@ -177,7 +188,8 @@ class Coefficients:
     # Caching-allocator reserve (max_memory_reserved - max_memory_allocated) as a fraction of the allocated peak
     # above the memory held from load time to the end (weights, master copy, optimizer states, adapters).
     # Fitted (grid 0.10-0.25) on the max_memory_reserved rows: TT-19/TT-24/TT-25/TT-27/TT-28, PF-01/PF-03/PF-04/
-    # PF-06 (flat optimum); LR-01 reports both statistics (15.22 -> 19.36 GB: +27 % of the total, FSDP churn).
+    # PF-06 (flat optimum); re-checked after this round's terms (grid 0.12-0.2): unchanged. Under FSDP the
+    # per-stream pools come on top (allocator_reserve_bytes).
     allocator_reserve_fraction: float = 0.15
 
     # --- run-to-run spread (the low-high range) ---------------------------------------------------------------------
