@@ -105,6 +105,9 @@ def test_monotone_in_lora_rank(s: TrainingSetup, k: int) -> None:
 @SETTINGS
 @given(setups())
 def test_qlora_weights_not_above_lora(s: TrainingSetup) -> None:
+    # With ZeRO-3 parameter offload LoRA's 16-bit weights leave the GPU while bitsandbytes' quantisation constants
+    # stay on every GPU (a QuantState on the module, not a parameter): not this law.
+    s = replace(s, offload_params=False)
     assert mem.weights_bytes(replace(s, method=Method.QLORA)) <= mem.weights_bytes(replace(s, method=Method.LORA))
 
 
