@@ -4,8 +4,8 @@
 
 Runs ``calculator.api`` on every usable row of the calibration CSV (default: ../shared/calibration/measurements.csv
 next to the repository), compares like with like (allocated / reserved / nvidia-smi, GB vs GiB; see
-``calibration.py``) and prints each row's signed error, then the median and worst absolute error per method and
-overall. Rows left out (SUSPECT, ESTIMATE, encoder / encoder-decoder) are listed by id with the reason. Capacity rows
+``calibration.py``) and prints each row's signed error, then the median and worst absolute error per method, for the sharded
+rows (FSDP FULL_SHARD / ZeRO-3, any method; their signed median shows a systematic bias) and overall. Rows left out (SUSPECT, ESTIMATE, encoder / encoder-decoder) are listed by id with the reason. Capacity rows
 (UN-*) are upper bounds: the estimate at the stated context must not exceed the stated VRAM (pass/fail). Bracket rows
 (no effective seq_len) pass when the measurement lies between the estimates at 1 token and at the stated cap.
 
@@ -17,23 +17,14 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-_ROOT = Path(__file__).resolve().parents[1]
-if str(_ROOT) not in sys.path:
-    sys.path.insert(0, str(_ROOT))
-
-try:
-    from benchmarks.calibration import DEFAULT_DATA, Row, load_rows
-except ImportError:  # pragma: no cover - run as a script from elsewhere
-    from calibration import DEFAULT_DATA, Row, load_rows  # type: ignore[no-redef]
-
+from benchmarks.calibration import DEFAULT_DATA, Row, load_rows
 from calculator.api import estimate_obj
 
-__all__ = ["TARGETS", "Scored", "Report", "score_rows", "run", "main"]
+__all__ = ["TARGETS", "Scored", "Report", "is_sharded", "score_rows", "run", "main"]
 
 TARGETS = {"median_overall": 0.10, "median_per_method": 0.15, "worst": 0.35}
 METHODS = ("full", "lora", "qlora")
@@ -57,6 +48,14 @@ class Report:
     def points(self, method: str | None = None) -> list[Scored]:
         return [s for s in self.scored if s.row.kind == "point" and s.error is not None
                 and (method is None or s.row.method == method)]
+
+    def sharded(self) -> list[Scored]:
+        """Point rows whose parameters are sharded (FSDP FULL_SHARD or ZeRO-3), whatever their method."""
+        return [s for s in self.points() if is_sharded(s.row)]
+
+
+def is_sharded(row: Row) -> bool:
+    return (row.request or {}).get("sharding") == "zero3"
 
 
 def _figure(req: dict[str, Any], compare: str) -> int:
@@ -106,6 +105,7 @@ def summarize(rep: Report) -> dict[str, Any]:
     out: dict[str, Any] = {"overall": _stats([s.error for s in rep.points()])}
     for m in METHODS:
         out[m] = _stats([s.error for s in rep.points(m)])
+    out["sharded"] = _stats([s.error for s in rep.sharded()])
     worst = max(rep.points(), key=lambda s: abs(s.error or 0), default=None)
     out["worst_row"] = worst.row.id if worst else None
     caps = [s for s in rep.scored if s.row.kind == "capacity"]
@@ -162,7 +162,7 @@ def render(rep: Report, show_assumptions: bool = False) -> str:
     sm = rep.summary
     lines.append("")
     lines.append("Summary (absolute relative error of point rows):")
-    for key in ("full", "lora", "qlora", "overall"):
+    for key in ("full", "lora", "qlora", "sharded", "overall"):
         st = sm[key]
         if st["n"]:
             lines.append(f"  {key:<8} n={st['n']:<3} median {st['median_abs'] * 100:5.1f}%  "

@@ -101,23 +101,35 @@ FRAMEWORK_PROFILES: dict[str, dict[str, Any]] = {
     # (train.tie_embeddings), so finetuning holds two copies (untie_embeddings). --quantize bnb.* uses Lightning
     # Fabric's BitsandbytesPrecision without ignore_modules: every torch.nn.Linear, lm_head included, becomes
     # NF4 (quantize_lm_head), quantised from fp16 (_Linear4bit._quantize_weight: weight.to(torch.half)), so
-    # MatMul4Bit's dequantize_4bit(...).to(bf16) holds an fp16 and a bf16 copy at once (dequant_cast).
+    # MatMul4Bit's dequantize_4bit(...).to(bf16) holds an fp16 and a bf16 copy at once (dequant_cast). Its LoRA
+    # default lora_dropout is 0.05.
     "litgpt": {"lora_dtype": "bf16", "chunked_cross_entropy": True, "qlora_backend": "bitsandbytes",
                "no_sync_accumulation": True, "lit_gpt_2023_batch_size": 128,
-               "untie_embeddings": True, "quantize_lm_head": True, "dequant_cast": True},
+               "untie_embeddings": True, "quantize_lm_head": True, "dequant_cast": True, "lora_dropout": 0.05},
     # torchtune: bf16 params incl. LoRA; torchao NF4 on the LoRA-wrapped linears only (torchtune #1398), whose
     # scalers are themselves quantised (block 64, scaler block 256 = double quantisation); full-FT configs
-    # instantiate torch.optim.AdamW with fused=True.
+    # instantiate torch.optim.AdamW with fused=True since #1575 (cca50f02, 2024-09-14).
     # Its single-device and distributed configs enable activation checkpointing (the CSV's own cells say "config
     # default yes" for TT-01, TT-07, TT-30), used when a torchtune row leaves it unknown without a stated default.
     # Chunked cross-entropy became the configs' loss with PR #1390 (Aug 2024): the llama3_1 configs stored at
     # 0031bfb080bd (days after the README commit 30b8519e, whose "Memory and training speed" table is unchanged there)
     # name ``loss: _component_: torchtune.modules.loss.CEWithChunkedOutputLoss`` (70B_full.yaml, 8B_lora.yaml).
+    # The April-May 2024 sources (README fef3ed10 #775 and 0217d44c #955, the tutorials ff594c23 and 0914d5cf, PR
+    # #961) predate two changes: every recipe then did ``logits = self._model(input_ids); logits = logits[..., :-1,
+    # :].contiguous(); ... loss.backward()``, keeping the fp32 logits (the model ends in ``self.output(h).float()``)
+    # bound through backward and the step, until #1046 (cb3ed29d, 2024-06-04, "del logits to save peak memory");
+    # and their full-FT configs built ``torch.optim.AdamW`` without ``fused`` (foreach), until #1575.
     "torchtune": {"lora_dtype": "bf16", "qlora_backend": "torchao", "double_quant": True, "fused_adamw_full": True,
                   "gradient_checkpointing": True,
-                  "chunked_ce_source_commits": ("30b8519e86d2094879576e16ab1f8d21a6f6f9f7",)},
-    # llama-recipes --pure_bf16: every parameter (LoRA included) in bf16.
-    "llama-recipes": {"lora_dtype": "bf16"},
+                  "chunked_ce_source_commits": ("30b8519e86d2094879576e16ab1f8d21a6f6f9f7",),
+                  "early_2024_sources": ("fef3ed10dc9efe9e35b118e4397e84c680c0a737",
+                                         "ff594c23113891c99050f730c6be0aeacf511b2f",
+                                         "0914d5cfb5a34bf14a72e36b9ddebc64904763d1",
+                                         "0217d44c2e1e372b34628767745c1f6538086a81",
+                                         "pytorch/torchtune/pull/961")},
+    # llama-recipes --pure_bf16: every parameter (LoRA included) in bf16; configs/peft.py lora_config at e5970e2e:
+    # lora_dropout=0.05.
+    "llama-recipes": {"lora_dtype": "bf16", "lora_dropout": 0.05},
     # PEFT (examples, method_comparison, docs): autocast_adapter_dtype=True keeps adapters in fp32.
     "peft": {"lora_dtype": "fp32"},
     "galore": {},
@@ -126,6 +138,48 @@ FRAMEWORK_PROFILES: dict[str, dict[str, Any]] = {
     "unsloth": {"fused_linear_cross_entropy": True},
     "transformers": {},
 }
+
+
+# What a source states at its commit that the CSV row's columns do not carry: the statistic its figures are (when
+# the measure_kind cell is unknown) and the launch command it prints. Keyed by a part of the source URL and, where
+# one document shows several runs, the row's method; no row id appears here. Each entry names its evidence.
+SOURCE_READINGS: tuple[tuple[str, str | None, dict[str, Any], str], ...] = (
+    # torchtune README tables of April (#775) and May 2024 (#955): no statistic is named, and the recipes log all
+    # three (utils.get_memory_stats: peak active, allocated, reserved). Read as max_memory_reserved because (1) the
+    # #775 table's QLoRA figure, 9.29 GB, is the QLoRA tutorial's "Peak memory reserved, training" of the same
+    # weeks; (2) the README text above that table until #727 (2024-04-15) said "These resource requirements are
+    # based on GPU peak memory reserved during training"; (3) #955 is the same author re-measuring the same table.
+    ("pytorch/torchtune/blob/fef3ed10dc9efe9e35b118e4397e84c680c0a737/README.md", None,
+     {"statistic": "reserved_bytes"}, "torchtune README #775: its QLoRA figure is the tutorial's peak reserved"),
+    ("pytorch/torchtune/blob/0217d44c2e1e372b34628767745c1f6538086a81/README.md", None,
+     {"statistic": "reserved_bytes"}, "torchtune README #955 re-measures #775's table (peak reserved)"),
+    # PEFT docs accelerate/fsdp.md, "LoRA + FSDP" (run_peft_fsdp.sh as printed there): --lora_dropout 0.1,
+    # --gradient_accumulation_steps 4; examples/sft/utils.py loads the model without a torch_dtype (fp32) when it
+    # is not quantised (aa2ca83c, Feb 2024, when the section was written; ``dtype = ... else torch.float32`` at
+    # 5d602fdb), and accelerate's ``mixed_precision: bf16`` gives FSDP MixedPrecision(param_dtype=bf16): fp32
+    # shards, 16-bit compute.
+    ("huggingface/peft/blob/5d602fdbff04c33c1c4de55cda9d4ae1d7cb7e40/docs/source/accelerate/fsdp.md", "lora",
+     {"lora_dropout": 0.1, "grad_accum_steps": 4, "base_fp32": True},
+     "PEFT fsdp.md launch command and examples/sft/utils.py (fp32 load)"),
+    # The same page, "QLoRA + FSDP" (run_peft_qlora_fsdp.sh): --lora_dropout 0.1, --gradient_accumulation_steps 2,
+    # --use_nested_quant True; torch_dtype = the bf16 quant storage. Its "memory consumed per GPU is 19.6 GB while
+    # CPU RAM usage is around 107 GB" pairs the GPU figure with host RAM, as a system monitor shows them (the
+    # training script logs no GPU statistic: HF Trainer's skip_memory_metrics defaults to True): nvidia-smi.
+    ("huggingface/peft/blob/5d602fdbff04c33c1c4de55cda9d4ae1d7cb7e40/docs/source/accelerate/fsdp.md", "qlora",
+     {"lora_dropout": 0.1, "grad_accum_steps": 2, "double_quant": True, "statistic": "peak_bytes_per_gpu"},
+     "PEFT fsdp.md QLoRA launch command; GPU figure next to CPU RAM (system monitor)"),
+    # PEFT docs accelerate/deepspeed.md, "LoRA + ZeRO-3" (run_peft_deepspeed.sh): --lora_dropout 0.1,
+    # --gradient_accumulation_steps 4. DeepSpeed's bf16 mode holds the parameters in bf16 (fp32 master copies with
+    # the optimizer partition), so the fp32 load does not stay.
+    ("huggingface/peft/blob/5d602fdbff04c33c1c4de55cda9d4ae1d7cb7e40/docs/source/accelerate/deepspeed.md", "lora",
+     {"lora_dropout": 0.1, "grad_accum_steps": 4}, "PEFT deepspeed.md launch command"),
+)
+
+
+def _source_readings(raw: dict[str, str]) -> list[tuple[dict[str, Any], str]]:
+    url = raw.get("source_url", "")
+    method = raw.get("method", "").strip().lower()
+    return [(facts, why) for part, m, facts, why in SOURCE_READINGS if part in url and m in (None, method)]
 
 
 def _run_notes(raw: dict[str, str]) -> str:
@@ -336,156 +390,201 @@ def _seq_cap(raw: dict[str, str]) -> int | None:
 # Row -> request
 # ---------------------------------------------------------------------------------------------------------------
 def row_to_request(raw: dict[str, str], assumptions: list[str]) -> dict[str, Any]:
+    """The API request for one CSV row: its columns, what its notes/quote state, its framework's profile and what its
+    source states at its commit (``SOURCE_READINGS``). Every filled-in value is recorded in ``assumptions``."""
     fw = framework_of(raw)
     profile = FRAMEWORK_PROFILES.get(fw, {})
     method = raw["method"].strip().lower()
-    notes = raw.get("notes", "")
-    quote = raw.get("source_quote", "")
-    req: dict[str, Any] = {"include": []}
-    model = CALIBRATION_ALIASES.get(raw["model"].strip())
-    if model is None:
-        req["model"] = {
-            "hidden_size": int(raw["arch_hidden"]), "num_hidden_layers": int(raw["arch_layers"]),
-            "num_attention_heads": int(raw["arch_heads"]), "num_key_value_heads": int(raw["arch_kv_heads"]),
-            "intermediate_size": int(raw["arch_intermediate"]), "vocab_size": int(raw["arch_vocab"]),
-            "tie_word_embeddings": "tied embeddings" in notes,
-        }
-        assumptions.append("model: built from the arch_* columns (not in the catalogue)")
-    else:
-        req["model"] = model
-    req["method"] = method
+    req: dict[str, Any] = {"include": [], "model": _model_of(raw, assumptions), "method": method,
+                           "precision": _precision_of(raw)}
+    req.update(_optimizer(raw.get("optimizer", "") or "", method, profile, assumptions))
+    if method in ("lora", "qlora"):
+        req.update(_lora_fields(raw, fw, profile, method, assumptions))
+    req.update(_framework_fields(raw, fw, profile, method, req, assumptions))
+    req.update(_batch_fields(raw, profile, method, assumptions))
+    req["gradient_checkpointing"] = _checkpointing(raw, fw, profile, assumptions)
+    if req["gradient_checkpointing"] is None:
+        del req["gradient_checkpointing"]
+    req["attention"] = _attention_of(raw)
+    req.update(_sharding_fields(raw, assumptions))
+    for facts, why in _source_readings(raw):
+        for key, value in facts.items():
+            if key != "statistic":
+                req[key] = value
+                assumptions.append(f"{key}: {value!r} ({why})")
+    if req.get("optimizer_in_backward") and req.get("grad_accum_steps", 1) > 1:
+        req["grad_accum_steps"] = 1
+    return req
 
+
+def _model_of(raw: dict[str, str], assumptions: list[str]) -> str | dict[str, Any]:
+    model = CALIBRATION_ALIASES.get(raw["model"].strip())
+    if model is not None:
+        return model
+    assumptions.append("model: built from the arch_* columns (not in the catalogue)")
+    return {
+        "hidden_size": int(raw["arch_hidden"]), "num_hidden_layers": int(raw["arch_layers"]),
+        "num_attention_heads": int(raw["arch_heads"]), "num_key_value_heads": int(raw["arch_kv_heads"]),
+        "intermediate_size": int(raw["arch_intermediate"]), "vocab_size": int(raw["arch_vocab"]),
+        "tie_word_embeddings": "tied embeddings" in raw.get("notes", ""),
+    }
+
+
+def _precision_of(raw: dict[str, str]) -> str:
     wp = raw.get("weight_precision", "").lower()
     cp = raw.get("compute_precision", "").lower()
     if wp.startswith("fp32") and (cp.startswith("fp32") or not cp):
-        req["precision"] = "fp32"
-    elif "mixed" in cp or "amp" in cp:
-        req["precision"] = "mixed"
+        return "fp32"
+    if "mixed" in cp or "amp" in cp:
+        return "mixed"
+    return "bf16"
+
+
+def _lora_fields(raw: dict[str, str], fw: str, profile: dict[str, Any], method: str,
+                 assumptions: list[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    notes = raw.get("notes", "")
+    rank = _cell(raw, "lora_rank", assumptions)
+    if rank is not None and re.match(r"\d+", rank):
+        out["lora_rank"] = int(re.match(r"\d+", rank).group(0))
     else:
-        req["precision"] = "bf16"
-
-    req.update(_optimizer(raw.get("optimizer", "") or "", method, profile, assumptions))
-    if raw.get("optimizer", "").strip().lower().startswith("unknown") and "optimizer" not in req:
-        pass
-
-    if method in ("lora", "qlora"):
-        rank = _cell(raw, "lora_rank", assumptions)
-        if rank is not None and re.match(r"\d+", rank):
-            req["lora_rank"] = int(re.match(r"\d+", rank).group(0))
+        assumptions.append("lora_rank: unknown, API default")
+    tg = _cell(raw, "lora_targets", assumptions)
+    parsed = _targets(tg) if tg else None
+    if parsed:
+        out["lora_targets"] = parsed
+    else:
+        assumptions.append("lora_targets: unknown, API default")
+    if "lora_dtype" in profile:
+        out["lora_dtype"] = profile["lora_dtype"]
+    opt = raw.get("optimizer", "").lower()
+    if "fp32 adapters" in opt or "adapters autocast to fp32" in opt or opt.startswith("adamw_fp32"):
+        out["lora_dtype"] = "fp32"
+    m = re.search(r"dropout\s+(0?\.\d+)", notes)
+    if m:
+        out["lora_dropout"] = float(m.group(1))
+    elif "lora_dropout" in profile:
+        out["lora_dropout"] = profile["lora_dropout"]
+        assumptions.append(f"lora_dropout: {fw} default {profile['lora_dropout']}")
+    if method == "qlora":
+        out["qlora_backend"] = profile.get("qlora_backend", "bitsandbytes")
+        text = (raw.get("source_quote", "") + " " + notes + " " + raw.get("weight_precision", "")).lower()
+        if "nf4-dq" in text or "double quant" in text or "double_quant" in text:
+            out["double_quant"] = True
         else:
-            assumptions.append("lora_rank: unknown, API default")
-        tg = _cell(raw, "lora_targets", assumptions)
-        parsed = _targets(tg) if tg else None
-        if parsed:
-            req["lora_targets"] = parsed
-        else:
-            assumptions.append("lora_targets: unknown, API default")
-        if "lora_dtype" in profile:
-            req["lora_dtype"] = profile["lora_dtype"]
-        opt = raw.get("optimizer", "").lower()
-        if "fp32 adapters" in opt or "adapters autocast to fp32" in opt or opt.startswith("adamw_fp32"):
-            req["lora_dtype"] = "fp32"
-        m = re.search(r"dropout\s+(0?\.\d+)", notes)
-        if m:
-            req["lora_dropout"] = float(m.group(1))
-        elif fw == "litgpt":
-            req["lora_dropout"] = 0.05
-            assumptions.append("lora_dropout: litgpt default 0.05")
-        if method == "qlora":
-            req["qlora_backend"] = profile.get("qlora_backend", "bitsandbytes")
-            text = (quote + " " + notes + " " + raw.get("weight_precision", "")).lower()
-            if "nf4-dq" in text or "double quant" in text or "double_quant" in text:
-                req["double_quant"] = True
-            elif "double_quant" in profile:
-                req["double_quant"] = profile["double_quant"]
-            else:
-                req["double_quant"] = False
-        if "mixing frozen and lora params" in notes.lower():
-            req["frozen_param_grads"] = True
+            out["double_quant"] = profile.get("double_quant", False)
+    if "mixing frozen and lora params" in notes.lower():
+        out["frozen_param_grads"] = True
+    return out
+
+
+def _framework_fields(raw: dict[str, str], fw: str, profile: dict[str, Any], method: str, req: dict[str, Any],
+                      assumptions: list[str]) -> dict[str, Any]:
+    """The loss, the loop and the quantisation details the framework's profile and the row's notes state."""
+    out: dict[str, Any] = {}
+    notes = raw.get("notes", "")
+    quote = raw.get("source_quote", "")
+    url = raw.get("source_url", "")
     if profile.get("untie_embeddings"):
-        req["untie_embeddings"] = True
+        out["untie_embeddings"] = True
     if method == "qlora" and profile.get("quantize_lm_head"):
-        req["quantize_lm_head"] = True
+        out["quantize_lm_head"] = True
     if method == "qlora" and profile.get("dequant_cast"):
-        req["dequant_cast"] = True
+        out["dequant_cast"] = True
     if profile.get("fused_linear_cross_entropy") and "unsloth" in (raw.get("flash_attention") or "").lower():
         # only the rows that ran Unsloth's own stack (its kernels), not its Hugging Face + FA2 baseline rows
-        req["fused_linear_cross_entropy"] = True
-    if profile.get("chunked_cross_entropy"):
-        req["chunked_cross_entropy"] = True
-    if "chunked" in notes.lower() and "ce" in notes.lower():
-        req["chunked_cross_entropy"] = True
-    if any(c in raw.get("source_url", "") for c in profile.get("chunked_ce_source_commits", ())) \
-            and not req.get("chunked_cross_entropy"):
-        req["chunked_cross_entropy"] = True
+        out["fused_linear_cross_entropy"] = True
+    if profile.get("chunked_cross_entropy") or ("chunked" in notes.lower() and "ce" in notes.lower()):
+        out["chunked_cross_entropy"] = True
+    if any(c in url for c in profile.get("chunked_ce_source_commits", ())) and not out.get("chunked_cross_entropy"):
+        out["chunked_cross_entropy"] = True
         assumptions.append(f"chunked_cross_entropy: {fw} configs at the source's commit use chunked cross-entropy")
     if _compiled(quote + " " + notes):
-        req["torch_compile"] = True
+        out["torch_compile"] = True
+    if any(c in url for c in profile.get("early_2024_sources", ())):
+        out["keeps_logits"] = True
+        assumptions.append(f"keeps_logits: {fw} recipes at the source's commit keep the fp32 logits through backward")
+        if req.get("optimizer") == "adamw_torch_fused":
+            out["optimizer"] = "adamw_torch"
+            assumptions[:] = [a for a in assumptions if "fused AdamW" not in a]
+            assumptions.append(f"optimizer: {fw} configs at the source's commit build AdamW without fused (foreach)")
+    return out
 
+
+def _batch_fields(raw: dict[str, str], profile: dict[str, Any], method: str,
+                  assumptions: list[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
     mb = _cell(raw, "micro_batch", assumptions)
-    req["micro_batch_size"] = int(mb) if mb else 1
+    out["micro_batch_size"] = int(mb) if mb else 1
     if profile.get("no_sync_accumulation"):
-        req["no_sync_accumulation"] = True
-    if profile.get("lit_gpt_2023_batch_size") and method in ("lora", "qlora") and re.search(r"lit-gpt commit", notes):
-        ga = profile["lit_gpt_2023_batch_size"] // req["micro_batch_size"]
+        out["no_sync_accumulation"] = True
+    if profile.get("lit_gpt_2023_batch_size") and method in ("lora", "qlora") \
+            and re.search(r"lit-gpt commit", raw.get("notes", "")):
+        ga = profile["lit_gpt_2023_batch_size"] // out["micro_batch_size"]
         if ga > 1:
-            req["grad_accum_steps"] = ga
+            out["grad_accum_steps"] = ga
             assumptions.append(f"grad_accum_steps: lit-gpt 2023 finetune/lora.py batch_size 128 // micro-batch = {ga}")
     seq = _cell(raw, "seq_len", assumptions)
     if seq:
-        req["seq_len"] = int(re.match(r"\d+", seq).group(0))
+        out["seq_len"] = int(re.match(r"\d+", seq).group(0))
+    if "packed" in (raw.get("source_quote", "") + raw.get("notes", "")).lower():
+        out["packing"] = True
+    return out
 
+
+def _checkpointing(raw: dict[str, str], fw: str, profile: dict[str, Any], assumptions: list[str]) -> bool | None:
     gc = _cell(raw, "grad_checkpointing", assumptions)
     said_ac = re.search(r"\b(probably |likely )?AC (off|on)\b", _run_notes(raw))
     if gc is None and said_ac:
         # the cell is unknown but the row's own notes say what activation checkpointing was (e.g. a table whose two
         # GPUs ran the same method at different memory: "differs from 4090 row => ... probably AC off")
-        req["gradient_checkpointing"] = said_ac.group(2) == "on"
         assumptions.append(f"gradient_checkpointing: the cell is unknown, the notes say '{said_ac.group(0)}'")
-    elif gc is None and "gradient_checkpointing" in profile:
-        req["gradient_checkpointing"] = profile["gradient_checkpointing"]
+        return said_ac.group(2) == "on"
+    if gc is None and "gradient_checkpointing" in profile:
         assumptions.append(f"gradient_checkpointing: unknown, {fw} config default {profile['gradient_checkpointing']}")
-    elif gc is None:
+        return bool(profile["gradient_checkpointing"])
+    if gc is None:
         assumptions.append("gradient_checkpointing: unknown, API default (off)")
-    else:
-        req["gradient_checkpointing"] = _yes(gc)
+        return None
+    return _yes(gc)
 
+
+def _attention_of(raw: dict[str, str]) -> str:
     fa = (raw.get("flash_attention") or "").strip().lower()
     if fa.startswith("no") or "eager" in fa:
-        req["attention"] = "eager"
-    elif fa.startswith(("fa2", "yes", "flash")):
-        req["attention"] = "flash"
-    else:
-        req["attention"] = "sdpa"
+        return "eager"
+    if fa.startswith(("fa2", "yes", "flash")):
+        return "flash"
+    return "sdpa"
 
+
+def _sharding_fields(raw: dict[str, str], assumptions: list[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
     n = _cell(raw, "num_gpus", assumptions)
-    req["num_gpus"] = int(n) if n else 1
+    out["num_gpus"] = int(n) if n else 1
     sh = (raw.get("sharding") or "none").lower()
     if "zero3" in sh or "fsdp" in sh or "full_shard" in sh:
-        req["sharding"] = "zero3"
+        out["sharding"] = "zero3"
     elif "zero2" in sh:
-        req["sharding"] = "zero2"
+        out["sharding"] = "zero2"
     elif "zero1" in sh:
-        req["sharding"] = "zero1"
+        out["sharding"] = "zero1"
     else:
-        req["sharding"] = "none"
-    if req["sharding"] != "none" and "deepspeed" in (raw.get("source_url", "") + " " + quote + " " + notes).lower():
+        out["sharding"] = "none"
+    text = raw.get("source_url", "") + " " + raw.get("source_quote", "") + " " + raw.get("notes", "")
+    if out["sharding"] != "none" and "deepspeed" in text.lower():
         # ZeRO through DeepSpeed; these sources launch it from an accelerate config without a DeepSpeed JSON, so
         # DeepSpeed's own defaults apply (reduce_bucket_size 5e8 elements: the API default)
-        req["deepspeed"] = True
+        out["deepspeed"] = True
     off = (raw.get("cpu_offload") or "none").lower()
     if off.startswith("activations"):
-        req["activation_offloading"] = True
-    if "params" in off and req["sharding"] == "zero3":
-        req["offload_params"] = True
-        req["cpu_offload"] = True
-    elif "optimizer" in off and req["sharding"] != "none":
-        req["cpu_offload"] = True
-    if "packed" in (quote + notes).lower():
-        req["packing"] = True
-    if req.get("optimizer_in_backward") and req.get("grad_accum_steps", 1) > 1:
-        req["grad_accum_steps"] = 1
-    return req
+        out["activation_offloading"] = True
+    if "params" in off and out["sharding"] == "zero3":
+        out["offload_params"] = True
+        out["cpu_offload"] = True
+    elif "optimizer" in off and out["sharding"] != "none":
+        out["cpu_offload"] = True
+    return out
 
 
 def _row(raw: dict[str, str]) -> Row:
@@ -502,6 +601,11 @@ def _row(raw: dict[str, str]) -> Row:
         assumptions[:] = [a for a in assumptions if not a.startswith("measure_kind unknown")]
         assumptions.append("statistic: the measure_kind cell is unknown, the notes say nvidia-smi: compared "
                            "with peak_bytes_per_gpu")
+    for facts, why in _source_readings(raw):
+        if "statistic" in facts and raw.get("measure_kind", "").strip().lower().startswith("unknown"):
+            compare = facts["statistic"]
+            assumptions[:] = [a for a in assumptions if not a.startswith(("measure_kind unknown", "statistic:"))]
+            assumptions.append(f"statistic: the measure_kind cell is unknown; {why}: compared with {compare}")
     unit = _units(raw.get("units", ""), assumptions)
     measured = int(round(float(raw["measured_peak_gb"]) * unit))
     if excluded:

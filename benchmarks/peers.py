@@ -676,10 +676,12 @@ def build_report(rows: Sequence[ScoredRow], excluded: Sequence[Left],
 
 
 def _display_path(path: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(ROOT.parent))
-    except ValueError:
-        return str(path)
+    for p in (path.absolute(), path.resolve()):      # a worktree reaches ../shared through a symlink
+        try:
+            return str(p.relative_to(ROOT.parent))
+        except ValueError:
+            pass
+    return str(path)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

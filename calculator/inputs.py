@@ -138,12 +138,18 @@ INPUTS: tuple[InputSpec, ...] = (
               doc="keep each layer's input only and recompute the layer in backward (HF Trainer default: off)"),
     InputSpec(name="attention", kind="enum", default="sdpa", choices=_values(Attention), enum=Attention,
               control="select",
-              group="memory", doc="`eager` (stores s² scores), `sdpa`, `flash` (FlashAttention 2)"),
+              group="memory", doc="`eager` (stores s² scores), `sdpa` (k/v repeated to every query head: torchtune, "
+                                  "litgpt, transformers before 4.48 or with a padding mask), `flash` (FlashAttention 2, "
+                                  "or SDPA with GQA as current transformers runs it without a mask)"),
     InputSpec(name="precision", kind="enum", default="bf16", choices=_values(Precision), enum=Precision,
               control="select",
               group="memory",
               doc="`bf16` (pure bf16: torchtune, litgpt bf16-true), `mixed` (fp32 weights, 16-bit autocast: HF "
                   "Trainer AMP), `fp32`"),
+    InputSpec(name="base_fp32", kind="bool", default=False,
+              doc="LoRA/QLoRA with `precision` `mixed` on a base model loaded in fp32 (`from_pretrained` without a "
+                  "dtype and `bf16=True`, litgpt `bf16-mixed`): the frozen weights stay fp32 and autocast saves a "
+                  "16-bit cast of each for backward; off: the base is 16-bit"),
     InputSpec(name="optimizer", kind="enum", default="adamw_torch", choices=_values(Optimizer), enum=Optimizer,
               control="select",
               group="memory",
@@ -157,6 +163,9 @@ INPUTS: tuple[InputSpec, ...] = (
     InputSpec(name="fused_linear_cross_entropy", kind="bool", default=False, control="checkbox", group="memory",
               advanced=True,
               doc="lm_head and loss in one kernel (Liger, Cut Cross-Entropy, Unsloth); replaces the chunked loss"),
+    InputSpec(name="keeps_logits", kind="bool", default=False,
+              doc="the training loop keeps a reference to the fp32 logits through backward and the optimizer step "
+                  "(torchtune recipes before June 2024; a loop that keeps the model outputs)"),
     InputSpec(name="activation_offloading", kind="bool", default=False, control="checkbox", group="memory",
               advanced=True, doc="saved activations stream to host RAM (torchtune)"),
     InputSpec(name="optimizer_in_backward", kind="bool", default=False, control="checkbox", group="memory",

@@ -40,14 +40,20 @@ __all__ = [
     "autocast_copy_bytes",
     "gradient_bytes",
     "grad_bucket_bytes",
+    "layer_backward_bytes",
+    "tied_grad_sum_bytes",
     "optimizer_state_bytes",
     "optimizer_step_temp_bytes",
     "activation_bytes",
     "recompute_bytes",
+    "attention_backward_bytes",
     "logits_loss_bytes",
+    "logits_forward_bytes",
+    "kept_logits_bytes",
     "lora_adapter_bytes",
     "dequant_transient_bytes",
     "reference_model_bytes",
+    "allocator_reserve_bytes",
     "estimate",
     "GIB",
     "GB",
@@ -69,20 +75,35 @@ class Coefficients:
     nf4_const_bits: float = 0.5              # one fp32 absmax per 64-weight block = 32/64 bits (QLoRA paper §3)
     nf4_const_bits_double_quant: float = 0.127  # 8/64 + 32/(64*256) bits with double quantisation (QLoRA paper §3)
     adamw_8bit_state_bytes: float = 2.0      # bitsandbytes 8-bit Adam: 1 byte each for m and v (HF perf_train_gpu_one)
+    adamw_32bit_state_bytes: float = 8.0     # bitsandbytes (Paged)AdamW32bit: fp32 m and v whatever the param dtype
+    #                                          (bitsandbytes optim/optimizer.py Optimizer2State.init_state: float32
+    #                                          state1/state2 when optim_bits == 32)
     adafactor_extra_bytes: float = 4.0       # fp32 row+col factors per matrix, fp32 full state for vectors (Shazeer &
     #                                          Stern 2018; transformers Adafactor, beta1=None default)
+    # transformers Adafactor.step (optimization.py) works on one parameter at a time in fp32: for a 16-bit parameter
+    # it holds grad.float(), p.float(), the update (grad**2 + eps, then the factored approximation, made while the
+    # previous update is alive) and -update in p_data_fp32.add_(-update): 4 fp32 copies of the largest trainable
+    # tensor at once; an fp32 parameter and gradient are used in place, leaving 2. Exact on the trace
+    # full-llama31-8b-adafactor-s1024-ckpt (8.42 GB of step temporaries = 4 x 4 B x the 525M-element embedding).
+    adafactor_step_copies_16bit: float = 4.0
+    adafactor_step_copies_fp32: float = 2.0
 
     # --- activations, bytes per token per layer at 16-bit compute (physics count in ESTIMATOR.md §Activations) ------
     # Full fine-tuning saves: two RMSNorms (fp32 input 4h + normalised 16-bit 2h each), the q/k/v input 2h,
-    # q, k, v, attention output (2·a·d each, k/v repeated to a heads), the o_proj input 2·a·d, the MLP input 2h and
-    # 4 tensors of 2i in a gated MLP (2 in a plain one). The scale below multiplies that count.
-    # Fitted (grid 0.75-1.1, step 0.05-0.1) on the full-FT point rows whose activations matter: TT-10 (Llama-3.2-3B,
-    # no AC, packed 4096), TT-12/TT-13/TT-15/TT-16, PF-01, LG-C36/LG-C37, TT-33/TT-36/TT-37.
-    act_scale_full: float = 0.9
+    # q, k, v, attention output (2·a·d each, k/v repeated to a heads unless flash), the MLP input 2h and 4 tensors of
+    # 2i in a gated MLP (2 in a plain one); o_proj's input is the saved attention output (a new 2·a·d only under
+    # eager attention). The scale below multiplies that count: 1.0, the count itself, exact on the trace
+    # full-llama32-1b-bf16-s4096-mb2 (13.39 GiB) and, re-checked on the full-FT point rows (grid 0.9-1.05: TT-10,
+    # TT-12/13/15/16, PF-01, LG-C36/C37, TT-33/36/37), the calibration optimum too. It was 0.9 while the o_proj
+    # input was counted twice and the loss backward at 14 B per logit.
+    act_scale_full: float = 1.0
     # Frozen base (LoRA / QLoRA): only what input-gradients need: norm fp32 inputs (4h each), q/k/v/out for SDPA,
     # gate, act and up outputs of the MLP (6i gated, 2i plain); the frozen linears' inputs are not saved.
     # Fitted (grid 0.9-1.3) on the LoRA point rows: LG-R01/R04/R05/R10/R11/R14, RS-01, LG-C01/C09/C13/C19/C21/
-    # C25/C28/C30/C33, LG-L02/L03, PF-03/PF-04/PF-06, TT-24/TT-25/TT-27/TT-30.
+    # C25/C28/C30/C33, LG-L02/L03, PF-03/PF-04/PF-06, TT-24/TT-25/TT-27/TT-30. The traces count a transformers 5
+    # frozen layer exactly at 1.0 (lora-llama31-8b-all-s2048: 18.04 GiB); re-checked after this round's terms (grid
+    # 1.0-1.15): the published rows still need 1.1 (LoRA median 4.9 % at 1.0, 4.1 % at 1.1; QLoRA 6.5 / 4.0 %), and
+    # a measurement is the final word, so LoRA steps without checkpointing come out 2-4 % high on the traces.
     act_scale_frozen: float = 1.1
     # bitsandbytes MatMul4Bit saves its input A for backward (ctx.tensors = (A, B)), so QLoRA over bnb re-saves the
     # inputs of the quantised linears: 2h (q/k/v) + 2·a·d (o) + 2h (gate/up) + 2i (down) per token per layer.
@@ -95,6 +116,11 @@ class Coefficients:
     # (transformers eager_attention_forward: softmax(dtype=float32).to(dtype)). Physics, not fitted.
     eager_score_bytes_16bit: float = 6.0
     eager_score_bytes_fp32: float = 4.0
+    # Its backward holds, per score of the layer being differentiated, the saved fp32 softmax output, the fp32
+    # gradient of the probabilities (the backward of .to(dtype)) and the softmax backward's fp32 output at once
+    # (the 16-bit probabilities are freed by then): 12 B, whatever the compute dtype. Exact on the trace
+    # lora-llama2-7b-qv-eager-mb4-s2048-ckpt (peak inside _softmax_backward_data: 3 x 2.0 GiB).
+    eager_backward_score_bytes: float = 12.0
     # Gradient checkpointing keeps each decoder layer's input (2·h bytes/token at 16-bit) -- Korthikanti et al. 2022
     # "full recompute" 2sbh -- and recomputes one layer during backward. Physics, not fitted.
     # Activation offloading (torchtune OffloadActivations) keeps this many layers' saved tensors on the GPU while the
@@ -103,10 +129,30 @@ class Coefficients:
     offload_layers_on_gpu: float = 2.0
 
     # --- logits and loss, bytes per logit element (b·s·V) at the start of backward -------------------------------
-    # Standard cross-entropy on 16-bit logits upcast to fp32 (transformers ForCausalLMLoss, torchtune output.float()):
-    # the 16-bit logits (2 B) plus fp32 buffers alive at once: upcast logits / log-softmax output / its gradient
-    # (4 B each) = 14. Physics; a grid fit over all rows (12-16) preferred 14-16, so the count is kept.
-    ce_bytes_16bit: float = 14.0
+    # Standard cross-entropy on 16-bit logits upcast to fp32 (transformers ForCausalLMLoss; older transformers upcast
+    # in the model and copy the shifted logits): at the start of backward three fp32 buffers are alive: the saved
+    # log-softmax output, the nll_loss gradient and the log-softmax gradient (4 B each) = 12. The 16-bit logits and
+    # the upcast are already freed when the loop keeps only the loss (HF Trainer's compute_loss; the oracle's
+    # `del out`). Exact on every trace whose peak is the loss backward (e.g. full-llama32-3b-bf16-s32768-ckpt:
+    # 3 x 15.66 GiB); it was 14 (the 16-bit logits counted alive), +10 % on 16k-32k token traces.
+    ce_bytes_16bit: float = 12.0
+    # At the end of the forward (inside the loss): the 16-bit logits, their fp32 upcast and the log-softmax output
+    # (2 + 4 + 4). Physics; the forward peak on the same traces.
+    ce_forward_bytes_16bit: float = 10.0
+    # A training loop that keeps a reference to the logits (torchtune's recipes before June 2024: `logits =
+    # logits[..., :-1, :].contiguous()` stays bound through loss.backward() and optimizer.step() until the next
+    # forward returns, removed by torchtune #1046 "del logits to save peak memory"; a loop that keeps the model's
+    # outputs) holds one more fp32 copy of them: 4 B per logit in every phase after the first forward.
+    kept_logits_bytes: float = 4.0
+    # DPO (TRL DPOTrainer._compute_loss, 1.13): no fp32 upcast; selective_log_softmax runs one row at a time in the
+    # model dtype and every row's log-softmax is saved for backward. Before backward (TRL computes its metrics while
+    # the outputs are alive), per logit of the 2·b sequences: the policy logits, their saved log-softmax, the
+    # reference logits and the entropy metric's reshape copy of the shifted logits, 2 B each = 8; in backward the
+    # saved log-softmax and the logits' gradient, 4. Exact on the traces dpo-lora-llama31-8b-all-s2048-ckpt (mm 2 x
+    # 0.98 GiB, _log_softmax 0.98, clone 0.98 at the peak in loss_and_metrics) and dpo-full-llama32-1b-s1024.
+    # Precomputed reference log-probs remove the reference logits (-2).
+    dpo_forward_bytes_16bit: float = 8.0
+    dpo_backward_bytes_16bit: float = 4.0
     ce_bytes_fp32: float = 12.0              # fp32 logits + log-softmax + gradient (PR-06); physics
     # Chunked cross-entropy (torchtune CEWithChunkedOutputLoss, litgpt chunked_cross_entropy): all 16-bit logit chunks
     # plus the saved log-softmax of every chunk stay alive; the fp32 upcast/gradient is one chunk at a time.
@@ -121,14 +167,19 @@ class Coefficients:
     # token per hidden unit, next to the 16-bit gradient of the hidden states. Physics (Liger's chunk rule); Cut
     # Cross-Entropy needs less (no chunk), so this is the upper one of the two.
     fused_ce_chunk_bytes: float = 4.0
-    # Share of that alive at the end of the forward (before the loss backward creates the logit gradient):
-    # 16-bit logits + fp32 upcast + log-softmax = 10 of the 14 bytes. Physics.
-    logits_forward_share: float = 10.0 / 14.0
 
     # --- multi-GPU ------------------------------------------------------------------------------------------------
     # ZeRO-3 / FSDP FULL_SHARD gathers the current decoder layer and prefetches the next one; the root unit
     # (embeddings, final norm, lm_head) stays unsharded during the step (PyTorch FSDP docs; llm-analysis).
     zero3_live_layers: float = 2.0
+    # DeepSpeed ZeRO-3 fetches parameters per leaf module, keeps a fetched module only while its next use is near
+    # (stage3_max_reuse_distance), prefetches at most stage3_prefetch_bucket_size elements ahead and never holds more
+    # than stage3_max_live_parameters (deepspeed/runtime/zero/partitioned_param_coordinator.py
+    # ``max_params_to_prefetch = min(max_n_available - n_available, prefetch_bucket_sz)``; defaults in
+    # zero/config.py): the layer being recomputed and differentiated, the largest module (embedding or lm_head) and
+    # the prefetch bucket.
+    deepspeed_prefetch_bucket_elements: int = 50_000_000
+    deepspeed_max_live_elements: int = 1_000_000_000
 
     # --- framework overhead ---------------------------------------------------------------------------------------
     # CUDA context + kernels as nvidia-smi shows it: 1.0 GiB default (vram.asmirnov.xyz uses 1000 MiB; HF docs
@@ -137,7 +188,8 @@ class Coefficients:
     # Caching-allocator reserve (max_memory_reserved - max_memory_allocated) as a fraction of the allocated peak
     # above the memory held from load time to the end (weights, master copy, optimizer states, adapters).
     # Fitted (grid 0.10-0.25) on the max_memory_reserved rows: TT-19/TT-24/TT-25/TT-27/TT-28, PF-01/PF-03/PF-04/
-    # PF-06 (flat optimum); LR-01 reports both statistics (15.22 -> 19.36 GB: +27 % of the total, FSDP churn).
+    # PF-06 (flat optimum); re-checked after this round's terms (grid 0.12-0.2): unchanged. Under FSDP the
+    # per-stream pools come on top (allocator_reserve_bytes).
     allocator_reserve_fraction: float = 0.15
 
     # --- run-to-run spread (the low-high range) ---------------------------------------------------------------------
@@ -379,26 +431,69 @@ def _stored_weight_bytes(s: TrainingSetup) -> float:
         # embedding stays 16-bit for the input lookup
         in_layers = q - (s.model.vocab_size * s.model.hidden_size if _lm_head_quantized(s) else 0)
         head_16 = pc.lm_head if _lm_head_quantized(s) else 0
-        return q * (c.nf4_bits + const) / 8 + (pc.total - in_layers - head_16) * rest
+        return q * (c.nf4_bits + const) / 8 + (pc.total - in_layers - head_16) * max(rest, _base_bytes(s))
     if s.precision is Precision.FP32:
         return pc.total * 4.0
     if s.method is Method.FULL and s.precision is Precision.MIXED:
         return 0.0   # the fp32 weights are the master copy (master_copy_bytes); 16-bit copies: autocast_copy_bytes
-    return pc.total * 2.0
+    return pc.total * float(_base_bytes(s))
+
+
+def _base_fp32(s: TrainingSetup) -> bool:
+    """A frozen base kept in fp32 (``base_fp32``; LoRA/QLoRA with ``precision: mixed``). DeepSpeed's bf16 mode casts
+    the module's parameters to bf16 whatever they were loaded in (its fp32 copies live with the optimizer), so the
+    fp32 load does not stay there."""
+    return (s.base_fp32 and s.method is not Method.FULL and s.precision is Precision.MIXED
+            and not (s.deepspeed and s.sharding is not Sharding.NONE))
+
+
+def _autocast_casts(s: TrainingSetup) -> bool:
+    """An fp32 base computed through per-op autocast casts. Under FSDP its MixedPrecision policy casts each shard to
+    16-bit before the all-gather instead (accelerate's ``mixed_precision: bf16``), so the gathered weights, the
+    layer inputs and the residual stream are 16-bit and nothing is cast per op."""
+    return _base_fp32(s) and s.sharding is Sharding.NONE
+
+
+def _base_bytes(s: TrainingSetup) -> int:
+    """Bytes per frozen (non-quantised) base parameter: 4 when loaded in fp32 (``base_fp32``, or ``precision``
+    fp32), else 2. transformers ``from_pretrained`` without a dtype loads fp32 (its default), and HF Trainer's
+    ``bf16=True`` only wraps the forward in ``torch.autocast``, which casts per op and leaves the weights as they are
+    (trace lora-llama31-8b-all-fp32base-s2048-ckpt: 8.03 B parameters x 4 B)."""
+    return 4 if (_base_fp32(s) or s.precision is Precision.FP32) else 2
 
 
 def _live_gathered_bytes(s: TrainingSetup) -> float:
-    """ZeRO-3/FSDP: unsharded working set (current + prefetched layer, root unit) on top of the shard."""
+    """ZeRO-3/FSDP: the unsharded working set (current + prefetched layer, root unit; DeepSpeed: see
+    ``deepspeed_prefetch_bucket_elements``) on top of the shard. The
+    gathered parameters are their own storage next to the local shard (FSDP1's padded unsharded flat parameter,
+    FSDP2's all-gather output and per-parameter unsharded tensors, DeepSpeed's gathered ``param.data``), so the
+    whole working set counts: trace fsdp2-full-llama2-7b-mb4-s2048-ckpt-n4 holds 0.87 GiB unsharded parameters
+    (root + one layer) and a 0.38 GiB all-gather buffer (the prefetched layer) next to the 3.1 GiB shard."""
     if s.sharding is not Sharding.ZERO3 or (s.num_gpus <= 1 and not s.offload_params):
         return 0.0
     pc = count_params(_arch(s))
-    stored = _stored_weight_bytes(s) or pc.total * 2.0
-    per_param = stored / pc.total
-    root = pc.embedding + pc.lm_head + s.model.hidden_size
-    live = min(COEFFICIENTS.zero3_live_layers * pc.layer + root, pc.total) * per_param   # never more than the model
-    if s.offload_params:
-        return live
-    return live * (1 - 1 / s.num_gpus)
+    c = COEFFICIENTS
+    dense = 2 if (_base_fp32(s) or s.precision is not Precision.FP32) else 4   # FSDP MixedPrecision gathers 16-bit
+    L = s.model.num_hidden_layers
+    if s.method is Method.QLORA:
+        # NF4 layers next to a 16-bit root (embeddings, final norm, lm_head unless it is quantised too)
+        const = c.nf4_const_bits_double_quant if s.double_quant else c.nf4_const_bits
+        q_layer = (_quantized_params(s) - (s.model.vocab_size * s.model.hidden_size if _lm_head_quantized(s) else 0)) / L
+        layer = q_layer * (c.nf4_bits + const) / 8 + (pc.layer - q_layer) * dense
+        head = s.model.vocab_size * s.model.hidden_size * (c.nf4_bits + const) / 8 if _lm_head_quantized(s) \
+            else pc.lm_head * dense
+        root = (pc.embedding + s.model.hidden_size) * dense + head
+    else:
+        layer = pc.layer * dense
+        root = (pc.embedding + pc.lm_head + s.model.hidden_size) * dense
+    if s.deepspeed:
+        per = layer / max(pc.layer, 1)
+        head = max(pc.embedding, pc.lm_head) * dense
+        live = layer + head + min(c.deepspeed_prefetch_bucket_elements * per,
+                                  max(0.0, c.deepspeed_max_live_elements * per - layer - head))
+    else:
+        live = min(c.zero3_live_layers, L) * layer + root
+    return min(live, _stored_weight_bytes(s) or pc.total * 2.0)     # never more than the model
 
 
 # =====================================================================================================================
@@ -407,12 +502,27 @@ def _live_gathered_bytes(s: TrainingSetup) -> float:
 def weights_bytes(s: TrainingSetup) -> float:
     """Base-model weights resident on one GPU (frozen or trainable), sharded by ZeRO-3, plus the gathered set."""
     w_shard, _, _ = _shards(s)
-    stored = _stored_weight_bytes(s)
+    consts = _unsharded_quant_state_bytes(s)
+    stored = _stored_weight_bytes(s) - consts
     if s.offload_params and s.sharding is Sharding.ZERO3:
         resident = 0.0
     else:
         resident = stored / w_shard
-    return resident + _live_gathered_bytes(s)
+    return resident + consts + _live_gathered_bytes(s)
+
+
+def _unsharded_quant_state_bytes(s: TrainingSetup) -> float:
+    """QLoRA over bitsandbytes under ZeRO-3/FSDP: the NF4 quantisation constants (absmax and, with double
+    quantisation, its own constants) are a ``QuantState`` held by each Linear4bit module, not parameters, so FSDP
+    neither shards nor offloads them (bitsandbytes nn/modules.py ``fix_4bit_weight_quant_state_from_module``: "the
+    quant state got lost when the parameter got converted. This happens for example for fsdp"); the dequantisation
+    kernel reads them on the GPU, so every GPU holds all of them."""
+    if s.method is not Method.QLORA or s.qlora_backend is not QloraBackend.BITSANDBYTES \
+            or s.sharding is not Sharding.ZERO3:
+        return 0.0
+    c = COEFFICIENTS
+    const = c.nf4_const_bits_double_quant if s.double_quant else c.nf4_const_bits
+    return _quantized_params(s) * const / 8
 
 
 def master_copy_bytes(s: TrainingSetup) -> float:
@@ -461,21 +571,53 @@ def gradient_bytes(s: TrainingSetup) -> float:
         # no_sync(): FSDP skips the reduce-scatter on accumulating micro-batches and keeps the unsharded gradients
         # (PyTorch FSDP no_sync docs; pytorch#126166); the last micro-batch reduce-scatters into the shard
         return float(total)
-    bucket = 0.0
-    if s.sharding in (Sharding.ZERO2, Sharding.ZERO3):
-        # one unit's unsharded gradients before reduce-scatter (the rest of it is already in the shard)
-        bucket = min(pc.layer * g * (t / pc.total), total) * (1 - 1 / g_shard)
+    bucket = _unsharded_unit_grad_bytes(s)
     if s.cpu_offload:
         return bucket
     return total / g_shard + bucket
 
 
+def _unsharded_unit_grad_bytes(s: TrainingSetup) -> float:
+    """ZeRO-2/3: one unit's unsharded gradients before their reduce-scatter (the rest of it is already in the
+    shard); 0 when gradients are not sharded or stay unsharded (no_sync accumulation)."""
+    if s.sharding not in (Sharding.ZERO2, Sharding.ZERO3) or s.optimizer_in_backward or _unsharded_accumulation(s):
+        return 0.0
+    pc = count_params(_arch(s))
+    t = trainable_params(s)
+    g = _grad_dtype_bytes(s)
+    return min(pc.layer * g * (t / pc.total), t * g) * (1 - 1 / s.num_gpus)
+
+
+def layer_backward_bytes(s: TrainingSetup) -> float:
+    """Sharded gradients (ZeRO-2/3 through FSDP): while a decoder layer is differentiated late in the backward, most
+    gradients already sit in their 1/N shards, and on top of them are that layer's rebuilt activations (checkpointing)
+    or its saved ones, its unsharded weight gradients and their copy into the reduce-scatter input, and the root
+    unit's unsharded lm_head gradient, which FSDP reduce-scatters only with the embedding's at the very end of the
+    backward (the root unit holds embeddings, final norm and lm_head). With unsharded gradients the end of the
+    backward (every gradient whole) is larger, so this applies to sharded gradients only. Traces
+    fsdp2-full-llama2-7b-mb4-s2048-ckpt-n4 (Sharded Grad 2.8 of 3.1 GiB, a layer's Temp 2.6 GiB, Reduce Scatter
+    0.38 GiB at the peak) and fsdp2-full-llama31-8b-s2048-ckpt-n8."""
+    if s.sharding not in (Sharding.ZERO2, Sharding.ZERO3) or s.optimizer_in_backward or s.cpu_offload:
+        return 0.0
+    pc = count_params(_arch(s))
+    t = trainable_params(s)
+    g = _compute_bytes(s)     # unsharded gradients come in the compute dtype (FSDP MixedPrecision's param_dtype)
+    layer_grads = min(pc.layer * t / pc.total, t) * g
+    acts = recompute_bytes(s) if s.gradient_checkpointing else _layer_activation_bytes(s)
+    root = pc.lm_head * g if (s.method is Method.FULL and not s.deepspeed) else 0.0
+    # the gradient buffer already holds one unit's unsharded gradients (gradient_bytes); this replaces them
+    return max(0.0, acts + 2.0 * layer_grads + root - _unsharded_unit_grad_bytes(s))
+
+
 def grad_bucket_bytes(s: TrainingSetup) -> float:
-    """DeepSpeed ZeRO-3 allocates its contiguous gradient-reduction bucket once, when the optimizer is built
-    (deepspeed/runtime/zero/stage3.py: ``self.__ipg_bucket_flat_buffer = torch.empty(self.reduce_bucket_size,
-    dtype=self.dtype, ...)`` when ``contiguous_gradients``, on by default), in the parameters' dtype. DeepSpeed's default
-    is 5e8 elements; Hugging Face's ``"auto"`` sets hidden_size². FSDP has no such buffer."""
-    if not s.deepspeed or s.sharding is not Sharding.ZERO3:
+    """DeepSpeed's contiguous gradient-reduction bucket, ``reduce_bucket_size`` elements in the parameters' 16-bit
+    dtype (``contiguous_gradients`` is on by default): ZeRO-3 allocates it once with the optimizer
+    (deepspeed/runtime/zero/stage3.py ``bucket.buffer = torch.empty(self.reduce_bucket_size, ...)``), ZeRO-1/2 at the
+    start of each backward (stage_1_and_2.py ``setup_buckets``: ``buf_0 = torch.empty(int(self.reduce_bucket_size),
+    dtype=self.dtype, ...)``; a second one only with ``overlap_comm``, whose default is off below stage 3,
+    zero/config.py ``overlap_comm_valid``). DeepSpeed's default is 5e8 elements; Hugging Face's ``"auto"`` sets
+    hidden_size². FSDP has no such buffer."""
+    if not s.deepspeed or s.sharding is Sharding.NONE:
         return 0.0
     return float(s.reduce_bucket_size * _compute_bytes(s))
 
@@ -497,7 +639,7 @@ def _optimizer_state_bytes_per_param(s: TrainingSetup) -> float:
     if o in (Optimizer.ADAMW_8BIT, Optimizer.PAGED_ADAMW_8BIT):
         return COEFFICIENTS.adamw_8bit_state_bytes
     if o is Optimizer.PAGED_ADAMW_32BIT:
-        return 8.0
+        return COEFFICIENTS.adamw_32bit_state_bytes
     if o is Optimizer.SGD_MOMENTUM:
         return float(dtype)
     return 0.0
@@ -548,9 +690,23 @@ def optimizer_step_temp_bytes(s: TrainingSetup) -> float:
         dtype = 4 if (s.method is Method.FULL and s.precision is Precision.MIXED) else _grad_dtype_bytes(s)
         return trainable_params(s) * dtype / o_shard
     if s.optimizer is Optimizer.ADAFACTOR:
-        pc = count_params(_arch(s))
-        return (pc.embedding if s.method is Method.FULL else 0) * 4.0 * 2
+        c = COEFFICIENTS
+        copies = c.adafactor_step_copies_fp32 if _grad_dtype_bytes(s) == 4 else c.adafactor_step_copies_16bit
+        return _largest_trainable_tensor(s) * 4.0 * copies
     return 0.0
+
+
+def _largest_trainable_tensor(s: TrainingSetup) -> int:
+    """Elements of the largest trainable parameter: the embedding (or an untied lm_head) or the widest linear in full
+    fine-tuning; the widest LoRA matrix (r x the larger side of its module) otherwise."""
+    m = _arch(s)
+    pc = count_params(m)
+    if s.method is Method.FULL:
+        return max(pc.embedding, pc.lm_head, pc.largest_linear)
+    sides = [max(di, do) for _, di, do, _c in _targets(s)]
+    if "lm_head" in s.lora_targets:
+        sides.append(max(m.hidden_size, m.vocab_size))
+    return s.lora_rank * max(sides, default=0)
 
 
 def _tokens(s: TrainingSetup) -> int:
@@ -612,7 +768,9 @@ def _act_per_token_layer(s: TrainingSetup) -> float:
         base = (norms + attn + mlp) * c.act_scale_frozen
     else:
         norms = (norm_in + cb) * (2 * h + latent)        # norm input + normalised output (for the weight grad)
-        inputs = cb * (h + o_in + h)                     # q/k/v input, o_proj input, MLP input
+        # q/k/v input, MLP input, and o_proj's input, which is the attention output SDPA / flash attention already
+        # save (see _lora_act_per_token_layer); eager attention's output is a fresh tensor
+        inputs = cb * (h + h + (o_in if s.attention is Attention.EAGER else 0))
         mlp_saved = (2 if s.torch_compile else 4) if m.mlp_gated else 1 if s.torch_compile else 2
         mlp = cb * (mlp_saved * i + 2 * gathered) + 4 * router   # gate, act, up, product | fc out, act out
         base = (norms + attn + inputs + mlp) * c.act_scale_full
@@ -626,6 +784,23 @@ def _act_per_token_layer(s: TrainingSetup) -> float:
     return base + extra
 
 
+def _autocast_weight_casts_per_layer(s: TrainingSetup) -> float:
+    """An fp32 frozen base under autocast: each frozen nn.Linear's weight is cast to 16-bit for its matmul, and the
+    matmul saves that cast for the input gradient (autocast's cast cache keeps only leaf tensors that require grad,
+    so frozen weights are cast again, not shared): 2 B per frozen (non-quantised) linear parameter of every layer
+    whose activations are alive. Trace lora-llama2-7b-qv-fp32base-s1024: 12.1 GiB of _to_copy weight casts for the
+    32 layers of Llama-2-7B."""
+    if not _autocast_casts(s):
+        return 0.0
+    pc = count_params(_arch(s))
+    if s.method is Method.QLORA:
+        frozen = 0 if s.qlora_backend is QloraBackend.BITSANDBYTES else \
+            pc.layer_linear - sum(di * do * c for _, di, do, c in _targets(s))
+    else:
+        frozen = pc.layer_linear
+    return 2.0 * frozen
+
+
 def _lora_act_per_token_layer(s: TrainingSetup) -> float:
     """LoRA branch: lora_A's input (a dropout output + mask, an fp32 cast, or the shared 16-bit input) and
     lora_A's output (r values) per wrapped module (PEFT LoraLayer.forward; IBM fm-training-estimator lora.py)."""
@@ -635,18 +810,29 @@ def _lora_act_per_token_layer(s: TrainingSetup) -> float:
     k = m.num_experts_per_tok if m.num_local_experts > 0 else 1
     total = 0.0
     shared_seen: set[int] = set()
+    # Without a cast or a dropout, o_proj's adapter reads the attention output that SDPA / flash attention already
+    # save (transformers' ``attn_output.transpose(1, 2).contiguous()`` is a no-op on their (b, s, heads, d) output):
+    # nothing more is kept. Eager attention's output is a fresh matmul result. Trace
+    # lora-llama32-3b-all-bf16adapters-s4096.
+    attention_out_saved = s.attention is not Attention.EAGER
     for name, di, _do, copies in _targets(s):
         fan = k if copies > 1 else 1
-        if s.lora_dropout > 0:
+        if _autocast_casts(s):
+            # autocast casts the fp32 input to 16-bit for lora_A's matmul, which saves the cast (one per module);
+            # a dropout first keeps its mask (its fp32 output is not saved)
+            total += ((1 if s.lora_dropout > 0 else 0) + cb) * di * fan
+        elif s.lora_dropout > 0:
             total += (ab + 1) * di * fan                 # dropout output + bool mask, per module
         elif ab != cb:
             total += ab * di * fan                       # cast copy of the input, per module
+        elif name == "o_proj" and attention_out_saved:
+            pass
         else:
             key = 0 if name in ("q_proj", "k_proj", "v_proj") else 1 if name in ("gate_proj", "up_proj") else id(name)
             if key not in shared_seen:
                 shared_seen.add(key)
                 total += cb * di * fan                   # the base input itself, once per distinct tensor
-        total += ab * s.lora_rank * fan                  # lora_A output
+        total += (cb if _autocast_casts(s) else ab) * s.lora_rank * fan    # lora_A output (16-bit under autocast)
     return total
 
 
@@ -659,17 +845,48 @@ def _head_act_per_token(s: TrainingSetup) -> float:
     return 4 * h + (cb * h if saved else 0)
 
 
+def _head_weight_cast_bytes(s: TrainingSetup) -> float:
+    """An fp32 frozen lm_head under autocast: its 16-bit cast, saved for the input gradient (see
+    _autocast_weight_casts_per_layer); a quantised lm_head is dequantised instead."""
+    if not _autocast_casts(s) or _lm_head_quantized(s):
+        return 0.0
+    return 2.0 * s.model.vocab_size * s.model.hidden_size
+
+
+def _scores_per_layer(s: TrainingSetup) -> int:
+    """Attention scores of one layer: sequences x query heads x s²."""
+    seqs = s.micro_batch_size * (2 if s.dpo else 1)
+    return seqs * s.model.num_attention_heads * s.seq_len * s.seq_len
+
+
 def _eager_per_layer(s: TrainingSetup) -> float:
     if s.attention is not Attention.EAGER:
         return 0.0
     c = COEFFICIENTS
     per = c.eager_score_bytes_fp32 if s.precision is Precision.FP32 else c.eager_score_bytes_16bit
-    seqs = s.micro_batch_size * (2 if s.dpo else 1)
-    return seqs * s.model.num_attention_heads * s.seq_len * s.seq_len * per
+    return _scores_per_layer(s) * per
+
+
+def attention_backward_bytes(s: TrainingSetup) -> float:
+    """Eager attention's softmax backward: per score of the layer being differentiated, 12 B are alive at once (the
+    saved fp32 softmax output, the fp32 gradient of the probabilities and the softmax backward's output) where the
+    forward saved 6 B (4 B in fp32): the rest is a transient on top of the saved activations
+    (transformers eager_attention_forward; trace lora-llama2-7b-qv-eager-mb4-s2048-ckpt)."""
+    if s.attention is not Attention.EAGER:
+        return 0.0
+    c = COEFFICIENTS
+    saved = c.eager_score_bytes_fp32 if s.precision is Precision.FP32 else c.eager_score_bytes_16bit
+    return _scores_per_layer(s) * max(0.0, c.eager_backward_score_bytes - saved)
 
 
 def _layer_activation_bytes(s: TrainingSetup) -> float:
-    return _tokens(s) * _act_per_token_layer(s) + _eager_per_layer(s)
+    return _tokens(s) * _act_per_token_layer(s) + _eager_per_layer(s) + _autocast_weight_casts_per_layer(s)
+
+
+def _checkpoint_bytes_per_token(s: TrainingSetup) -> int:
+    """A checkpointed layer's input: the residual stream, fp32 when an fp32 base runs under autocast (its
+    embeddings and residual adds stay fp32: trace lora-llama31-8b-all-fp32base-s2048-ckpt), else compute dtype."""
+    return s.model.hidden_size * (4 if _autocast_casts(s) else _compute_bytes(s))
 
 
 def activation_bytes(s: TrainingSetup) -> float:
@@ -677,10 +894,9 @@ def activation_bytes(s: TrainingSetup) -> float:
     "activations are not sharded"; ftune). Checkpointing keeps each layer's input only (Korthikanti 2022: 2sbh)."""
     L = s.model.num_hidden_layers
     tok = _tokens(s)
-    cb = _compute_bytes(s)
-    head = tok * _head_act_per_token(s)
+    head = tok * _head_act_per_token(s) + _head_weight_cast_bytes(s)
     if s.gradient_checkpointing:
-        per_layer = tok * s.model.hidden_size * cb
+        per_layer = tok * _checkpoint_bytes_per_token(s)
     else:
         per_layer = _layer_activation_bytes(s)
     if s.activation_offloading:
@@ -695,8 +911,7 @@ def activation_host_bytes(s: TrainingSetup) -> float:
         return 0.0
     L = s.model.num_hidden_layers
     tok = _tokens(s)
-    per_layer = tok * s.model.hidden_size * _compute_bytes(s) if s.gradient_checkpointing else \
-        _layer_activation_bytes(s)
+    per_layer = tok * _checkpoint_bytes_per_token(s) if s.gradient_checkpointing else _layer_activation_bytes(s)
     return max(0.0, L - COEFFICIENTS.offload_layers_on_gpu) * per_layer
 
 
@@ -717,7 +932,40 @@ def logits_loss_bytes(s: TrainingSetup) -> float:
     if s.chunked_cross_entropy:
         per = c.chunked_ce_bytes_compiled if s.torch_compile else c.chunked_ce_bytes
         return n * per * (2 if s.precision is Precision.FP32 else 1)
+    if s.dpo:
+        return n * c.dpo_backward_bytes_16bit * (2 if s.precision is Precision.FP32 else 1)
     return n * (c.ce_bytes_fp32 if s.precision is Precision.FP32 else c.ce_bytes_16bit)
+
+
+def logits_forward_bytes(s: TrainingSetup) -> float:
+    """Logits and loss buffers at the end of the forward, before the loss backward makes the logit gradients: the
+    16-bit logits, their fp32 upcast and the log-softmax output (10 B; fp32 compute: logits + log-softmax, 8 B). A
+    chunked or fused loss holds what logits_loss_bytes says already."""
+    c = COEFFICIENTS
+    if s.fused_linear_cross_entropy or s.chunked_cross_entropy:
+        return logits_loss_bytes(s)
+    n = _tokens(s) * s.model.vocab_size
+    if s.dpo:
+        per = c.dpo_forward_bytes_16bit - (2 if s.precompute_ref_log_probs else 0)
+        return n * per * (2 if s.precision is Precision.FP32 else 1)
+    return n * (c.ce_bytes_fp32 - 4 if s.precision is Precision.FP32 else c.ce_forward_bytes_16bit)
+
+
+def kept_logits_bytes(s: TrainingSetup) -> float:
+    """``keeps_logits``: the loop's own reference to the fp32 logits, alive from the first forward on."""
+    if not s.keeps_logits or s.fused_linear_cross_entropy:
+        return 0.0
+    return _tokens(s) * s.model.vocab_size * COEFFICIENTS.kept_logits_bytes
+
+
+def tied_grad_sum_bytes(s: TrainingSetup) -> float:
+    """Full fine-tuning of a model with tied embeddings: the shared weight gets two gradients (from lm_head and from
+    the embedding lookup) that autograd adds into a third tensor before accumulating it, at the very end of the
+    backward: two V·h gradients more than the finished buffer holds (trace full-gemma-7b-bf16-s2048-ckpt: mm,
+    embedding_dense_backward and add outputs, 3 x 1.46 GiB, at the peak)."""
+    if s.method is not Method.FULL or not _arch(s).tie_word_embeddings or s.optimizer_in_backward:
+        return 0.0
+    return 2.0 * s.model.vocab_size * s.model.hidden_size * _grad_dtype_bytes(s)
 
 
 def _fused_ce_bytes(s: TrainingSetup) -> float:
@@ -793,15 +1041,18 @@ def reference_model_bytes(s: TrainingSetup) -> float:
 
 
 def _reference_forward_transient(s: TrainingSetup) -> float:
-    """no_grad reference pass: one layer's working set plus logits and their log-softmax (fp32)."""
+    """DPO's no_grad reference pass, on top of the policy's saved activations: the policy logits and their saved
+    log-softmax (still alive), the reference model's own logits, and one layer of the reference forward at a time
+    (its input, gate and up outputs: tokens·(h + 2i) in the compute dtype; nothing is saved without grad)."""
     if not s.dpo or s.precompute_ref_log_probs:
         return 0.0
     n = _tokens(s)
     m = s.model
     dense = m.intermediate_size if moe_layers(m) < m.num_hidden_layers else 0
     routed = m.num_experts_per_tok * expert_width(m) + m.shared_expert_intermediate_size if moe_layers(m) else 0
-    hidden = n * (m.hidden_size * 2 + max(dense, routed) * 2) * _compute_bytes(s) // 2
-    return hidden + n * s.model.vocab_size * (_compute_bytes(s) + 4)
+    cb = _compute_bytes(s)
+    layer = n * (m.hidden_size + 2 * max(dense, routed)) * cb
+    return layer + n * m.vocab_size * cb * 3
 
 
 # =====================================================================================================================
@@ -824,97 +1075,157 @@ def _host_ram_bytes(s: TrainingSetup) -> float:
     return total
 
 
+@dataclass(frozen=True)
+class _Terms:
+    """Every component of one step, in bytes per GPU, before they are placed in phases."""
+
+    weights: float            # resident base weights (+ the gathered ZeRO-3 working set)
+    gathered: float           # the gathered ZeRO-3 working set alone (part of weights, not at the optimizer step)
+    autocast: float           # 16-bit autocast copies of fp32 trainable weights (mixed full FT), forward to backward
+    master: float
+    grads: float              # the gradient buffer at the end of backward
+    bucket: float             # DeepSpeed's ZeRO-3 gradient bucket, held in every phase
+    states: float
+    step_temp: float
+    acts: float               # saved activations at the end of the forward
+    recompute: float          # checkpointing: one layer rebuilt in backward
+    attn_bwd: float           # eager attention's softmax backward transient
+    layer_bwd: float          # sharded gradients: a late layer's backward working set on top of the shards
+    logits: float             # logits/loss buffers at the start of backward
+    logits_fwd: float         # the same at the end of the forward
+    kept_logits: float        # the loop's own reference to the logits
+    tied_sum: float           # tied embeddings: the two gradients and their sum at the end of backward
+    adapter: float
+    deq: float                # QLoRA dequantisation transient
+    head_deq: float           # a quantised lm_head dequantised again next to the logits
+    ref: float                # DPO reference model
+    ref_fwd: float            # DPO reference forward transient
+
+
+def _terms(s: TrainingSetup) -> _Terms:
+    return _Terms(
+        weights=weights_bytes(s), gathered=_live_gathered_bytes(s), autocast=autocast_copy_bytes(s), master=master_copy_bytes(s),
+        grads=gradient_bytes(s), bucket=grad_bucket_bytes(s), states=optimizer_state_bytes(s),
+        step_temp=optimizer_step_temp_bytes(s), acts=activation_bytes(s), recompute=recompute_bytes(s),
+        attn_bwd=attention_backward_bytes(s), layer_bwd=layer_backward_bytes(s), logits=logits_loss_bytes(s), logits_fwd=logits_forward_bytes(s),
+        kept_logits=kept_logits_bytes(s), tied_sum=tied_grad_sum_bytes(s), adapter=lora_adapter_bytes(s),
+        deq=dequant_transient_bytes(s), head_deq=_head_dequant_bytes(s), ref=reference_model_bytes(s),
+        ref_fwd=_reference_forward_transient(s),
+    )
+
+
+def _phase_components(s: TrainingSetup, t: _Terms) -> dict[Phase, dict[str, float]]:
+    """What is alive at each phase of a steady-state step, by breakdown key."""
+    g_end = t.grads + t.bucket
+    # gradients of earlier micro-batches stay alive through the next forward/backward (gradient accumulation)
+    g_early = (t.grads if (s.grad_accum_steps > 1 and not s.optimizer_in_backward) else 0.0) + t.bucket
+    held = {"weights": t.weights, "master_copy": t.master, "optimizer_states": t.states, "lora_adapter": t.adapter,
+            "reference_model": t.ref}
+    comps: dict[Phase, dict[str, float]] = {}
+    comps[Phase.FORWARD] = {**held, "weights": t.weights + t.autocast, "gradients": g_early,
+                            "activations": t.acts, "logits_loss": t.logits_fwd, "dequant_transient": t.deq}
+    # the start of backward is the largest of: the loss backward (logit gradients, a quantised lm_head dequantised
+    # again), the first recomputed layer (checkpointing) and eager attention's softmax backward
+    loss_first = t.logits + t.head_deq
+    layer_first = t.recompute + t.deq + t.attn_bwd
+    logits_first = loss_first >= layer_first
+    comps[Phase.BACKWARD_START] = {
+        **held, "weights": t.weights + t.autocast, "gradients": g_early,
+        "activations": t.acts + (0.0 if logits_first else layer_first),
+        "logits_loss": (t.logits if logits_first else 0.0) + t.kept_logits,
+        "dequant_transient": t.head_deq if logits_first else 0.0,
+    }
+    # the end of the backward: every gradient (a tied embedding's two parts and their sum), or, with sharded
+    # gradients, a late layer's backward on top of the shards
+    late_layer = t.layer_bwd > t.tied_sum
+    comps[Phase.BACKWARD_END] = {**held, "gradients": g_end + (0.0 if late_layer else t.tied_sum),
+                                 "activations": t.layer_bwd if late_layer else 0.0, "logits_loss": t.kept_logits}
+    if not s.optimizer_in_backward:
+        # the gathered ZeRO-3 working set is released (resharded) when the backward ends
+        comps[Phase.OPTIMIZER_STEP] = {**held, "weights": t.weights - t.gathered, "gradients": g_end,
+                                       "optimizer_temp": t.step_temp, "logits_loss": t.kept_logits}
+    if t.ref_fwd:
+        comps[Phase.REFERENCE_FORWARD] = {**held, "gradients": g_early, "activations": t.acts,
+                                          "logits_loss": t.ref_fwd, "dequant_transient": t.deq}
+    return comps
+
+
+#: ties resolve to the later phase in the step (a full FT peak at the end of backward, then the optimizer)
+_PHASE_ORDER = (Phase.REFERENCE_FORWARD, Phase.FORWARD, Phase.BACKWARD_START, Phase.BACKWARD_END,
+                Phase.OPTIMIZER_STEP)
+_BREAKDOWN_KEYS = ("weights", "master_copy", "gradients", "optimizer_states", "optimizer_temp", "activations",
+                   "logits_loss", "lora_adapter", "dequant_transient", "reference_model")
+
+
+def _peak(comps: dict[Phase, dict[str, float]]) -> tuple[Phase, int, dict[str, int]]:
+    """The peak phase, its allocated bytes and its breakdown (integers that sum exactly to the peak)."""
+    phases = {ph: int(sum(v.values())) for ph, v in comps.items()}
+    peak_phase, allocated = Phase.FORWARD, -1
+    for ph in _PHASE_ORDER:
+        v = phases.get(ph)
+        if v is not None and v >= allocated:
+            allocated, peak_phase = v, ph
+    breakdown = {k: int(comps[peak_phase].get(k, 0.0)) for k in _BREAKDOWN_KEYS}
+    breakdown["activations"] += allocated - sum(breakdown.values())     # int() rounding: keep the sum exact
+    return peak_phase, allocated, breakdown
+
+
+def _fsdp_stream_pools(s: TrainingSetup) -> bool:
+    """FSDP (not DeepSpeed) with parameters or gradients sharded over several GPUs: its collectives allocate on their
+    own CUDA streams."""
+    return s.sharding in (Sharding.ZERO2, Sharding.ZERO3) and s.num_gpus > 1 and not s.deepspeed
+
+
+def allocator_reserve_bytes(s: TrainingSetup, t: _Terms, comps: dict[Phase, dict[str, float]],
+                            allocated: int) -> int:
+    """The caching allocator's reserve above the allocated peak.
+
+    Fragmentation comes from the allocations that churn (activations, logits, gradients, temporaries), not from
+    tensors allocated once at load time: a fitted share of the churn (``allocator_reserve_fraction``).
+
+    Under FSDP the allocator also keeps one pool of cached blocks per CUDA stream: a freed block is reused only by
+    an allocation on the stream it was made on (c10/cuda/CUDACachingAllocator.cpp ``get_free_block``: a cached block
+    of another stream does not match). FSDP allocates the all-gathered parameters on its unshard / all-gather stream
+    and the reduce-scatter outputs, which become the sharded gradients, on its post-backward / reduce-scatter stream
+    (FSDP1 torch/distributed/fsdp/_runtime_utils.py ``_unshard`` under ``state._unshard_stream`` and
+    ``_post_backward_hook`` under ``state._post_backward_stream``; FSDP2 ``foreach_all_gather`` /
+    ``foreach_reduce`` on their streams). Those pools never lend their blocks to the compute stream, so the reserve
+    is the sum of the three pools' own peaks, not the peak of their sum: the compute stream's peak (every phase
+    without the gathered parameters and the sharded gradients), plus the gathered working set, plus the gradient
+    shards with one unit's unsharded gradients."""
+    c = COEFFICIENTS
+    static = t.weights - t.gathered + t.master + t.states + t.adapter + t.ref + t.bucket
+    if not _fsdp_stream_pools(s):
+        return int(max(0.0, allocated - static - t.gathered) * c.allocator_reserve_fraction)
+    sharded_grads = s.sharding in (Sharding.ZERO2, Sharding.ZERO3)
+    compute_peak = 0.0
+    for ph, parts in comps.items():
+        on_compute = sum(parts.values()) - (t.gathered if ph is not Phase.OPTIMIZER_STEP else 0.0)
+        if sharded_grads:
+            on_compute -= parts.get("gradients", 0.0)
+        compute_peak = max(compute_peak, on_compute)
+    pools = compute_peak + t.gathered + (t.grads + t.bucket if sharded_grads else 0.0)
+    fragmentation = max(0.0, compute_peak - static) * c.allocator_reserve_fraction
+    return int(max(0.0, pools - allocated) + fragmentation)
+
+
 def estimate(s: TrainingSetup) -> Estimate:
     """Peak per-GPU memory and its breakdown at the peak phase."""
     c = COEFFICIENTS
     pc = count_params(_arch(s))
-    t = trainable_params(s)
-    w = weights_bytes(s)
-    master = master_copy_bytes(s)
-    autocast = autocast_copy_bytes(s)
-    grads = gradient_bytes(s)
-    states = optimizer_state_bytes(s)
-    temp = optimizer_step_temp_bytes(s)
-    acts = activation_bytes(s)
-    recompute = recompute_bytes(s)
-    logits = logits_loss_bytes(s)
-    adapter = lora_adapter_bytes(s)
-    deq = dequant_transient_bytes(s)
-    ref = reference_model_bytes(s)
-    ref_fwd = _reference_forward_transient(s)
-
-    # DeepSpeed's gradient bucket is allocated with the optimizer and held in every phase, with the gradients
-    bucket = grad_bucket_bytes(s)
-    g_end = grads + bucket
-    # gradients of earlier micro-batches stay alive through the next forward/backward (gradient accumulation)
-    g_early = (grads if (s.grad_accum_steps > 1 and not s.optimizer_in_backward) else 0.0) + bucket
-    # before backward: no logit gradient yet (a fused loss has already made its gradients in the forward)
-    fwd_logits = logits if s.fused_linear_cross_entropy else logits * c.logits_forward_share
-
-    comps: dict[str, dict[str, float]] = {}
-    comps[Phase.FORWARD.value] = {
-        "weights": w + autocast, "master_copy": master, "gradients": g_early, "optimizer_states": states,
-        "activations": acts, "logits_loss": fwd_logits, "lora_adapter": adapter, "dequant_transient": deq,
-        "reference_model": ref,
-    }
-    head_deq = _head_dequant_bytes(s)
-    bwd_extra = max(logits + head_deq, recompute + deq)
-    logits_first = bwd_extra == logits + head_deq
-    comps[Phase.BACKWARD_START.value] = {
-        "weights": w + autocast, "master_copy": master, "gradients": g_early, "optimizer_states": states,
-        "activations": acts + (0.0 if logits_first else recompute + deq),
-        "logits_loss": logits if logits_first else 0.0,
-        "lora_adapter": adapter, "dequant_transient": head_deq if logits_first else 0.0, "reference_model": ref,
-    }
-    comps[Phase.BACKWARD_END.value] = {
-        "weights": w, "master_copy": master, "gradients": g_end, "optimizer_states": states,
-        "lora_adapter": adapter, "reference_model": ref,
-    }
-    if not s.optimizer_in_backward:
-        comps[Phase.OPTIMIZER_STEP.value] = {
-            "weights": w, "master_copy": master, "gradients": g_end, "optimizer_states": states,
-            "optimizer_temp": temp, "lora_adapter": adapter, "reference_model": ref,
-        }
-    if ref_fwd:
-        comps[Phase.REFERENCE_FORWARD.value] = {
-            "weights": w, "master_copy": master, "gradients": g_early, "optimizer_states": states,
-            "activations": ref_fwd, "lora_adapter": adapter, "dequant_transient": deq, "reference_model": ref,
-        }
-    phases = {k: int(sum(v.values())) for k, v in comps.items()}
-    # ties resolve to the later phase in the step (a full FT peak at the end of backward, then the optimizer)
-    order = [Phase.REFERENCE_FORWARD, Phase.FORWARD, Phase.BACKWARD_START, Phase.BACKWARD_END, Phase.OPTIMIZER_STEP]
-    peak_phase = Phase.FORWARD
-    allocated = -1
-    for ph in order:
-        v = phases.get(ph.value)
-        if v is not None and v >= allocated:
-            allocated, peak_phase = v, ph
-    # fragmentation comes from the allocations that churn (activations, logits, gradients, temporaries), not from
-    # tensors allocated once at load time
-    static = w + master + states + adapter + ref + bucket
-    reserve = int(max(0.0, allocated - static) * c.allocator_reserve_fraction)
+    t = _terms(s)
+    comps = _phase_components(s, t)
+    peak_phase, allocated, breakdown = _peak(comps)
+    reserve = allocator_reserve_bytes(s, t, comps, allocated)
     context = c.cuda_context_bytes if s.cuda_context_bytes is None else s.cuda_context_bytes
-    breakdown_f = {
-        "weights": 0.0, "master_copy": 0.0, "gradients": 0.0, "optimizer_states": 0.0, "optimizer_temp": 0.0,
-        "activations": 0.0, "logits_loss": 0.0, "lora_adapter": 0.0, "dequant_transient": 0.0,
-        "reference_model": 0.0,
-    }
-    for k, v in comps[peak_phase.value].items():
-        breakdown_f[k] += v
-    breakdown = {k: int(v) for k, v in breakdown_f.items()}
-    drift = allocated - sum(breakdown.values())          # int() rounding: keep the sum exact
-    breakdown["activations"] += drift
     breakdown["allocator_reserve"] = reserve
     breakdown["cuda_context"] = context
     reserved = allocated + reserve
     peak = reserved + context
-
+    trainable = trainable_params(s)
     stored_ckpt = pc.total * (4 if s.precision in (Precision.FP32, Precision.MIXED) and s.method is Method.FULL
                               else 2)
-    adapter_file = 0 if s.method is Method.FULL else t * _adapter_bytes_per(s)
-    notes = []
-    if _paged(s) and not s.cpu_offload:
-        notes.append("paged_states_excluded")
+    notes = ("paged_states_excluded",) if _paged(s) and not s.cpu_offload else ()
     return Estimate(
         peak_bytes=peak,
         allocated_bytes=allocated,
@@ -922,14 +1233,14 @@ def estimate(s: TrainingSetup) -> Estimate:
         low_bytes=int(peak * c.range_low),
         high_bytes=int(peak * c.range_high),
         phase=peak_phase,
-        phases=phases,
+        phases={ph.value: int(sum(v.values())) for ph, v in comps.items()},
         breakdown=breakdown,
         params=pc.total,
-        trainable_params=t,
+        trainable_params=trainable,
         host_ram_bytes=int(_host_ram_bytes(s)),
         paged_optimizer_bytes=int(optimizer_state_total_bytes(s) / _shards(s)[2]) if _paged(s) else 0,
         checkpoint_bytes=int(stored_ckpt),
-        adapter_bytes=int(adapter_file),
+        adapter_bytes=int(0 if s.method is Method.FULL else trainable * _adapter_bytes_per(s)),
         optimizer_state_file_bytes=int(optimizer_state_total_bytes(s)),
-        notes=tuple(notes),
+        notes=notes,
     )

@@ -148,6 +148,7 @@ class TrainingSetup:
     dpo: bool = False
     precompute_ref_log_probs: bool = False
     precision: Precision = Precision.BF16
+    base_fp32: bool = False                      # LoRA/QLoRA under mixed precision: the frozen base loaded in fp32
     optimizer: Optimizer = Optimizer.ADAMW_TORCH
     lora_rank: int = 16
     lora_targets: tuple[str, ...] = ALL_LINEAR
@@ -163,6 +164,7 @@ class TrainingSetup:
     chunked_cross_entropy: bool = False
     torch_compile: bool = False                  # torch.compile of the model (and of torchtune's chunked loss)
     fused_linear_cross_entropy: bool = False     # lm_head + loss in one kernel (Liger, Cut Cross-Entropy, Unsloth)
+    keeps_logits: bool = False                   # the loop holds the fp32 logits through backward and the step
     activation_offloading: bool = False
     optimizer_in_backward: bool = False
     packing: bool = False

@@ -105,17 +105,24 @@ def test_monotone_in_lora_rank(s: TrainingSetup, k: int) -> None:
 @SETTINGS
 @given(setups())
 def test_qlora_weights_not_above_lora(s: TrainingSetup) -> None:
+    # With ZeRO-3 parameter offload LoRA's 16-bit weights leave the GPU while bitsandbytes' quantisation constants
+    # stay on every GPU (a QuantState on the module, not a parameter): not this law.
+    s = replace(s, offload_params=False)
     assert mem.weights_bytes(replace(s, method=Method.QLORA)) <= mem.weights_bytes(replace(s, method=Method.LORA))
 
 
 @SETTINGS
-@given(setups(), st.sampled_from([Sharding.ZERO1, Sharding.ZERO2, Sharding.ZERO3]), st.sampled_from([1, 2, 4]))
+@given(setups(), st.sampled_from([Sharding.ZERO1, Sharding.ZERO2, Sharding.ZERO3]), st.sampled_from([2, 4]))
 def test_more_gpus_with_sharding_never_raise_per_gpu_memory(s: TrainingSetup, stage: Sharding, n: int) -> None:
     # frozen_param_grads is the FSDP1 pathology that does raise memory (PyTorch warns about it): not this law.
-    # DeepSpeed's ZeRO-3 gradient bucket is a fixed per-GPU buffer that n = 1 without sharding does not have (on a toy
-    # model it can outweigh what sharding saves): the law compares the same runtime, so FSDP here.
+    # The law compares the same runtime: sharded over n GPUs against sharded over 2n. From one unsharded GPU it does
+    # not hold in general: FSDP keeps the gathered units (current and prefetched layer, the root with embeddings and
+    # lm_head) as their own storage next to their shards (the oracle's FSDP2 N=1 check: the root exists twice), and
+    # its collectives' stream pools add to the reserve; on a model whose root dominates (QLoRA of BLOOMZ: NF4 layers,
+    # a 1-billion-parameter embedding) two GPUs hold more than one. DeepSpeed's fixed ZeRO-3 gradient bucket is left
+    # out for the same reason (FSDP here).
     s = replace(s, cpu_offload=False, offload_params=False, frozen_param_grads=False, deepspeed=False)
-    fewer = replace(s, num_gpus=n, sharding=stage if n > 1 else Sharding.NONE)
+    fewer = replace(s, num_gpus=n, sharding=stage)
     more = replace(s, num_gpus=2 * n, sharding=stage)
     assert mem.estimate(more).peak_bytes <= mem.estimate(fewer).peak_bytes
 

@@ -60,3 +60,18 @@ def test_only_suspect_estimate_and_encoder_rows_are_left_out(report) -> None:
                 or "ENCODER" in r["notes"].upper()}
     assert {r.id for r in report.excluded} == expected
     assert not report.summary["errors"]
+
+
+def test_sharded_rows_have_no_systematic_bias(report) -> None:
+    """FSDP / ZeRO-3 rows (issue 13): signed median within +-3 % (main before this round: -4.3 %)."""
+    sharded = report.summary["sharded"]
+    assert sharded["n"] >= 15
+    assert abs(sharded["median_signed"]) <= 0.03
+
+
+@pytest.mark.parametrize("rid", ["TT-31", "TT-33", "PD-03", "LR-01"])
+def test_named_sharded_rows_within_15_percent(report, rid: str) -> None:
+    """The multi-GPU rows issue 13 names, with no per-row coefficient: each statistic read as its source states it
+    (calibration.SOURCE_READINGS). PD-04, the fifth, is not explained (ESTIMATOR.md) and only meets the 35 % bound."""
+    (s,) = [s for s in report.points() if s.row.id == rid]
+    assert abs(s.error) <= 0.15, (rid, s.error)

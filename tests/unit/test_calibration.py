@@ -207,3 +207,26 @@ def test_missing_calibration_data_fails_with_a_clear_message(tmp_path) -> None:
     missing = tmp_path / "nowhere" / "measurements.csv"
     with pytest.raises(FileNotFoundError, match="calibration data not found at .*nowhere"):
         load_rows(missing)
+
+
+def test_source_readings_apply_to_their_sources_only(tmp_path) -> None:
+    """What a source states at its commit (calibration.SOURCE_READINGS): torchtune's May-2024 README table is
+    max_memory_reserved and its recipes kept the logits and used foreach AdamW; the PEFT FSDP page's LoRA launch
+    command loads an fp32 base with dropout 0.1 and 4 accumulation steps. Another commit of the same file gets
+    none of it."""
+    tt = ("https://github.com/pytorch/torchtune/blob/0217d44c2e1e372b34628767745c1f6538086a81/README.md,q,Llama-2-7B,"
+          "6.7,4096,32,32,32,11008,32000,full,bf16,bf16,adamw_bf16 (torch AdamW),,,4,2048,yes,sdpa,4,fsdp (full shard),"
+          "none,RTX 4090,24.1,unknown,GB,[tier B] x")
+    later = tt.replace("0217d44c2e1e372b34628767745c1f6538086a81", "30b8519e86d2094879576e16ab1f8d21a6f6f9f7")
+    pd = ("https://github.com/huggingface/peft/blob/5d602fdbff04c33c1c4de55cda9d4ae1d7cb7e40/docs/source/accelerate/"
+          "fsdp.md,q,Llama-2-70B,69,8192,80,64,8,28672,32000,lora,bf16,bf16 (accelerate mixed_precision bf16),adamw,8,"
+          "all-linear,8,2048,yes,fa2,8,fsdp,none,H100 80GB,72,nvidia-smi (screenshot),GB,[tier C] x")
+    early, late, fsdp = rows_from(["T-1," + tt, "T-2," + later, "P-1," + pd], tmp_path)
+    assert early.compare == "reserved_bytes" and late.compare == "allocated_bytes"
+    assert early.request["keeps_logits"] is True and early.request["optimizer"] == "adamw_torch"
+    assert "keeps_logits" not in late.request and late.request["optimizer"] == "adamw_torch_fused"
+    assert fsdp.request["base_fp32"] is True and fsdp.request["precision"] == "mixed"
+    assert fsdp.request["lora_dropout"] == 0.1 and fsdp.request["grad_accum_steps"] == 4
+    assert fsdp.compare == "peak_bytes_per_gpu"
+    for r in (early, late, fsdp):
+        assert json_ok(r.request)

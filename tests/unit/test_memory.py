@@ -240,14 +240,18 @@ def test_torchtune_ablation_rows_outside_the_calibration_csv() -> None:
 
 
 def test_deepspeed_zero3_holds_its_gradient_bucket() -> None:
-    """DeepSpeed ZeRO-3 allocates reduce_bucket_size elements in the parameter dtype once (stage3.py,
-    contiguous_gradients); FSDP and the other stages do not get it here."""
+    """DeepSpeed allocates reduce_bucket_size elements in the parameter dtype (stage3.py once; stage_1_and_2.py
+    setup_buckets each backward, one buffer without overlap_comm); FSDP has none."""
     s = setup(num_gpus=8, sharding=Sharding.ZERO3, method=Method.LORA)
     ds = replace(s, deepspeed=True)
-    assert mem.estimate(ds).allocated_bytes - mem.estimate(s).allocated_bytes == 500_000_000 * 2
+    small = replace(ds, reduce_bucket_size=1)
+    assert mem.estimate(ds).allocated_bytes - mem.estimate(small).allocated_bytes == (500_000_000 - 1) * 2
+    assert mem.grad_bucket_bytes(s) == 0
     assert mem.grad_bucket_bytes(replace(ds, precision=Precision.FP32)) == 500_000_000 * 4
     assert mem.grad_bucket_bytes(replace(ds, reduce_bucket_size=4096 * 4096)) == 4096 * 4096 * 2   # HF "auto"
-    assert mem.grad_bucket_bytes(replace(ds, sharding=Sharding.ZERO2)) == 0
+    assert mem.grad_bucket_bytes(replace(ds, sharding=Sharding.ZERO2)) == 500_000_000 * 2
+    assert mem.grad_bucket_bytes(replace(ds, sharding=Sharding.ZERO1)) == 500_000_000 * 2
+    assert mem.grad_bucket_bytes(replace(ds, sharding=Sharding.NONE, num_gpus=1)) == 0
 
 
 def test_dpo_doubles_tokens_and_adds_reference_for_full_only() -> None:
@@ -332,3 +336,175 @@ def test_no_sync_accumulation_keeps_unsharded_gradients() -> None:
         mem.gradient_bytes(replace(base, grad_accum_steps=1))
     ddp = replace(base, sharding=Sharding.ZERO1)
     assert mem.gradient_bytes(replace(ddp, no_sync_accumulation=True)) == mem.gradient_bytes(ddp)
+
+
+# --- terms the exact traces pin down (benchmarks/traces.py; the trace named in each docstring) --------------------
+def _logit_elements(s: TrainingSetup) -> int:
+    return s.micro_batch_size * (2 if s.dpo else 1) * s.seq_len * s.model.vocab_size
+
+
+def test_loss_backward_holds_three_fp32_logit_buffers() -> None:
+    """full-llama32-3b-bf16-s32768-ckpt: at the peak, inside _log_softmax_backward_data, exactly three fp32
+    logit-sized tensors are alive (log-softmax output, nll gradient, log-softmax gradient); the 16-bit logits and
+    the fp32 upcast are gone. The end of the forward holds 16-bit logits + upcast + log-softmax."""
+    s = setup(model=L8, seq_len=4096)
+    n = _logit_elements(s)
+    assert mem.logits_loss_bytes(s) == n * 12
+    assert mem.logits_forward_bytes(s) == n * 10
+    assert mem.logits_loss_bytes(replace(s, precision=Precision.FP32)) == n * 12
+    assert mem.logits_forward_bytes(replace(s, precision=Precision.FP32)) == n * 8
+
+
+def test_kept_logits_stay_alive_after_the_forward() -> None:
+    """torchtune's recipes before #1046 kept ``logits`` bound through backward and the optimizer step: one more fp32
+    copy at the start of backward, at its end and at the step; the end of the forward is unchanged."""
+    s = setup(seq_len=2048, micro_batch_size=4)
+    kept = replace(s, keeps_logits=True)
+    extra = _logit_elements(s) * 4
+    a, b = mem.estimate(s).phases, mem.estimate(kept).phases
+    assert b["forward"] == a["forward"]
+    for phase in ("backward_start", "backward_end", "optimizer_step"):
+        assert b[phase] - a[phase] == pytest.approx(extra, abs=8)
+
+
+def test_eager_softmax_backward_transient() -> None:
+    """lora-llama2-7b-qv-eager-mb4-s2048-ckpt: the softmax backward holds 12 B per score (saved fp32 softmax, fp32
+    gradient of the probabilities, softmax gradient) where the forward saved 6 (4 in fp32)."""
+    s = setup(method=Method.LORA, attention=Attention.EAGER, micro_batch_size=4, seq_len=2048)
+    scores = 4 * 32 * 2048 * 2048
+    assert mem.attention_backward_bytes(s) == scores * 6
+    assert mem.attention_backward_bytes(replace(s, precision=Precision.FP32)) == scores * 8
+    assert mem.attention_backward_bytes(replace(s, attention=Attention.SDPA)) == 0
+    ckpt = mem.estimate(replace(s, gradient_checkpointing=True))
+    assert ckpt.phase is Phase.BACKWARD_START
+    assert ckpt.breakdown["activations"] >= mem.recompute_bytes(replace(s, gradient_checkpointing=True)) + scores * 6
+
+
+def test_tied_embeddings_sum_two_gradients_at_the_end_of_backward() -> None:
+    """full-gemma-7b-bf16-s2048-ckpt: lm_head's and the embedding lookup's gradients of the shared weight and their
+    sum are alive at once (3 x V·h)."""
+    gemma = MODELS["gemma-7b"]
+    s = setup(model=gemma, gradient_checkpointing=True, optimizer=Optimizer.ADAMW_TORCH_FUSED)
+    vh = gemma.vocab_size * gemma.hidden_size
+    assert mem.tied_grad_sum_bytes(s) == 2 * vh * 2
+    assert mem.tied_grad_sum_bytes(setup(gradient_checkpointing=True)) == 0          # Llama 2: untied
+    assert mem.tied_grad_sum_bytes(replace(s, method=Method.LORA)) == 0
+    e = mem.estimate(s)
+    assert e.phase is Phase.BACKWARD_END
+    assert e.phases["backward_end"] - e.phases["optimizer_step"] == pytest.approx(2 * vh * 2, rel=1e-6)
+
+
+def test_o_proj_adapter_reads_the_saved_attention_output() -> None:
+    """lora-llama32-3b-all-bf16adapters-s4096: with 16-bit adapters and no dropout, o_proj's lora_A input is the SDPA
+    output the attention already saved; eager attention's output is a new tensor, saved again."""
+    s = setup(method=Method.LORA, lora_dtype=Precision.BF16, lora_targets=("o_proj",), lora_rank=16)
+    assert mem._lora_act_per_token_layer(s) == 2 * 16                          # lora_A's output only
+    eager = replace(s, attention=Attention.EAGER)
+    assert mem._lora_act_per_token_layer(eager) == 2 * 4096 + 2 * 16
+
+
+def test_fp32_base_under_autocast() -> None:
+    """lora-llama2-7b-qv-fp32base-s1024 / lora-llama31-8b-all-fp32base-s2048-ckpt: an fp32-loaded base keeps 4 B
+    weights, autocast saves a 16-bit cast of every frozen linear weight of a live layer (and of lm_head), the
+    residual stream (the checkpointed inputs) is fp32; under FSDP MixedPrecision only the shards stay fp32."""
+    lora = setup(method=Method.LORA, precision=Precision.MIXED, lora_targets=("q_proj", "v_proj"))
+    fp32 = replace(lora, base_fp32=True)
+    pc = mem.count_params(L7)
+    assert mem.weights_bytes(fp32) == 2 * mem.weights_bytes(lora) == pc.total * 4
+    assert mem._autocast_weight_casts_per_layer(fp32) == 2 * pc.layer_linear
+    assert mem._autocast_weight_casts_per_layer(lora) == 0
+    ckpt = replace(fp32, gradient_checkpointing=True)
+    assert mem._checkpoint_bytes_per_token(ckpt) == 4 * 4096
+    assert mem.weights_bytes(replace(fp32, precision=Precision.BF16)) == pc.total * 2    # needs mixed precision
+    fsdp = replace(fp32, num_gpus=8, sharding=Sharding.ZERO3)
+    assert mem._autocast_weight_casts_per_layer(fsdp) == 0 and mem._checkpoint_bytes_per_token(fsdp) == 2 * 4096
+    resident = mem.weights_bytes(fsdp) - mem._live_gathered_bytes(fsdp)
+    assert resident == pytest.approx(pc.total * 4 / 8, rel=1e-9)
+    assert mem._live_gathered_bytes(fsdp) == mem._live_gathered_bytes(replace(fsdp, base_fp32=False))   # 16-bit
+    assert not mem._base_fp32(replace(fsdp, deepspeed=True))       # DeepSpeed's bf16 mode casts the parameters
+
+
+def test_dpo_loss_as_trl_computes_it() -> None:
+    """dpo-lora-llama31-8b-all-s2048-ckpt: before backward, 2 B each for the policy logits, their saved per-row
+    log-softmax, the reference logits and the entropy metric's copy; 4 B in backward; no reference logits when they
+    were precomputed."""
+    s = setup(model=L8, method=Method.LORA, dpo=True, seq_len=2048, gradient_checkpointing=True)
+    n = _logit_elements(s)
+    assert mem.logits_forward_bytes(s) == n * 8
+    assert mem.logits_loss_bytes(s) == n * 4
+    assert mem.logits_forward_bytes(replace(s, precompute_ref_log_probs=True)) == n * 6
+    assert mem.estimate(s).phase is Phase.FORWARD
+
+
+def test_adafactor_step_holds_fp32_copies_of_the_largest_tensor() -> None:
+    """full-llama31-8b-adafactor-s1024-ckpt: transformers Adafactor.step holds grad.float(), p.float(), the update
+    and -update of one parameter at a time: 4 fp32 copies of the 525M-element embedding; 2 for fp32 parameters."""
+    s = setup(model=L8, optimizer=Optimizer.ADAFACTOR)
+    emb = 128256 * 4096
+    assert mem.optimizer_step_temp_bytes(s) == emb * 4 * 4
+    assert mem.optimizer_step_temp_bytes(replace(s, precision=Precision.FP32)) == emb * 4 * 2
+
+
+def test_fsdp_gathered_units_are_their_own_storage() -> None:
+    """fsdp2-full-llama2-7b-mb4-s2048-ckpt-n4: the root unit (embeddings, final norm, lm_head) and two layers are
+    gathered next to the whole shard, and released before the optimizer step."""
+    s = setup(num_gpus=4, sharding=Sharding.ZERO3, gradient_checkpointing=True, optimizer=Optimizer.ADAMW_TORCH_FUSED)
+    pc = mem.count_params(L7)
+    gathered = (2 * pc.layer + pc.embedding + pc.lm_head + 4096) * 2
+    assert mem._live_gathered_bytes(s) == gathered
+    assert mem.weights_bytes(s) == pytest.approx(pc.total * 2 / 4 + gathered, rel=1e-9)
+    e = mem.estimate(s)
+    assert e.phases["optimizer_step"] == pytest.approx(pc.total * (2 + 2 + 4) / 4 + mem._unsharded_unit_grad_bytes(s),
+                                                       rel=1e-6)
+
+
+def test_late_layer_backward_sits_on_the_gradient_shards() -> None:
+    """Sharded gradients: a late layer's activations, its unsharded gradients and their reduce-scatter copy, and
+    the root's lm_head gradient, on top of the shards (fsdp2-full-llama31-8b-s2048-ckpt-n8); nothing of the kind
+    without gradient sharding, where the end of the backward (every gradient whole) is larger."""
+    s = setup(model=L8, num_gpus=8, sharding=Sharding.ZERO3, gradient_checkpointing=True)
+    pc = mem.count_params(L8)
+    expected = mem.recompute_bytes(s) + 2 * pc.layer * 2 + pc.lm_head * 2 - mem._unsharded_unit_grad_bytes(s)
+    assert mem.layer_backward_bytes(s) == pytest.approx(expected, rel=1e-9)
+    assert mem.estimate(s).phase is Phase.BACKWARD_END
+    assert mem.layer_backward_bytes(replace(s, num_gpus=1, sharding=Sharding.NONE)) == 0
+    assert mem.layer_backward_bytes(replace(s, sharding=Sharding.ZERO1)) == 0
+
+
+def test_fsdp_reserve_is_the_sum_of_its_stream_pools() -> None:
+    """FSDP allocates the gathered parameters and the gradient shards on their own streams, whose cached blocks the
+    compute stream cannot reuse: the reserve covers the compute stream's own peak plus both pools; DeepSpeed and
+    unsharded runs keep the single-pool fragmentation share."""
+    s = setup(num_gpus=4, sharding=Sharding.ZERO3, gradient_checkpointing=True, micro_batch_size=4, keeps_logits=True)
+    e = mem.estimate(s)
+    t = mem._terms(s)
+    comps = mem._phase_components(s, t)
+    compute_peak = max(sum(v.values()) - (t.gathered if ph is not Phase.OPTIMIZER_STEP else 0.0)
+                       - v.get("gradients", 0.0) for ph, v in comps.items())
+    assert e.reserved_bytes >= compute_peak + t.gathered + t.grads - 1
+    ds = replace(s, deepspeed=True)
+    assert mem.estimate(ds).reserved_bytes - mem.estimate(ds).allocated_bytes < e.reserved_bytes - e.allocated_bytes
+
+
+def test_quant_constants_stay_whole_under_fsdp() -> None:
+    """bitsandbytes keeps the NF4 constants in a QuantState on the module, outside FSDP's flat parameters: every GPU
+    holds all of them, also with parameter offload."""
+    s = setup(model=MODELS["llama-2-70b"], method=Method.QLORA, num_gpus=2, sharding=Sharding.ZERO3)
+    consts = mem._quantized_params(s) * 0.127 / 8
+    assert mem._unsharded_quant_state_bytes(s) == pytest.approx(consts)
+    off = replace(s, offload_params=True, cpu_offload=True)
+    assert mem.weights_bytes(off) == pytest.approx(consts + mem._live_gathered_bytes(off))
+    assert mem._unsharded_quant_state_bytes(replace(s, sharding=Sharding.NONE, num_gpus=1)) == 0
+
+
+def test_deepspeed_zero3_working_set_is_its_live_budget_not_fsdp_units() -> None:
+    """DeepSpeed ZeRO-3 keeps the layer in use, the largest module and at most stage3_prefetch_bucket_size elements
+    ahead (partitioned_param_coordinator.py); FSDP gathers whole units: two layers and the root."""
+    s = setup(num_gpus=8, sharding=Sharding.ZERO3, method=Method.LORA)
+    pc = mem.count_params(L7)
+    ds = replace(s, deepspeed=True)
+    assert mem._live_gathered_bytes(ds) == pytest.approx((pc.layer + pc.embedding + 50_000_000) * 2)
+    assert mem._live_gathered_bytes(s) == pytest.approx((2 * pc.layer + pc.embedding + pc.lm_head + 4096) * 2)
+    big = replace(ds, model=MODELS["llama-2-70b"])        # layer + lm_head beyond the 1e9 live budget: no prefetch
+    pc70 = mem.count_params(big.model)
+    assert mem._live_gathered_bytes(big) == pytest.approx((pc70.layer + pc70.embedding) * 2)
