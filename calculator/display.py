@@ -74,10 +74,15 @@ class Strings:
         self.table = table
         self.lang = lang
         self.rtl = lang == "ar"
+        self.memo: dict[Any, Any] = {}    # fragments that depend on the language only (a verdict badge, say)
 
     def get(self, path: str, default: str | None = None) -> str:
+        found = self.memo.get(path)
+        if found is not None:
+            return found
         node = _find(self.table, path.split("."))
         if isinstance(node, str):
+            self.memo[path] = node
             return node
         if default is not None:
             return default

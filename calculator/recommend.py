@@ -14,8 +14,8 @@ from typing import Any
 
 from .catalog import GPUS
 from .inputs import LIMITS
-from .memory import estimate
-from .models import GpuSpec, Method, Optimizer, Sharding, TrainingSetup
+from .memory import estimate as _estimate
+from .models import Estimate, GpuSpec, Method, Optimizer, Sharding, TrainingSetup
 
 __all__ = ["COMFORTABLE_SHARE", "TIGHT_SHARE", "SETUP_SIZES", "verdict", "setup_for", "gpu_table",
            "smallest_setup", "remedies", "max_seq_len", "max_micro_batch", "SEQ_LEN_CAP", "MICRO_BATCH_CAP"]
@@ -26,6 +26,14 @@ SETUP_SIZES = (1, 2, 4, 8)
 #: The inverse solver searches the whole range the API accepts, so its answers can always be fed back.
 SEQ_LEN_CAP = int(LIMITS["seq_len"][1])
 MICRO_BATCH_CAP = int(LIMITS["micro_batch_size"][1])
+
+
+@lru_cache(maxsize=4096)
+def estimate(s: TrainingSetup) -> Estimate:
+    """memory.estimate, remembered: the advice asks for the same setups again and again (the GPU table, each remedy
+    alone and stacked, every probe of the inverse solver), and a page recomputing after each keystroke asks for most of
+    them again. Setups are frozen, so a setup is its own key."""
+    return _estimate(s)
 
 
 def verdict(peak_bytes: int, memory_bytes: int) -> str:
@@ -88,8 +96,23 @@ def _fits(s: TrainingSetup, gpu: GpuSpec) -> bool:
     return estimate(s).peak_bytes <= TIGHT_SHARE * gpu.memory_bytes
 
 
-def _largest(lo: int, hi: int, ok: Any) -> int:
-    """Largest x in [lo, hi] with ok(x), for a monotone predicate (True then False); lo-1 if none."""
+def _largest(lo: int, hi: int, ok: Any, start: int | None = None) -> int:
+    """Largest x in [lo, hi] with ok(x), for a monotone predicate (True then False); lo-1 if none. From ``start`` (the
+    reader's own value, usually near the answer) the bracket is found by doubling or halving before the bisection, so
+    an answer close to it costs a few probes instead of log2(hi) of them."""
+    if start is not None and lo < start < hi:
+        if ok(start):
+            lo, step = start, 1
+            while lo + step < hi and ok(lo + step):
+                lo, step = lo + step, step * 2
+            hi = min(lo + step, hi)
+            if hi == lo or ok(hi):
+                return hi
+        else:
+            hi, step = start, 1
+            while hi - step > lo and not ok(hi - step):
+                hi, step = hi - step, step * 2
+            lo = max(hi - step, lo)
     if not ok(lo):
         return lo - 1
     if ok(hi):
@@ -105,12 +128,13 @@ def _largest(lo: int, hi: int, ok: Any) -> int:
 
 def max_seq_len(s: TrainingSetup, gpu: GpuSpec) -> int:
     """Longest seq_len (at the chosen micro-batch) whose peak fits the card; 0 when even 1 token does not."""
-    return _largest(1, SEQ_LEN_CAP, lambda x: _fits(replace(s, seq_len=x), gpu))
+    return _largest(1, SEQ_LEN_CAP, lambda x: _fits(replace(s, seq_len=x), gpu), start=s.seq_len)
 
 
 def max_micro_batch(s: TrainingSetup, gpu: GpuSpec) -> int:
     """Largest micro-batch (at the chosen seq_len) whose peak fits the card; 0 when even 1 does not."""
-    return _largest(1, MICRO_BATCH_CAP, lambda x: _fits(replace(s, micro_batch_size=x), gpu))
+    return _largest(1, MICRO_BATCH_CAP, lambda x: _fits(replace(s, micro_batch_size=x), gpu),
+                    start=s.micro_batch_size)
 
 
 def remedies(s: TrainingSetup, gpu: GpuSpec) -> list[dict[str, Any]]:

@@ -12,6 +12,7 @@ not editable in that widget; the editable ``state`` goes on top of them.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import html
 import json
 import re
@@ -229,6 +230,7 @@ def _config_field_suffix(field: str) -> Html:
 # =====================================================================================================================
 # Shared result pieces
 # =====================================================================================================================
+@functools.lru_cache(maxsize=4096)
 def bytes_html(value: int, output: str | None = None) -> Html:
     """Bytes as "86.2 GB (80.3 GiB)", the raw figure in data-value."""
     dec, binary = fmt_bytes(value)
@@ -241,6 +243,13 @@ VERDICT_MARKS = {"comfortable": "✓", "tight": "~", "does_not_fit": "✗"}
 
 
 def verdict_html(s: Strings, v: str) -> Html:
+    key = ("verdict", v)
+    if key not in s.memo:
+        s.memo[key] = _verdict_html(s, v)
+    return s.memo[key]
+
+
+def _verdict_html(s: Strings, v: str) -> Html:
     return el("span", {"class": f"calc-verdict calc-verdict--{v}", "data-verdict": v},
               el("span", {"class": "calc-verdict__mark", "aria-hidden": "true"}, VERDICT_MARKS[v]),
               el("span", {"class": "calc-verdict__word"}, s.get(f"verdict.{v}")))

@@ -122,3 +122,11 @@ def test_inverse_solver_is_the_boundary() -> None:
 def test_inverse_solver_zero_when_weights_alone_do_not_fit() -> None:
     s = TrainingSetup(model=MODELS["llama-3.1-70b"], optimizer=Optimizer.ADAMW_TORCH)
     assert rec.max_seq_len(s, GPU) == 0 and rec.max_micro_batch(s, GPU) == 0
+
+
+def test_the_inverse_search_finds_the_boundary_from_any_start() -> None:
+    """The galloping search returns what a plain scan would, wherever it starts (every boundary, every start)."""
+    for hi in (1, 2, 3, 10, 100, 1000):
+        for answer in range(0, hi + 1):
+            for start in (None, *range(1, hi + 1)):
+                assert rec._largest(1, hi, lambda x: x <= answer, start) == answer, (hi, answer, start)
