@@ -1,0 +1,66 @@
+"""Generated strings in Arabic pages read in the right visual order in Chromium: a card count and its card ("2 × H100
+80GB"), a figure and its unit ("57 GB"), a range ("13–34B") stay one left-to-right run inside the right-to-left
+sentence, on one line. Checked by where the browser actually draws each character, not by the markup."""
+from __future__ import annotations
+
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+# x of the first drawn box of the i-th character of an element's text, and the tops of all its characters' lines
+CHAR_X = """(el, i) => {
+  const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  let node, seen = 0;
+  while ((node = walker.nextNode())) {
+    if (i < seen + node.length) {
+      const r = document.createRange();
+      r.setStart(node, i - seen);
+      r.setEnd(node, i - seen + 1);
+      const box = r.getClientRects()[0];
+      return box ? box.x : null;
+    }
+    seen += node.length;
+  }
+  return null;
+}"""
+LINES = """el => { const r = document.createRange(); r.selectNodeContents(el);
+  return new Set([...r.getClientRects()].map(b => Math.round(b.top))).size; }"""
+
+
+def reads_left_to_right(locator, first: str, last: str) -> None:
+    locator.scroll_into_view_if_needed()     # off-screen tables are not laid out (content-visibility: auto)
+    text = locator.text_content()
+    i, j = text.index(first), text.rindex(last)
+    xi, xj = locator.evaluate(CHAR_X, i), locator.evaluate(CHAR_X, j)
+    assert xi is not None and xj is not None and xi < xj, (text, first, xi, last, xj)
+    assert locator.evaluate(LINES) == 1, text
+
+
+def test_card_counts_figures_and_ranges_keep_their_order_in_arabic(page, guard, site_url):
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(f"{site_url}articles/vram-guide/")
+    # Column headers of the size table: "1 × 80 GB" … "8 × 80 GB" (count first, reading left to right).
+    headers = page.locator('[data-calc-table="needs-by-size"] thead th:visible').filter(has_text="×")
+    assert headers.count() >= 4
+    for k in range(headers.count()):
+        header = headers.nth(k)
+        reads_left_to_right(header, header.text_content().strip()[0], "GB")
+    # Computed figures inside sentences: the number, then its unit.
+    values = page.locator('.calc-value[data-calc-out="peak"] bdi:visible')
+    assert values.count() >= 3
+    for k in range(min(values.count(), 6)):
+        reads_left_to_right(values.nth(k), values.nth(k).text_content()[0], "GB")
+    # A size range written in the prose stays one run on one line.
+    ranges = page.locator("article bdi:visible").filter(has_text="–")
+    found = 0
+    for k in range(ranges.count()):
+        text = ranges.nth(k).text_content()
+        if text[0].isdigit():
+            reads_left_to_right(ranges.nth(k), text[0], text[-1])
+            found += 1
+    assert found >= 1
+    # The estimator's smallest setup: "N × <card>".
+    page.goto(f"{site_url}calculator/")
+    setup = page.locator('#calc-estimator-1 [data-calc-output="smallest_setup"] li bdi').filter(has_text="×").first
+    text = setup.text_content()
+    reads_left_to_right(setup, text[0], text[-1])
