@@ -1,9 +1,11 @@
 """Hosting the built site anywhere, read from disk: every URL by which a built page, stylesheet or script reaches the
-site itself is relative (the site works under any sub-path: issue 10, point 9). The browser checks are in
-tests/e2e/test_site.py.
+site itself is relative (the site works under any sub-path: issue 10, point 9), and each language has its own
+search index, which every page of that language loads (point 11). The browser checks are in tests/e2e/test_site.py.
 """
 from __future__ import annotations
 
+import json
+import posixpath
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -11,6 +13,9 @@ from pathlib import Path
 import pytest
 
 pytestmark = pytest.mark.docs
+
+LANGS = ("ar", "en")  # ar is the default language, at the site root; en lives under en/
+
 
 class _Urls(HTMLParser):
     """Every URL-valued attribute of one document, and the text of its inline scripts."""
@@ -91,3 +96,54 @@ def test_no_built_file_reaches_the_site_by_a_root_absolute_url(built_site):
             js = path.read_text(encoding="utf-8", errors="replace")
             offenders += [f"{rel}: {m['u']}" for m in own.finditer(js)]
     assert not offenders, "root-absolute URLs:\n" + "\n".join(offenders[:60])
+
+
+# ------------------------------------------------------------------------------------------------------------
+# Search: one index per language
+# ------------------------------------------------------------------------------------------------------------
+def lang_root(site: Path, lang: str) -> Path:
+    return site if lang == LANGS[0] else site / lang
+
+
+def built_pages(site: Path) -> dict[str, list[Path]]:
+    """Every page MkDocs built (not the 404 page, nor another app's page such as the admin) by its <html lang>."""
+    pages: dict[str, list[Path]] = {lang: [] for lang in LANGS}
+    for path in sorted(site.rglob("index.html")):
+        if '<script id="__config"' in path.read_text(encoding="utf-8"):
+            pages.setdefault(parse(path).lang or "", []).append(path)
+    return pages
+
+
+def _config(path: Path) -> dict:
+    text = path.read_text(encoding="utf-8")
+    match = re.search(r'<script id="__config" type="application/json">(.*?)</script>', text, re.S)
+    assert match, f"{path}: no __config block"
+    return json.loads(match.group(1))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_each_language_has_its_own_search_index_of_its_own_pages(built_site, lang):
+    root = lang_root(built_site, lang)
+    index_file = root / "search" / "search_index.json"
+    assert index_file.is_file(), f"no search index for {lang!r} at {index_file.relative_to(built_site)}"
+    docs = json.loads(index_file.read_text(encoding="utf-8"))["docs"]
+    indexed: set[Path] = set()
+    for doc in docs:
+        page = doc["location"].split("#")[0]
+        target = root / page / "index.html"
+        assert target.is_file(), f"{lang} index: {doc['location']!r} is no page under {root.relative_to(built_site)}/"
+        assert parse(target).lang == lang, f"{lang} index holds {doc['location']!r}, a page in {parse(target).lang}"
+        indexed.add(target)
+    assert indexed == set(built_pages(built_site)[lang]), "a page of this language is missing from its index"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_page_loads_the_search_index_of_its_language(built_site, lang):
+    """Material loads ``<__config.base>/search/search_index.json``: each page's base must be its language's root."""
+    root = lang_root(built_site, lang)
+    for path in built_pages(built_site)[lang]:
+        base = _config(path)["base"]
+        page_dir = path.parent.relative_to(built_site).as_posix()
+        resolved = posixpath.normpath(posixpath.join(page_dir, base))
+        expected = posixpath.normpath(root.relative_to(built_site).as_posix())
+        assert resolved == expected, f"{path.relative_to(built_site)}: base {base!r} -> {resolved!r}, not {expected!r}"
