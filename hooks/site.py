@@ -23,7 +23,7 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 
-from sitebuild import cms, hosting, publish
+from sitebuild import a11y, cms, hosting, publish
 from sitebuild.strings import LANGUAGES, load_strings
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -150,13 +150,13 @@ def on_template_context(context, template_name, config):
 
 
 def on_post_page(output, page, config):
-    return _HEAD_ALTERNATE.sub("", _with_dir(output))
+    return a11y.name_search_dialog(_HEAD_ALTERNATE.sub("", _with_dir(output)))
 
 
 def on_post_template(output_content, template_name, config):
     output = _with_dir(output_content)
     if template_name == "404.html":
-        output = hosting.not_found_page(_HEAD_ALTERNATE.sub("", output))
+        output = hosting.not_found_page(a11y.name_search_dialog(_HEAD_ALTERNATE.sub("", output)))
     return output
 
 
