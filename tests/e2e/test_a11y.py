@@ -139,3 +139,55 @@ def test_axe_finds_no_serious_violation(page, guard, site_url, site_pages, missi
     assert not found, f"{len(found)} serious or critical axe findings ({lang}, {scheme}):\n" + "\n".join(found)
     stale = [entry for entry, n in zip(NOT_COUNTED, excused) if n == 0]
     assert not stale, f"NOT_COUNTED entries that match nothing any more (remove them): {stale}"
+
+
+# ------------------------------------------------------------------------------------------------------------
+# The keyboard focus ring (WCAG 2.2 SC 1.4.11 and 2.4.13: at least 3:1 against what surrounds it). axe does not
+# check it. Colours do not depend on the language; the English calculator page has every kind of focusable thing.
+# ------------------------------------------------------------------------------------------------------------
+_RING = """(el) => {
+  const parse = (c) => { const m = c.match(/[\\d.]+/g).map(Number); return [m[0], m[1], m[2], m.length > 3 ? m[3] : 1]; };
+  const style = getComputedStyle(el);
+  const layers = [];
+  for (let n = el.parentElement; n; n = n.parentElement) {
+    const bg = parse(getComputedStyle(n).backgroundColor);
+    if (bg[3] > 0) layers.push(bg);
+    if (bg[3] === 1) break;
+  }
+  let bg = [255, 255, 255];
+  for (const [r, g, b, a] of layers.reverse()) bg = [r * a + bg[0] * (1 - a), g * a + bg[1] * (1 - a), b * a + bg[2] * (1 - a)];
+  return { color: parse(style.outlineColor), style: style.outlineStyle, width: parseFloat(style.outlineWidth), bg };
+}"""
+
+
+def _luminance(rgb) -> float:
+    def channel(c: float) -> float:
+        c /= 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (channel(c) for c in rgb[:3])
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a, b) -> float:
+    la, lb = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_keyboard_focus_ring_contrasts_with_its_background(page, guard, site_url, scheme):
+    page.emulate_media(color_scheme=scheme)
+    page.goto(site_url + "en/calculator/")
+    settle(page)
+    expect(page.locator("body")).to_have_attribute("data-md-color-scheme", SCHEMES[scheme])
+    page.keyboard.press("Tab")  # a keyboard user: links show their focus ring from now on
+    checked = []
+    for selector in ("article a[href]:not(.headerlink)", "[data-calc-root] input.calc-field__input",
+                     "[data-calc-root] select", ".md-nav__link[href]"):
+        target = page.locator(selector).first
+        target.focus()
+        ring = target.evaluate(_RING)
+        assert ring["style"] != "none" and ring["width"] >= 1, f"{selector}: no focus ring ({ring})"
+        ratio = contrast(ring["color"], ring["bg"])
+        checked.append(f"{selector}: {ratio:.2f}:1")
+        assert ratio >= 3, f"{scheme}: the focus ring of {selector} is {ratio:.2f}:1 against its background ({ring})"
+    assert len(checked) == 4, checked
