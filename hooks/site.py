@@ -23,7 +23,7 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 
-from sitebuild import cms, publish
+from sitebuild import a11y, cms, hosting, publish
 from sitebuild.strings import LANGUAGES, load_strings
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -137,12 +137,27 @@ def _with_dir(html: str) -> str:
 _HEAD_ALTERNATE = re.compile(r'\s*<link rel="alternate" href="[^"]*" hreflang="[a-z]{2}">')
 
 
+def on_page_context(context, page, config, nav):
+    # After the i18n plugin's (priority 50), which sets this page's language links.
+    hosting.relative_alternates(config)
+    return context
+
+
+def on_template_context(context, template_name, config):
+    if template_name == "404.html":
+        hosting.not_found_context(context, config)
+    return context
+
+
 def on_post_page(output, page, config):
-    return _HEAD_ALTERNATE.sub("", _with_dir(output))
+    return a11y.name_search_dialog(_HEAD_ALTERNATE.sub("", _with_dir(output)))
 
 
 def on_post_template(output_content, template_name, config):
-    return _with_dir(output_content)
+    output = _with_dir(output_content)
+    if template_name == "404.html":
+        output = hosting.not_found_page(a11y.name_search_dialog(_HEAD_ALTERNATE.sub("", output)))
+    return output
 
 
 # Material's bundle holds a few absolute URLs it may fetch: mermaid and a ResizeObserver polyfill from unpkg (only

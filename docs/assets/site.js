@@ -38,3 +38,38 @@
     }
   });
 })();
+
+// Wide tables scroll sideways inside Material's wrapper. A keyboard user can only scroll what can take focus (WCAG
+// 2.1.1; axe: scrollable-region-focusable), so each wrapper becomes a focusable region named after its table: the
+// table's caption, else the heading of the section it sits in. Material wraps the tables when its document$ emits;
+// this subscription comes after Material's own, so the wrappers exist by then.
+(function () {
+  "use strict";
+  function heading(node) {
+    for (var n = node; n && !n.classList.contains("md-typeset"); n = n.parentElement) {
+      for (var s = n.previousElementSibling; s; s = s.previousElementSibling) {
+        if (/^H[1-6]$/.test(s.tagName)) {
+          var copy = s.cloneNode(true);
+          copy.querySelectorAll(".headerlink").forEach(function (a) { a.remove(); });
+          return copy.textContent.trim();
+        }
+      }
+    }
+    return "";
+  }
+  function label() {
+    document.querySelectorAll(".md-typeset__scrollwrap:not([tabindex])").forEach(function (wrap) {
+      var table = wrap.querySelector("table");
+      var caption = table && table.caption ? table.caption.textContent.trim() : "";
+      var name = caption || heading(wrap);
+      wrap.tabIndex = 0;
+      if (name) {
+        wrap.setAttribute("role", "region");
+        wrap.setAttribute("aria-label", name);
+      }
+    });
+  }
+  if (window.document$ && typeof window.document$.subscribe === "function") window.document$.subscribe(label);
+  else if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", label);
+  else label();
+})();

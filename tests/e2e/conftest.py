@@ -4,7 +4,9 @@ leaving 127.0.0.1 or any console error."""
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
@@ -48,6 +50,35 @@ def subpath_site_url(built_site):
     server, url = serve_in_thread(built_site, prefix="/guide/")
     yield url
     server.shutdown()
+
+
+_HTML_LANG = re.compile(r'<html lang="(?P<lang>[^"]*)"')
+MISSING_PATH = "no/such/page/"
+
+
+@pytest.fixture(scope="session")
+def missing_path() -> str:
+    """A path under the site root that no file answers: where the tests meet the 404 page."""
+    return MISSING_PATH
+
+
+@pytest.fixture(scope="session")
+def site_pages(built_site) -> list[tuple[str, str]]:
+    """(path, lang) of every HTML document in the built site, from the files (so a page added later is included):
+    ``index.html`` files by their folder ("", "en/articles/vram-guide/"), 404.html as the missing path it is served
+    for, any other file by its own path; lang from its <html lang> ("" if it has none)."""
+    pages = []
+    for path in sorted(Path(built_site).rglob("*.html")):
+        rel = path.relative_to(built_site).as_posix()
+        match = _HTML_LANG.search(path.read_text(encoding="utf-8", errors="replace"))
+        lang = match["lang"] if match else ""
+        if rel == "404.html":
+            pages.append((MISSING_PATH, lang))
+        elif path.name == "index.html":
+            pages.append((rel[: -len("index.html")], lang))
+        else:
+            pages.append((rel, lang))
+    return pages
 
 
 @dataclass
