@@ -24,17 +24,12 @@ import csv
 import json
 import re
 import statistics
-import sys
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-_ROOT = Path(__file__).resolve().parents[1]
-if str(_ROOT) not in sys.path:
-    sys.path.insert(0, str(_ROOT))
-
-from calculator.catalog import GPUS, MODELS  # noqa: E402
-from calculator.models import (  # noqa: E402
+from calculator.catalog import GPUS, MODELS
+from calculator.models import (
     ALL_LINEAR,
     Attention,
     GpuSpec,
@@ -46,11 +41,11 @@ from calculator.models import (  # noqa: E402
     Sharding,
     TrainingSetup,
 )
-from calculator.throughput import COEFFICIENTS, Coefficients, step_counts, step_time  # noqa: E402
+from calculator.throughput import COEFFICIENTS, Coefficients, step_counts, step_time
 
 __all__ = ["DEFAULT_DATA", "TARGETS", "Row", "load_rows", "score", "fit", "loso", "run", "main"]
 
-DEFAULT_DATA = _ROOT.parent / "shared" / "calibration" / "throughput" / "throughput.csv"
+DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "calibration" / "throughput" / "throughput.csv"
 PEAKS_CSV_NAME = "gpu_peaks.csv"
 TARGETS = {"median_overall": 0.20, "median_per_method": 0.25}
 METHODS = ("full", "lora", "qlora")
