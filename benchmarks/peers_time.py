@@ -6,6 +6,7 @@ training speeds, in one command.
     python benchmarks/peers_time.py --rows          # plus one line per measured run
     python benchmarks/peers_time.py --json          # machine output
     python benchmarks/peers_time.py --markdown [--lang ar]   # the table of docs/accuracy*.md
+    python benchmarks/peers_time.py --update-docs   # rewrites that table in docs/accuracy*.md and README.md
 
 The rows are those of ``benchmarks/throughput.py`` (same CSV, same exclusions, same reading of each row). Each tool
 answers tokens per second per GPU for a row, or "unsupported" with the reason; the score is the absolute percentage
@@ -36,7 +37,17 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks import throughput as bench
-from benchmarks.peers import DEFAULT_VENV, ROOT, Peer, ensure_venv, hf_config, installed_versions, run_peer
+from benchmarks.peers import (
+    DEFAULT_VENV,
+    DOC_TARGETS,
+    ROOT,
+    Peer,
+    ensure_venv,
+    hf_config,
+    installed_versions,
+    replace_block,
+    run_peer,
+)
 
 COMMAND = "python benchmarks/peers_time.py"
 METHODS = ("full", "lora", "qlora")
@@ -259,6 +270,24 @@ def render_markdown(report: dict[str, Any], lang: str = "en") -> str:
     return "\n".join(lines) + "\n"
 
 
+BLOCK = "time-league"
+
+
+def update_docs(report: dict[str, Any]) -> list[Path]:
+    """Write the table between the ``<!-- peers:begin time-league -->`` / ``end`` markers of the pages that have
+    them (the memory league's targets: docs/accuracy.md, docs/accuracy.en.md, README.md)."""
+    written = []
+    for path, lang in DOC_TARGETS:
+        if not path.exists():
+            continue
+        text = path.read_text(encoding="utf-8")
+        if f"<!-- peers:begin {BLOCK} -->" not in text:
+            continue
+        path.write_text(replace_block(text, BLOCK, render_markdown(report, lang)), encoding="utf-8")
+        written.append(path)
+    return written
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--data", type=Path, default=bench.DEFAULT_DATA, help="throughput CSV (default: %(default)s)")
@@ -266,6 +295,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true", help="machine output")
     ap.add_argument("--markdown", action="store_true", help="the Markdown table of docs/accuracy*.md")
     ap.add_argument("--lang", choices=("en", "ar"), default="en")
+    ap.add_argument("--update-docs", action="store_true",
+                    help="write the table into docs/accuracy.md, docs/accuracy.en.md and README.md")
     ap.add_argument("--venv", type=Path, default=DEFAULT_VENV, help="the peers' venv (default: %(default)s)")
     a = ap.parse_args(argv)
     rows = bench.load_rows(a.data)
@@ -282,6 +313,9 @@ def main(argv: list[str] | None = None) -> int:
         data = str(a.data)
     report = build_report(rows, docs, versions, data=data,
                           date=_dt.datetime.now(_dt.timezone.utc).date().isoformat())
+    if a.update_docs:
+        for path in update_docs(report):
+            print(f"peers_time: wrote {path.relative_to(ROOT)}", file=sys.stderr)
     if a.json:
         print(json.dumps(report, indent=1))
     elif a.markdown:
