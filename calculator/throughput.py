@@ -23,6 +23,7 @@ sequences per micro-batch, ``h`` hidden size, ``a`` query heads, ``d`` head dim,
 from __future__ import annotations
 
 import math
+from bisect import bisect_left
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
@@ -209,6 +210,23 @@ class StepCounts:
     total_flops: float            # everything computed per micro-batch (recompute, DPO reference included)
     peak_bytes: float = 0.0       # memory.py's peak, when paged optimizer states may have to be evicted
     paged_bytes: float = 0.0      # paged optimizer states (bytes) that live in unified memory
+    # The matmul groups sorted by arithmetic intensity (FLOPs per byte), with the FLOPs of the groups from each
+    # position on and the bytes of the groups before it (``_roofline``): a card times them with one bisection.
+    roofline: tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]] = ((), (0.0,), (0.0,))
+
+
+def _roofline(matmuls: tuple[tuple[float, float], ...]) -> tuple[tuple[float, ...], tuple[float, ...],
+                                                                 tuple[float, ...]]:
+    """Sum over groups of max(FLOPs / c, bytes / b) = FLOPs of the groups whose intensity is at least c / b, over c,
+    plus bytes of the others, over b. Returns (intensities ascending, FLOPs from position i on, bytes before i)."""
+    groups = sorted(((f / by if by > 0 else math.inf), f, by) for f, by in matmuls)
+    flops_from = [0.0] * (len(groups) + 1)
+    bytes_before = [0.0] * (len(groups) + 1)
+    for i in range(len(groups) - 1, -1, -1):
+        flops_from[i] = flops_from[i + 1] + groups[i][1]
+    for i, g in enumerate(groups):
+        bytes_before[i + 1] = bytes_before[i] + g[2]
+    return tuple(g[0] for g in groups), tuple(flops_from), tuple(bytes_before)
 
 
 def _head_dim(m: ModelArch) -> int:
@@ -294,13 +312,20 @@ def step_counts(s: TrainingSetup, gpu: GpuSpec) -> StepCounts:
     decides the links (NVLink, PCIe, network) and whether paged optimizer states fit; the rest is counted once per
     setup."""
     w = _work(s)
+    link, kind, paging, host_gb_s = _card_terms(w, s, gpu)
+    return replace(w, link_gb_s=link, link_kind=kind, paging_bytes=paging, host_gb_s=host_gb_s)
+
+
+def _card_terms(w: StepCounts, s: TrainingSetup, gpu: GpuSpec) -> tuple[float, str, float, float]:
+    """What the card changes in a setup's counts: its GPU link (bandwidth, kind), the paged optimizer bytes that do
+    not fit beside the peak, and its host link."""
     link, kind = _link(s, gpu)
     paging = 0.0
     if w.paged_bytes:
         over = w.peak_bytes + w.paged_bytes - gpu.memory_bytes
         if over > 0:
             paging = 2.0 * min(over, w.paged_bytes)
-    return replace(w, link_gb_s=link, link_kind=kind, paging_bytes=paging, host_gb_s=gpu.host_link_gb_s or 16.0)
+    return link, kind, paging, gpu.host_link_gb_s or 16.0
 
 
 @lru_cache(maxsize=64)
@@ -458,7 +483,7 @@ def _work(s: TrainingSetup) -> StepCounts:
         comm_bytes=comm, comm_step_bytes=comm_step, link_gb_s=0.0, link_kind="none", host_bytes=host,
         host_step_bytes=host_step, paging_bytes=0.0, host_gb_s=16.0, optimizer_bytes=opt_bytes,
         cpu_optimizer_params=cpu_params, model_flops=model_flops, total_flops=total, peak_bytes=peak,
-        paged_bytes=paged,
+        paged_bytes=paged, roofline=_roofline(tuple(matmuls)),
     )
 
 
@@ -500,24 +525,33 @@ def step_time(c: StepCounts, gpu: GpuSpec, k: Coefficients = COEFFICIENTS) -> St
     at the sustained bandwidth, whichever is slower), attention at its own efficiency, streaming traffic at the
     bandwidth; host time combined with GPU time by ``overlap_p``; communication exposed beyond what overlaps with
     compute; host-link transfers in parallel with compute; the optimizer after the last micro-batch."""
+    return _step_time(c, gpu, k, c.link_gb_s, c.link_kind, c.paging_bytes, c.host_gb_s)
+
+
+def _step_time(c: StepCounts, gpu: GpuSpec, k: Coefficients, link_gb_s: float, link_kind: str,
+               paging_bytes: float, host_gb_s: float) -> StepTime:
+    """``step_time`` with the card's terms (``_card_terms``) given apart from the counts, so that the GPU table
+    times one setup's counts on every card without copying them."""
     peak = gpu.peak_tflops * 1e12
     mm = peak * k.matmul_efficiency
     bw = gpu.memory_gb_s * 1e9 * k.bandwidth_efficiency
-    t_mm = sum(max(f / mm, b / bw) for f, b in c.matmuls)
+    intensity, flops_from, bytes_before = c.roofline
+    i = bisect_left(intensity, mm / bw)                   # groups from i on are compute-bound on this card
+    t_mm = flops_from[i] / mm + bytes_before[i] / bw
     t_att = c.attention_flops / (peak * k.attention_efficiency)
     t_elem = (c.elementwise_bytes * k.elementwise_traffic + c.loss_bytes + c.dequant_bytes) / bw
     compute = t_mm + t_att + t_elem
     host = c.kernels * k.kernel_launch_s + c.zero3_layer_passes * k.zero3_layer_s
     micro = _combine(compute, host, k.overlap_p)
     comm = 0.0
-    link = c.link_gb_s * 1e9 * _link_efficiency(c.link_kind, k) if c.link_gb_s > 0 else 0.0
+    link = link_gb_s * 1e9 * _link_efficiency(link_kind, k) if link_gb_s > 0 else 0.0
     if link:
         total = c.comm_bytes / link
         hidden = k.comm_overlap * compute
         comm = max(0.0, total - hidden) + (1.0 - k.comm_overlap) * min(total, hidden)
-    host_link = c.host_gb_s * 1e9 * k.host_link_efficiency
+    host_link = host_gb_s * 1e9 * k.host_link_efficiency
     micro_total = max(micro + comm, c.host_bytes / host_link)
-    steps = max(micro_total * c.micro_batches, c.paging_bytes / host_link)
+    steps = max(micro_total * c.micro_batches, paging_bytes / host_link)
     opt = (c.optimizer_bytes / bw + c.host_step_bytes / host_link
            + c.cpu_optimizer_params * k.cpu_adam_bytes_per_param / (k.host_memory_gb_s * 1e9))
     if link and c.comm_step_bytes:
@@ -701,19 +735,21 @@ def run_json(s: TrainingSetup, gpu: GpuSpec, w: Workload, price: float | None,
     }
 
 
-def _setup_times(s: TrainingSetup, s_eff: TrainingSetup, gpu: GpuSpec, w: Workload | None,
+def _setup_times(s: TrainingSetup, s_eff: TrainingSetup, work: StepCounts, gpu: GpuSpec, w: Workload | None,
                  price: float | None) -> dict[str, Any]:
-    """Time and cost of one card and count (``s`` built by recommend.setup_for; ``s_eff`` its effective_setup)."""
+    """Time and cost of one card and count (``s`` built by recommend.setup_for; ``s_eff`` its effective_setup,
+    ``work`` the counts of ``s_eff``)."""
     try:
-        _check(s, gpu)
-        tp = throughput(s_eff, gpu)
+        _check(s_eff, gpu)
     except ThroughputError as err:
         return {"tokens_per_second": None, "time_error": err.code}
-    out: dict[str, Any] = {"tokens_per_second": _round(tp["tokens_per_second"])}
-    per_million = 1e6 / tp["tokens_per_second"] / 3600.0 * s.num_gpus   # GPU-hours per million computed tokens
+    t = _step_time(work, gpu, COEFFICIENTS, *_card_terms(work, s_eff, gpu))
+    tokens_per_second = work.tokens * work.micro_batches / t.step_s * s.num_gpus
+    out: dict[str, Any] = {"tokens_per_second": _round(tokens_per_second)}
+    per_million = 1e6 / tokens_per_second / 3600.0 * s.num_gpus   # GPU-hours per million computed tokens
     out["cost_per_million_tokens"] = None if price is None else round(per_million * price, 4)
     if w is not None:
-        rt = run_time(s, gpu, w, tp=tp)
+        rt = run_time(s, gpu, w, tp={"tokens_per_second": tokens_per_second})
         out["seconds"] = _round(rt["seconds"])
         out["gpu_hours"] = _round(rt["gpu_hours"])
         out["cost"] = None if price is None else round(rt["gpu_hours"] * price, 2)
@@ -723,10 +759,11 @@ def _setup_times(s: TrainingSetup, s_eff: TrainingSetup, gpu: GpuSpec, w: Worklo
 
 def annotate_gpu_table(table: list[dict[str, Any]], s: TrainingSetup, w: Workload | None, chosen: str | None,
                        reader_price: float | None) -> None:
-    """Add time and cost to every card and count of ``recommend.gpu_table`` (same setups: ``setup_for``)."""
+    """Add time and cost to every card and count of ``recommend.gpu_table`` (same setups: ``setup_for``). Each
+    count's setup is counted once (``_work``) and timed on every card."""
     from .catalog import GPUS
     from .recommend import setup_for
-    setups: dict[int, tuple[TrainingSetup, TrainingSetup]] = {}
+    setups: dict[int, tuple[TrainingSetup, TrainingSetup, StepCounts]] = {}
     for row in table:
         gpu = GPUS[row["gpu"]]
         price, source = _price(gpu, chosen, reader_price)
@@ -736,7 +773,8 @@ def annotate_gpu_table(table: list[dict[str, Any]], s: TrainingSetup, w: Workloa
             n = setup["num_gpus"]
             if n not in setups:
                 sn = setup_for(s, n)
-                setups[n] = (sn, effective_setup(sn, w))
+                s_eff = effective_setup(sn, w)
+                setups[n] = (sn, s_eff, _work(s_eff))
             setup.update(_setup_times(*setups[n], gpu, w, price))
 
 

@@ -53,14 +53,19 @@ def test_run_time_is_linear_in_tokens_and_epochs(s: TrainingSetup, gpu_id: str, 
 @given(setups(), CARDS)
 def test_more_work_per_step_is_never_faster(s: TrainingSetup, gpu_id: str) -> None:
     """Recomputing the forward or a second micro-batch of accumulation only add time (with activation offloading,
-    checkpointing shrinks what crosses PCIe, so it can be faster: that case is left out)."""
+    checkpointing shrinks what crosses PCIe, so it can be faster: that case is left out; when paged optimizer states
+    are evicted every step, their transfer can outlast a short micro-batch, which then adds nothing)."""
     assume(_timed(s))
     gpu = GPUS[gpu_id]
     t = throughput(s, gpu)["step_time_s"]
     if not s.gradient_checkpointing and not s.activation_offloading:
         assert throughput(replace(s, gradient_checkpointing=True), gpu)["step_time_s"] >= t * (1 - 1e-9)
     if not s.optimizer_in_backward:
-        assert throughput(replace(s, grad_accum_steps=s.grad_accum_steps + 1), gpu)["step_time_s"] > t
+        t_more = throughput(replace(s, grad_accum_steps=s.grad_accum_steps + 1), gpu)["step_time_s"]
+        if step_counts(s, gpu).paging_bytes:
+            assert t_more >= t        # evicted paged optimizer states cross PCIe beside the compute: may hide it
+        else:
+            assert t_more > t
     c = step_counts(s, gpu)
     assert c.total_flops >= c.model_flops * (1 - 1e-12) > 0
 

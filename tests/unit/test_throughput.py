@@ -7,6 +7,7 @@ GQA), 2 FLOPs per weight per token per matmul pass.
 from __future__ import annotations
 
 import math
+from bisect import bisect_left
 from dataclasses import replace
 
 import pytest
@@ -201,3 +202,21 @@ def test_catalogue_speed_and_price_fields() -> None:
     # the consumer card is slower than the data-centre flagship on every speed figure
     assert GPUS["rtx-4090"].peak_tflops < GPUS["h100-80gb"].peak_tflops
     assert math.isclose(GPUS["h200"].peak_tflops, GPUS["h100-80gb"].peak_tflops)   # same GH100 die
+
+
+def test_roofline_by_bisection_equals_the_sum_of_maxima() -> None:
+    """step_time times the matmul groups from their intensity-sorted sums; it must equal the plain roofline sum."""
+    setups = [_setup(model=MODELS[m], method=meth) for m, meth in
+              (("llama-3.1-8b", Method.QLORA), ("llama-2-7b", Method.FULL), ("llama-3.1-8b", Method.LORA))]
+    setups.append(_setup(method=Method.LORA, micro_batch_size=1, seq_len=64))   # toy model: mostly memory-bound
+    for s in setups:
+        c = step_counts(s, A100)
+        for gpu in GPUS.values():
+            if not gpu.peak_tflops:
+                continue
+            mm = gpu.peak_tflops * 1e12 * COEFFICIENTS.matmul_efficiency
+            bw = gpu.memory_gb_s * 1e9 * COEFFICIENTS.bandwidth_efficiency
+            plain = sum(max(f / mm, b / bw) for f, b in c.matmuls)
+            intensity, flops_from, bytes_before = c.roofline
+            i = bisect_left(intensity, mm / bw)
+            assert flops_from[i] / mm + bytes_before[i] / bw == pytest.approx(plain, rel=1e-12)

@@ -51,6 +51,24 @@ def test_api_gpu_table_and_fastest_cheapest_follow_the_fit_rule() -> None:
     assert (cheapest["gpu"], cheapest["num_gpus"]) != ("rtx-4090", 1)
 
 
+@pytest.mark.parametrize("req", [
+    {"gpu": "a100-80gb", "dataset_examples": 10_000, "mean_tokens_per_example": 300, "micro_batch_size": 4},
+    {"model": "llama-2-7b", "method": "full", "gpu": "h100-80gb", "num_gpus": 8, "sharding": "zero3",
+     "dataset_tokens": 50_000_000},
+    {"gpu": "rtx-4090", "num_gpus": 2, "sharding": "zero3", "optimizer": "paged_adamw_8bit",
+     "dataset_tokens": 1_000_000, "gpu_hour_price": 0.4},
+])
+def test_gpu_table_times_the_chosen_setup_like_throughput_and_run(req) -> None:
+    """The table times every card from one count per card count (a faster path); the chosen card and count must
+    read exactly what ``throughput`` and ``run`` say for the request itself."""
+    r = _api(**req)["result"]
+    row = next(row for row in r["gpu_table"] if row["gpu"] == req["gpu"])
+    st = next(st for st in row["setups"] if st["num_gpus"] == req.get("num_gpus", 1))
+    assert st["tokens_per_second"] == r["throughput"]["tokens_per_second"]
+    assert st["seconds"] == r["run"]["seconds"] and st["gpu_hours"] == r["run"]["gpu_hours"]
+    assert st["cost"] == r["run"]["cost"]
+
+
 def test_api_padding_with_examples() -> None:
     unpacked = _api(gpu="a100-80gb", dataset_examples=10_000, mean_tokens_per_example=300, micro_batch_size=4)
     packed = _api(gpu="a100-80gb", dataset_examples=10_000, mean_tokens_per_example=300, micro_batch_size=4,
