@@ -3,9 +3,10 @@
     .venv/bin/python benchmarks/estimator_speed.py [--repeat N]
 
 Each request is timed N times after one warm-up call; the median and the 95th percentile are printed in ms. The
-"full" request asks for everything the page's full estimator shows: the estimate, the GPU table, the smallest setup,
-the remedies and the inverse solver for the chosen card. In the browser the same code runs in Pyodide (see
-benchmarks/page.py for the round trip there).
+"full" request asks for everything the page's full estimator shows: the estimate, the GPU table (with time and cost
+per card), the smallest, fastest and cheapest setups, the remedies and the inverse solver for the chosen card; "full
++ run" adds a workload (the run's time and cost, padding included). In the browser the same code runs in Pyodide
+(see benchmarks/page.py for the round trip there).
 """
 from __future__ import annotations
 
@@ -24,6 +25,9 @@ REQUESTS = {
                                            "dpo": True, "gradient_checkpointing": True},
     "full: 7B full FT, ZeRO-3 x 8 on H100": {"model": "llama-2-7b", "method": "full", "gpu": "h100-80gb",
                                              "num_gpus": 8, "sharding": "zero3"},
+    "full + run: 8B QLoRA, 20k padded examples": {"model": "llama-3.1-8b", "method": "qlora", "gpu": "rtx-4090",
+                                                  "micro_batch_size": 4, "dataset_examples": 20_000,
+                                                  "mean_tokens_per_example": 300, "gpu_hour_price": 0.5},
 }
 
 

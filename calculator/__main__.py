@@ -2,6 +2,8 @@
 
     python -m calculator --model llama-3.1-8b --method qlora --seq-len 2048 --gpu rtx-4090
     python -m calculator --config path/to/config.json --method lora --json
+    python -m calculator --model llama-3.1-8b --method qlora --gpu rtx-4090 --dataset-tokens 10000000 \
+        --gpu-hour-price 0.5
 
 One flag per request key, made from its spec in ``calculator/inputs.py`` (underscores become dashes); unset flags
 take the API defaults.
@@ -131,7 +133,60 @@ def render(r: dict[str, Any]) -> str:
         for key in ("fits", "comfortable"):
             v = sm.get(key)
             out.append(f"  smallest setup ({key}): " + (f"{v['num_gpus']} x {v['gpu']}" if v else "none in catalogue"))
+    out += render_time(r)
     return "\n".join(out)
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    if seconds < 172800:
+        return f"{seconds / 3600:.1f} h"
+    return f"{seconds / 86400:.1f} days"
+
+
+def _money(x: float | None, currency: str = "USD") -> str:
+    return "no price" if x is None else f"{x:,.2f} {currency}"
+
+
+def render_time(r: dict[str, Any]) -> list[str]:
+    """Time and cost lines (calculator/throughput.py): the chosen card's speed and run, the fastest and cheapest."""
+    out: list[str] = []
+    if "time_error" in r:
+        out += ["", f"  time: not estimated ({r['time_error']})"]
+    tp = r.get("throughput")
+    if tp:
+        lo, hi = tp["range"]
+        out += ["", f"  speed on {tp['num_gpus']} x {tp['gpu']}: {tp['tokens_per_second_per_gpu']:,.0f} tokens/s per "
+                    f"GPU (likely {lo:,.0f}-{hi:,.0f}), {tp['tokens_per_second']:,.0f} tokens/s in all; "
+                    f"step {tp['step_time_s']:.3g} s, MFU {tp['mfu'] * 100:.0f} %"]
+    run = r.get("run")
+    if run:
+        a, b = run["range_seconds"]
+        price = (f" at {run['price_per_gpu_hour']:g} {run['currency']}/GPU-hour ({run['price_source']})"
+                 if run["price_per_gpu_hour"] is not None else " (no price: give --gpu-hour-price)")
+        out.append(f"  run: {_duration(run['seconds'])} (likely {_duration(a)}-{_duration(b)}), "
+                   f"{run['gpu_hours']:.3g} GPU-hours, cost {_money(run['cost'], run['currency'])}{price}")
+        if run["padding_share"]:
+            out.append(f"       {run['computed_tokens']:,} tokens computed for {run['dataset_tokens']:,} in the data "
+                       f"({run['padding_share'] * 100:.0f} % padding)")
+    for key, label in (("fastest_setup", "fastest setup that fits"), ("cheapest_setup", "cheapest setup that fits")):
+        if key in r:
+            v = r[key]
+            if not v:
+                out.append(f"  {label}: none" + (" with a price" if key == "cheapest_setup" else ""))
+                continue
+            detail = f"{v['tokens_per_second']:,.0f} tokens/s"
+            if v.get("seconds") is not None:
+                detail += f", {_duration(v['seconds'])}"
+            if v.get("cost") is not None:
+                detail += f", {_money(v['cost'])}"
+            elif v.get("cost_per_million_tokens") is not None:
+                detail += f", {v['cost_per_million_tokens']:.3g} USD per million tokens"
+            out.append(f"  {label}: {v['num_gpus']} x {v['gpu']} ({detail})")
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -13,7 +13,7 @@ import json
 from enum import Enum
 from typing import Any
 
-from . import recommend
+from . import recommend, throughput
 from .catalog import GPUS, MODELS
 from .configs import (ALIASES, ARCH_FIELDS, MAX_PARAMS, MODEL_FIELD_KINDS, MODEL_LIMITS, QK_NORMS, REQUIRED_FIELDS,
                       ApiError, model_json, parse_model)
@@ -158,7 +158,12 @@ def parse_request(obj: Any) -> tuple[TrainingSetup, dict[str, Any]]:
     setup = TrainingSetup(**fields)
     if setup.method is not Method.FULL and trainable_params(setup) == 0:
         raise ApiError("contradiction", "lora_targets")   # e.g. gate_proj on a model with a plain MLP
-    return setup, {"gpu": v["gpu"], "include": v["include"]}
+    workload = None
+    if v["dataset_tokens"] is not None or v["dataset_examples"] is not None:
+        workload = throughput.Workload(dataset_tokens=v["dataset_tokens"], dataset_examples=v["dataset_examples"],
+                                       mean_tokens_per_example=v["mean_tokens_per_example"], epochs=v["epochs"])
+    return setup, {"gpu": v["gpu"], "include": v["include"], "workload": workload,
+                   "gpu_hour_price": v["gpu_hour_price"]}
 
 
 def _check_contradictions(v: dict[str, Any]) -> None:
@@ -171,6 +176,10 @@ def _check_contradictions(v: dict[str, Any]) -> None:
         raise ApiError("contradiction", "offload_params")
     if v["optimizer_in_backward"] and v["grad_accum_steps"] > 1:
         raise ApiError("contradiction", "optimizer_in_backward")  # torchtune: no gradient accumulation with it
+    if v["dataset_tokens"] is not None and v["dataset_examples"] is not None:
+        raise ApiError("contradiction", "dataset_examples")        # the data's size once: in tokens or in examples
+    if v["dataset_examples"] is not None and v["mean_tokens_per_example"] is None:
+        raise ApiError("missing_field", "mean_tokens_per_example")
 
 
 # =====================================================================================================================
@@ -241,6 +250,7 @@ def result_json(s: TrainingSetup, e: Estimate, options: dict[str, Any]) -> dict[
         if "inverse" in include:
             r["max_seq_len"] = recommend.max_seq_len(s, spec)
             r["max_micro_batch_size"] = recommend.max_micro_batch(s, spec)
+    throughput.result_json(s, options, r)      # throughput, run, time and cost in the GPU table, fastest/cheapest
     return r
 
 
@@ -249,8 +259,8 @@ def schema() -> dict[str, Any]:
     return {
         "models": [{"id": m.id, "name": m.name, "family": m.family, "params": count_params(m).total}
                    for m in MODELS.values()],
-        "gpus": [{"id": g.id, "name": g.name, "memory_bytes": g.memory_bytes, "klass": g.klass, "nvlink": g.nvlink}
-                 for g in GPUS.values()],
+        "gpus": [{"id": g.id, "name": g.name, "memory_bytes": g.memory_bytes, "klass": g.klass, "nvlink": g.nvlink,
+                  **throughput.gpu_speed_json(g)} for g in GPUS.values()],
         "inputs": [spec.as_json() for spec in INPUTS],
         "defaults": dict(DEFAULTS),
         "enums": {k: list(v) for k, v in ENUMS.items()},

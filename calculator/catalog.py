@@ -334,62 +334,153 @@ if len(MODELS) != len(_MODEL_LIST):  # pragma: no cover - guards against a dupli
 # ---------------------------------------------------------------------------------------------------------------
 _MIB = 1024 * 1024
 
+# --- speed and price sources (calculator/throughput.py). Dense = without 2:4 sparsity; BF16 with FP32 accumulate
+# (what PyTorch runs). Peaks of the cards in shared/calibration/throughput/gpu_peaks.csv are that file's figures with
+# its datasheet; the others are from the vendor's datasheet as quoted at a pinned commit. Link figures are per
+# direction (datasheets give NVLink and PCIe bidirectional: 600 GB/s NVLink 3 -> 300; PCIe 4.0 x16 64 GB/s -> 32).
+_PCIE4 = "PCIe 4.0 x16 (32 GB/s per direction)"
+_AMPERE_GA102 = ("https://www.nvidia.com/content/PDF/nvidia-ampere-ga-102-gpu-architecture-whitepaper-v2.pdf "
+                 "(RTX 3090: BF16 with FP32 accumulate 71 dense; 936 GB/s)")
+_ADA = ("https://images.nvidia.com/aem-dam/Solutions/geforce/ada/nvidia-ada-gpu-architecture.pdf (RTX 4090: BF16 with "
+        "FP32 accumulate 165.2 dense; 1,008 GB/s)")
+_BLACKWELL_RTX = ("https://images.nvidia.com/aem-dam/Solutions/geforce/blackwell/nvidia-rtx-blackwell-gpu-"
+                  "architecture.pdf (RTX 5090: 209.5 dense BF16; 1,792 GB/s), as quoted by pytorch/ao "
+                  "torchao/testing/training/roofline_utils.py @0598012")
+_V100 = ("https://images.nvidia.com/content/technologies/volta/pdf/volta-v100-datasheet-update-us-1165301-r5.pdf "
+         "(SXM2: 125 TFLOPS FP16 tensor, no BF16; 900 GB/s; NVLink 300 GB/s; PCIe 3.0 x16), as quoted by "
+         "mosaicml/composer callbacks/speed_monitor.py GPU_AVAILABLE_FLOPS 'v100-sxm'")
+_A10 = ("https://www.nvidia.com/content/dam/en-zz/Solutions/Data-Center/a10/pdf/a10-datasheet.pdf (BF16 125 dense; "
+        "600 GB/s)")
+_A100 = ("https://www.nvidia.com/content/dam/en-zz/Solutions/Data-Center/a100/pdf/nvidia-a100-datasheet-us-nvidia-"
+         "1758950-r4-web.pdf (BF16 312 dense; NVLink 600 GB/s; PCIe 4.0); network: DGX A100 datasheet, 8 x 200 Gb/s "
+         "HDR InfiniBand for 8 GPUs")
+_H100 = ("https://resources.nvidia.com/en-us-tensor-core/nvidia-tensor-core-gpu-datasheet (SXM5: BF16 1,979 sparse -> "
+         "989.4 dense; 3.35 TB/s; NVLink 900 GB/s; PCIe 5.0 128 GB/s); network: DGX H100, 8 x 400 Gb/s ConnectX-7")
+_H200 = ("https://www.nvidia.com/en-us/data-center/h200/ (the H100's GH100 die: 989 dense BF16; 4.8 TB/s; NVLink "
+         "900 GB/s; PCIe 5.0), links as in mlcommons/inference_results_v4.1 NVIDIA H200-SXM-141GBx8 system JSON")
+_B200 = ("https://resources.nvidia.com/en-us-blackwell-architecture (2.25 PFLOPS dense BF16; 8.0 TB/s), as quoted by "
+         "pytorch/ao roofline_utils.py @0598012 (its PR #4002 measures 7.68 TB/s); NVLink 5 1.8 TB/s; PCIe 5.0")
+_MI300X = ("https://www.amd.com/content/dam/amd/en/documents/instinct-tech-docs/data-sheets/amd-instinct-mi300x-data-"
+           "sheet.pdf (1,307 TFLOPS dense BF16; 5.3 TB/s; Infinity Fabric 896 GB/s aggregate; PCIe 5.0 x16), as "
+           "quoted by pytorch/ao roofline_utils.py @0598012")
+# Reference on-demand prices of one GPU-hour, USD, from stored copies of the providers' public price pages (cloud
+# list prices change: the page says so and takes the reader's own). A card with no stored price has none.
+_RUNPOD_0925 = ("https://www.runpod.io/pricing (Secure Cloud), as read on 2026-09-25 in tgarg01/silybench-data "
+                "derived/csv/gpu_prices.csv @045df3b")
+_LAMBDA_0920 = ("https://lambda.ai/instances (per GPU), as transcribed on 2026-09-20 in api-evangelist/lambda-labs "
+                "plans/lambda-labs-plans-pricing.yml @1929382")
+_AWS_0817 = "https://aws.amazon.com/ec2/pricing/on-demand/ (Linux, us-east-1, AWS Price List API captured 2026-08-17)"
+_INDEX_1010 = ("https://www.runpod.io/pricing and https://lambda.ai/pricing, on-demand, as collected 2026-10-10 in "
+               "ewyluda/gpu-price-index data/observations/2026/2026-10-10.csv @ab49c80")
+
+_A6000 = ("https://www.nvidia.com/content/dam/en-zz/Solutions/design-visualization/quadro-product-literature/"
+          "proviz-print-nvidia-rtx-a6000-datasheet-us-nvidia-1454980-r9-web%20(1).pdf (309.7 TFLOPS sparse -> 154.8 "
+          "dense; 768 GB/s)")
+_RTX6000ADA = ("https://www.nvidia.com/content/dam/en-zz/Solutions/design-visualization/rtx-6000/proviz-print-"
+               "rtx6000-datasheet-web-2504660.pdf (Ada whitepaper RTX 6000 column: 364.2 dense; 960 GB/s)")
+_L4 = "https://www.nvidia.com/en-us/data-center/l4/ (242 TFLOPS sparse -> 121 dense; 300 GB/s)"
+_L40S = "https://resources.nvidia.com/en-us-l40s/l40s-datasheet-28413 (362.05 dense BF16; 864 GB/s)"
+
 _GPU_LIST: tuple[GpuSpec, ...] = (
     # nvidia-smi memory.total, MiB. GeForce cards have no ECC, so this is nearly the full 24/32 GiB.
     GpuSpec(id="rtx-3090", name="NVIDIA GeForce RTX 3090", memory_bytes=24576 * _MIB,
             klass="consumer", nvlink=True,  # NVLink bridge (2-way)
-            source="https://www.nvidia.com/en-us/geforce/graphics-cards/30-series/rtx-3090-3090ti/"),
+            source="https://www.nvidia.com/en-us/geforce/graphics-cards/30-series/rtx-3090-3090ti/",
+            peak_tflops=71.0, memory_gb_s=936.0, host_link_gb_s=32.0,
+            speed_source=_AMPERE_GA102 + "; " + _PCIE4 + " (the 2-way NVLink bridge links pairs only)"),
     GpuSpec(id="rtx-4090", name="NVIDIA GeForce RTX 4090", memory_bytes=24564 * _MIB,
             klass="consumer", nvlink=False,
-            source="https://www.nvidia.com/en-us/geforce/graphics-cards/40-series/rtx-4090/"),
+            source="https://www.nvidia.com/en-us/geforce/graphics-cards/40-series/rtx-4090/",
+            peak_tflops=165.2, memory_gb_s=1008.0, host_link_gb_s=32.0, speed_source=_ADA + "; " + _PCIE4,
+            price_per_hour=0.74, price_date="2026-09-25", price_source=_RUNPOD_0925),
     GpuSpec(id="rtx-5090", name="NVIDIA GeForce RTX 5090", memory_bytes=32607 * _MIB,
             klass="consumer", nvlink=False,
-            source="https://www.nvidia.com/en-us/geforce/graphics-cards/50-series/rtx-5090/"),
+            source="https://www.nvidia.com/en-us/geforce/graphics-cards/50-series/rtx-5090/",
+            peak_tflops=209.5, memory_gb_s=1792.0, host_link_gb_s=64.0,
+            speed_source=_BLACKWELL_RTX + "; PCIe 5.0 x16 (64 GB/s per direction)"),
     # Workstation: nvidia-smi with ECC off (the default on these cards); with ECC on both show 46068 MiB.
     GpuSpec(id="rtx-a6000", name="NVIDIA RTX A6000", memory_bytes=49140 * _MIB,
             klass="workstation", nvlink=True,  # NVLink bridge (2-way)
-            source="https://www.nvidia.com/en-us/design-visualization/rtx-a6000/"),
+            source="https://www.nvidia.com/en-us/design-visualization/rtx-a6000/",
+            peak_tflops=154.8, memory_gb_s=768.0, host_link_gb_s=32.0,
+            speed_source=_A6000 + "; " + _PCIE4 + " (the 2-way NVLink bridge links pairs only)",
+            price_per_hour=1.09, price_date="2026-09-20", price_source=_LAMBDA_0920 + " (4x A6000 instance)"),
     GpuSpec(id="rtx-6000-ada", name="NVIDIA RTX 6000 Ada Generation", memory_bytes=49140 * _MIB,
             klass="workstation", nvlink=False,
-            source="https://www.nvidia.com/en-us/design-visualization/rtx-6000/"),
+            source="https://www.nvidia.com/en-us/design-visualization/rtx-6000/",
+            peak_tflops=364.2, memory_gb_s=960.0, host_link_gb_s=32.0, speed_source=_RTX6000ADA + "; " + _PCIE4),
     # Datacenter: nvidia-smi memory.total with ECC on (the default), MiB.
     GpuSpec(id="v100-16gb", name="NVIDIA Tesla V100 SXM2 16GB", memory_bytes=16384 * _MIB,
             klass="datacenter", nvlink=True,  # SXM2; older drivers showed 16160 MiB
-            source="https://www.nvidia.com/en-us/data-center/v100/"),
+            source="https://www.nvidia.com/en-us/data-center/v100/",
+            peak_tflops=125.0, memory_gb_s=900.0, interconnect_gb_s=150.0, host_link_gb_s=16.0, speed_source=_V100,
+            price_per_hour=0.79, price_date="2026-09-20", price_source=_LAMBDA_0920 + " (8x Tesla V100 16GB)"),
     GpuSpec(id="a10", name="NVIDIA A10 24GB", memory_bytes=23028 * _MIB,
             klass="datacenter", nvlink=False,
-            source="https://www.nvidia.com/en-us/data-center/products/a10-gpu/"),
+            source="https://www.nvidia.com/en-us/data-center/products/a10-gpu/",
+            peak_tflops=125.0, memory_gb_s=600.0, host_link_gb_s=32.0, speed_source=_A10 + "; " + _PCIE4,
+            price_per_hour=1.29, price_date="2026-09-20", price_source=_LAMBDA_0920 + " (1x A10)"),
     GpuSpec(id="a10g", name="NVIDIA A10G 24GB (AWS)", memory_bytes=23028 * _MIB,
             klass="datacenter", nvlink=False,
-            source="https://aws.amazon.com/ec2/instance-types/g5/"),
+            source="https://aws.amazon.com/ec2/instance-types/g5/",
+            peak_tflops=125.0, memory_gb_s=600.0, host_link_gb_s=32.0,
+            speed_source=_A10 + " (no A10G datasheet exists; its tensor peak may be below the A10's, so its time is "
+                                "a lower bound); " + _PCIE4,
+            price_per_hour=1.006, price_date="2026-08-17", price_source=_AWS_0817 + " (g5.xlarge: 1 A10G)"),
     GpuSpec(id="l4", name="NVIDIA L4 24GB", memory_bytes=23034 * _MIB,
             klass="datacenter", nvlink=False,
-            source="https://www.nvidia.com/en-us/data-center/l4/"),
+            source="https://www.nvidia.com/en-us/data-center/l4/",
+            peak_tflops=121.0, memory_gb_s=300.0, host_link_gb_s=32.0, speed_source=_L4 + "; " + _PCIE4,
+            price_per_hour=0.8048, price_date="2026-08-17", price_source=_AWS_0817 + " (g6.xlarge: 1 L4)"),
     GpuSpec(id="v100-32gb", name="NVIDIA Tesla V100 SXM2 32GB", memory_bytes=32768 * _MIB,
             klass="datacenter", nvlink=True,  # SXM2; older drivers showed 32480 MiB
-            source="https://www.nvidia.com/en-us/data-center/v100/"),
+            source="https://www.nvidia.com/en-us/data-center/v100/",
+            peak_tflops=125.0, memory_gb_s=900.0, interconnect_gb_s=150.0, host_link_gb_s=16.0, speed_source=_V100),
     GpuSpec(id="a100-40gb", name="NVIDIA A100 40GB (SXM4)", memory_bytes=40960 * _MIB,
             klass="datacenter", nvlink=True,  # the PCIe 40GB card shows 40536 MiB
-            source="https://www.nvidia.com/en-us/data-center/a100/"),
+            source="https://www.nvidia.com/en-us/data-center/a100/",
+            peak_tflops=312.0, memory_gb_s=1555.0, interconnect_gb_s=300.0, host_link_gb_s=32.0, network_gb_s=25.0,
+            speed_source=_A100 + " (40GB SXM4: 1,555 GB/s)",
+            price_per_hour=1.99, price_date="2026-10-10", price_source=_INDEX_1010 + " (Lambda, 1x A100 SXM 40GB)"),
     GpuSpec(id="l40s", name="NVIDIA L40S 48GB", memory_bytes=46068 * _MIB,
             klass="datacenter", nvlink=False,
-            source="https://www.nvidia.com/en-us/data-center/l40s/"),
+            source="https://www.nvidia.com/en-us/data-center/l40s/",
+            peak_tflops=362.05, memory_gb_s=864.0, host_link_gb_s=32.0, speed_source=_L40S + "; " + _PCIE4,
+            price_per_hour=1.09, price_date="2026-10-10", price_source=_INDEX_1010 + " (RunPod Secure Cloud)"),
     GpuSpec(id="a100-80gb", name="NVIDIA A100 80GB (SXM4)", memory_bytes=81920 * _MIB,
             klass="datacenter", nvlink=True,
-            source="https://www.nvidia.com/en-us/data-center/a100/"),
+            source="https://www.nvidia.com/en-us/data-center/a100/",
+            peak_tflops=312.0, memory_gb_s=2039.0, interconnect_gb_s=300.0, host_link_gb_s=32.0, network_gb_s=25.0,
+            speed_source=_A100 + " (80GB SXM4: 2,039 GB/s)",
+            price_per_hour=1.79, price_date="2026-10-10",
+            price_source=_INDEX_1010 + " (RunPod Secure Cloud, A100-SXM4-80GB)"),
     GpuSpec(id="h100-80gb", name="NVIDIA H100 80GB (SXM)", memory_bytes=81559 * _MIB,
             klass="datacenter", nvlink=True,
-            source="https://www.nvidia.com/en-us/data-center/h100/"),
+            source="https://www.nvidia.com/en-us/data-center/h100/",
+            peak_tflops=989.4, memory_gb_s=3350.0, interconnect_gb_s=450.0, host_link_gb_s=64.0, network_gb_s=50.0,
+            speed_source=_H100,
+            price_per_hour=3.99, price_date="2026-10-10",
+            price_source=_INDEX_1010 + " (RunPod Secure Cloud, H100 80GB HBM3)"),
     GpuSpec(id="h200", name="NVIDIA H200 141GB (SXM)", memory_bytes=143771 * _MIB,
             klass="datacenter", nvlink=True,
-            source="https://www.nvidia.com/en-us/data-center/h200/"),
+            source="https://www.nvidia.com/en-us/data-center/h200/",
+            peak_tflops=989.4, memory_gb_s=4800.0, interconnect_gb_s=450.0, host_link_gb_s=64.0, network_gb_s=50.0,
+            speed_source=_H200,
+            price_per_hour=5.29, price_date="2026-10-10", price_source=_INDEX_1010 + " (RunPod Secure Cloud)"),
     GpuSpec(id="b200", name="NVIDIA B200 180GB (SXM)", memory_bytes=183359 * _MIB,
             klass="datacenter", nvlink=True,
-            source="https://www.nvidia.com/en-us/data-center/hgx/"),
+            source="https://www.nvidia.com/en-us/data-center/hgx/",
+            peak_tflops=2250.0, memory_gb_s=8000.0, interconnect_gb_s=900.0, host_link_gb_s=64.0, network_gb_s=50.0,
+            speed_source=_B200,
+            price_per_hour=7.99, price_date="2026-10-10", price_source=_INDEX_1010 + " (RunPod Secure Cloud)"),
     # rocm-smi "VRAM Total Memory (B)" / torch totalGlobalMem: 205,822,885,888 B (marketed "192 GB").
     GpuSpec(id="mi300x", name="AMD Instinct MI300X 192GB", memory_bytes=205_822_885_888,
             klass="datacenter", nvlink=True,  # Infinity Fabric links between the 8 OAM modules
-            source="https://www.amd.com/en/products/accelerators/instinct/mi300/mi300x.html"),
+            source="https://www.amd.com/en/products/accelerators/instinct/mi300/mi300x.html",
+            peak_tflops=1307.4, memory_gb_s=5300.0, interconnect_gb_s=448.0, host_link_gb_s=64.0,
+            speed_source=_MI300X,
+            price_per_hour=2.39, price_date="2026-10-10",
+            price_source=_INDEX_1010 + " (RunPod Secure Cloud, MI300X OAM)"),
 )
 
 GPUS: dict[str, GpuSpec] = {g.id: g for g in _GPU_LIST}

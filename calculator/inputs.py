@@ -198,6 +198,25 @@ INPUTS: tuple[InputSpec, ...] = (
                   "effect on untied models)"),
     InputSpec(name="cuda_context_bytes", kind="int", default=None, low=0, high=64 * _GIB, unit="bytes",
               nullable=True, doc="CUDA context and kernels outside PyTorch's allocator; `null`: 1 GiB"),
+    # --- the run: time and cost (calculator/throughput.py) --------------------------------------------------------
+    InputSpec(name="dataset_tokens", kind="int", default=None, low=1, high=10**13, unit="tokens", setup=False,
+              nullable=True,
+              doc="tokens in the training data (DPO: both sequences of every pair); with `mean_tokens_per_example`, "
+                  "unpacked data is costed with its padding; `null`: no run time"),
+    InputSpec(name="dataset_examples", kind="int", default=None, low=1, high=10**11, unit="examples", setup=False,
+              nullable=True,
+              doc="examples in the training data (DPO: preference pairs), with `mean_tokens_per_example`; instead of "
+                  "`dataset_tokens`"),
+    InputSpec(name="mean_tokens_per_example", kind="float", default=None, low=1, high=4_194_304, unit="tokens",
+              setup=False, nullable=True,
+              doc="mean tokens of one example (one sequence of a DPO pair): unpacked batches are padded to their "
+                  "longest example (lengths taken as exponential around this mean)"),
+    InputSpec(name="epochs", kind="float", default=1.0, low=0.001, high=10_000, unit="epochs", setup=False,
+              doc="passes over the data"),
+    InputSpec(name="gpu_hour_price", kind="float", default=None, low=0, high=10_000, unit="usd_per_gpu_hour",
+              setup=False, nullable=True,
+              doc="your price of one GPU-hour of `gpu`, in USD; `null`: the catalogue's reference price (the GPU "
+                  "table prices the other cards from the catalogue)"),
     # --- what to answer ---------------------------------------------------------------------------------------
     InputSpec(name="include", kind="include", default=list(INCLUDE), choices=INCLUDE, setup=False, cli=False,
               doc="which of `gpu_table`, `smallest_setup`, `remedies`, `inverse` to compute (each costs time; "

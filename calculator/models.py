@@ -70,6 +70,20 @@ class GpuSpec:
     klass: str             # "consumer" | "workstation" | "datacenter"
     nvlink: bool           # NVLink / Infinity Fabric between cards of a node
     source: str = ""
+    # --- speed (calculator/throughput.py); None when no source gives the figure ----------------------------------
+    peak_tflops: float | None = None       # dense (no sparsity) 16-bit tensor peak: BF16 with FP32 accumulate
+    #                                        (FP16 on cards without BF16), TFLOPS
+    memory_gb_s: float | None = None       # memory bandwidth, GB/s (10^9 bytes)
+    interconnect_gb_s: float | None = None  # GPU-to-GPU bandwidth per direction over NVLink / Infinity Fabric, GB/s
+    host_link_gb_s: float | None = None    # PCIe link to the host (and, without NVLink, to the other cards), per
+    #                                        direction, GB/s
+    network_gb_s: float | None = None      # per GPU, to other nodes: the reference server's InfiniBand/Ethernet
+    #                                        adapters divided among its GPUs, per direction, GB/s
+    speed_source: str = ""                 # datasheet(s) of the figures above
+    # --- price ------------------------------------------------------------------------------------------------------
+    price_per_hour: float | None = None    # reference on-demand price of one GPU-hour, USD
+    price_source: str = ""                 # the public price page it was read from
+    price_date: str = ""                   # when that page was captured (YYYY-MM-DD)
 
 
 # ---------------------------------------------------------------------------------------------------------------

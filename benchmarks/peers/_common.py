@@ -78,10 +78,11 @@ def check_special(cfg: Config, handled: frozenset[str] = frozenset()) -> None:
 
 
 def run(peer: str, distribution: str, estimate: Callable[[Config], dict[str, Any]],
-        handled: frozenset[str] = frozenset()) -> None:
+        handled: frozenset[str] = frozenset(), value_key: str = "bytes") -> None:
     """Read the configurations, estimate each one, print the JSON document. ``estimate`` returns
-    ``{"bytes": int, "detail": {...}}`` or raises :class:`Unsupported`; any other exception is reported per row.
-    Rows using a technique of ``SPECIAL`` that the peer does not handle are "unsupported" before it is called."""
+    ``{value_key: number, "detail": {...}}`` (``bytes`` for memory, ``tokens_per_second_per_gpu`` for time) or raises
+    :class:`Unsupported`; any other exception is reported per row. Rows using a technique of ``SPECIAL`` that the
+    peer does not handle are "unsupported" before it is called."""
     configs = json.load(sys.stdin)
     real_stdout = sys.stdout
     results: list[dict[str, Any]] = []
@@ -91,8 +92,8 @@ def run(peer: str, distribution: str, estimate: Callable[[Config], dict[str, Any
             try:
                 check_special(cfg, handled)
                 out = estimate(cfg)
-                results.append({"id": cfg["id"], "status": "ok", "bytes": int(round(out["bytes"])),
-                                "detail": out.get("detail", {})})
+                value = int(round(out[value_key])) if value_key == "bytes" else float(out[value_key])
+                results.append({"id": cfg["id"], "status": "ok", value_key: value, "detail": out.get("detail", {})})
             except Unsupported as exc:
                 results.append({"id": cfg["id"], "status": "unsupported", "reason": str(exc)})
             except Exception as exc:  # noqa: BLE001 - a peer crash on one row must not hide the other rows

@@ -1,0 +1,83 @@
+"""Hypothesis laws of the time model: finite and positive, linear in the data, more work never faster, never raises."""
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import replace
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from calculator import api
+from calculator.catalog import GPUS
+from calculator.models import Precision, TrainingSetup
+from calculator.throughput import Workload, run_time, step_counts, throughput
+
+from tests.property.test_laws import setups  # the same setups the memory laws draw
+
+pytestmark = pytest.mark.property
+SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+CARDS = st.sampled_from(sorted(GPUS))
+
+
+def _timed(s: TrainingSetup) -> bool:
+    return s.precision is not Precision.FP32
+
+
+@SETTINGS
+@given(setups(), CARDS)
+def test_throughput_finite_positive_and_below_the_peak(s: TrainingSetup, gpu_id: str) -> None:
+    assume(_timed(s))
+    gpu = GPUS[gpu_id]
+    tp = throughput(s, gpu)
+    for key in ("tokens_per_second_per_gpu", "tokens_per_second", "step_time_s", "mfu"):
+        assert math.isfinite(tp[key]) and tp[key] > 0, key
+    assert tp["mfu"] < 1.0                      # never faster than the card's dense peak
+    assert tp["range"][0] < tp["tokens_per_second_per_gpu"] < tp["range"][1]
+    assert tp["tokens_per_second"] == pytest.approx(tp["tokens_per_second_per_gpu"] * s.num_gpus)
+
+
+@SETTINGS
+@given(setups(), CARDS, st.integers(1, 10**11), st.floats(0.01, 100))
+def test_run_time_is_linear_in_tokens_and_epochs(s: TrainingSetup, gpu_id: str, tokens: int, epochs: float) -> None:
+    assume(_timed(s))
+    gpu = GPUS[gpu_id]
+    one = run_time(s, gpu, Workload(dataset_tokens=tokens))
+    more = run_time(s, gpu, Workload(dataset_tokens=tokens, epochs=epochs))
+    assert more["seconds"] == pytest.approx(one["seconds"] * epochs, rel=1e-9)
+    assert one["gpu_hours"] == pytest.approx(one["seconds"] * s.num_gpus / 3600, rel=1e-9)
+
+
+@SETTINGS
+@given(setups(), CARDS)
+def test_more_work_per_step_is_never_faster(s: TrainingSetup, gpu_id: str) -> None:
+    """Recomputing the forward or a second micro-batch of accumulation only add time (with activation offloading,
+    checkpointing shrinks what crosses PCIe, so it can be faster: that case is left out; when paged optimizer states
+    are evicted every step, their transfer can outlast a short micro-batch, which then adds nothing)."""
+    assume(_timed(s))
+    gpu = GPUS[gpu_id]
+    t = throughput(s, gpu)["step_time_s"]
+    if not s.gradient_checkpointing and not s.activation_offloading:
+        assert throughput(replace(s, gradient_checkpointing=True), gpu)["step_time_s"] >= t * (1 - 1e-9)
+    if not s.optimizer_in_backward:
+        t_more = throughput(replace(s, grad_accum_steps=s.grad_accum_steps + 1), gpu)["step_time_s"]
+        if step_counts(s, gpu).paging_bytes:
+            assert t_more >= t        # evicted paged optimizer states cross PCIe beside the compute: may hide it
+        else:
+            assert t_more > t
+    c = step_counts(s, gpu)
+    assert c.total_flops >= c.model_flops * (1 - 1e-12) > 0
+
+
+@SETTINGS
+@given(st.dictionaries(
+    st.sampled_from(["dataset_tokens", "dataset_examples", "mean_tokens_per_example", "epochs", "gpu_hour_price",
+                     "gpu", "packing", "dpo", "method"]),
+    st.one_of(st.none(), st.booleans(), st.integers(-10, 10**14), st.floats(allow_nan=False, allow_infinity=False),
+              st.text(max_size=12), st.sampled_from(sorted(GPUS)), st.sampled_from(["lora", "qlora", "zero3"]))))
+def test_api_never_raises_on_time_keys(extra: dict) -> None:
+    out = json.loads(api.estimate(json.dumps({"model": "llama-3.2-1b", **extra})))
+    assert out["ok"] in (True, False)
+    if not out["ok"]:
+        assert out["error"]["code"] in api.ERROR_CODES and out["error"]["code"] != "internal_error"

@@ -1,0 +1,88 @@
+"""The time estimate against the published training speeds, through benchmarks/throughput.py's own functions.
+
+Targets (issue 12): median |error| <= 20 % over the usable rows and <= 25 % per method (full, LoRA, QLoRA), both
+with the shipped coefficients and when each source is scored with coefficients fitted on the other sources only.
+"""
+from __future__ import annotations
+
+import csv
+
+import pytest
+
+from benchmarks.throughput import (
+    DEFAULT_DATA,
+    FIT_GRID,
+    FURTHER_EXCLUSIONS,
+    METHODS,
+    TARGETS,
+    UNUSABLE_FLAGS,
+    error_percentiles,
+    fit,
+    load_rows,
+    loso,
+    score,
+    summarize,
+)
+from calculator.throughput import COEFFICIENTS
+
+pytestmark = [pytest.mark.accuracy,
+              pytest.mark.skipif(not DEFAULT_DATA.exists(), reason="shared/calibration/throughput not present")]
+
+
+@pytest.fixture(scope="module")
+def rows():
+    return load_rows(DEFAULT_DATA)
+
+
+@pytest.fixture(scope="module")
+def scored(rows):
+    return score(rows)
+
+
+def test_usable_rows_are_the_readmes_set_less_the_listed_exclusions(rows) -> None:
+    with open(DEFAULT_DATA, newline="", encoding="utf-8") as f:
+        raw = list(csv.DictReader(f))
+    usable = {r["id"] for r in raw if r["derived_tokens_per_sec_per_gpu"].strip()
+              and not set(r["flags"].split(";")) & set(UNUSABLE_FLAGS)}
+    assert len(usable) == 108                      # the issue's count
+    scored_ids = {r.id for r in rows if r.setup is not None}
+    assert scored_ids == usable - set(FURTHER_EXCLUSIONS)
+    assert set(FURTHER_EXCLUSIONS) <= usable       # every extra exclusion is a usable row, listed with its reason
+    assert all(r.excluded_reason for r in rows if r.setup is None)
+
+
+def test_median_targets_with_the_shipped_coefficients(scored) -> None:
+    sm = summarize(scored)
+    assert sm["overall"]["n"] >= 100
+    assert sm["overall"]["median_abs"] <= TARGETS["median_overall"] == 0.20
+    for m in METHODS:
+        assert sm[m]["n"] >= 20
+        assert sm[m]["median_abs"] <= TARGETS["median_per_method"] == 0.25
+
+
+def test_median_targets_leave_one_source_out(rows) -> None:
+    held_out, fitted = loso(rows)
+    assert len(fitted) >= 7 and len(held_out) == len([r for r in rows if r.setup is not None])
+    sm = summarize(held_out)
+    assert sm["overall"]["median_abs"] <= TARGETS["median_overall"]
+    for m in METHODS:
+        assert sm[m]["median_abs"] <= TARGETS["median_per_method"]
+
+
+def test_shipped_coefficients_are_what_the_fit_gives(rows) -> None:
+    """The time model reads memory.activation_bytes (elementwise traffic), so a change to the memory physics can move
+    the fit: then run `python benchmarks/throughput.py --fit` and copy its figures, source rows and range into
+    calculator/throughput.py's COEFFICIENTS (and the figures into ESTIMATOR.md, README.md and the accuracy page)."""
+    k = fit(rows)
+    for name in FIT_GRID:
+        assert getattr(k, name) == pytest.approx(getattr(COEFFICIENTS, name)), (
+            f"{name}: the fit gives {getattr(k, name)}, calculator/throughput.py ships {getattr(COEFFICIENTS, name)}; "
+            "rerun python benchmarks/throughput.py --fit")
+
+
+def test_range_is_the_10th_to_90th_percentile_of_the_errors(scored) -> None:
+    p10, p90 = error_percentiles(scored)
+    assert COEFFICIENTS.range_low == pytest.approx(1 / (1 + p90), abs=0.005)
+    assert COEFFICIENTS.range_high == pytest.approx(1 / (1 + p10), abs=0.005)
+    inside = sum(COEFFICIENTS.range_low <= 1 / (1 + s.error) <= COEFFICIENTS.range_high for s in scored)
+    assert 0.75 * len(scored) <= inside <= 0.85 * len(scored)
