@@ -474,23 +474,30 @@ def _table_cells(summaries: Sequence[Summary], versions: dict[str, str]) -> list
     return cells
 
 
-def render_text(report: dict[str, Any], *, rows: bool = False) -> str:
-    summaries = [Summary(**s) for s in report["summary"]]
-    cells = _table_cells(summaries, report["versions"])
-    widths = [max(len(c[i]) for c in [_HEAD, *cells]) for i in range(len(_HEAD))]
-    lines = [f"Accuracy league table, {report['date']}: {report['command']}",
-             f"data: {report['data']} ({report['counts']['scored']} runs scored, "
-             f"{report['counts']['excluded']} left out: excluded by calibration.py, or a bound rather than a point); absolute % error against the measured "
-             "peak; 'rows' = rows the tool could express / rows in the group", ""]
+def grouped_table_lines(head: tuple[str, ...], cells: list[tuple[str, ...]]) -> list[str]:
+    """A plain-text table, its first two columns left-aligned and the rest right-aligned, with a blank line between
+    groups (a change in the first column). The memory and the time league tables both print with it."""
+    widths = [max(len(c[i]) for c in [head, *cells]) for i in range(len(head))]
     fmt = "  ".join(f"{{:{'<' if i < 2 else '>'}{w}}}" for i, w in enumerate(widths))
-    lines.append(fmt.format(*_HEAD))
-    lines.append(fmt.format(*("-" * w for w in widths)))
+    lines = [fmt.format(*head), fmt.format(*("-" * w for w in widths))]
     last = None
     for c in cells:
         if last is not None and c[0] != last:
             lines.append("")
         lines.append(fmt.format(*c))
         last = c[0]
+    return lines
+
+
+def render_text(report: dict[str, Any], *, rows: bool = False) -> str:
+    summaries = [Summary(**s) for s in report["summary"]]
+    cells = _table_cells(summaries, report["versions"])
+    lines = [f"Accuracy league table, {report['date']}: {report['command']}",
+             f"data: {report['data']} ({report['counts']['scored']} runs scored, "
+             f"{report['counts']['excluded']} left out: excluded by calibration.py, or a bound rather than a point); "
+             "absolute % error against the measured peak; 'rows' = rows the tool could express / rows in the group",
+             ""]
+    lines += grouped_table_lines(_HEAD, cells)
     if rows:
         lines += ["", *render_rows_text(report)]
     return "\n".join(lines) + "\n"

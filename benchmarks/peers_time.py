@@ -43,6 +43,7 @@ from benchmarks.peers import (
     ROOT,
     Peer,
     ensure_venv,
+    grouped_table_lines,
     hf_config,
     installed_versions,
     replace_block,
@@ -208,17 +209,9 @@ def render_text(report: dict[str, Any], rows: bool = False) -> str:
     cells = [(s["group"], _label(s["tool"], report["versions"]), f"{s['rows']}/{s['of']}", _pct(s["median"]),
               _pct(s["worst"]), str(s["within25"]), str(s["within50"]), _pct(s["ours_same_rows"]),
               _pct(s["ours_loso_same_rows"])) for s in report["summary"]]
-    widths = [max(len(c[i]) for c in [head, *cells]) for i in range(len(head))]
-    fmt = "  ".join(f"{{:{'<' if i < 2 else '>'}{w}}}" for i, w in enumerate(widths))
     lines = [f"Time league table, {report['date']}: {report['command']}",
              f"data: {report['data']} ({report['counts']['scored']} runs scored); absolute % error of tokens/s/GPU", "",
-             fmt.format(*head), fmt.format(*("-" * w for w in widths))]
-    last = None
-    for c in cells:
-        if last is not None and c[0] != last:
-            lines.append("")
-        lines.append(fmt.format(*c))
-        last = c[0]
+             *grouped_table_lines(head, cells)]
     if rows:
         tools = [OURS, OURS_LOSO, *[p["key"] for p in report["peers"]]]
         lines += ["", "Per run (tokens/s/GPU, signed error; n/s = not supported):"]

@@ -12,7 +12,8 @@ import re
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-__all__ = ["Html", "Strings", "StringMissing", "el", "join", "ltr", "filled", "counted", "plural_category",
+__all__ = ["Html", "Strings", "StringMissing", "el", "join", "ltr", "filled", "counted", "plural_category", "amount",
+           "duration", "money",
            "fmt_number", "fmt_int", "fmt_bytes", "fmt_percent", "fmt_count", "GB", "GIB", "MB", "MIB"]
 
 GB = 10**9
@@ -134,6 +135,37 @@ def counted(s: "Strings", noun: str, n: int) -> "Html":
     if not isinstance(template, str):
         raise StringMissing(f"calc.units.{noun}.other ({s.lang})")
     return filled(template, {"n": fmt_int(n)})
+
+
+def amount(s: "Strings", noun: str, value: float, digits: int) -> "Html":
+    """A measured quantity with its unit noun: "1.9 hours", "2.74 USD"; in Arabic «1.9 ساعة», «5 ساعات», «2.74 دولار».
+    A whole number takes the noun's plural category; a fraction takes the ``other`` form."""
+    text = fmt_number(value, digits)
+    whole = digits == 0 or float(text.replace(",", "")) == int(float(text.replace(",", "")))
+    forms = s.table.get("units", {}).get(noun, {})
+    category = plural_category(s.lang, int(round(value))) if whole else "other"
+    template = forms.get(category) or forms.get("other")
+    if not isinstance(template, str):
+        raise StringMissing(f"calc.units.{noun}.other ({s.lang})")
+    return filled(template, {"n": fmt_int(round(value)) if whole else text})
+
+
+def duration(s: "Strings", seconds: float) -> "Html":
+    """A run time in the unit a reader plans with: seconds, minutes, hours (two significant digits below ten), days."""
+    if seconds < 90:
+        return amount(s, "seconds", seconds, 1 if seconds < 10 else 0)
+    if seconds < 90 * 60:
+        return amount(s, "minutes", seconds / 60, 0)
+    hours = seconds / 3600
+    if hours < 48:
+        return amount(s, "hours", hours, 1 if hours < 10 else 0)
+    days = hours / 24
+    return amount(s, "days", days, 1 if days < 10 else 0)
+
+
+def money(s: "Strings", value: float, currency: str = "USD") -> "Html":
+    """A cost: cents below 100, whole units above."""
+    return amount(s, currency.lower(), value, 2 if value < 100 else 0)
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -25,7 +25,7 @@ KINDS = ("bool", "int", "float", "enum", "modules", "model", "gpu", "include")
 #: Form controls: a checkbox, a typed number, a drop-down, a checkbox per LoRA module.
 CONTROLS = ("checkbox", "number", "select", "modules")
 #: The estimator form's groups, in the order they appear (``model`` is drawn by the form itself).
-GROUPS = ("method", "lora", "batch", "memory", "hardware")
+GROUPS = ("method", "lora", "batch", "memory", "hardware", "workload")
 #: What a request may ask for beyond the estimate (each costs time; the CLI's --json asks for all).
 INCLUDE = ("gpu_table", "smallest_setup", "remedies", "inverse")
 #: Longest list a list-valued key accepts (more is ``too_large``).
@@ -130,9 +130,6 @@ INPUTS: tuple[InputSpec, ...] = (
               control="number", group="batch",
               doc="micro-batches per optimizer step (changes the batch per step, not the memory of one micro-batch, "
                   "except that the gradients stay alive across them)"),
-    InputSpec(name="packing", kind="bool", default=False, control="checkbox", group="batch", advanced=True,
-              doc="sequences packed to `seq_len` rather than padded; the memory of a step depends on `seq_len` only, "
-                  "so this changes no memory figure"),
     # --- memory savers and precision --------------------------------------------------------------------------
     InputSpec(name="gradient_checkpointing", kind="bool", default=False, control="checkbox", group="memory",
               doc="keep each layer's input only and recompute the layer in backward (HF Trainer default: off)"),
@@ -200,23 +197,26 @@ INPUTS: tuple[InputSpec, ...] = (
               nullable=True, doc="CUDA context and kernels outside PyTorch's allocator; `null`: 1 GiB"),
     # --- the run: time and cost (calculator/throughput.py) --------------------------------------------------------
     InputSpec(name="dataset_tokens", kind="int", default=None, low=1, high=10**13, unit="tokens", setup=False,
-              nullable=True,
+              nullable=True, control="number", group="workload",
               doc="tokens in the training data (DPO: both sequences of every pair); with `mean_tokens_per_example`, "
                   "unpacked data is costed with its padding; `null`: no run time"),
     InputSpec(name="dataset_examples", kind="int", default=None, low=1, high=10**11, unit="examples", setup=False,
-              nullable=True,
+              nullable=True, control="number", group="workload",
               doc="examples in the training data (DPO: preference pairs), with `mean_tokens_per_example`; instead of "
                   "`dataset_tokens`"),
     InputSpec(name="mean_tokens_per_example", kind="float", default=None, low=1, high=4_194_304, unit="tokens",
-              setup=False, nullable=True,
+              setup=False, nullable=True, control="number", group="workload",
               doc="mean tokens of one example (one sequence of a DPO pair): unpacked batches are padded to their "
                   "longest example (lengths taken as exponential around this mean)"),
     InputSpec(name="epochs", kind="float", default=1.0, low=0.001, high=10_000, unit="epochs", setup=False,
-              doc="passes over the data"),
+              control="number", group="workload", doc="passes over the data"),
     InputSpec(name="gpu_hour_price", kind="float", default=None, low=0, high=10_000, unit="usd_per_gpu_hour",
-              setup=False, nullable=True,
+              setup=False, nullable=True, control="number", group="workload",
               doc="your price of one GPU-hour of `gpu`, in USD; `null`: the catalogue's reference price (the GPU "
                   "table prices the other cards from the catalogue)"),
+    InputSpec(name="packing", kind="bool", default=False, control="checkbox", group="workload",
+              doc="sequences packed to `seq_len` rather than padded: no memory figure changes (a step's memory depends "
+                  "on `seq_len` only), but unpacked data pays for its padding in time and cost"),
     # --- what to answer ---------------------------------------------------------------------------------------
     InputSpec(name="include", kind="include", default=list(INCLUDE), choices=INCLUDE, setup=False, cli=False,
               doc="which of `gpu_table`, `smallest_setup`, `remedies`, `inverse` to compute (each costs time; "

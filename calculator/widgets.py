@@ -22,7 +22,8 @@ from typing import Any, Callable
 from . import api
 from .catalog import GPUS, MODELS
 from .configs import ARCH_FIELDS, MODEL_FIELD_KINDS, QK_NORMS
-from .display import Html, Strings, counted, el, filled, fmt_bytes, fmt_int, fmt_number, fmt_percent, join, ltr
+from .display import Html, Strings, counted, duration, el, filled, fmt_bytes, fmt_int, fmt_number, fmt_percent, \
+    join, ltr, money
 from .inputs import BY_NAME, DEFAULTS, GROUPS, INPUTS, InputSpec
 from .models import ModelArch
 
@@ -157,7 +158,10 @@ def read_form(kind: str, raw: dict[str, Any]) -> tuple[dict[str, Any], list[Fiel
             if err:
                 errors.append(err)
         elif BY_NAME[key].kind in ("int", "float"):
-            value = parse_number(value)
+            if BY_NAME[key].nullable and (value is None or (isinstance(value, str) and not value.strip())):
+                value = None                    # an empty optional field: not given
+            else:
+                value = parse_number(value)
         state[key] = value
     return state, errors
 
@@ -342,7 +346,26 @@ def _summary(s: Strings, r: dict[str, Any]) -> Html:
               el("p", {"class": "calc-peak__range"}, s.get("out.range"), ": ",
                  bytes_html(r["range"]["low_bytes"], "range.low_bytes"), " ", s.get("out.range_sep"), " ",
                  bytes_html(r["range"]["high_bytes"], "range.high_bytes")),
+              _run_line(s, r),
               _stacked_bar(s, r["breakdown_bytes"], scale, g["memory_bytes"], s.get("out.breakdown")))
+
+
+def _run_line(s: Strings, r: dict[str, Any]) -> Html:
+    """The run's time and cost in the summary strip, or the speed when no workload is given."""
+    run, tp = r.get("run"), r.get("throughput")
+    if run:
+        parts: list[Any] = [el("span", {"data-calc-output": "run.seconds", "data-value": run["seconds"]},
+                               duration(s, run["seconds"]))]
+        if run.get("cost") is not None:
+            parts += [s.get("out.list_sep"), el("span", {"data-calc-output": "run.cost", "data-value": run["cost"]},
+                                                money(s, run["cost"], run["currency"]))]
+        return el("p", {"class": "calc-peak__run"}, s.get("out.run"), s.get("out.colon"), parts)
+    if tp:
+        return el("p", {"class": "calc-peak__run"}, s.get("out.speed_per_gpu"), s.get("out.colon"),
+                  el("span", {"data-calc-output": "throughput.tokens_per_second_per_gpu",
+                              "data-value": tp["tokens_per_second_per_gpu"]},
+                     filled(s.get("units.tokens_per_second.other"), {"n": fmt_int(tp["tokens_per_second_per_gpu"])})))
+    return join()
 
 
 def _results_estimator(s: Strings, results: list[dict[str, Any]], state: dict[str, Any]) -> Html:
@@ -376,7 +399,143 @@ def _results_estimator(s: Strings, results: list[dict[str, Any]], state: dict[st
         notes.append(el("p", {"class": "calc-note", "data-note": "ignored_fields"},
                         filled(s.get("out.ignored_fields"), {"fields": ", ".join(ignored[:40]) +
                                                              (" …" if len(ignored) > 40 else "")})))
-    return join(breakdown, facts_html, notes, _remedies(s, r, g), _smallest(s, r), _gpu_table(s, r, state))
+    return join(breakdown, facts_html, notes, _time_and_cost(s, r, state), _remedies(s, r, g), _smallest(s, r),
+                _time_cost_chart(s, r), _gpu_table(s, r, state))
+
+
+_CHART_W, _CHART_H, _CHART_PAD = 600, 260, 16
+
+
+def _time_cost_chart(s: Strings, r: dict[str, Any]) -> Html:
+    """Every setup that fits, time against cost (both on log scales: they span orders of magnitude), one point per card
+    and count; the fastest and the cheapest marked and named below. Without a workload both are per million tokens.
+    Setups of cards with no reference price cannot be placed; the caption says so."""
+    table, with_run = r.get("gpu_table") or [], bool(r.get("run"))
+    points, unpriced = [], 0
+    for row in table:
+        for st in row["setups"]:
+            if st["verdict"] == "does_not_fit" or not st.get("tokens_per_second"):
+                continue
+            t = st.get("seconds") if with_run else 1e6 / st["tokens_per_second"]
+            c = st.get("cost") if with_run else st.get("cost_per_million_tokens")
+            if c is None:
+                unpriced += 1
+            elif t:
+                points.append((row["gpu"], row["name"], st["num_gpus"], float(t), float(c), st))
+    if len(points) < 2:
+        return join()
+    import math
+    lt = [math.log10(p[3]) for p in points]
+    lc = [math.log10(max(p[4], 1e-6)) for p in points]
+    t0, t1 = min(lt) - 0.05, max(lt) + 0.05
+    c0, c1 = min(lc) - 0.05, max(lc) + 0.05
+    w, h, pad = _CHART_W, _CHART_H, _CHART_PAD
+
+    def xy(i: int) -> tuple[float, float]:
+        x = pad + (lt[i] - t0) / (t1 - t0) * (w - 2 * pad)
+        y = h - pad - (lc[i] - c0) / (c1 - c0) * (h - 2 * pad)
+        return (w - x if s.rtl else x), y
+
+    fastest, cheapest = r.get("fastest_setup") or {}, r.get("cheapest_setup") or {}
+    marks = []
+    for i, (gpu, name, n, t, c, st) in enumerate(points):
+        x, y = xy(i)
+        role = "fastest" if (gpu, n) == (fastest.get("gpu"), fastest.get("num_gpus")) else \
+            "cheapest" if (gpu, n) == (cheapest.get("gpu"), cheapest.get("num_gpus")) else None
+        label = f"{n} × {name}: {plain_text(_setup_time_cost(s, st, with_run))}"
+        marks.append(el("circle", {"class": f"calc-point{' calc-point--' + role if role else ''}", "cx": f"{x:.1f}",
+                                   "cy": f"{y:.1f}", "r": 7 if role else 4, "data-gpu": gpu, "data-num-gpus": n},
+                        el("title", {}, label)))
+    axes = [el("line", {"class": "calc-axis-line", "x1": pad, "x2": w - pad, "y1": h - pad, "y2": h - pad}),
+            el("line", {"class": "calc-axis-line", "x1": w - pad if s.rtl else pad, "x2": w - pad if s.rtl else pad,
+                        "y1": pad, "y2": h - pad})]
+    # The extremes of each axis, written at its ends (the start of the time axis is on the reader's side).
+    t_lo, t_hi = min(p[3] for p in points), max(p[3] for p in points)
+    c_lo, c_hi = min(p[4] for p in points), max(p[4] for p in points)
+    start, end = (w - pad, pad) if s.rtl else (pad, w - pad)
+    anchor_start, anchor_end = ("end", "start") if s.rtl else ("start", "end")
+    axes += [el("text", {"class": "calc-axis-text", "x": start, "y": h - 2, "text-anchor": anchor_start},
+                plain_text(duration(s, t_lo))),
+             el("text", {"class": "calc-axis-text", "x": end, "y": h - 2, "text-anchor": anchor_end},
+                plain_text(duration(s, t_hi))),
+             el("text", {"class": "calc-axis-text", "x": start + (-6 if s.rtl else 6), "y": pad + 4,
+                         "text-anchor": anchor_start}, plain_text(money(s, c_hi))),
+             el("text", {"class": "calc-axis-text", "x": start + (-6 if s.rtl else 6), "y": h - pad - 6,
+                         "text-anchor": anchor_start}, plain_text(money(s, c_lo)))]
+    caption = s.get("out.chart_caption_run" if with_run else "out.chart_caption_rate")
+    legend = el("ul", {"class": "calc-legend"}, [
+        el("li", {"class": "calc-legend__item", "data-setup": key},
+           el("span", {"class": f"calc-point-key calc-point-key--{key}", "aria-hidden": "true"}),
+           s.get(f"out.{key}"), " ", setup_label(best["num_gpus"], best["name"]))
+        for key, best in (("fastest", fastest), ("cheapest", cheapest)) if best])
+    note = el("p", {"class": "calc-note"}, filled(s.get("out.chart_unpriced"), {"n": counted(s, "setups", unpriced)})) \
+        if unpriced else join()
+    return el("figure", {"class": "calc-figure", "data-calc-output": "time_cost_chart"},
+              el("figcaption", {"class": "calc-subtitle"}, caption),
+              el("svg", {"class": "calc-scatter", "viewBox": f"0 0 {w} {h}", "role": "img",
+                         "aria-label": plain_text(caption), "focusable": "false"}, axes, marks),
+              legend, note)
+
+
+def _provider(source: str) -> str:
+    found = re.search(r"https?://(?:www\.)?([^/\s]+)", source or "")
+    return found.group(1) if found else ""
+
+
+def _time_and_cost(s: Strings, r: dict[str, Any], state: dict[str, Any]) -> Html:
+    """Speed of a step on the chosen card and count, and the run's time and cost when a workload is given."""
+    tp, run, g = r.get("throughput"), r.get("run"), r["gpu"]
+    if not tp:
+        if r.get("time_error"):      # a time the estimator refuses to guess (fp32 training, a card with no peak)
+            return el("div", {"class": "calc-block", "data-calc-output": "throughput"},
+                      el("p", {"class": "calc-note", "data-note": r["time_error"]},
+                         filled(s.get(f"out.time_error.{r['time_error']}"), {"gpu": g["name"]})))
+        return join()
+    per_s = lambda n: filled(s.get("units.tokens_per_second.other"), {"n": fmt_int(n)})  # noqa: E731
+    facts: list[tuple[Any, Any]] = [
+        (s.get("out.tokens_per_second_per_gpu"),
+         join(el("span", {"data-calc-output": "throughput.tokens_per_second_per_gpu",
+                          "data-value": tp["tokens_per_second_per_gpu"]}, per_s(tp["tokens_per_second_per_gpu"])),
+              " (", s.get("out.likely"), " ", ltr(f"{fmt_int(tp['range'][0])}–{fmt_int(tp['range'][1])}"), ")"))]
+    if tp["num_gpus"] > 1:
+        facts.append((s.get("out.tokens_per_second"), per_s(tp["tokens_per_second"])))
+    facts.append((s.get("out.step_time"), duration(s, tp["step_time_s"]) if tp["step_time_s"] >= 1 else
+                  filled(s.get("out.milliseconds"), {"n": fmt_int(round(tp["step_time_s"] * 1000))})))
+    facts.append((s.get("out.mfu"), el("span", {"data-calc-output": "throughput.mfu", "data-value": tp["mfu"]},
+                                       ltr(fmt_percent(tp["mfu"], 0)))))
+    notes: list[Any] = []
+    if run:
+        facts.append((s.get("out.run_time"), join(
+            el("span", {"data-calc-output": "run.seconds", "data-value": run["seconds"]}, duration(s, run["seconds"])),
+            " (", s.get("out.likely"), " ", duration(s, run["range_seconds"][0]), " ", s.get("out.range_sep"), " ",
+            duration(s, run["range_seconds"][1]), ")")))
+        facts.append((s.get("out.gpu_hours"), ltr(fmt_number(run["gpu_hours"], 1 if run["gpu_hours"] < 100 else 0))))
+        if run.get("cost") is not None:
+            facts.append((s.get("out.cost"), join(
+                el("span", {"data-calc-output": "run.cost", "data-value": run["cost"]}, money(s, run["cost"])),
+                " (", s.get("out.likely"), " ", money(s, run["cost_range"][0]), " ", s.get("out.range_sep"), " ",
+                money(s, run["cost_range"][1]), ")")))
+            price = money(s, run["price_per_gpu_hour"])
+            if run.get("price_source") == "reader":
+                notes.append(filled(s.get("out.price_yours"), {"price": price}))
+            else:
+                spec = GPUS[g["id"]]
+                notes.append(filled(s.get("out.price_catalogue"), {"price": price, "gpu": g["name"],
+                                                                   "provider": _provider(spec.price_source),
+                                                                   "date": spec.price_date,
+                                                                   "field": join(s.get("fields.gpu_hour_price.label"))}))
+        else:
+            notes.append(filled(s.get("out.price_none"), {"gpu": g["name"],
+                                                          "field": join(s.get("fields.gpu_hour_price.label"))}))
+        if run.get("padding_share"):
+            notes.append(filled(s.get("out.padding"), {"share": fmt_percent(run["padding_share"], 0)}))
+    else:
+        notes.append(filled(s.get("out.no_workload"), {"group": join(s.get("fields.workload_group"))}))
+    title = el("p", {"class": "calc-subtitle"},
+               filled(s.get("out.time_title"), {"setup": setup_label(tp["num_gpus"], g["name"])}))
+    return el("div", {"class": "calc-block", "data-calc-output": "throughput"}, title,
+              el("dl", {"class": "calc-facts"}, [el("div", {}, el("dt", {}, t), el("dd", {}, v)) for t, v in facts]),
+              [el("p", {"class": "calc-note"}, n) for n in notes])
 
 
 def _remedies(s: Strings, r: dict[str, Any], g: dict[str, Any]) -> Html:
@@ -413,12 +572,31 @@ def _smallest(s: Strings, r: dict[str, Any]) -> Html:
     if not ss or not ss.get("fits"):
         return el("div", {"class": "calc-block", "data-calc-output": "smallest_setup"}, title,
                   el("p", {}, s.get("out.smallest_none")))
+    items = [el("li", {"data-setup": key}, s.get(f"out.smallest_{key}"), " ",
+                setup_label(ss[key]["num_gpus"], _gpu_name(ss[key]["gpu"])), " — ",
+                bytes_html(ss[key]["peak_bytes_per_gpu"]))
+             for key in ("fits", "comfortable") if ss.get(key)]
+    for key in ("fastest", "cheapest"):
+        best = r.get(f"{key}_setup")
+        if best:
+            items.append(el("li", {"data-setup": key, "data-gpu": best["gpu"], "data-num-gpus": best["num_gpus"]},
+                            s.get(f"out.{key}"), " ", setup_label(best["num_gpus"], best["name"]), " — ",
+                            _setup_time_cost(s, best, bool(r.get("run")))))
     return el("div", {"class": "calc-block", "data-calc-output": "smallest_setup"}, title,
-              el("ul", {"class": "calc-plain"}, [
-                  el("li", {"data-setup": key}, s.get(f"out.smallest_{key}"), " ",
-                     setup_label(ss[key]["num_gpus"], _gpu_name(ss[key]["gpu"])), " — ",
-                     bytes_html(ss[key]["peak_bytes_per_gpu"]))
-                  for key in ("fits", "comfortable") if ss.get(key)]))
+              el("ul", {"class": "calc-plain"}, items))
+
+
+def _setup_time_cost(s: Strings, st: dict[str, Any], with_run: bool) -> Html:
+    """"1.9 hours, 1.39 USD" for a workload; otherwise speed and cost per million tokens."""
+    if with_run and st.get("seconds") is not None:
+        parts: list[Any] = [duration(s, st["seconds"])]
+        if st.get("cost") is not None:
+            parts += [s.get("out.list_sep"), money(s, st["cost"])]
+        return join(*parts)
+    parts = [filled(s.get("units.tokens_per_second.other"), {"n": fmt_int(st["tokens_per_second"])})]
+    if st.get("cost_per_million_tokens") is not None:
+        parts += [s.get("out.list_sep"), filled(s.get("out.per_million"), {"cost": money(s, st["cost_per_million_tokens"])})]
+    return join(*parts)
 
 
 def _gpu_table(s: Strings, r: dict[str, Any], state: dict[str, Any]) -> Html:
@@ -430,7 +608,9 @@ def _gpu_table(s: Strings, r: dict[str, Any], state: dict[str, Any]) -> Html:
                 bytes_html(st["peak_bytes_per_gpu"])) for st in table[0]["setups"]]
     body = [el("tr", {"data-gpu": row["gpu"], "class": "calc-table__current" if row["gpu"] == state.get("gpu") else None},
                el("th", {"scope": "row"}, ltr(row["name"])), el("td", {}, bytes_html(row["memory_bytes"])),
-               [el("td", {"class": f"calc-cell calc-cell--{st['verdict']}"}, verdict_html(s, st["verdict"]))
+               [el("td", {"class": f"calc-cell calc-cell--{st['verdict']}"}, verdict_html(s, st["verdict"]),
+                   el("span", {"class": "calc-cell__time"}, _setup_time_cost(s, st, bool(r.get("run"))))
+                   if st["verdict"] != "does_not_fit" and st.get("tokens_per_second") else "")
                 for st in row["setups"]])
             for row in table]
     caption = f"{s.get('out.gpu_table')}. {s.get('out.gpu_table_caption')}"
@@ -575,7 +755,9 @@ def _range_hint(s: Strings, spec: InputSpec) -> Html:
 
 
 def _number(s: Strings, wid: str, key: str, value: Any, label: Any, help_text: Any, spec: InputSpec | None) -> Html:
-    attrs = {"class": "calc-field__input", "id": _fid(wid, key), "type": "text", "inputmode": "numeric", "dir": "ltr",
+    decimal = spec is not None and spec.kind == "float"
+    attrs = {"class": "calc-field__input", "id": _fid(wid, key), "type": "text",
+             "inputmode": "decimal" if decimal else "numeric", "dir": "ltr",
              "spellcheck": "false", "autocomplete": "off", "data-calc-field": key,
              "value": "" if value is None else value, "aria-describedby": f"{_fid(wid, key)}-help"}
     if spec is not None and spec.low is not None:
@@ -815,12 +997,13 @@ def render_widget(s: Strings, kind: str, wid: str, state: dict[str, Any], fixed:
                       "data-calc-fixed": _json_attr(fixed)},
               el("p", {"class": "calc__title"}, s.get(f"title.{kind}")),
               fixed_note,
-              el("p", {"class": "calc__status", "data-calc-status": True, "role": "status", "aria-live": "polite"},
-                 s.get("status.idle")),
+              el("div", {"class": "calc__state"},
+                 el("p", {"class": "calc__status", "data-calc-status": True, "role": "status", "aria-live": "polite"},
+                    s.get("status.idle")),
+                 el("progress", {"class": "calc__progress", "data-calc-progress": True, "hidden": True,
+                                 "aria-label": s.get("status.downloading")})),
               el("noscript", {}, el("p", {"class": "calc__noscript"}, s.get("status.noscript"))),
               el("p", {"class": "calc__notice", "data-calc-notice": True, "role": "status", "hidden": True}),
-              el("progress", {"class": "calc__progress", "data-calc-progress": True, "hidden": True,
-                               "aria-label": s.get("status.downloading")}),
               el("p", {"class": "calc-sr-only", "data-calc-announce": True, "aria-live": "polite"}),
               el("div", {"class": "calc__body"},
                  el("form", {"class": "calc__form", "data-calc-form": True, "autocomplete": "off", "novalidate": True,

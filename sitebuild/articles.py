@@ -12,7 +12,8 @@ from typing import Any
 from mkdocs.exceptions import PluginError
 
 from calculator.catalog import GPUS, MODELS
-from calculator.display import Html, Strings, el, filled, fmt_bytes, fmt_count, fmt_int, fmt_number, fmt_percent, join, ltr
+from calculator.display import Html, Strings, duration, el, filled, fmt_bytes, fmt_count, fmt_int, fmt_number, \
+    fmt_percent, join, ltr, money
 from calculator.widgets import bytes_html, describe_assumptions, setup_label, table_html, verdict_html
 
 from . import compute
@@ -114,6 +115,36 @@ _COMPONENTS = ("weights", "master_copy", "gradients", "optimizer_states", "optim
                "cuda_context")
 
 
+class _NoFigure(ValueError):
+    """A requested figure the result does not have (no workload, no price, a refused time)."""
+
+
+def _speed(r: dict[str, Any]) -> dict[str, Any]:
+    if not r.get("throughput"):
+        raise _NoFigure(f"no time estimate ({r.get('time_error') or 'no gpu'})")
+    return r["throughput"]
+
+
+def _run(r: dict[str, Any]) -> dict[str, Any]:
+    _speed(r)
+    if not r.get("run"):
+        raise _NoFigure("no run: give dataset_tokens (or dataset_examples and mean_tokens_per_example)")
+    return r["run"]
+
+
+def _priced(x: dict[str, Any]) -> dict[str, Any]:
+    if x.get("cost") is None:
+        raise _NoFigure("no price for this card: give gpu_hour_price")
+    return x
+
+
+def _best(r: dict[str, Any], key: str) -> dict[str, Any]:
+    best = r.get(f"{key}_setup")
+    if not best or best.get("seconds") is None:
+        raise _NoFigure(f"no {key} setup with a run time (give a workload)")
+    return best
+
+
 def _state_bytes_per_param(r: dict[str, Any]) -> float:
     b = r["breakdown_bytes"]
     return (b["weights"] + b["master_copy"] + b["gradients"] + b["optimizer_states"]) / r["params"]
@@ -141,6 +172,18 @@ OUTPUTS: dict[str, tuple[str, Any, tuple[str, ...]]] = {
     "max_seq_len": ("int", lambda r: r["max_seq_len"], ("gpu", "inverse")),
     "max_micro_batch": ("int", lambda r: r["max_micro_batch_size"], ("gpu", "inverse")),
     "smallest": ("setup", lambda r: (r["smallest_setup"] or {}).get("fits"), ("smallest_setup",)),
+    # time and cost (a workload in the request: dataset_tokens, or dataset_examples with mean_tokens_per_example)
+    "hours": ("duration", lambda r: _run(r)["seconds"], ("gpu",)),
+    "gpu_hours": ("number", lambda r: _run(r)["gpu_hours"], ("gpu",)),
+    "cost": ("money", lambda r: _priced(_run(r))["cost"], ("gpu",)),
+    "tokens_per_second": ("rate", lambda r: _speed(r)["tokens_per_second_per_gpu"], ("gpu",)),
+    "mfu": ("percent", lambda r: _speed(r)["mfu"], ("gpu",)),
+    "fastest": ("setup", lambda r: r.get("fastest_setup"), ("gpu_table", "smallest_setup")),
+    "cheapest": ("setup", lambda r: r.get("cheapest_setup"), ("gpu_table", "smallest_setup")),
+    "fastest_hours": ("duration", lambda r: _best(r, "fastest")["seconds"], ("gpu_table", "smallest_setup")),
+    "fastest_cost": ("money", lambda r: _priced(_best(r, "fastest"))["cost"], ("gpu_table", "smallest_setup")),
+    "cheapest_hours": ("duration", lambda r: _best(r, "cheapest")["seconds"], ("gpu_table", "smallest_setup")),
+    "cheapest_cost": ("money", lambda r: _priced(_best(r, "cheapest"))["cost"], ("gpu_table", "smallest_setup")),
     "smallest_comfortable": ("setup", lambda r: (r["smallest_setup"] or {}).get("comfortable"), ("smallest_setup",)),
     **{c: ("bytes", (lambda key: lambda r: r["breakdown_bytes"][key])(c), ()) for c in _COMPONENTS},
 }
@@ -157,7 +200,10 @@ def render_value(s: Strings, marker: Marker, article: dict[str, Any], where: str
     request["include"] = [n for n in needs if n != "gpu"]
     if "model" not in request:
         raise PluginError(f"{where}: calc:value needs model=… (in the marker or the front matter)")
-    raw = read(compute.checked(request, where))
+    try:
+        raw = read(compute.checked(request, where))
+    except _NoFigure as exc:
+        raise PluginError(f"{where}: calc:value out={out}: {exc}") from exc
     unit = marker.options.get("unit", "gib" if out == "peak_gib" else "gb")
     if unit not in ("gb", "gib"):
         raise PluginError(f"{where}: calc:value unit must be gb or gib")
@@ -178,6 +224,12 @@ def render_value(s: Strings, marker: Marker, article: dict[str, Any], where: str
         text = ltr(fmt_int(raw))
     elif kind == "verdict":
         text = s.get(f"verdict.{raw}")
+    elif kind == "duration":
+        text = duration(s, raw)
+    elif kind == "money":
+        text = money(s, raw)
+    elif kind == "rate":
+        text = filled(s.get("units.tokens_per_second.other"), {"n": fmt_int(raw)})
     else:  # setup
         if raw is None:
             text, raw = s.get("out.smallest_none"), 0

@@ -62,6 +62,9 @@ def required_calc_strings() -> list[str]:
                                          "8bit_optimizer", "lora", "qlora", "sharding")]
     wanted += ["notes.paged_states_excluded", "out.ignored_fields", "units.tokens.other", "units.cards.other"]
     wanted += [f"options.qk_norm.{v or 'none'}" for v in QK_NORMS]
+    wanted += [f"out.time_error.{code}" for code in ("fp32_not_modelled", "no_peak")]
+    wanted += [f"units.{noun}.other" for noun in ("seconds", "minutes", "hours", "days", "usd", "tokens_per_second",
+                                                  "setups")]
     return wanted
 
 

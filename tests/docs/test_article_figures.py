@@ -28,6 +28,11 @@ LANGS = ("ar", "en")
 _UNIT = r"(?:GiB|GB|MiB|MB|TB|TiB|غيغابايت|جيجابايت|غيغا بايت|جيجا بايت|ميغابايت|ميجابايت|تيرابايت)"
 FIGURE = re.compile(rf"(?P<num>\d[\d,]*(?:\.\d+)?)\s*(?:[-–]\s*)?{_UNIT}(?![A-Za-z])")
 PERCENT = re.compile(r"(?P<num>\d+(?:[.,]\d+)?)\s*[%٪]")
+# Time and money in either language (issue 12): "1.9 hours", "25 minutes", "3 days", "$2", "2.74 USD", «5 ساعات».
+DURATION = re.compile(r"\d[\d,]*(?:\.\d+)?\s*(?:hours?|hrs?|h\b|minutes?|mins?|days?|weeks?|"
+                      r"ساعات|ساعة|ساعتين|دقائق|دقيقة|أيام|يومًا|يوم|أسابيع)", re.I)
+MONEY = re.compile(r"(?:\$|USD\s?)\s*\d[\d,]*(?:\.\d+)?|\d[\d,]*(?:\.\d+)?\s*(?:USD|dollars?|دولارًا|دولارات|دولار)",
+                   re.I)
 # A verdict on a model: a verdict word in a sentence that names a model size (7B, 13–34B, 70B, ...).
 VERDICT = re.compile(
     r"\b(?:comfortabl[ey]|tight(?:ly)?|fits?|fitting|does(?:n't| not) fit|do(?:n't| not) fit|won't fit)\b"
@@ -149,6 +154,9 @@ def uncomputed(blocks: list[str]) -> list[str]:
             verdict = VERDICT.search(sentence)
             if verdict and MODEL_SIZE.search(sentence):
                 found.append(f"verdict {verdict.group(0)!r} in: {sentence[:160]}")
+            for pattern, what in ((DURATION, "time"), (MONEY, "cost")):
+                for m in pattern.finditer(sentence):
+                    found.append(f"{what} {m.group(0)!r} in: {sentence[:160]}")
             for m in PERCENT.finditer(sentence):
                 if float(m["num"].replace(",", ".")) in rule and RULE_WORDS.search(sentence):
                     continue
@@ -168,13 +176,15 @@ def test_the_checker_catches_what_it_must_and_spares_what_it_may():
     bad = prose_blocks(
         "<p>The weights take about <bdi>14 GB</bdi>.</p><p>ذروة تبلغ نحو 57 غيغابايت.</p>"
         "<p>Full fine-tuning of 13B fits one 80 GB card.</p><p>13B على بطاقة واحدة: لا تتسع.</p>"
-        "<p>The run takes 97 % of the card.</p><blockquote><p>A 7B model needs 100 GB.</p></blockquote>")
-    assert len(uncomputed(bad)) == 6
+        "<p>The run takes 97 % of the card.</p><blockquote><p>A 7B model needs 100 GB.</p></blockquote>"
+        "<p>The run takes 1.9 hours and costs $1.39.</p><p>يستغرق التدريب 5 ساعات ويكلّف 3 دولارات.</p>")
+    assert len(uncomputed(bad)) == 10
     good = prose_blocks(
         '<p>It needs <span class="calc-value" data-calc-value="57000000000">57.0 GB</span> on a 24 GB card, '
         "or one H100 80GB.</p><p>نموذج على بطاقة بسعة <bdi>24 GB</bdi> أو فئة 48 GB.</p>"
         '<blockquote><p>A 7B model needs 100 GB.</p><footer><a href="#key-facts">source</a></footer></blockquote>'
         "<p>A setup is comfortable at most at 85% of the card, tight up to 100%.</p>"
+        '<p>It takes <span class="calc-value" data-calc-value="6771">1.9 hours</span> over 10 million tokens.</p>'
         '<pre><code>print(f"{x:.1f} GiB")  # 24 GB</code></pre>')
     assert uncomputed(good) == []
 

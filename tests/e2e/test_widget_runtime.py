@@ -212,3 +212,15 @@ def test_what_fits_leads_with_qlora(page, guard, site_url):
     root = page.locator('[data-calc-kind="fits"]').first
     heads = root.locator("thead th").all_text_contents()
     assert heads[1:] == [S["en"].get(f"options.method.{m}") for m in ("qlora", "lora", "full")]
+
+
+@pytest.mark.parametrize("lang", ["ar", "en"])
+def test_nothing_below_a_widget_moves_while_its_runtime_starts(page, guard, site_url, lang):
+    """The status lines and the progress bar keep their room, so a section reached by a link stays in view."""
+    page.set_viewport_size(DESKTOP)
+    page.goto(url(site_url, lang, "calculator/"))
+    form = page.locator("#calc-estimator-1 [data-calc-fieldset]")
+    top = "e => e.getBoundingClientRect().top + window.scrollY"      # in the document, wherever it is scrolled
+    before = form.evaluate(top)
+    wait_ready(page, "#calc-estimator-1")
+    assert form.evaluate(top) == before

@@ -170,6 +170,9 @@ def test_estimator_follows_every_kind_of_input(live, lang):
         ('[data-calc-field="gpu"]', "select", "a100-80gb", {"gpu": "a100-80gb"}),
         ('[data-calc-field="gradient_checkpointing"]', "check", None, {"gradient_checkpointing": True}),
         ('[data-calc-field="lora_targets"][value="lm_head"]', "check", None, {}),
+        ('[data-calc-field="dataset_tokens"]', "fill", "10,000,000", {"dataset_tokens": 10_000_000}),
+        ('[data-calc-field="gpu_hour_price"]', "fill", "1٫5", {"gpu_hour_price": 1.5}),  # an Arabic decimal point
+        ('[data-calc-field="gpu"]', "select", "rtx-3090", {"gpu": "rtx-3090"}),             # a card with no price
     ]
     try:
         for selector, action, value, change in steps:
@@ -186,6 +189,10 @@ def test_estimator_follows_every_kind_of_input(live, lang):
             if "lm_head" in selector:
                 state["lora_targets"] = [*defaults["lora_targets"], "lm_head"]
             assert_shows(root, state, lang)
+        # Time and cost: the run on the chosen card at the reader's price, the fastest and cheapest setups, the chart.
+        assert root.locator('[data-calc-output="run.cost"]').first.get_attribute("data-value")
+        expect(root.locator('[data-setup="fastest"]').first).to_be_visible()
+        expect(root.locator('[data-calc-output="time_cost_chart"] circle').first).to_be_attached()
         # "More settings": compile and a fused loss shrink the logits term; the page still equals CPython.
         root.locator("summary").click()
         for key in ("torch_compile", "fused_linear_cross_entropy"):

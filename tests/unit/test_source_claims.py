@@ -448,3 +448,24 @@ def test_five_ways_claims() -> None:
     assert five(model="llama-3.1-8b", method="lora", dpo=True)["peak_bytes_per_gpu"] > lora["peak_bytes_per_gpu"]
     order = ("comfortable", "tight", "does_not_fit")
     assert order.index(on(long, "rtx-4090")) > order.index(on(qlora, "rtx-4090"))     # "the sequence length decides"
+
+
+def test_five_ways_the_data_centre_card_is_faster_but_bills_more_and_the_extremes_are_named() -> None:
+    """"The data-centre card finishes sooner but bills more for the same work" (right-sizing, issue 12 example):
+    QLoRA of Llama 3.1 8B over 10 million tokens, RTX 4090 against H100 80GB at their reference prices; and the named
+    cheapest and fastest setups really are the extremes of the GPU table's setups that fit."""
+    kw = dict(model="llama-3.1-8b", method="qlora", dataset_tokens=10_000_000)
+    small, big = five(**kw, gpu="rtx-4090")["run"], five(**kw, gpu="h100-80gb")["run"]
+    assert big["seconds"] < small["seconds"] and big["cost"] > small["cost"]
+    r = json.loads(api.estimate(json.dumps({**assumptions("five-ways"), **kw})))["result"]
+    fitting = [st for row in r["gpu_table"] for st in row["setups"] if st["verdict"] != "does_not_fit"]
+    assert r["fastest_setup"]["seconds"] == min(st["seconds"] for st in fitting)
+    assert r["cheapest_setup"]["cost"] == min(st["cost"] for st in fitting if st["cost"] is not None)
+
+
+def test_guide_time_per_class_comes_with_a_price_for_each_card() -> None:
+    """Each GPU class's example run has a time and a cost (every card named there has a reference price)."""
+    for model, method, gpu in (("llama-3.1-8b", "qlora", "rtx-4090"), ("llama-2-13b", "lora", "l40s"),
+                               ("llama-2-70b", "qlora", "h100-80gb")):
+        run = guide(model=model, method=method, gpu=gpu, dataset_tokens=10_000_000)["run"]
+        assert run["seconds"] > 0 and run["cost"] > 0, (model, gpu)

@@ -389,7 +389,8 @@ class Widget {
     const raw = this.readRaw();
     const model = raw.model && typeof raw.model === "object" ? raw.model : { source: "preset", value: raw.model };
     if (model.source !== "preset" || model.value !== this.good.model) return false;
-    return Object.keys(this.defaults).every((key) => key === "model" || same(String(raw[key]), String(this.good[key])));
+    return Object.keys(this.defaults).every((key) => key === "model"
+      || same(String(raw[key] ?? ""), String(this.good[key] ?? "")));
   }
 
   // Put a state (from a link) into the controls; false when a value has no control that can show it.
@@ -426,8 +427,8 @@ class Widget {
         if (typeof value !== "string" || !Array.from(els[0].options).some((o) => o.value === value)) return false;
         els[0].value = value;
       } else {
-        if (typeof value !== "number" && typeof value !== "string") return false;
-        els[0].value = String(value);
+        if (value !== null && typeof value !== "number" && typeof value !== "string") return false;
+        els[0].value = value === null ? "" : String(value);   // null: an optional field left empty
       }
     }
     this.syncVisibility();
