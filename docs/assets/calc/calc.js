@@ -220,84 +220,15 @@ function writeUrl() {
 // ------------------------------------------------------------------------------------------------------------
 // One widget
 // ------------------------------------------------------------------------------------------------------------
-class Widget {
-  constructor(root) {
+// The controls of one widget: their raw values for Python, a state written back into them (a link), which parts
+// are shown. Nothing here reads a value's meaning: Python does.
+class Form {
+  constructor(root, kind, defaults) {
     this.root = root;
-    this.id = root.id;
-    this.kind = root.dataset.calcKind;
-    this.defaults = JSON.parse(root.dataset.calcDefaults || "{}");
-    this.fixed = JSON.parse(root.dataset.calcFixed || "{}");
-    this.fieldset = root.querySelector("[data-calc-fieldset]");
-    this.statusEl = root.querySelector("[data-calc-status]");
-    this.progressEl = root.querySelector("[data-calc-progress]");
-    this.noticeEl = root.querySelector("[data-calc-notice]");
-    this.announceEl = root.querySelector("[data-calc-announce]");
-    this.fragment = root.querySelector("[data-calc-fragment]");
-    this.staleNote = root.querySelector("[data-calc-stale-note]");
-    this.form = root.querySelector("[data-calc-form]");
-    this.good = { ...this.defaults };  // the state of the results on screen (as Python read it)
-    this.goodSource = "preset";
-    this.custom = null;                // the last model as the custom fields show it (from Python)
-    this.token = 0;
-    this.timer = 0;
-    this.announceTimer = 0;
-    this.pendingLink = null;
-    this.form.addEventListener("submit", (event) => event.preventDefault());
-    this.form.addEventListener("input", (event) => this.onEdit(event, true));
-    this.form.addEventListener("change", (event) => this.onEdit(event, false));
-    const filter = root.querySelector('[data-calc-control="model_filter"]');
-    if (filter) {
-      filter.addEventListener("input", () => this.filterModels(filter.value));
-      filter.addEventListener("keydown", (event) => {
-        if (event.key !== "Enter") return;
-        event.preventDefault();
-        const select = this.modelSelect();
-        const first = select && Array.from(select.options).find((o) => !o.hidden);
-        if (first && select.value !== first.value) {
-          select.value = first.value;
-          this.schedule(false);
-        }
-      });
-    }
+    this.kind = kind;
+    this.defaults = defaults;
   }
 
-  // ---- status ------------------------------------------------------------------------------------------
-  showStatus(status, code, progress) {
-    const message = status === STATUS.FAILED
-      ? `${text("status.failed")} ${text(`failure.${code}`, text("failure.start"))}`
-      : text(`status.${status}`);
-    if (message && this.statusEl.textContent !== message) this.statusEl.textContent = message;
-    this.statusEl.dataset.calcStatus = status;
-    if (this.progressEl) {
-      const downloading = status === STATUS.DOWNLOADING && progress && progress.total > 0;
-      this.progressEl.hidden = !downloading;
-      if (downloading) {
-        this.progressEl.max = progress.total;
-        this.progressEl.value = Math.min(progress.done || 0, progress.total);
-      }
-    }
-    if (status === STATUS.FAILED) this.root.dataset.calcState = "error";
-    if (status === STATUS.READY) {
-      this.fieldset.disabled = false;
-      this.syncVisibility();
-      if (this.pendingLink) {
-        const link = this.pendingLink;
-        this.pendingLink = null;
-        this.applyLink(link);
-      } else if (!this.untouched()) {
-        this.compute();
-      } else {
-        this.root.dataset.calcState = "ready";
-      }
-    }
-  }
-
-  showNotice(key) {
-    this.noticeEl.textContent = text(`notice.${key}`);
-    this.noticeEl.hidden = false;
-  }
-
-  // ---- controls ----------------------------------------------------------------------------------------
   controls(key) {
     return Array.from(this.root.querySelectorAll(`[data-calc-field="${CSS.escape(key)}"]`));
   }
@@ -385,12 +316,12 @@ class Widget {
     return raw;
   }
 
-  untouched() {
+  untouched(good) {
     const raw = this.readRaw();
     const model = raw.model && typeof raw.model === "object" ? raw.model : { source: "preset", value: raw.model };
-    if (model.source !== "preset" || model.value !== this.good.model) return false;
+    if (model.source !== "preset" || model.value !== good.model) return false;
     return Object.keys(this.defaults).every((key) => key === "model"
-      || same(String(raw[key] ?? ""), String(this.good[key] ?? "")));
+      || same(String(raw[key] ?? ""), String(good[key] ?? "")));
   }
 
   // Put a state (from a link) into the controls; false when a value has no control that can show it.
@@ -435,6 +366,155 @@ class Widget {
     return true;
   }
 
+}
+
+// Errors next to the controls they are about, in boxes the build wrote (role="alert": read out when they appear).
+class Errors {
+  constructor(root, form) {
+    this.root = root;
+    this.form = form;
+    this.staleNote = root.querySelector("[data-calc-stale-note]");
+  }
+
+  // The error box of an API field in this widget: the paste box or a custom field for the model, else the
+  // field's own box. A box that cannot be seen (a hidden model source) gives way to the form's own box.
+  box(field) {
+    let slot = field || "";
+    if (slot === "model" || slot.startsWith("model.")) {
+      const source = this.form.kind === "estimator" ? this.form.source() : "preset";
+      if (source === "paste") slot = "config";
+      else if (source === "preset") slot = "model";
+    }
+    let box = this.root.querySelector(`[data-calc-error-for="${CSS.escape(slot)}"]`);
+    if (box && box.closest("[data-calc-source][hidden]")) box = null;
+    if (!box) box = this.root.querySelector('[data-calc-error-for=""]');
+    return { box, slot: box && box.dataset.calcErrorFor };
+  }
+
+  show(errors) {
+    this.clear();
+    let quietOnly = true;
+    for (const error of errors) {
+      const { box, slot } = this.box(error.field);
+      if (!box) continue;
+      if (error.quiet) continue;
+      quietOnly = false;
+      if (error.message) box.innerHTML = error.message;   // markup made and escaped by calculator.widgets
+      else box.textContent = text("errors.internal_error");
+      box.hidden = false;
+      box.dataset.code = String(error.code);
+      const details = box.closest("details");
+      if (details) details.open = true;                  // never an error inside a closed section
+      for (const el of slot ? this.form.controls(slot) : []) {
+        el.setAttribute("aria-invalid", "true");
+        if (box.id) {
+          const ids = (el.getAttribute("aria-describedby") || "").split(/\s+/).filter(Boolean);
+          if (!ids.includes(box.id)) ids.push(box.id);
+          el.setAttribute("aria-describedby", ids.join(" "));
+        }
+      }
+    }
+    this.root.dataset.calcStale = "true";
+    if (this.staleNote) this.staleNote.hidden = quietOnly;
+  }
+
+  clear() {
+    for (const box of this.root.querySelectorAll("[data-calc-error-for]")) {
+      box.hidden = true;
+      box.textContent = "";
+      delete box.dataset.code;
+    }
+    for (const el of this.root.querySelectorAll("[aria-invalid]")) {
+      el.removeAttribute("aria-invalid");
+      const ids = (el.getAttribute("aria-describedby") || "").split(/\s+/).filter((id) => id && !id.endsWith("-error"));
+      if (ids.length) el.setAttribute("aria-describedby", ids.join(" "));
+      else el.removeAttribute("aria-describedby");
+    }
+    delete this.root.dataset.calcStale;
+    if (this.staleNote) this.staleNote.hidden = true;
+  }
+}
+
+class Widget {
+  constructor(root) {
+    this.root = root;
+    this.id = root.id;
+    this.kind = root.dataset.calcKind;
+    this.defaults = JSON.parse(root.dataset.calcDefaults || "{}");
+    this.fixed = JSON.parse(root.dataset.calcFixed || "{}");
+    this.form = new Form(root, this.kind, this.defaults);
+    this.errors = new Errors(root, this.form);
+    this.fieldset = root.querySelector("[data-calc-fieldset]");
+    this.statusEl = root.querySelector("[data-calc-status]");
+    this.progressEl = root.querySelector("[data-calc-progress]");
+    this.noticeEl = root.querySelector("[data-calc-notice]");
+    this.announceEl = root.querySelector("[data-calc-announce]");
+    this.fragment = root.querySelector("[data-calc-fragment]");
+    this.formEl = root.querySelector("[data-calc-form]");
+    this.good = { ...this.defaults };  // the state of the results on screen (as Python read it)
+    this.goodSource = "preset";
+    this.custom = null;                // the last model as the custom fields show it (from Python)
+    this.token = 0;
+    this.timer = 0;
+    this.announceTimer = 0;
+    this.pendingLink = null;
+    this.formEl.addEventListener("submit", (event) => event.preventDefault());
+    this.formEl.addEventListener("input", (event) => this.onEdit(event, true));
+    this.formEl.addEventListener("change", (event) => this.onEdit(event, false));
+    const filter = root.querySelector('[data-calc-control="model_filter"]');
+    if (filter) {
+      filter.addEventListener("input", () => this.form.filterModels(filter.value));
+      filter.addEventListener("keydown", (event) => {
+        if (event.key !== "Enter") return;
+        event.preventDefault();
+        const select = this.form.modelSelect();
+        const first = select && Array.from(select.options).find((o) => !o.hidden);
+        if (first && select.value !== first.value) {
+          select.value = first.value;
+          this.schedule(false);
+        }
+      });
+    }
+  }
+
+  // ---- status ------------------------------------------------------------------------------------------
+  showStatus(status, code, progress) {
+    const message = status === STATUS.FAILED
+      ? `${text("status.failed")} ${text(`failure.${code}`, text("failure.start"))}`
+      : text(`status.${status}`);
+    if (message && this.statusEl.textContent !== message) this.statusEl.textContent = message;
+    this.statusEl.dataset.calcStatus = status;
+    if (this.progressEl) {
+      const downloading = status === STATUS.DOWNLOADING && progress && progress.total > 0;
+      this.progressEl.hidden = !downloading;
+      if (downloading) {
+        this.progressEl.max = progress.total;
+        this.progressEl.value = Math.min(progress.done || 0, progress.total);
+      }
+    }
+    if (status === STATUS.FAILED) this.root.dataset.calcState = "error";
+    if (status === STATUS.READY) {
+      this.fieldset.disabled = false;
+      this.form.syncVisibility();
+      if (this.pendingLink) {
+        const link = this.pendingLink;
+        this.pendingLink = null;
+        this.applyLink(link);
+      } else if (!this.form.untouched(this.good)) {
+        this.compute();
+      } else {
+        this.root.dataset.calcState = "ready";
+      }
+    }
+  }
+
+  showNotice(key) {
+    this.noticeEl.textContent = text(`notice.${key}`);
+    this.noticeEl.hidden = false;
+  }
+
+  // ---- links -------------------------------------------------------------------------------------------
+  // What differs from the defaults, for the address; a pasted or custom model says which it was.
   diff() {
     const out = {};
     for (const [key, value] of Object.entries(this.good)) {
@@ -444,7 +524,6 @@ class Widget {
     return Object.keys(out).length ? out : null;
   }
 
-  // ---- links -------------------------------------------------------------------------------------------
   takeLink(entry) {
     // Checked now for shape; applied when the runtime is ready (the inputs are disabled until then).
     if (!entry || typeof entry !== "object" || Array.isArray(entry)) return false;
@@ -461,7 +540,7 @@ class Widget {
 
   async applyLink(entry) {
     const { model_source: source, ...values } = entry;
-    if (!this.writeState({ ...this.defaults, ...values }, source)) {
+    if (!this.form.writeState({ ...this.defaults, ...values }, source)) {
       this.resetToDefaults();
       return;
     }
@@ -470,8 +549,8 @@ class Widget {
   }
 
   resetToDefaults() {
-    this.writeState(this.defaults, "preset");
-    this.clearErrors();
+    this.form.writeState(this.defaults, "preset");
+    this.errors.clear();
     this.showNotice("link_invalid");
     this.good = { ...this.defaults };
     this.goodSource = "preset";
@@ -487,10 +566,10 @@ class Widget {
     const typed = target.matches("input[type=text], input:not([type]), textarea");
     if (typing !== typed) return;  // typed text recomputes on input (debounced), everything else on change
     if (target.matches('[data-calc-control="model_source"]')) {
-      if (target.value === "custom") this.fillCustom(this.custom);
-      this.syncVisibility();
+      if (target.value === "custom") this.form.fillCustom(this.custom);
+      this.form.syncVisibility();
     }
-    if (target.matches('[data-calc-field="method"]')) this.syncVisibility();
+    if (target.matches('[data-calc-field="method"]')) this.form.syncVisibility();
     this.noticeEl.hidden = true;
     this.schedule(typing);
   }
@@ -504,22 +583,22 @@ class Widget {
   async compute(options = {}) {
     if (runtime.status !== STATUS.READY) return false;
     const token = ++this.token;
-    const source = this.kind === "estimator" ? this.source() : "preset";
+    const source = this.kind === "estimator" ? this.form.source() : "preset";
     const started = performance.now();
     let answer;
     try {
-      answer = JSON.parse(await runtime.render(this.kind, this.readRaw(), this.fixed));
+      answer = JSON.parse(await runtime.render(this.kind, this.form.readRaw(), this.fixed));
     } catch (error) {
       if (token !== this.token || runtime.status !== STATUS.READY) return false;
       answer = internalAnswer();
     }
     if (token !== this.token) return false;
     if (!answer || answer.ok !== true) {
-      this.showErrors(Array.isArray(answer && answer.errors) ? answer.errors : internalAnswer().errors);
+      this.errors.show(Array.isArray(answer && answer.errors) ? answer.errors : internalAnswer().errors);
       if (options.fromLink) this.resetToDefaults();
       return false;
     }
-    this.clearErrors();
+    this.errors.clear();
     this.fragment.innerHTML = answer.html;   // markup made and escaped by calculator.widgets
     for (const [name, html] of Object.entries(answer.slots || {})) {
       const slot = this.root.querySelector(`[data-calc-slot-out="${CSS.escape(name)}"]`);
@@ -540,65 +619,6 @@ class Widget {
     this.announceTimer = setTimeout(() => {
       if (this.announceEl && summary) this.announceEl.textContent = summary;
     }, ANNOUNCE_DELAY_MS);
-  }
-
-  // ---- errors ------------------------------------------------------------------------------------------
-  // The error box of an API field in this widget: the paste box or a custom field for the model, else the
-  // field's own box. A box that cannot be seen (a hidden model source) gives way to the form's own box.
-  errorBox(field) {
-    let slot = field || "";
-    if (slot === "model" || slot.startsWith("model.")) {
-      const source = this.kind === "estimator" ? this.source() : "preset";
-      if (source === "paste") slot = "config";
-      else if (source === "preset") slot = "model";
-    }
-    let box = this.root.querySelector(`[data-calc-error-for="${CSS.escape(slot)}"]`);
-    if (box && box.closest("[data-calc-source][hidden]")) box = null;
-    if (!box) box = this.root.querySelector('[data-calc-error-for=""]');
-    return { box, slot: box && box.dataset.calcErrorFor };
-  }
-
-  showErrors(errors) {
-    this.clearErrors();
-    let quietOnly = true;
-    for (const error of errors) {
-      const { box, slot } = this.errorBox(error.field);
-      if (!box) continue;
-      if (error.quiet) continue;
-      quietOnly = false;
-      if (error.message) box.innerHTML = error.message;   // markup made and escaped by calculator.widgets
-      else box.textContent = text("errors.internal_error");
-      box.hidden = false;
-      box.dataset.code = String(error.code);
-      const details = box.closest("details");
-      if (details) details.open = true;                  // never an error inside a closed section
-      for (const el of slot ? this.controls(slot) : []) {
-        el.setAttribute("aria-invalid", "true");
-        if (box.id) {
-          const ids = (el.getAttribute("aria-describedby") || "").split(/\s+/).filter(Boolean);
-          if (!ids.includes(box.id)) ids.push(box.id);
-          el.setAttribute("aria-describedby", ids.join(" "));
-        }
-      }
-    }
-    this.root.dataset.calcStale = "true";
-    if (this.staleNote) this.staleNote.hidden = quietOnly;
-  }
-
-  clearErrors() {
-    for (const box of this.root.querySelectorAll("[data-calc-error-for]")) {
-      box.hidden = true;
-      box.textContent = "";
-      delete box.dataset.code;
-    }
-    for (const el of this.root.querySelectorAll("[aria-invalid]")) {
-      el.removeAttribute("aria-invalid");
-      const ids = (el.getAttribute("aria-describedby") || "").split(/\s+/).filter((id) => id && !id.endsWith("-error"));
-      if (ids.length) el.setAttribute("aria-describedby", ids.join(" "));
-      else el.removeAttribute("aria-describedby");
-    }
-    delete this.root.dataset.calcStale;
-    if (this.staleNote) this.staleNote.hidden = true;
   }
 }
 
