@@ -126,11 +126,13 @@ def _largest(lo: int, hi: int, ok: Any, start: int | None = None) -> int:
     return lo
 
 
+@lru_cache(maxsize=1024)
 def max_seq_len(s: TrainingSetup, gpu: GpuSpec) -> int:
     """Longest seq_len (at the chosen micro-batch) whose peak fits the card; 0 when even 1 token does not."""
     return _largest(1, SEQ_LEN_CAP, lambda x: _fits(replace(s, seq_len=x), gpu), start=s.seq_len)
 
 
+@lru_cache(maxsize=1024)
 def max_micro_batch(s: TrainingSetup, gpu: GpuSpec) -> int:
     """Largest micro-batch (at the chosen seq_len) whose peak fits the card; 0 when even 1 does not."""
     return _largest(1, MICRO_BATCH_CAP, lambda x: _fits(replace(s, micro_batch_size=x), gpu),
@@ -138,6 +140,12 @@ def max_micro_batch(s: TrainingSetup, gpu: GpuSpec) -> int:
 
 
 def remedies(s: TrainingSetup, gpu: GpuSpec) -> list[dict[str, Any]]:
+    """_remedies, remembered per setup and card (a page asks again after each change); each call gets its own copy."""
+    return [{**x, "changes": dict(x["changes"])} for x in _remedies(s, gpu)]
+
+
+@lru_cache(maxsize=1024)
+def _remedies(s: TrainingSetup, gpu: GpuSpec) -> tuple[dict[str, Any], ...]:
     """The guide's remedies in its order, each re-estimated: alone (on the user's setup) and cumulative (on top of the
     steps listed before it). Empty when the setup already fits the card.
 
@@ -150,7 +158,7 @@ def remedies(s: TrainingSetup, gpu: GpuSpec) -> list[dict[str, Any]]:
     micro-batch 1).
     """
     if _fits(s, gpu):
-        return []
+        return ()
     steps: list[tuple[str, dict[str, Any]]] = []
     if s.micro_batch_size > 1:
         steps.append(("smaller_micro_batch", {"micro_batch_size": 1,
@@ -196,4 +204,4 @@ def remedies(s: TrainingSetup, gpu: GpuSpec) -> list[dict[str, Any]]:
         out.append({"remedy": "shorter_sequences", "changes": {"seq_len": longest, "micro_batch_size": 1},
                     "peak_bytes_alone": estimate(replace(base1, seq_len=longest)).peak_bytes, "fits_alone": True,
                     "peak_bytes_cumulative": None, "fits_cumulative": None})
-    return out
+    return tuple(out)

@@ -763,7 +763,7 @@ def annotate_gpu_table(table: list[dict[str, Any]], s: TrainingSetup, w: Workloa
     count's setup is counted once (``_work``) and timed on every card."""
     from .catalog import GPUS
     from .recommend import setup_for
-    setups: dict[int, tuple[TrainingSetup, TrainingSetup, StepCounts]] = {}
+    setups: dict[int, TrainingSetup] = {}
     for row in table:
         gpu = GPUS[row["gpu"]]
         price, source = _price(gpu, chosen, reader_price)
@@ -772,10 +772,16 @@ def annotate_gpu_table(table: list[dict[str, Any]], s: TrainingSetup, w: Workloa
         for setup in row["setups"]:
             n = setup["num_gpus"]
             if n not in setups:
-                sn = setup_for(s, n)
-                s_eff = effective_setup(sn, w)
-                setups[n] = (sn, s_eff, _work(s_eff))
-            setup.update(_setup_times(*setups[n], gpu, w, price))
+                setups[n] = setup_for(s, n)
+            setup.update(_card_times(setups[n], gpu, w, price))
+
+
+@lru_cache(maxsize=4096)
+def _card_times(sn: TrainingSetup, gpu: GpuSpec, w: Workload | None, price: float | None) -> dict[str, Any]:
+    """_setup_times of one card and count, remembered: a page recomputing after each change asks for the same cards
+    and counts again (setups, cards and workloads are frozen, so they are their own key). Read-only: callers copy."""
+    s_eff = effective_setup(sn, w)
+    return _setup_times(sn, s_eff, _work(s_eff), gpu, w, price)
 
 
 def fastest_and_cheapest(table: list[dict[str, Any]]) -> dict[str, Any]:

@@ -587,7 +587,18 @@ def _smallest(s: Strings, r: dict[str, Any]) -> Html:
 
 
 def _setup_time_cost(s: Strings, st: dict[str, Any], with_run: bool) -> Html:
-    """"1.9 hours, 1.39 USD" for a workload; otherwise speed and cost per million tokens."""
+    """"1.9 hours, 1.39 USD" for a workload; otherwise speed and cost per million tokens. Remembered per language
+    and figures: the GPU table and the chart show the same few dozen of them after every change."""
+    key = ("time_cost", with_run, st.get("seconds"), st.get("cost"), st.get("tokens_per_second"),
+           st.get("cost_per_million_tokens"))
+    if key not in s.memo:
+        if len(s.memo) > 20_000:
+            s.memo.clear()
+        s.memo[key] = _time_cost_text(s, st, with_run)
+    return s.memo[key]
+
+
+def _time_cost_text(s: Strings, st: dict[str, Any], with_run: bool) -> Html:
     if with_run and st.get("seconds") is not None:
         parts: list[Any] = [duration(s, st["seconds"])]
         if st.get("cost") is not None:
@@ -606,19 +617,32 @@ def _gpu_table(s: Strings, r: dict[str, Any], state: dict[str, Any]) -> Html:
     head = [el("th", {"scope": "col"}, s.get("out.gpu_col")), el("th", {"scope": "col"}, s.get("out.memory_col"))]
     head += [el("th", {"scope": "col"}, filled(s.get("out.cards_col"), {"n": st["num_gpus"]}), el("br"),
                 bytes_html(st["peak_bytes_per_gpu"])) for st in table[0]["setups"]]
-    body = [el("tr", {"data-gpu": row["gpu"], "class": "calc-table__current" if row["gpu"] == state.get("gpu") else None},
-               el("th", {"scope": "row"}, ltr(row["name"])), el("td", {}, bytes_html(row["memory_bytes"])),
-               [el("td", {"class": f"calc-cell calc-cell--{st['verdict']}"}, verdict_html(s, st["verdict"]),
-                   el("span", {"class": "calc-cell__time"}, _setup_time_cost(s, st, bool(r.get("run"))))
-                   if st["verdict"] != "does_not_fit" and st.get("tokens_per_second") else "")
-                for st in row["setups"]])
-            for row in table]
+    body = [_gpu_row(s, row, row["gpu"] == state.get("gpu"), bool(r.get("run"))) for row in table]
     caption = f"{s.get('out.gpu_table')}. {s.get('out.gpu_table_caption')}"
     marks = el("p", {"class": "calc-marks", "aria-hidden": "true"},
                [join(el("span", {"class": f"calc-verdict calc-verdict--{v}"}, m), " ", s.get(f"verdict.{v}"), " ")
                 for v, m in VERDICT_MARKS.items()])
     return join(table_html({"data-calc-output": "gpu_table"}, join(caption, marks), head, body,
                            "calc-table calc-table--gpus"))
+
+
+def _gpu_row(s: Strings, row: dict[str, Any], current: bool, with_run: bool) -> Html:
+    """One card's row of the GPU table, remembered per language and figures (after a change most rows are the same
+    as before: the card, its verdicts and times do not depend on which card the reader chose)."""
+    key = ("gpu_row", row["gpu"], current, with_run,
+           tuple((st["verdict"], st.get("tokens_per_second"), st.get("seconds"), st.get("cost"),
+                  st.get("cost_per_million_tokens")) for st in row["setups"]))
+    if key not in s.memo:
+        if len(s.memo) > 20_000:
+            s.memo.clear()
+        s.memo[key] = el(
+            "tr", {"data-gpu": row["gpu"], "class": "calc-table__current" if current else None},
+            el("th", {"scope": "row"}, ltr(row["name"])), el("td", {}, bytes_html(row["memory_bytes"])),
+            [el("td", {"class": f"calc-cell calc-cell--{st['verdict']}"}, verdict_html(s, st["verdict"]),
+                el("span", {"class": "calc-cell__time"}, _setup_time_cost(s, st, with_run))
+                if st["verdict"] != "does_not_fit" and st.get("tokens_per_second") else "")
+             for st in row["setups"]])
+    return s.memo[key]
 
 
 def _results_compare(s: Strings, results: list[dict[str, Any]], state: dict[str, Any]) -> Html:

@@ -125,7 +125,7 @@ const runtime = {
       if (!entry) return;
       this.pending.delete(message.id);
       clearTimeout(entry.timer);
-      entry.resolve(String(message.answer));
+      entry.resolve({ answer: String(message.answer), ms: Number(message.ms) || 0 });
     }
   },
 
@@ -586,8 +586,11 @@ class Widget {
     const source = this.kind === "estimator" ? this.form.source() : "preset";
     const started = performance.now();
     let answer;
+    let pythonMs = 0;
     try {
-      answer = JSON.parse(await runtime.render(this.kind, this.form.readRaw(), this.fixed));
+      const reply = await runtime.render(this.kind, this.form.readRaw(), this.fixed);
+      pythonMs = reply.ms;
+      answer = JSON.parse(reply.answer);
     } catch (error) {
       if (token !== this.token || runtime.status !== STATUS.READY) return false;
       answer = internalAnswer();
@@ -610,7 +613,7 @@ class Widget {
     this.root.dataset.calcState = "ready";
     this.announce(answer.summary);
     writeUrlSoon();
-    this.root.dispatchEvent(new CustomEvent("calc:rendered", { detail: { ms: performance.now() - started } }));
+    this.root.dispatchEvent(new CustomEvent("calc:rendered", { detail: { ms: performance.now() - started, pythonMs } }));
     return true;
   }
 

@@ -23,7 +23,7 @@ export const STATUS = Object.freeze({
  * @typedef {{type: "init", indexURL: string, wheelURL: string, bytes: number, strings: object, lang: string}} InitMessage
  * @typedef {{type: "render", id: number, kind: string, raw: object, fixed: object}} RenderMessage
  * @typedef {{type: "status", status: string, code?: string, done?: number, total?: number}} StatusMessage
- * @typedef {{type: "rendered", id: number, answer: string}} RenderedMessage
+ * @typedef {{type: "rendered", id: number, answer: string, ms: number}} RenderedMessage   (ms: time in Python)
  *
  * `answer` is the JSON text of calculator.widgets.Page.render: {ok: true, html, state, summary, slots?, custom?}
  * or {ok: false, errors: [{field, code, quiet, message}]}. Error codes are the estimator API's own.

@@ -140,6 +140,7 @@ async function init(message) {
 
 function render(message) {
   let answer = internalError;
+  const started = performance.now();
   if (page) {
     try {
       const out = page.render(JSON.stringify({ kind: message.kind, raw: message.raw || {}, fixed: message.fixed || {} }));
@@ -148,7 +149,7 @@ function render(message) {
       answer = internalError;
     }
   }
-  post({ type: MESSAGE.RENDERED, id: message.id, answer });
+  post({ type: MESSAGE.RENDERED, id: message.id, answer, ms: performance.now() - started });
 }
 
 // A runtime file that failed leaves promises inside Pyodide rejected with nobody waiting on them: that failure
