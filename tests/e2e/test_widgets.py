@@ -104,10 +104,32 @@ def live(guarded_context, site_url):
 
 
 def reset(page) -> None:
-    """Back to the page's defaults, with a fresh address (the runtime stays started)."""
-    page.evaluate("() => history.replaceState(null, '', location.pathname)")
-    page.reload()
-    wait_ready(page, "#calc-estimator-1")
+    """Back to the estimator's defaults without reloading (the runtime stays started): every control is set back to
+    its default the way a reader would, the last change is waited for, and the page must show the defaults again."""
+    root = page.locator("#calc-estimator-1")
+    _, defaults, _ = meta(root)
+    root.locator('[data-calc-control="model_source"][value="preset"]').check()
+    root.locator('[data-calc-field="method"]').select_option("lora")     # shows the LoRA fields while they are set
+    details = root.locator("details.calc-more")
+    if details.get_attribute("open") is None:
+        details.locator("summary").click()
+    for key, value in [*((k, v) for k, v in defaults.items() if k != "method"), ("method", defaults["method"])]:
+        controls = root.locator(f'[data-calc-field="{key}"]')
+        if key == "lora_targets":
+            for box in controls.all():
+                box.set_checked(box.get_attribute("value") in value)
+        elif controls.first.evaluate("e => e.type") == "checkbox":
+            controls.first.set_checked(bool(value))
+        elif controls.first.evaluate("e => e.tagName") == "SELECT":
+            controls.first.select_option(str(value))
+        else:
+            controls.first.fill("" if value is None else str(value))
+    arm(root)
+    root.locator('[data-calc-field="method"]').dispatch_event("change")
+    wait_rendered(root)
+    details.locator("summary").click()
+    expect(root.locator("[data-calc-error-for]:visible")).to_have_count(0)
+    assert_shows(root, defaults, page.evaluate("document.documentElement.lang"))
 
 
 # ------------------------------------------------------------------------------------------------------------
