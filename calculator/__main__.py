@@ -90,7 +90,7 @@ def render(r: dict[str, Any]) -> str:
     out.append(f"{m['name']} — {i['method']}{' + DPO' if i['dpo'] else ''}, {i['precision']}, {i['optimizer']}, "
                f"micro-batch {i['micro_batch_size']} x seq {i['seq_len']}, {i['num_gpus']} GPU(s), "
                f"sharding {i['sharding']}")
-    out.append(f"(GB = 10^9 bytes, GiB = 2^30 bytes; per GPU)")
+    out.append("(GB = 10^9 bytes, GiB = 2^30 bytes; per GPU)")
     out.append("")
     for k, v in r["breakdown_bytes"].items():
         if v:

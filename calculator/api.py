@@ -19,7 +19,7 @@ from .configs import (ALIASES, ARCH_FIELDS, MAX_PARAMS, MODEL_FIELD_KINDS, MODEL
                       ApiError, model_json, parse_model)
 from .inputs import BY_NAME, DEFAULTS, ENUMS, INPUTS, LIMITS, MAX_LIST, InputSpec
 from .memory import GB, GIB, count_params, estimate as _estimate, trainable_params
-from .models import ALL_LINEAR, LORA_MODULES, Estimate, Method, Optimizer, Precision, Sharding, TrainingSetup
+from .models import ALL_LINEAR, LORA_MODULES, Estimate, Method, Optimizer, Precision, TrainingSetup
 
 __all__ = ["estimate", "estimate_obj", "schema", "parse_request", "parse_model", "inputs_json", "result_json",
            "ApiError", "DEFAULTS", "ERROR_CODES", "LIMITS", "ENUMS", "MAX_INPUT_CHARS"]

@@ -11,7 +11,6 @@ not editable in that widget; the editable ``state`` goes on top of them.
 """
 from __future__ import annotations
 
-import dataclasses
 import functools
 import html
 import json

@@ -8,7 +8,6 @@ The tables must be computed from the same assumptions as the prose beside them (
 """
 from __future__ import annotations
 
-import html
 import json
 import re
 from html.parser import HTMLParser

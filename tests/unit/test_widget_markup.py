@@ -11,7 +11,7 @@ from calculator import api
 from calculator import widgets as W
 from calculator.catalog import MODELS
 from calculator.display import Strings
-from calculator.inputs import BY_NAME, INPUTS
+from calculator.inputs import INPUTS
 from sitebuild.strings import LANGUAGES, calc_strings, required_calc_strings
 
 pytestmark = pytest.mark.unit
