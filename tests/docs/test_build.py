@@ -6,7 +6,6 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-import yaml
 
 pytestmark = pytest.mark.docs
 
@@ -28,12 +27,6 @@ def source_pages() -> list[str]:
 def built_path(site: Path, stem: str, lang: str) -> Path:
     base = site if lang == "ar" else site / "en"
     return base / "index.html" if stem == "index" else base / stem / "index.html"
-
-
-def front_matter(path: Path) -> dict:
-    text = path.read_text(encoding="utf-8")
-    match = re.match(r"^---\n(.*?)\n---\n", text, re.S)
-    return yaml.safe_load(match.group(1)) if match else {}
 
 
 class _Collector(HTMLParser):

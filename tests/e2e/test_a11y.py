@@ -18,13 +18,14 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from calc_pages import READY_MS
+
 pytestmark = pytest.mark.e2e
 
 ROOT = Path(__file__).resolve().parents[2]
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 SCHEMES = {"light": "default", "dark": "slate"}  # prefers-color-scheme -> Material's data-md-color-scheme
 LANGS = ("ar", "en")
-READY_MS = 90_000
 COUNTED = ("serious", "critical")
 
 # (axe rule, CSS selector of the elements it may report, reason); empty: nothing is excused.

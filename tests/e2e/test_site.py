@@ -11,6 +11,8 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
+from calc_pages import url
+
 pytestmark = pytest.mark.e2e
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -21,10 +23,6 @@ WIDE = {"width": 1400, "height": 900}
 def page_paths() -> list[str]:
     stems = sorted(str(p.relative_to(DOCS).with_suffix("")) for p in DOCS.rglob("*.md") if not p.name.endswith(".en.md"))
     return ["" if s == "index" else f"{s}/" for s in stems]
-
-
-def url(base: str, lang: str, path: str) -> str:
-    return f"{base}{'en/' if lang == 'en' else ''}{path}"
 
 
 @pytest.mark.parametrize("lang", ["ar", "en"])

@@ -9,37 +9,20 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from calculator import widgets as W
-from calculator.display import Strings
-from sitebuild.strings import calc_strings
+from calc_pages import READY_MS, S, normalised, python_render, url, wait_ready
 
 pytestmark = pytest.mark.e2e
 
-READY_MS = 90_000
-S = {lang: Strings(calc_strings(lang), lang) for lang in ("ar", "en")}
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 
 
-def url(base: str, lang: str, path: str) -> str:
-    return f"{base}{'en/' if lang == 'en' else ''}{path}"
-
-
-def wait_ready(page, selector: str = "[data-calc-root]") -> None:
-    page.locator(selector).first.scroll_into_view_if_needed()
-    page.wait_for_function("document.documentElement.dataset.calcRuntime === 'ready'", timeout=READY_MS)
-    expect(page.locator(selector).first).to_have_attribute("data-calc-state", "ready", timeout=READY_MS)
-
-
 def prerendered_is_python(root, lang: str) -> None:
-    kind = root.get_attribute("data-calc-kind")
+    """The widget shows, before any script ran, what CPython renders for its defaults."""
     state = json.loads(root.get_attribute("data-calc-defaults"))
     fixed = json.loads(root.get_attribute("data-calc-fixed"))
-    fragment, _results, errors = W.render_results(S[lang], kind, state, fixed)
-    assert not errors
-    expected = root.page.evaluate("h => { const t = document.createElement('template'); t.innerHTML = h; "
-                                  "return t.innerHTML; }", fragment)
-    assert root.locator("[data-calc-fragment]").inner_html() == expected
+    fragment, _slots = python_render(root.get_attribute("data-calc-kind"), state, fixed, lang)
+    assert root.locator("[data-calc-fragment]").inner_html() == normalised(root.page, fragment)
 
 
 # ------------------------------------------------------------------------------------------------------------

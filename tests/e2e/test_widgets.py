@@ -17,42 +17,18 @@ import pytest
 from playwright.sync_api import expect
 
 from calculator import widgets as W
-from calculator.display import Strings
 from sitebuild.strings import calc_strings
+
+from calc_pages import READY_MS, S, normalised, python_render, url, wait_ready
 
 pytestmark = pytest.mark.e2e
 
-READY_MS = 90_000
 STRINGS = {lang: calc_strings(lang) for lang in ("ar", "en")}
-S = {lang: Strings(STRINGS[lang], lang) for lang in ("ar", "en")}
-
-
-def url(base: str, lang: str, path: str) -> str:
-    return f"{base}{'en/' if lang == 'en' else ''}{path}"
-
-
-def wait_ready(page, selector: str = "[data-calc-root]") -> None:
-    page.locator(selector).first.scroll_into_view_if_needed()
-    page.wait_for_function("document.documentElement.dataset.calcRuntime === 'ready'", timeout=READY_MS)
-    expect(page.locator(selector).first).to_have_attribute("data-calc-state", "ready", timeout=READY_MS)
 
 
 def meta(root) -> tuple[str, dict, dict]:
     return (root.get_attribute("data-calc-kind"), json.loads(root.get_attribute("data-calc-defaults")),
             json.loads(root.get_attribute("data-calc-fixed")))
-
-
-def normalised(page, html: str) -> str:
-    """Markup as this browser serialises it (attribute quoting, void tags), so that strings compare as DOM."""
-    return page.evaluate("h => { const t = document.createElement('template'); t.innerHTML = h; return t.innerHTML; }",
-                         html)
-
-
-def python_render(kind: str, state: dict, fixed: dict, lang: str) -> tuple[str, dict]:
-    """What calculator.widgets renders on CPython for this state: the results fragment and the slots."""
-    fragment, results, errors = W.render_results(S[lang], kind, state, fixed)
-    assert not errors, errors
-    return fragment, W.slots(S[lang], kind, results)
 
 
 def assert_shows(root, state: dict | None = None, lang: str = "en") -> None:
