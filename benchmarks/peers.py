@@ -12,10 +12,10 @@ What it does:
    normalisation as ``benchmarks/accuracy.py``: GB = 1e9 bytes, GiB = 2**30) and takes our figure for each row
    from the function ``accuracy.py`` uses, so the two scripts agree.
 2. Installs the peers that are on PyPI into a virtual environment of its own (``.cache/peers-venv`` by default;
-   never the project's environment), pinned in ``benchmarks/peers/requirements*.txt``; an existing venv built from
+   never the project's environment), pinned in ``benchmarks/peer_adapters/requirements*.txt``; an existing venv built from
    the same pinned files is reused.
 3. Turns each row's request (the JSON our ``calculator.api`` takes) into one peer-neutral *normalised
-   configuration* (below) and feeds the whole list to one adapter per peer (``benchmarks/peers/run_*.py``, run
+   configuration* (below) and feeds the whole list to one adapter per peer (``benchmarks/peer_adapters/run_*.py``, run
    with the venv's Python). Each adapter calls its peer the way the peer's documentation shows and answers, per
    row, the peer's total in bytes, or "unsupported" with the reason when the peer cannot express the row (no
    LoRA, no QLoRA, no batch or sequence length, no sharding, ...). Nothing is guessed on a peer's behalf.
@@ -61,7 +61,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 
 DEFAULT_DATA = Path(__file__).resolve().parents[1].parent / "shared/calibration/measurements.csv"
-ADAPTER_DIR = ROOT / "benchmarks" / "peers"
+ADAPTER_DIR = ROOT / "benchmarks" / "peer_adapters"
 DEFAULT_VENV = ROOT / ".cache" / "peers-venv"
 REQUIREMENTS = ADAPTER_DIR / "requirements.txt"
 REQUIREMENTS_NODEPS = ADAPTER_DIR / "requirements-nodeps.txt"
@@ -81,7 +81,7 @@ class Peer:
     key: str                 # short id, used in JSON and --peers
     label: str               # table label
     distribution: str        # PyPI name
-    script: str              # adapter in benchmarks/peers/
+    script: str              # adapter in benchmarks/peer_adapters/
     docs: str                # where its usage is documented
     covers: str              # what its figure includes
     leaves_out: str          # what it leaves out (shown on the page)
@@ -198,7 +198,7 @@ def hf_config(arch: Any, *, min_positions: int = 4096) -> dict[str, Any]:
 
     model_type follows the real checkpoint so that peers building the model (accelerate) get its exact modules:
     Phi-1.5/2 -> phi, StableLM-alpha -> gpt_neox, Falcon -> falcon (RW: multi-query, parallel attention), BLOOM ->
-    bloom; LLaMA-shaped families keep their own type. ``--check-configs`` (``benchmarks/peers/check_configs.py`` in the
+    bloom; LLaMA-shaped families keep their own type. ``--check-configs`` (``benchmarks/peer_adapters/check_configs.py`` in the
     venv) builds every catalogue model from its rebuilt config and checks the published parameter count."""
     mid = arch.id
     positions = max(min_positions, 4096)

@@ -14,8 +14,8 @@ error against the row's measured tokens per second per GPU. Our estimate is scor
 coefficients (fitted on these rows) and leave-one-source-out (each source with coefficients fitted on the others),
 which is the fair comparison with peers that never saw the rows.
 
-Peers (from PyPI, in ``.cache/peers-venv``, pinned in ``benchmarks/peers/requirements*.txt``; adapters
-``benchmarks/peers/time_*.py``):
+Peers (from PyPI, in ``.cache/peers-venv``, pinned in ``benchmarks/peer_adapters/requirements*.txt``; adapters
+``benchmarks/peer_adapters/time_*.py``):
 
 * ftune (``ftuneai``): ``Estimator(...).estimate_time(gpu=...)``: 6·P FLOPs per token (x 0.75 for LoRA) over bf16
   peak x a fixed MFU, a multi-GPU scaling factor.

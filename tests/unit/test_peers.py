@@ -219,7 +219,7 @@ def test_every_requirement_is_pinned_and_every_peer_is_installed():
     assert "torch==2.13.0" in peers.REQUIREMENTS.read_text(encoding="utf-8")
     for p in peers.PEERS:
         assert (peers.ADAPTER_DIR / p.script).is_file()
-    assert not (peers.ADAPTER_DIR / "__init__.py").exists(), "benchmarks/peers/ must not shadow peers.py"
+    assert peers.ADAPTER_DIR.name != "peers", "benchmarks/peers.py must not sit beside a folder of the same name"
 
 
 def test_the_venv_key_changes_with_the_pins(tmp_path, monkeypatch):
