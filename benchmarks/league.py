@@ -16,6 +16,7 @@ The one home of what ``benchmarks/peers.py`` (peak memory) and ``benchmarks/peer
 """
 from __future__ import annotations
 
+import datetime as _dt
 import hashlib
 import json
 import os
@@ -186,6 +187,25 @@ def load_answers(path: Path, configs: Sequence[Mapping[str, Any]], peer_keys: It
     docs = {k: {"results": [r for r in payload["answers"][k] if r["id"] in wanted]}
             for k in peer_keys if k in payload.get("answers", {})}
     return Answers(path, payload["run"]["date"], dict(payload.get("versions", {})), docs)
+
+
+def answers_for(peers: Sequence[Peer], configs: list[dict[str, Any]], *, path: Path, league: str, value_key: str,
+                command: str, refresh: str, run: bool = False, save: bool = False, venv_dir: Path = DEFAULT_VENV,
+                rebuild: bool = False, log=sys.stderr) -> tuple[dict[str, dict[str, Any]], dict[str, str], dict[str, str]]:
+    """The peers' answers for ``configs``: (answers per peer, versions, where they come from: ``path`` and ``date``).
+    ``run``: ask the peers now in their venv (and, with ``save``, rewrite ``path``); else read ``path``
+    (``StaleAnswers`` when it answers other configurations)."""
+    if not run:
+        ans = load_answers(path, configs, [p.key for p in peers], refresh=refresh)
+        return ans.docs, ans.versions, {"path": shown_path(path), "date": ans.date}
+    docs, versions = run_peers(peers, configs, venv_dir=venv_dir, rebuild=rebuild, log=log)
+    date = _dt.datetime.now(_dt.timezone.utc).date().isoformat()
+    if not save:
+        return docs, versions, {"path": "this run, not saved", "date": date}
+    save_answers(path, league=league, command=command, date=date, configs=configs, docs=docs, versions=versions,
+                 value_key=value_key)
+    print(f"peers: wrote {shown_path(path)}", file=log)
+    return docs, versions, {"path": shown_path(path), "date": date}
 
 
 # =====================================================================================================================

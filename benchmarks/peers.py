@@ -48,7 +48,6 @@ The normalised configuration (one JSON object per row, what every adapter reads)
 from __future__ import annotations
 
 import argparse
-import datetime as _dt
 import json
 import subprocess
 import sys
@@ -497,25 +496,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.dump_configs:
         args.dump_configs.write_text(json.dumps(configs, indent=1) + "\n")
 
-    if args.run_peers:
-        docs, versions = league.run_peers(peers, configs, venv_dir=args.venv, rebuild=args.rebuild_venv)
-        date = _dt.datetime.now(_dt.timezone.utc).date().isoformat()
-        if len(peers) == len(PEERS) and args.data == DEFAULT_DATA:
-            league.save_answers(ANSWERS, league="memory", command=command, date=date, configs=configs, docs=docs,
-                                versions=versions, value_key="bytes")
-            print(f"peers: wrote {ANSWERS.relative_to(ROOT)}", file=sys.stderr)
-            answers = {"path": league.shown_path(ANSWERS), "date": date}
-        else:
-            answers = {"path": "this run, not saved", "date": date}
-    else:
-        try:
-            ans = league.load_answers(ANSWERS, configs, wanted, refresh=f"{COMMAND} --run-peers")
-        except StaleAnswers as exc:
-            print(f"peers: {exc}", file=sys.stderr)
-            return 2
-        docs, versions = ans.docs, ans.versions
-        answers = {"path": league.shown_path(ANSWERS), "date": ans.date}
-
+    try:
+        docs, versions, answers = league.answers_for(
+            peers, configs, path=ANSWERS, league="memory", value_key="bytes", command=command,
+            refresh=f"{COMMAND} --run-peers", run=args.run_peers,
+            save=len(peers) == len(PEERS) and args.data == DEFAULT_DATA, venv_dir=args.venv, rebuild=args.rebuild_venv)
+    except StaleAnswers as exc:
+        print(f"peers: {exc}", file=sys.stderr)
+        return 2
     rep = build_report(rows, excluded, docs, data=league.shown_path(args.data), command=command,
                        versions=versions, answers=answers)
     if args.json:

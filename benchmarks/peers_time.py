@@ -30,7 +30,6 @@ time figures live in a web page's JavaScript (``peers.NOT_RUN``).
 from __future__ import annotations
 
 import argparse
-import datetime as _dt
 import json
 import sys
 from pathlib import Path
@@ -216,23 +215,13 @@ def main(argv: list[str] | None = None) -> int:
     command = COMMAND + (f" {argv_shown}" if argv_shown else "")
     rows = bench.load_rows(a.data)
     configs = configs_of(rows)
-    if a.run_peers:
-        docs, versions = league.run_peers(PEERS, configs, venv_dir=a.venv)
-        date = _dt.datetime.now(_dt.timezone.utc).date().isoformat()
-        answers = {"path": "this run, not saved", "date": date}
-        if a.data == bench.DEFAULT_DATA:
-            league.save_answers(ANSWERS, league="time", command=command, date=date, configs=configs, docs=docs,
-                                versions=versions, value_key=VALUE)
-            print(f"peers_time: wrote {ANSWERS.relative_to(ROOT)}", file=sys.stderr)
-            answers = {"path": league.shown_path(ANSWERS), "date": date}
-    else:
-        try:
-            ans = league.load_answers(ANSWERS, configs, PEER_KEYS, refresh=f"{COMMAND} --run-peers")
-        except StaleAnswers as exc:
-            print(f"peers_time: {exc}", file=sys.stderr)
-            return 2
-        docs, versions = ans.docs, ans.versions
-        answers = {"path": league.shown_path(ANSWERS), "date": ans.date}
+    try:
+        docs, versions, answers = league.answers_for(
+            PEERS, configs, path=ANSWERS, league="time", value_key=VALUE, command=command,
+            refresh=f"{COMMAND} --run-peers", run=a.run_peers, save=a.data == bench.DEFAULT_DATA, venv_dir=a.venv)
+    except StaleAnswers as exc:
+        print(f"peers_time: {exc}", file=sys.stderr)
+        return 2
     rep = build_report(rows, docs, versions, data=league.shown_path(a.data), command=command, answers=answers)
     if a.json:
         print(json.dumps(rep, indent=1))
