@@ -37,6 +37,11 @@ build: install
 serve: build
 	$(PY) -m sitebuild.serve site --host $(HOST) --port $(PORT)
 
+# Rewrite every generated block of the documents (sitebuild/docs.py; CONTRIBUTING.md, "Generated blocks").
+.PHONY: docs
+docs: install
+	$(PY) -m sitebuild.docs
+
 test: install chromium
 	$(PY) -m pytest
 

@@ -39,6 +39,9 @@ from sitebuild.serve import serve_in_thread
 
 ROOT = Path(__file__).resolve().parents[1]
 
+#: The targets of the docstring, declared once (the report and benchmarks/README.md read them here).
+TARGETS = {"ready_vs_bare": 1.3, "recalc_median_ms": 30, "article_bytes": 1_000_000}
+
 
 def _e2e_flags() -> tuple[str, list[str]]:
     """The same Chromium and flags as tests/e2e/conftest.py (read from it, so the two never drift)."""
@@ -269,27 +272,30 @@ def run(site: Path, runs: int, changes: int) -> dict:
 
 
 def report(f: dict) -> list[str]:
+    ratio_max, ms_max, bytes_max = TARGETS["ready_vs_bare"], TARGETS["recalc_median_ms"], TARGETS["article_bytes"]
     ratio_cold = f["calc_ready_cold_ms"] / f["bare_ready_ms"]
     ratio_warm = f["calc_ready_warm_ms"] / f["bare_ready_ms"]
     lines = [
         f"Pyodide {f['pyodide']}, median of {f['runs']} run(s) each",
         f"bare Pyodide ready (empty page, cold)      {f['bare_ready_ms']:8.0f} ms",
         f"calculator ready, cold cache               {f['calc_ready_cold_ms']:8.0f} ms   "
-        f"{ratio_cold:.2f} x bare  (target <= 1.3)  {'OK' if ratio_cold <= 1.3 else 'MISSED'}",
+        f"{ratio_cold:.2f} x bare  (target <= {ratio_max})  {'OK' if ratio_cold <= ratio_max else 'MISSED'}",
         f"calculator ready, warm cache               {f['calc_ready_warm_ms']:8.0f} ms   "
-        f"{ratio_warm:.2f} x bare  (target <= 1.3)  {'OK' if ratio_warm <= 1.3 else 'MISSED'}",
+        f"{ratio_warm:.2f} x bare  (target <= {ratio_max})  {'OK' if ratio_warm <= ratio_max else 'MISSED'}",
     ]
     r = f["recalc_ms"]
     lines.append(f"recalculation round trip, input -> results in the page (worker + redraw)   "
                  f"median {r['worker_median']:5.1f} ms, p95 {r['worker_p95']:5.1f} ms over {r['changes']} changes  "
-                 f"(target median < 30)  {'OK' if r['worker_median'] < 30 else 'MISSED'}")
+                 f"(target median < {ms_max})  {'OK' if r['worker_median'] < ms_max else 'MISSED'}")
     lines.append(f"  ... of which Python in the worker (read, estimate, render)                        "
                  f"median {r['python_median']:5.1f} ms")
     lines.append(f"  ... until the next frame is painted                                        "
-                 f"median {r['median']:5.1f} ms, p95 {r['p95']:5.1f} ms  {'OK' if r['median'] < 30 else 'over 30'}")
+                 f"median {r['median']:5.1f} ms, p95 {r['p95']:5.1f} ms  "
+                 f"{'OK' if r['median'] < ms_max else f'over {ms_max}'}")
     for path, a in f["article_bytes"].items():
         lines.append(f"article {path:<28} {a['bytes'] / 1e6:8.3f} MB before any widget starts (runtime {a['runtime']}) "
-                     f"(target <= 1 MB)  {'OK' if a['bytes'] <= 1_000_000 and a['runtime'] == 'idle' else 'MISSED'}")
+                     f"(target <= {bytes_max / 1e6:g} MB)  "
+                     f"{'OK' if a['bytes'] <= bytes_max and a['runtime'] == 'idle' else 'MISSED'}")
     a = f["admin"]
     lines.append(f"admin/ (the CMS; no reader page loads it)  {a['files']} files, {a['bytes'] / 1e6:.2f} MB on disk "
                  f"({a['gzip_bytes'] / 1e6:.2f} MB gzip)")

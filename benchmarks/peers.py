@@ -1,27 +1,31 @@
 #!/usr/bin/env python3
 """Accuracy league table: our estimator against the public calculators, on the same measured runs, in one command.
 
-    python benchmarks/peers.py                      # the table (installs the peers on first use)
+    python benchmarks/peers.py                      # the table: our figures now against the peers' committed answers
     python benchmarks/peers.py --rows               # plus one line per measured run
     python benchmarks/peers.py --json               # machine output
-    python benchmarks/peers.py --markdown           # the tables of docs/accuracy*.md and README.md
+    python benchmarks/peers.py --markdown [--lang ar]   # the tables of docs/accuracy*.md and benchmarks/README.md
+    python benchmarks/peers.py --run-peers          # run the peers again (in their venv) and rewrite their answers
 
 What it does:
 
 1. Reads the measured runs with ``benchmarks/calibration.py`` (the same rows, exclusions, statistic and unit
    normalisation as ``benchmarks/accuracy.py``: GB = 1e9 bytes, GiB = 2**30) and takes our figure for each row
    from the function ``accuracy.py`` uses, so the two scripts agree.
-2. Installs the peers that are on PyPI into a virtual environment of its own (``.cache/peers-venv`` by default;
-   never the project's environment), pinned in ``benchmarks/peers/requirements*.txt``; an existing venv built from
-   the same pinned files is reused.
-3. Turns each row's request (the JSON our ``calculator.api`` takes) into one peer-neutral *normalised
-   configuration* (below) and feeds the whole list to one adapter per peer (``benchmarks/peers/run_*.py``, run
-   with the venv's Python). Each adapter calls its peer the way the peer's documentation shows and answers, per
+2. Turns each row's request (the JSON our ``calculator.api`` takes) into one peer-neutral *normalised
+   configuration* (below) and reads each peer's answer for it from ``benchmarks/peer_adapters/results/memory.json``:
+   what the peer's adapter answered the last time the peers were run, with a digest of the configuration it read.
+   An answer given for another configuration than today's is refused (run ``--run-peers``), never reused.
+3. With ``--run-peers``: installs the peers that are on PyPI into a virtual environment of its own
+   (``.cache/peers-venv`` by default; never the project's environment), pinned in
+   ``benchmarks/peer_adapters/requirements*.txt`` (an existing venv built from the same pinned files is reused), feeds
+   the whole list to one adapter per peer (``benchmarks/peer_adapters/run_*.py``, run with the venv's Python) and
+   rewrites the answers file. Each adapter calls its peer the way the peer's documentation shows and answers, per
    row, the peer's total in bytes, or "unsupported" with the reason when the peer cannot express the row (no
    LoRA, no QLoRA, no batch or sequence length, no sharding, ...). Nothing is guessed on a peer's behalf.
-4. Scores every tool on the rows it supports: absolute percentage error against the measured peak; per method
-   (full, LoRA, QLoRA) and overall, the rows supported, median and worst error, rows within 10 % and 20 %, and our
-   median on exactly that tool's rows (the fair head-to-head).
+4. Scores every tool on the rows it supports (``benchmarks/league.py``): absolute percentage error against the
+   measured peak; per method (full, LoRA, QLoRA) and overall, the rows supported, median and worst error, rows
+   within 10 % and 20 %, and our median on exactly that tool's rows (the fair head-to-head).
 
 The normalised configuration (one JSON object per row, what every adapter reads)::
 
@@ -44,49 +48,28 @@ The normalised configuration (one JSON object per row, what every adapter reads)
 from __future__ import annotations
 
 import argparse
-import datetime as _dt
-import hashlib
 import json
-import os
-import shutil
-import statistics
 import subprocess
 import sys
-import venv
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from benchmarks import league
+from benchmarks.league import ADAPTER_DIR, DEFAULT_VENV, OURS, RESULTS_DIR, Measured, Peer, StaleAnswers
+
 ROOT = Path(__file__).resolve().parents[1]
 
 DEFAULT_DATA = Path(__file__).resolve().parents[1].parent / "shared/calibration/measurements.csv"
-ADAPTER_DIR = ROOT / "benchmarks" / "peers"
-DEFAULT_VENV = ROOT / ".cache" / "peers-venv"
-REQUIREMENTS = ADAPTER_DIR / "requirements.txt"
-REQUIREMENTS_NODEPS = ADAPTER_DIR / "requirements-nodeps.txt"
-VENV_MARKER = ".peers-requirements.sha256"
+ANSWERS = RESULTS_DIR / "memory.json"
 COMMAND = "python benchmarks/peers.py"
-METHODS = ("full", "lora", "qlora")
-GROUPS = (*METHODS, "all")
 GB, GIB = 1_000_000_000, 1 << 30
-OURS = "ours"
 
 
 # =====================================================================================================================
 # The peers
 # =====================================================================================================================
-@dataclass(frozen=True)
-class Peer:
-    key: str                 # short id, used in JSON and --peers
-    label: str               # table label
-    distribution: str        # PyPI name
-    script: str              # adapter in benchmarks/peers/
-    docs: str                # where its usage is documented
-    covers: str              # what its figure includes
-    leaves_out: str          # what it leaves out (shown on the page)
-
-
 PEERS: tuple[Peer, ...] = (
     Peer("ftuneai", "ftune", "ftuneai", "run_ftuneai.py", "https://github.com/ritikmahy5/ftune",
          "weights, LoRA adapters, gradients, optimizer states, activations, +20 % 'CUDA overhead'; full, LoRA, "
@@ -198,7 +181,7 @@ def hf_config(arch: Any, *, min_positions: int = 4096) -> dict[str, Any]:
 
     model_type follows the real checkpoint so that peers building the model (accelerate) get its exact modules:
     Phi-1.5/2 -> phi, StableLM-alpha -> gpt_neox, Falcon -> falcon (RW: multi-query, parallel attention), BLOOM ->
-    bloom; LLaMA-shaped families keep their own type. ``--check-configs`` (``benchmarks/peers/check_configs.py`` in the
+    bloom; LLaMA-shaped families keep their own type. ``--check-configs`` (``benchmarks/peer_adapters/check_configs.py`` in the
     venv) builds every catalogue model from its rebuilt config and checks the published parameter count."""
     mid = arch.id
     positions = max(min_positions, 4096)
@@ -294,210 +277,105 @@ def peer_config(row_id: str, request: dict[str, Any], gpu: str | None = None) ->
     }
 
 
-# =====================================================================================================================
-# The peers' virtual environment
-# =====================================================================================================================
-def requirements_key(python: str = sys.executable) -> str:
-    h = hashlib.sha256()
-    for path in (REQUIREMENTS, REQUIREMENTS_NODEPS):
-        h.update(path.read_bytes())
-    h.update(f"{sys.version_info.major}.{sys.version_info.minor}".encode())
-    return h.hexdigest()
-
-
-def venv_python(venv_dir: Path) -> Path:
-    return venv_dir / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
-
-
-def ensure_venv(venv_dir: Path, *, rebuild: bool = False, log=sys.stderr) -> Path:
-    """Create (or reuse) the peers' venv with the pinned requirements; return its Python."""
-    py = venv_python(venv_dir)
-    marker = venv_dir / VENV_MARKER
-    key = requirements_key()
-    if not rebuild and py.exists() and marker.exists() and marker.read_text().strip() == key:
-        return py
-    if venv_dir.exists():
-        if not (venv_dir / "pyvenv.cfg").exists():
-            raise SystemExit(f"{venv_dir} exists and is not a virtual environment; pass another --venv")
-        shutil.rmtree(venv_dir)
-    print(f"peers: creating {venv_dir} and installing the pinned peers (about a minute) ...", file=log)
-    venv.EnvBuilder(with_pip=True, clear=True).create(venv_dir)
-    (venv_dir / ".gitignore").write_text("*\n")          # never committed, whatever the repo's .gitignore says
-    pip = [str(py), "-m", "pip", "--disable-pip-version-check", "install", "--quiet"]
-    for extra in ([], ["--no-deps"]):
-        reqs = REQUIREMENTS if not extra else REQUIREMENTS_NODEPS
-        proc = subprocess.run([*pip, *extra, "-r", str(reqs)], stdout=log, stderr=log)
-        if proc.returncode != 0:
-            raise SystemExit(f"peers: pip install -r {reqs.name} failed ({proc.returncode})")
-    marker.write_text(key + "\n")
-    return py
-
-
-def installed_versions(py: Path) -> dict[str, str]:
-    names = [p.distribution for p in PEERS] + ["torch", "transformers"]
-    code = ("import json, importlib.metadata as m; "
-            f"print(json.dumps({{n: m.version(n) for n in {names!r}}}))")
-    out = subprocess.run([str(py), "-c", code], capture_output=True, text=True, check=True)
-    return json.loads(out.stdout)
-
-
-def run_peer(py: Path, peer: Peer, configs: list[dict[str, Any]], *, timeout: float = 1800) -> dict[str, Any]:
-    """Run one adapter on every configuration; a crash of the whole adapter marks every row as an error."""
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "PYTHONNOUSERSITE": "1"}
-    env.pop("PYTHONPATH", None)
-    try:
-        proc = subprocess.run([str(py), str(ADAPTER_DIR / peer.script)], input=json.dumps(configs),
-                              capture_output=True, text=True, timeout=timeout, cwd=str(ADAPTER_DIR), env=env)
-        doc = json.loads(proc.stdout) if proc.returncode == 0 else None
-        failure = None if doc else f"adapter exited {proc.returncode}: {proc.stderr.strip()[-400:]}"
-    except (subprocess.TimeoutExpired, json.JSONDecodeError) as exc:
-        doc, failure = None, f"{type(exc).__name__}: {exc}"
-    if doc is None:
-        return {"peer": peer.key, "version": None,
-                "results": [{"id": c["id"], "status": "error", "reason": failure} for c in configs]}
-    return doc
-
 
 # =====================================================================================================================
-# Scoring (pure: unit-tested)
+# Scoring and the report
 # =====================================================================================================================
-@dataclass(frozen=True)
-class Outcome:
-    row_id: str
-    method: str
-    tool: str
-    status: str                     # "ok" | "unsupported" | "error"
-    predicted_bytes: int | None
-    measured_bytes: int
-    reason: str = ""
-
-    @property
-    def ape(self) -> float | None:
-        """Absolute percentage error, or None when the tool gave no figure."""
-        if self.status != "ok" or self.predicted_bytes is None:
-            return None
-        return abs(self.predicted_bytes - self.measured_bytes) / self.measured_bytes * 100.0
-
-    @property
-    def signed(self) -> float | None:
-        if self.status != "ok" or self.predicted_bytes is None:
-            return None
-        return (self.predicted_bytes - self.measured_bytes) / self.measured_bytes * 100.0
+WITHIN = (10.0, 20.0)
 
 
-@dataclass(frozen=True)
-class Summary:
-    group: str                      # "full" | "lora" | "qlora" | "all"
-    tool: str
-    rows: int                       # rows the tool gave a figure for
-    of: int                         # rows in the group
-    median: float | None
-    worst: float | None
-    within10: int
-    within20: int
-    unsupported: int
-    errors: int
-    ours_median_same_rows: float | None = None
-    under: int = 0                  # rows predicted below the measurement
+def measured_rows(rows: Sequence[ScoredRow]) -> list[Measured]:
+    return [Measured(r.id, r.method, r.measured_bytes) for r in rows]
 
 
-def outcomes_from_results(rows: Sequence[ScoredRow], tool: str, results: Iterable[dict[str, Any]]) -> list[Outcome]:
-    """Join one adapter's JSON results to the rows (a row the adapter did not answer is an error)."""
-    by_id = {r["id"]: r for r in results}
-    out = []
-    for row in rows:
-        r = by_id.get(row.id, {"status": "error", "reason": "no answer from the adapter"})
-        status = r.get("status", "error")
-        pred = r.get("bytes") if status == "ok" else None
-        if status == "ok" and (not isinstance(pred, (int, float)) or pred <= 0):
-            status, pred, r = "error", None, {**r, "reason": f"non-positive or missing bytes: {pred!r}"}
-        out.append(Outcome(row.id, row.method, tool, status, int(pred) if pred is not None else None,
-                           row.measured_bytes, str(r.get("reason", ""))))
-    return out
-
-
-def ours_outcomes(rows: Sequence[ScoredRow]) -> list[Outcome]:
-    return [Outcome(r.id, r.method, OURS, "ok", r.ours_bytes, r.measured_bytes) if r.ours_bytes
-            else Outcome(r.id, r.method, OURS, "error", None, r.measured_bytes, r.ours_error or "no estimate")
+def ours_outcomes(rows: Sequence[ScoredRow]) -> list[league.Outcome]:
+    return [league.Outcome(r.id, r.method, OURS, "ok", r.ours_bytes, r.measured_bytes) if r.ours_bytes
+            else league.Outcome(r.id, r.method, OURS, "error", None, r.measured_bytes, r.ours_error or "no estimate")
             for r in rows]
 
 
-def summarise(outcomes: Sequence[Outcome], tools: Sequence[str]) -> list[Summary]:
-    """Per group (each method, then all) and tool: counts, median/worst APE, within 10 %/20 %, and our median on
-    exactly the rows that tool supports."""
-    ours = {o.row_id: o for o in outcomes if o.tool == OURS}
-    summaries = []
-    for group in GROUPS:
-        for tool in tools:
-            mine = [o for o in outcomes if o.tool == tool and (group == "all" or o.method == group)]
-            if not mine:
-                continue
-            apes = sorted(a for o in mine if (a := o.ape) is not None)
-            same = [ours[o.row_id].ape for o in mine if o.ape is not None and o.row_id in ours]
-            summaries.append(Summary(
-                group=group, tool=tool, rows=len(apes), of=len(mine),
-                median=statistics.median(apes) if apes else None, worst=max(apes) if apes else None,
-                within10=sum(a <= 10.0 for a in apes), within20=sum(a <= 20.0 for a in apes),
-                unsupported=sum(o.status == "unsupported" for o in mine),
-                errors=sum(o.status == "error" for o in mine),
-                ours_median_same_rows=statistics.median(same) if (same and tool != OURS) else None,
-                under=sum(1 for o in mine if (s := o.signed) is not None and s < 0),
-            ))
-    return summaries
+def outcomes_from_results(rows: Sequence[ScoredRow], tool: str,
+                          results: Sequence[dict[str, Any]]) -> list[league.Outcome]:
+    """Join one adapter's answers (bytes) to the rows (a row the adapter did not answer is an error)."""
+    return league.answer_outcomes(measured_rows(rows), tool, results, "bytes", integral=True)
+
+
+def build_report(rows: Sequence[ScoredRow], excluded: Sequence[Left],
+                 peer_docs: dict[str, dict[str, Any]], *, data: str, command: str,
+                 versions: dict[str, str], answers: dict[str, str] | None = None) -> dict[str, Any]:
+    """Everything printed, as one JSON-able dict (pure: the tests build one from fixed adapter answers).
+    ``answers`` says where the peers' answers come from (``path``, ``date``)."""
+    outcomes = ours_outcomes(rows)
+    peers_run = [p for p in PEERS if p.key in peer_docs]
+    for p in peers_run:
+        outcomes += outcomes_from_results(rows, p.key, peer_docs[p.key].get("results", []))
+    tools = [OURS, *[p.key for p in peers_run]]
+    by_row = league.per_row(outcomes, "bytes")
+    return {
+        "command": command, "data": data, "answers": answers or {},
+        "units": {"gb": GB, "gib": GIB},
+        "counts": {"scored": len(rows), "excluded": len(excluded)},
+        "versions": versions,
+        "peers": [{"key": p.key, "label": p.label, "distribution": p.distribution,
+                   "version": versions.get(p.distribution), "docs": p.docs, "covers": p.covers,
+                   "leaves_out": p.leaves_out} for p in peers_run],
+        "not_run": [{"name": n, "url": u, "why": w} for n, u, w in NOT_RUN],
+        "summary": league.summary_json(league.summarise(outcomes, tools, within=WITHIN)),
+        "rows": [{"id": r.id, "method": r.method, "model": r.model, "measured_bytes": r.measured_bytes,
+                  "compare": r.compare, "tools": by_row.get(r.id, {})} for r in rows],
+        "excluded": [{"id": x.id, "reason": x.reason} for x in excluded],
+    }
+
+
+def report(data: Path = DEFAULT_DATA, *, peers: Sequence[Peer] = PEERS, command: str = COMMAND) -> dict[str, Any]:
+    """The league table from our figures now and the peers' committed answers (no venv, no network; raises
+    ``StaleAnswers`` when a run's configuration changed since the peers answered)."""
+    rows, excluded = load_rows(data)
+    configs = [peer_config(r.id, r.request, r.gpu) for r in rows]
+    ans = league.load_answers(ANSWERS, configs, [p.key for p in peers], refresh=f"{COMMAND} --run-peers")
+    return build_report(rows, excluded, ans.docs, data=league.shown_path(data), command=command,
+                        versions=ans.versions, answers={"path": league.shown_path(ANSWERS), "date": ans.date})
 
 
 # =====================================================================================================================
 # Rendering
 # =====================================================================================================================
-def _pct(x: float | None) -> str:
-    return "—" if x is None else f"{x:.1f} %"
-
-
-def _label(tool: str, versions: dict[str, str]) -> str:
-    if tool == OURS:
-        return "ours (calculator)"
-    peer = next(p for p in PEERS if p.key == tool)
-    v = versions.get(peer.distribution)
-    return f"{peer.label} {v}" if v else peer.label
-
-
-_HEAD = ("method", "tool", "rows", "median", "worst", "≤10 %", "≤20 %", "ours, same rows")
-
-
-def _table_cells(summaries: Sequence[Summary], versions: dict[str, str]) -> list[tuple[str, ...]]:
-    names = {"full": "full", "lora": "LoRA", "qlora": "QLoRA", "all": "all"}
-    cells = []
-    for s in summaries:
-        rows = f"{s.rows}/{s.of}"
-        cells.append((names[s.group], _label(s.tool, versions), rows, _pct(s.median), _pct(s.worst),
-                      str(s.within10), str(s.within20), "" if s.tool == OURS else _pct(s.ours_median_same_rows)))
-    return cells
-
-
-def grouped_table_lines(head: tuple[str, ...], cells: list[tuple[str, ...]]) -> list[str]:
-    """A plain-text table, its first two columns left-aligned and the rest right-aligned, with a blank line between
-    groups (a change in the first column). The memory and the time league tables both print with it."""
-    widths = [max(len(c[i]) for c in [head, *cells]) for i in range(len(head))]
-    fmt = "  ".join(f"{{:{'<' if i < 2 else '>'}{w}}}" for i, w in enumerate(widths))
-    lines = [fmt.format(*head), fmt.format(*("-" * w for w in widths))]
-    last = None
-    for c in cells:
-        if last is not None and c[0] != last:
-            lines.append("")
-        lines.append(fmt.format(*c))
-        last = c[0]
-    return lines
+TABLE = league.Table(
+    within=WITHIN, references=(OURS,),
+    labels={"en": {OURS: "ours (calculator)"}, "ar": {OURS: "حاسبتنا"}},
+    text_head=("method", "tool", "rows", "median", "worst", "≤10 %", "≤20 %", "ours, same rows"),
+    md_head={
+        "en": ("Method", "Tool", "Rows", "Median error", "Worst error", "Within 10 %", "Within 20 %",
+               "Ours on the same rows (median)"),
+        "ar": ("الطريقة", "الأداة", "الصفوف", "الخطأ الوسيط", "أسوأ خطأ", 'ضمن <bdi dir="ltr">10 %</bdi>',
+               'ضمن <bdi dir="ltr">20 %</bdi>', "حاسبتنا على صفوفها (الوسيط)"),
+    },
+    stamp={
+        "en": "Printed by `{command}` from `{data}` ({scored} measured runs; {left} left out) and the peers' answers "
+              "of {answered} (`{answers}`). Absolute percentage error against the measured peak; “Rows” = runs the "
+              "tool can express / runs in the group; GB = 10<sup>9</sup> bytes.",
+        "ar": 'طبعه الأمر <bdi>`{command}`</bdi> من الملف <bdi>`{data}`</bdi> (<bdi dir="ltr">{scored}</bdi> قياسًا '
+              'منشورًا، واستُبعد <bdi dir="ltr">{left}</bdi>) ومن أجوبة الحاسبات الأخرى المحفوظة في '
+              '<bdi>`{answers}`</bdi> (شُغّلت في <bdi dir="ltr">{answered}</bdi>). النسب هي الخطأ المطلق بالنسبة '
+              "المئوية مقارنة بالذروة المقيسة؛ و«الصفوف» عدد القياسات التي تستطيع الأداة التعبير عنها من قياسات "
+              'المجموعة؛ و<bdi>GB</bdi> تساوي <bdi dir="ltr">10<sup>9</sup></bdi> بايت.',
+    },
+)
+_RUNS = {
+    "en": {"head": ("Run", "Method", "Model", "Measured", "Ours"), "ns": "n/s", "err": "error"},
+    "ar": {"head": ("القياس", "الطريقة", "النموذج", "المقيس", "حاسبتنا"), "ns": "لا يدعمه", "err": "خطأ"},
+}
 
 
 def render_text(report: dict[str, Any], *, rows: bool = False) -> str:
-    summaries = [Summary(**s) for s in report["summary"]]
-    cells = _table_cells(summaries, report["versions"])
-    lines = [f"Accuracy league table, {report['date']}: {report['command']}",
+    ans = report.get("answers") or {}
+    lines = [f"Accuracy league table: {report['command']}"
+             + (f" (the peers' answers of {ans['date']}, {ans['path']})" if ans.get("date") else ""),
              f"data: {report['data']} ({report['counts']['scored']} runs scored, "
              f"{report['counts']['excluded']} left out: excluded by calibration.py, or a bound rather than a point); "
              "absolute % error against the measured peak; 'rows' = rows the tool could express / rows in the group",
              ""]
-    lines += grouped_table_lines(_HEAD, cells)
+    lines += league.text_table(report, TABLE)
     if rows:
         lines += ["", *render_rows_text(report)]
     return "\n".join(lines) + "\n"
@@ -505,7 +383,8 @@ def render_text(report: dict[str, Any], *, rows: bool = False) -> str:
 
 def _row_cells(report: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
     tools = [OURS, *[p["key"] for p in report["peers"]]]
-    head = ["row", "method", "model", "measured", *[(_label(t, {}) if t != OURS else "ours") for t in tools]]
+    labels = {p["key"]: p["label"] for p in report["peers"]}
+    head = ["row", "method", "model", "measured", *(labels.get(t, "ours") for t in tools)]
     body = []
     for r in report["rows"]:
         cells = [r["id"], r["method"], r["model"], f"{r['measured_bytes'] / GB:.2f} GB"]
@@ -548,160 +427,43 @@ def _unsupported_reasons(report: dict[str, Any]) -> dict[str, list[tuple[str, in
     return {t: sorted(d.items(), key=lambda kv: -kv[1]) for t, d in out.items()}
 
 
-_MD = {
-    "en": {
-        "head": ("Method", "Tool", "Rows", "Median error", "Worst error", "Within 10 %", "Within 20 %",
-                 "Ours on the same rows (median)"),
-        "groups": {"full": "full", "lora": "LoRA", "qlora": "QLoRA", "all": "all"},
-        "ours": "ours (calculator)",
-        "row_head": ("Run", "Method", "Model", "Measured", "Ours"),
-        "ns": "n/s", "err": "error",
-        "stamp": "Generated on {date} by `{command}` from `{data}` ({scored} measured runs; {left} left out). "
-                 "Absolute percentage error against the measured peak; “Rows” = runs the tool can express / runs "
-                 "in the group; GB = 10<sup>9</sup> bytes.",
-    },
-    "ar": {
-        "head": ("الطريقة", "الأداة", "الصفوف", "الخطأ الوسيط", "أسوأ خطأ", 'ضمن <bdi dir="ltr">10 %</bdi>',
-                 'ضمن <bdi dir="ltr">20 %</bdi>', "حاسبتنا على صفوفها (الوسيط)"),
-        "groups": {"full": "ضبط كامل", "lora": "<bdi>LoRA</bdi>", "qlora": "<bdi>QLoRA</bdi>", "all": "الكل"},
-        "ours": "حاسبتنا",
-        "row_head": ("القياس", "الطريقة", "النموذج", "المقيس", "حاسبتنا"),
-        "ns": "لا يدعمه", "err": "خطأ",
-        "stamp": 'أُنتج في <bdi dir="ltr">{date}</bdi> بالأمر <bdi>`{command}`</bdi> من الملف <bdi>`{data}`</bdi> '
-                 '(<bdi dir="ltr">{scored}</bdi> قياسًا منشورًا، واستُبعد <bdi dir="ltr">{left}</bdi>). النسب هي الخطأ المطلق '
-                 "بالنسبة المئوية مقارنة بالذروة المقيسة؛ و«الصفوف» عدد القياسات التي تستطيع الأداة التعبير عنها من "
-                 'قياسات المجموعة؛ و<bdi>GB</bdi> تساوي <bdi dir="ltr">10<sup>9</sup></bdi> بايت.',
-    },
-}
-
-
-def _bdi(text: str, lang: str) -> str:
-    """Arabic pages: isolate Latin text and numbers; dir="ltr" keeps "8.4 %" and dates in their order."""
-    return f'<bdi dir="ltr">{text}</bdi>' if lang == "ar" and text else text
+def render_runs_markdown(report: dict[str, Any], lang: str = "en") -> str:
+    """One line per measured run: the measured peak and every tool's figure with its signed error."""
+    t = _RUNS[lang]
+    head, body = _row_cells(report)
+    head = [*t["head"], *(league.bdi(h, lang) for h in head[5:])]
+    lines = ["| " + " | ".join(head) + " |", "| " + " | ".join(["---"] * 3 + ["---:"] * (len(head) - 3)) + " |"]
+    for b in body:
+        cells = [league.bdi(b[0], lang), league.GROUP_NAMES[lang].get(b[1], b[1]), league.bdi(b[2], lang)]
+        for x in b[3:]:
+            cells.append(t["ns"] if x == "n/s" else t["err"] if x == "error" else league.bdi(x, lang))
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
 
 
 def render_markdown(report: dict[str, Any], *, rows: bool = False, lang: str = "en") -> str:
     """The league table (and with ``rows`` the per-run table) as Markdown, in English or Arabic; the numbers are
-    the same as the text output's. Arabic cells wrap Latin text and numbers in <bdi>."""
-    t = _MD[lang]
-    summaries = [Summary(**s) for s in report["summary"]]
-    cells = _table_cells(summaries, report["versions"])
-    lines = [t["stamp"].format(date=report["date"], command=report["command"], data=report["data"],
-                               scored=report["counts"]["scored"], left=report["counts"]["excluded"]), "",
-             "| " + " | ".join(t["head"]) + " |", "| " + " | ".join(["---", "---"] + ["---:"] * 6) + " |"]
-    for s, c in zip(summaries, cells):
-        tool = t["ours"] if s.tool == OURS else _bdi(c[1], lang)
-        lines.append("| " + " | ".join([t["groups"][s.group], tool, *(_bdi(x, lang) for x in c[2:])]) + " |")
-    if rows:
-        head, body = _row_cells(report)
-        head = [*t["row_head"], *(_bdi(h, lang) for h in head[5:])]
-        lines += ["", "| " + " | ".join(head) + " |", "| " + " | ".join(["---"] * 3 + ["---:"] * (len(head) - 3))
-                  + " |"]
-        for b in body:
-            cells_b = [_bdi(b[0], lang), t["groups"].get(b[1], b[1]), _bdi(b[2], lang)]
-            for x in b[3:]:
-                cells_b.append(t["ns"] if x == "n/s" else t["err"] if x == "error" else _bdi(x, lang))
-            lines.append("| " + " | ".join(cells_b) + " |")
-    return "\n".join(lines) + "\n"
-
-
-#: Files whose generated blocks ``--update-docs`` rewrites: (path, language)
-DOC_TARGETS: tuple[tuple[Path, str], ...] = (
-    (ROOT / "docs" / "accuracy.md", "ar"),
-    (ROOT / "docs" / "accuracy.en.md", "en"),
-    (ROOT / "README.md", "en"),
-)
-BLOCK_BEGIN = "<!-- peers:begin {name} -->"
-BLOCK_END = "<!-- peers:end {name} -->"
-
-
-def markdown_command(lang: str, data_arg: str | None = None) -> str:
-    cmd = f"{COMMAND} --markdown --rows" + (" --lang ar" if lang == "ar" else "")
-    return cmd + (f" --data {data_arg}" if data_arg else "")
-
-
-def replace_block(text: str, name: str, body: str) -> str:
-    """Replace what lies between the begin/end markers of block ``name`` (both kept); error if they are missing."""
-    begin, end = BLOCK_BEGIN.format(name=name), BLOCK_END.format(name=name)
-    i, j = text.find(begin), text.find(end)
-    if i < 0 or j < i:
-        raise ValueError(f"markers {begin!r} ... {end!r} not found")
-    return text[: i + len(begin)] + "\n\n" + body.rstrip("\n") + "\n\n" + text[j:]
-
-
-def update_docs(report: dict[str, Any], targets: Sequence[tuple[Path, str]] = DOC_TARGETS,
-                data_arg: str | None = None) -> list[Path]:
-    """Write the league table (block ``league``) and the per-run table (block ``runs``) into each target."""
-    written = []
-    for path, lang in targets:
-        if not path.exists():
-            continue
-        rep = dict(report, command=markdown_command(lang, data_arg))
-        full = render_markdown(rep, rows=True, lang=lang)
-        league, _, runs = full.partition("\n\n| " + _MD[lang]["row_head"][0])
-        runs = "| " + _MD[lang]["row_head"][0] + runs
-        text = path.read_text(encoding="utf-8")
-        text = replace_block(text, "league", league)
-        if BLOCK_BEGIN.format(name="runs") in text:
-            text = replace_block(text, "runs", runs)
-        path.write_text(text, encoding="utf-8")
-        written.append(path)
-    return written
+    the same as the text output's."""
+    out = league.markdown_table(report, TABLE, lang)
+    return out + ("\n" + render_runs_markdown(report, lang) if rows else "")
 
 
 # =====================================================================================================================
-# The report
+# Command line
 # =====================================================================================================================
-def build_report(rows: Sequence[ScoredRow], excluded: Sequence[Left],
-                 peer_docs: dict[str, dict[str, Any]], *, data: str, date: str, command: str,
-                 versions: dict[str, str]) -> dict[str, Any]:
-    """Everything printed, as one JSON-able dict (pure: the tests build one from fixed adapter answers)."""
-    outcomes = ours_outcomes(rows)
-    peers_run = [p for p in PEERS if p.key in peer_docs]
-    for p in peers_run:
-        outcomes += outcomes_from_results(rows, p.key, peer_docs[p.key].get("results", []))
-    tools = [OURS, *[p.key for p in peers_run]]
-    summaries = summarise(outcomes, tools)
-    by_row: dict[str, dict[str, Any]] = {}
-    for o in outcomes:
-        by_row.setdefault(o.row_id, {})[o.tool] = {
-            "status": o.status, "bytes": o.predicted_bytes, "ape": o.ape, "signed": o.signed, "reason": o.reason}
-    return {
-        "date": date, "command": command, "data": data,
-        "units": {"gb": GB, "gib": GIB},
-        "counts": {"scored": len(rows), "excluded": len(excluded)},
-        "versions": versions,
-        "peers": [{"key": p.key, "label": p.label, "distribution": p.distribution,
-                   "version": versions.get(p.distribution), "docs": p.docs, "covers": p.covers,
-                   "leaves_out": p.leaves_out} for p in peers_run],
-        "not_run": [{"name": n, "url": u, "why": w} for n, u, w in NOT_RUN],
-        "summary": [s.__dict__ for s in summaries],
-        "rows": [{"id": r.id, "method": r.method, "model": r.model, "measured_bytes": r.measured_bytes,
-                  "compare": r.compare, "tools": by_row.get(r.id, {})} for r in rows],
-        "excluded": [{"id": x.id, "reason": x.reason} for x in excluded],
-    }
-
-
-def _display_path(path: Path) -> str:
-    for p in (path.absolute(), path.resolve()):      # a worktree reaches ../shared through a symlink
-        try:
-            return str(p.relative_to(ROOT.parent))
-        except ValueError:
-            pass
-    return str(path)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA, help="measurements CSV (default: %(default)s)")
     ap.add_argument("--rows", action="store_true", help="also print one line per measured run")
     ap.add_argument("--json", action="store_true", help="machine output (everything, one JSON document)")
-    ap.add_argument("--markdown", action="store_true", help="Markdown tables (for the site and the README)")
+    ap.add_argument("--markdown", action="store_true",
+                    help="Markdown tables (what the documents' generated blocks hold)")
     ap.add_argument("--lang", choices=("en", "ar"), default="en", help="language of --markdown (default: en)")
-    ap.add_argument("--update-docs", action="store_true",
-                    help="write the tables into docs/accuracy.md, docs/accuracy.en.md and README.md (between their "
-                         "<!-- peers:begin/end --> markers), as --markdown --rows prints them")
+    ap.add_argument("--run-peers", action="store_true",
+                    help=f"run the peers in their venv (installed on first use) instead of reading their committed "
+                         f"answers, and rewrite {ANSWERS.relative_to(ROOT)} (when every peer runs on the default "
+                         "data)")
     ap.add_argument("--peers", default=",".join(PEER_KEYS),
                     help=f"comma-separated subset of {','.join(PEER_KEYS)} (default: all)")
     ap.add_argument("--venv", type=Path, default=DEFAULT_VENV, help="the peers' venv (default: %(default)s)")
@@ -722,41 +484,35 @@ def main(argv: Sequence[str] | None = None) -> int:
         from calculator.catalog import MODELS
         from calculator.memory import count_params
 
-        py = ensure_venv(args.venv, rebuild=args.rebuild_venv)
+        py = league.ensure_venv(args.venv, rebuild=args.rebuild_venv)
         models = {m.id: [hf_config(m), m.published_params or count_params(m).total] for m in MODELS.values()}
         return subprocess.run([str(py), str(ADAPTER_DIR / "check_configs.py")], input=json.dumps(models),
                               text=True, cwd=str(ADAPTER_DIR)).returncode
 
+    argv_shown = " ".join(a for a in (argv if argv is not None else sys.argv[1:]))
+    command = COMMAND + (f" {argv_shown}" if argv_shown else "")
     rows, excluded = load_rows(args.data)
     configs = [peer_config(r.id, r.request, r.gpu) for r in rows]
     if args.dump_configs:
         args.dump_configs.write_text(json.dumps(configs, indent=1) + "\n")
 
-    py = ensure_venv(args.venv, rebuild=args.rebuild_venv)
-    versions = installed_versions(py)
-    docs: dict[str, dict[str, Any]] = {}
-    for peer in peers:
-        print(f"peers: running {peer.label} on {len(configs)} runs ...", file=sys.stderr)
-        docs[peer.key] = run_peer(py, peer, configs)
-        if docs[peer.key].get("version"):
-            versions[peer.distribution] = docs[peer.key]["version"]
-
-    argv_shown = " ".join(a for a in (argv if argv is not None else sys.argv[1:]))
-    command = COMMAND + (f" {argv_shown}" if argv_shown else "")
-    report = build_report(rows, excluded, docs, data=_display_path(args.data),
-                          date=_dt.datetime.now(_dt.timezone.utc).date().isoformat(), command=command,
-                          versions=versions)
-    if args.update_docs:
-        data_arg = None if args.data == DEFAULT_DATA else str(args.data)
-        for path in update_docs(report, data_arg=data_arg):
-            print(f"peers: wrote {path.relative_to(ROOT)}", file=sys.stderr)
+    try:
+        docs, versions, answers = league.answers_for(
+            peers, configs, path=ANSWERS, league="memory", value_key="bytes", command=command,
+            refresh=f"{COMMAND} --run-peers", run=args.run_peers,
+            save=len(peers) == len(PEERS) and args.data == DEFAULT_DATA, venv_dir=args.venv, rebuild=args.rebuild_venv)
+    except StaleAnswers as exc:
+        print(f"peers: {exc}", file=sys.stderr)
+        return 2
+    rep = build_report(rows, excluded, docs, data=league.shown_path(args.data), command=command,
+                       versions=versions, answers=answers)
     if args.json:
-        json.dump(report, sys.stdout, indent=1)
+        json.dump(rep, sys.stdout, indent=1)
         sys.stdout.write("\n")
     elif args.markdown:
-        sys.stdout.write(render_markdown(report, rows=args.rows, lang=args.lang))
+        sys.stdout.write(render_markdown(rep, rows=args.rows, lang=args.lang))
     else:
-        sys.stdout.write(render_text(report, rows=args.rows))
+        sys.stdout.write(render_text(rep, rows=args.rows))
     return 0
 
 

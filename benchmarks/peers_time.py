@@ -2,20 +2,22 @@
 """League table for time: our estimate and the public calculators that estimate training time, on the same measured
 training speeds, in one command.
 
-    python benchmarks/peers_time.py                 # the table (installs the peers on first use, as peers.py does)
+    python benchmarks/peers_time.py                 # the table: our figures now against the peers' committed answers
     python benchmarks/peers_time.py --rows          # plus one line per measured run
     python benchmarks/peers_time.py --json          # machine output
-    python benchmarks/peers_time.py --markdown [--lang ar]   # the table of docs/accuracy*.md
-    python benchmarks/peers_time.py --update-docs   # rewrites that table in docs/accuracy*.md and README.md
+    python benchmarks/peers_time.py --markdown [--lang ar]   # the table of docs/accuracy*.md and benchmarks/README.md
+    python benchmarks/peers_time.py --run-peers     # run the peers again (in their venv) and rewrite their answers
 
 The rows are those of ``benchmarks/throughput.py`` (same CSV, same exclusions, same reading of each row). Each tool
 answers tokens per second per GPU for a row, or "unsupported" with the reason; the score is the absolute percentage
 error against the row's measured tokens per second per GPU. Our estimate is scored twice: with the shipped
 coefficients (fitted on these rows) and leave-one-source-out (each source with coefficients fitted on the others),
-which is the fair comparison with peers that never saw the rows.
+which is the fair comparison with peers that never saw the rows. The peers' answers are read from
+``benchmarks/peer_adapters/results/time.json`` (what each adapter answered the last time the peers were run, keyed to
+the configuration it read; ``--run-peers`` runs them again), the scoring and the tables are ``benchmarks/league.py``'s.
 
-Peers (from PyPI, in ``.cache/peers-venv``, pinned in ``benchmarks/peers/requirements*.txt``; adapters
-``benchmarks/peers/time_*.py``):
+Peers (from PyPI, in ``.cache/peers-venv``, pinned in ``benchmarks/peer_adapters/requirements*.txt``; adapters
+``benchmarks/peer_adapters/time_*.py``):
 
 * ftune (``ftuneai``): ``Estimator(...).estimate_time(gpu=...)``: 6·P FLOPs per token (x 0.75 for LoRA) over bf16
   peak x a fixed MFU, a multi-GPU scaling factor.
@@ -28,32 +30,23 @@ time figures live in a web page's JavaScript (``peers.NOT_RUN``).
 from __future__ import annotations
 
 import argparse
-import datetime as _dt
 import json
-import statistics
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from benchmarks import league
 from benchmarks import throughput as bench
-from benchmarks.peers import (
-    DEFAULT_VENV,
-    DOC_TARGETS,
-    ROOT,
-    Peer,
-    ensure_venv,
-    grouped_table_lines,
-    hf_config,
-    installed_versions,
-    replace_block,
-    run_peer,
-)
+from benchmarks.league import DEFAULT_VENV, OURS, RESULTS_DIR, Measured, Peer, StaleAnswers
+from benchmarks.peers import hf_config
 
+ROOT = Path(__file__).resolve().parents[1]
+ANSWERS = RESULTS_DIR / "time.json"
 COMMAND = "python benchmarks/peers_time.py"
-METHODS = ("full", "lora", "qlora")
-GROUPS = (*METHODS, "all")
-OURS, OURS_LOSO = "ours", "ours-loso"
+OURS_LOSO = "ours-loso"
+WITHIN = (25.0, 50.0)
+VALUE = "tokens_per_second_per_gpu"
+
 
 PEERS: tuple[Peer, ...] = (
     Peer("ftuneai", "ftune", "ftuneai", "time_ftuneai.py", "https://github.com/ritikmahy5/ftune",
@@ -111,107 +104,84 @@ def time_config(row: bench.Row) -> dict[str, Any]:
     }
 
 
-@dataclass(frozen=True)
-class Outcome:
-    row_id: str
-    method: str
-    tool: str
-    status: str                       # ok | unsupported | error
-    predicted: float | None           # tokens per second per GPU
-    measured: float
-    reason: str = ""
-
-    @property
-    def ape(self) -> float | None:
-        return None if self.predicted is None else abs(self.predicted - self.measured) / self.measured * 100
-
-    @property
-    def signed(self) -> float | None:
-        return None if self.predicted is None else (self.predicted - self.measured) / self.measured * 100
-
-
-def outcomes(rows: list[bench.Row], peer_docs: dict[str, dict[str, Any]]) -> list[Outcome]:
-    """Ours (shipped and leave-one-source-out) and every peer's answer, per row."""
+def outcomes(rows: list[bench.Row], peer_docs: dict[str, dict[str, Any]],
+             held_out: list[bench.Scored] | None = None) -> list[league.Outcome]:
+    """Ours (shipped and leave-one-source-out) and every peer's answer, per row. ``held_out``: the
+    leave-one-source-out scores if already computed (``bench.loso``; a minute of fitting otherwise)."""
     usable = [r for r in rows if r.setup is not None]
-    out = [Outcome(s.row.id, s.row.method, OURS, "ok", s.estimate, s.row.measured) for s in bench.score(usable)]
-    held_out, _ = bench.loso(usable)
-    out += [Outcome(s.row.id, s.row.method, OURS_LOSO, "ok", s.estimate, s.row.measured) for s in held_out]
+    out = [league.Outcome(s.row.id, s.row.method, OURS, "ok", s.estimate, s.row.measured) for s in bench.score(usable)]
+    if held_out is None:
+        held_out, _ = bench.loso(usable)
+    out += [league.Outcome(s.row.id, s.row.method, OURS_LOSO, "ok", s.estimate, s.row.measured) for s in held_out]
+    measured = [Measured(r.id, r.method, r.measured) for r in usable]
     for key, doc in peer_docs.items():
-        by_id = {r["id"]: r for r in doc.get("results", [])}
-        for r in usable:
-            res = by_id.get(r.id, {"status": "error", "reason": "no answer from the adapter"})
-            value = res.get("tokens_per_second_per_gpu")
-            status = res.get("status", "error")
-            if status == "ok" and not (isinstance(value, (int, float)) and value > 0):
-                status, value = "error", None
-            out.append(Outcome(r.id, r.method, key, status, float(value) if status == "ok" else None, r.measured,
-                               str(res.get("reason", ""))))
+        out += league.answer_outcomes(measured, key, doc.get("results", []), VALUE)
     return out
 
 
-def summarise(outs: list[Outcome], tools: list[str]) -> list[dict[str, Any]]:
-    ours = {o.row_id: o for o in outs if o.tool == OURS}
-    ours_loso = {o.row_id: o for o in outs if o.tool == OURS_LOSO}
-    table = []
-    for group in GROUPS:
-        for tool in tools:
-            mine = [o for o in outs if o.tool == tool and (group == "all" or o.method == group)]
-            apes = sorted(a for o in mine if (a := o.ape) is not None)
-            ids = [o.row_id for o in mine if o.ape is not None]
-            table.append({
-                "group": group, "tool": tool, "rows": len(apes), "of": len(mine),
-                "median": statistics.median(apes) if apes else None, "worst": max(apes) if apes else None,
-                "within25": sum(a <= 25 for a in apes), "within50": sum(a <= 50 for a in apes),
-                "ours_same_rows": (statistics.median(ours[i].ape for i in ids) if ids and tool not in (OURS, OURS_LOSO)
-                                   else None),
-                "ours_loso_same_rows": (statistics.median(ours_loso[i].ape for i in ids)
-                                        if ids and tool not in (OURS, OURS_LOSO) else None),
-            })
-    return table
-
-
 def build_report(rows: list[bench.Row], peer_docs: dict[str, dict[str, Any]], versions: dict[str, str],
-                 *, data: str, date: str) -> dict[str, Any]:
-    outs = outcomes(rows, peer_docs)
+                 *, data: str, command: str = COMMAND, held_out: list[bench.Scored] | None = None,
+                 answers: dict[str, str] | None = None) -> dict[str, Any]:
+    outs = outcomes(rows, peer_docs, held_out)
     tools = [OURS, OURS_LOSO, *[k for k in PEER_KEYS if k in peer_docs]]
-    per_row: dict[str, dict[str, Any]] = {}
-    for o in outs:
-        per_row.setdefault(o.row_id, {})[o.tool] = {"status": o.status, "tokens_per_second_per_gpu": o.predicted,
-                                                    "signed": o.signed, "reason": o.reason}
+    per_row = league.per_row(outs, VALUE)
     usable = [r for r in rows if r.setup is not None]
     return {
-        "date": date, "command": COMMAND, "data": data, "versions": versions,
+        "command": command, "data": data, "answers": answers or {}, "versions": versions,
         "counts": {"scored": len(usable), "excluded": len(rows) - len(usable)},
         "peers": [{"key": p.key, "label": p.label, "version": versions.get(p.distribution), "docs": p.docs,
                    "covers": p.covers, "leaves_out": p.leaves_out} for p in PEERS if p.key in peer_docs],
-        "summary": summarise(outs, tools),
+        "summary": league.summary_json(league.summarise(outs, tools, within=WITHIN, references=(OURS, OURS_LOSO))),
         "rows": [{"id": r.id, "method": r.method, "gpu": r.gpu.id if r.gpu else None, "measured": r.measured,
                   "tools": per_row.get(r.id, {})} for r in usable],
     }
 
 
-def _label(tool: str, versions: dict[str, str], lang: str = "en") -> str:
-    if tool == OURS:
-        return "حاسبتنا" if lang == "ar" else "ours (calculator)"
-    if tool == OURS_LOSO:
-        return "حاسبتنا، كل مصدر بمعاملات من غيره" if lang == "ar" else "ours, each source held out"
-    peer = next(p for p in PEERS if p.key == tool)
-    v = versions.get(peer.distribution)
-    return f"{peer.label} {v}" if v else peer.label
+def configs_of(rows: list[bench.Row]) -> list[dict[str, Any]]:
+    return [time_config(r) for r in rows if r.setup is not None]
 
 
-def _pct(x: float | None) -> str:
-    return "—" if x is None else f"{x:.1f} %"
+def report(data: Path = bench.DEFAULT_DATA, *, held_out: list[bench.Scored] | None = None,
+           command: str = COMMAND) -> dict[str, Any]:
+    """The time league from our figures now and the peers' committed answers (no venv; ``StaleAnswers`` when a
+    run's configuration changed since the peers answered)."""
+    rows = bench.load_rows(data)
+    ans = league.load_answers(ANSWERS, configs_of(rows), PEER_KEYS, refresh=f"{COMMAND} --run-peers")
+    return build_report(rows, ans.docs, ans.versions, data=league.shown_path(data), command=command,
+                        held_out=held_out, answers={"path": league.shown_path(ANSWERS), "date": ans.date})
+
+
+TABLE = league.Table(
+    within=WITHIN, references=(OURS, OURS_LOSO),
+    labels={"en": {OURS: "ours (calculator)", OURS_LOSO: "ours, each source held out"},
+            "ar": {OURS: "حاسبتنا", OURS_LOSO: "حاسبتنا، كل مصدر بمعاملات من غيره"}},
+    text_head=("method", "tool", "rows", "median", "worst", "≤25 %", "≤50 %", "ours, same rows",
+               "ours held out, same rows"),
+    md_head={
+        "en": ("Method", "Tool", "Rows", "Median error", "Worst error", "Within 25 %", "Within 50 %",
+               "Ours on the same rows", "Ours, sources held out, same rows"),
+        "ar": ("الطريقة", "الأداة", "الصفوف", "الخطأ الوسيط", "أسوأ خطأ", 'ضمن <bdi dir="ltr">25 %</bdi>',
+               'ضمن <bdi dir="ltr">50 %</bdi>', "حاسبتنا على صفوفها", "حاسبتنا بمصادر محجوبة على صفوفها"),
+    },
+    stamp={
+        "en": "Printed by `{command}` from `{data}` ({scored} measured runs) and the peers' answers of {answered} "
+              "(`{answers}`). Absolute percentage error of the tokens per second per GPU; “Rows” = runs the tool can "
+              "express / runs in the group.",
+        "ar": 'طبعه الأمر <bdi>`{command}`</bdi> من الملف <bdi>`{data}`</bdi> (<bdi dir="ltr">{scored}</bdi> قياسًا '
+              'منشورًا) ومن أجوبة الحاسبات الأخرى المحفوظة في <bdi>`{answers}`</bdi> (شُغّلت في '
+              '<bdi dir="ltr">{answered}</bdi>). النسب هي الخطأ المطلق بالنسبة المئوية في عدد الرموز في الثانية لكل '
+              "بطاقة؛ و«الصفوف» عدد القياسات التي تستطيع الأداة التعبير عنها من قياسات المجموعة.",
+    },
+    empty_same_rows="",
+)
 
 
 def render_text(report: dict[str, Any], rows: bool = False) -> str:
-    head = ("group", "tool", "rows", "median", "worst", "<=25 %", "<=50 %", "ours same rows", "ours LOSO same rows")
-    cells = [(s["group"], _label(s["tool"], report["versions"]), f"{s['rows']}/{s['of']}", _pct(s["median"]),
-              _pct(s["worst"]), str(s["within25"]), str(s["within50"]), _pct(s["ours_same_rows"]),
-              _pct(s["ours_loso_same_rows"])) for s in report["summary"]]
-    lines = [f"Time league table, {report['date']}: {report['command']}",
+    ans = report.get("answers") or {}
+    lines = [f"Time league table: {report['command']}"
+             + (f" (the peers' answers of {ans['date']}, {ans['path']})" if ans.get("date") else ""),
              f"data: {report['data']} ({report['counts']['scored']} runs scored); absolute % error of tokens/s/GPU", "",
-             *grouped_table_lines(head, cells)]
+             *league.text_table(report, TABLE)]
     if rows:
         tools = [OURS, OURS_LOSO, *[p["key"] for p in report["peers"]]]
         lines += ["", "Per run (tokens/s/GPU, signed error; n/s = not supported):"]
@@ -219,66 +189,14 @@ def render_text(report: dict[str, Any], rows: bool = False) -> str:
             parts = []
             for t in tools:
                 o = r["tools"].get(t)
-                parts.append("n/s" if not o or o["status"] != "ok" else
-                             f"{o['tokens_per_second_per_gpu']:.0f} ({o['signed']:+.0f} %)")
+                parts.append("n/s" if not o or o["status"] != "ok" else f"{o[VALUE]:.0f} ({o['signed']:+.0f} %)")
             lines.append(f"  {r['id']:<7} {r['method']:<6} {r['gpu']:<13} {r['measured']:>9.1f}  " + "  ".join(
                 f"{t}={p}" for t, p in zip(tools, parts)))
     return "\n".join(lines) + "\n"
 
 
-_MD = {
-    "en": {"head": ("Method", "Tool", "Rows", "Median error", "Worst error", "Within 25 %", "Within 50 %",
-                    "Ours on the same rows", "Ours, sources held out, same rows"),
-           "groups": {"full": "full", "lora": "LoRA", "qlora": "QLoRA", "all": "all"},
-           "stamp": "Generated on {date} by `{command} --markdown` from `{data}` ({scored} measured runs). Absolute "
-                    "percentage error of the tokens per second per GPU; “Rows” = runs the tool can express / runs in "
-                    "the group."},
-    "ar": {"head": ("الطريقة", "الأداة", "الصفوف", "الخطأ الوسيط", "أسوأ خطأ", 'ضمن <bdi dir="ltr">25 %</bdi>',
-                    'ضمن <bdi dir="ltr">50 %</bdi>', "حاسبتنا على صفوفها", "حاسبتنا بمصادر محجوبة على صفوفها"),
-           "groups": {"full": "ضبط كامل", "lora": "<bdi>LoRA</bdi>", "qlora": "<bdi>QLoRA</bdi>", "all": "الكل"},
-           "stamp": 'أُنتج في <bdi dir="ltr">{date}</bdi> بالأمر <bdi>`{command} --markdown --lang ar`</bdi> من '
-                    'الملف <bdi>`{data}`</bdi> (<bdi dir="ltr">{scored}</bdi> قياسًا منشورًا). النسب هي الخطأ المطلق '
-                    "بالنسبة المئوية في عدد الرموز في الثانية لكل بطاقة؛ و«الصفوف» عدد القياسات التي تستطيع الأداة "
-                    "التعبير عنها من قياسات المجموعة."},
-}
-
-
 def render_markdown(report: dict[str, Any], lang: str = "en") -> str:
-    t = _MD[lang]
-
-    def cell(x: str) -> str:
-        return f'<bdi dir="ltr">{x}</bdi>' if lang == "ar" and x else x
-
-    lines = [t["stamp"].format(date=report["date"], command=report["command"], data=report["data"],
-                               scored=report["counts"]["scored"]), "",
-             "| " + " | ".join(t["head"]) + " |", "| " + " | ".join(["---", "---"] + ["---:"] * 7) + " |"]
-    for s in report["summary"]:
-        tool = _label(s["tool"], report["versions"], lang)
-        if lang == "ar" and s["tool"] not in (OURS, OURS_LOSO):
-            tool = cell(tool)
-        vals = [f"{s['rows']}/{s['of']}", _pct(s["median"]), _pct(s["worst"]), str(s["within25"]),
-                str(s["within50"]), "" if s["ours_same_rows"] is None else _pct(s["ours_same_rows"]),
-                "" if s["ours_loso_same_rows"] is None else _pct(s["ours_loso_same_rows"])]
-        lines.append("| " + " | ".join([t["groups"][s["group"]], tool, *(cell(v) for v in vals)]) + " |")
-    return "\n".join(lines) + "\n"
-
-
-BLOCK = "time-league"
-
-
-def update_docs(report: dict[str, Any]) -> list[Path]:
-    """Write the table between the ``<!-- peers:begin time-league -->`` / ``end`` markers of the pages that have
-    them (the memory league's targets: docs/accuracy.md, docs/accuracy.en.md, README.md)."""
-    written = []
-    for path, lang in DOC_TARGETS:
-        if not path.exists():
-            continue
-        text = path.read_text(encoding="utf-8")
-        if f"<!-- peers:begin {BLOCK} -->" not in text:
-            continue
-        path.write_text(replace_block(text, BLOCK, render_markdown(report, lang)), encoding="utf-8")
-        written.append(path)
-    return written
+    return league.markdown_table(report, TABLE, lang)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -286,35 +204,31 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--data", type=Path, default=bench.DEFAULT_DATA, help="throughput CSV (default: %(default)s)")
     ap.add_argument("--rows", action="store_true", help="also print one line per measured run")
     ap.add_argument("--json", action="store_true", help="machine output")
-    ap.add_argument("--markdown", action="store_true", help="the Markdown table of docs/accuracy*.md")
+    ap.add_argument("--markdown", action="store_true", help="the Markdown table (what the documents' blocks hold)")
     ap.add_argument("--lang", choices=("en", "ar"), default="en")
-    ap.add_argument("--update-docs", action="store_true",
-                    help="write the table into docs/accuracy.md, docs/accuracy.en.md and README.md")
+    ap.add_argument("--run-peers", action="store_true",
+                    help=f"run the peers in their venv instead of reading their committed answers, and rewrite "
+                         f"{ANSWERS.relative_to(ROOT)} (on the default data)")
     ap.add_argument("--venv", type=Path, default=DEFAULT_VENV, help="the peers' venv (default: %(default)s)")
     a = ap.parse_args(argv)
+    argv_shown = " ".join(argv if argv is not None else sys.argv[1:])
+    command = COMMAND + (f" {argv_shown}" if argv_shown else "")
     rows = bench.load_rows(a.data)
-    configs = [time_config(r) for r in rows if r.setup is not None]
-    py = ensure_venv(a.venv)
-    versions = installed_versions(py)
-    docs = {}
-    for peer in PEERS:
-        print(f"peers_time: running {peer.label} on {len(configs)} runs ...", file=sys.stderr)
-        docs[peer.key] = run_peer(py, peer, configs)
+    configs = configs_of(rows)
     try:
-        data = str(a.data.relative_to(ROOT.parent))
-    except ValueError:
-        data = str(a.data)
-    report = build_report(rows, docs, versions, data=data,
-                          date=_dt.datetime.now(_dt.timezone.utc).date().isoformat())
-    if a.update_docs:
-        for path in update_docs(report):
-            print(f"peers_time: wrote {path.relative_to(ROOT)}", file=sys.stderr)
+        docs, versions, answers = league.answers_for(
+            PEERS, configs, path=ANSWERS, league="time", value_key=VALUE, command=command,
+            refresh=f"{COMMAND} --run-peers", run=a.run_peers, save=a.data == bench.DEFAULT_DATA, venv_dir=a.venv)
+    except StaleAnswers as exc:
+        print(f"peers_time: {exc}", file=sys.stderr)
+        return 2
+    rep = build_report(rows, docs, versions, data=league.shown_path(a.data), command=command, answers=answers)
     if a.json:
-        print(json.dumps(report, indent=1))
+        print(json.dumps(rep, indent=1))
     elif a.markdown:
-        sys.stdout.write(render_markdown(report, a.lang))
+        sys.stdout.write(render_markdown(rep, a.lang))
     else:
-        sys.stdout.write(render_text(report, rows=a.rows))
+        sys.stdout.write(render_text(rep, rows=a.rows))
     return 0
 
 

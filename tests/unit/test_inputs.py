@@ -1,5 +1,5 @@
 """The input specs are the one declaration of every request key: the parser, the schema, the CLI, TrainingSetup's
-defaults and ESTIMATOR.md's key table all agree with them."""
+defaults and ESTIMATOR.md's key table (a generated block: tests/unit/test_doc_blocks.py) all agree with them."""
 from __future__ import annotations
 
 import dataclasses
@@ -12,7 +12,6 @@ from calculator.__main__ import build_parser
 from calculator.catalog import MODELS
 from calculator.inputs import BY_NAME, DEFAULTS, INPUTS
 from calculator.models import Method, TrainingSetup
-from sitebuild.docs import ESTIMATOR_MD, with_inputs_table
 
 pytestmark = pytest.mark.unit
 
@@ -85,10 +84,3 @@ def test_inverse_solver_searches_the_range_the_api_accepts():
     s = TrainingSetup(model=tiny, method=Method.LORA, gradient_checkpointing=True)
     longest = max_seq_len(s, GPUS["h100-80gb"])
     assert 1_048_576 < longest <= SEQ_LEN_CAP      # beyond the old search cap, within the API's
-
-
-def test_estimator_md_key_table_is_generated_from_the_specs():
-    text = ESTIMATOR_MD.read_text(encoding="utf-8")
-    assert with_inputs_table(text) == text, "run `python -m sitebuild.docs` to regenerate ESTIMATOR.md's key table"
-    for spec in INPUTS:
-        assert f"| `{spec.name}` |" in text

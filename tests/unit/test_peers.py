@@ -1,5 +1,6 @@
-"""benchmarks/peers.py: the parts that need neither the peers' venv nor a network (translation of a row into the
-normalised configuration, joining adapter answers, scoring, rendering, the generated blocks of the docs)."""
+"""benchmarks/peers.py and benchmarks/league.py: the parts that need neither the peers' venv nor a network
+(translation of a row into the normalised configuration, joining adapter answers, scoring, rendering, the peers'
+committed answers)."""
 from __future__ import annotations
 
 import json
@@ -9,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks import peers
-from benchmarks.peers import OURS, Outcome, ScoredRow
+from benchmarks import league, peers
+from benchmarks.league import OURS, Outcome
+from benchmarks.peers import ScoredRow
 from calculator.catalog import MODELS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -58,7 +60,7 @@ def test_adapter_answers_are_joined_by_id_and_bad_answers_are_errors():
     out = {o.row_id: o for o in peers.outcomes_from_results(ROWS, "ftuneai", ADAPTER["results"])}
     assert out["F1"].status == "ok" and out["F1"].ape == pytest.approx(10.0)
     assert out["F2"].status == "unsupported" and "offload" in out["F2"].reason
-    assert out["Q1"].status == "error" and out["Q1"].predicted_bytes is None
+    assert out["Q1"].status == "error" and out["Q1"].predicted is None
     bad = peers.outcomes_from_results(ROWS[:1], "p", [{"id": "F1", "status": "ok", "bytes": 0}])
     assert bad[0].status == "error"
 
@@ -71,21 +73,21 @@ def test_ours_without_an_estimate_counts_as_an_error_not_a_skip():
 
 def test_summary_per_method_and_overall():
     outcomes = peers.ours_outcomes(ROWS) + peers.outcomes_from_results(ROWS, "ftuneai", ADAPTER["results"])
-    s = {(x.group, x.tool): x for x in peers.summarise(outcomes, [OURS, "ftuneai"])}
+    s = {(x.group, x.tool): x for x in league.summarise(outcomes, [OURS, "ftuneai"], within=peers.WITHIN)}
     ours_full = s[("full", OURS)]
     assert (ours_full.rows, ours_full.of) == (2, 2)
     assert ours_full.median == pytest.approx(statistics.median([10.0, 25.0]))
     assert ours_full.worst == pytest.approx(25.0)
-    assert (ours_full.within10, ours_full.within20) == (1, 1)
+    assert ours_full.within == {"10": 1, "20": 1}
     ft_all = s[("all", "ftuneai")]
     assert (ft_all.rows, ft_all.of, ft_all.unsupported, ft_all.errors) == (2, 4, 1, 1)
     assert ft_all.median == pytest.approx(20.0) and ft_all.worst == pytest.approx(30.0)
-    assert (ft_all.within10, ft_all.within20) == (1, 1)
+    assert ft_all.within == {"10": 1, "20": 1}
     assert ft_all.under == 1
     # our median on exactly the rows ftune could express (F1: 10 %, L1: 5 %)
-    assert ft_all.ours_median_same_rows == pytest.approx(7.5)
+    assert ft_all.same_rows["ours"] == pytest.approx(7.5)
     assert s[("qlora", OURS)].rows == 0 and s[("qlora", OURS)].median is None
-    assert [x.group for x in peers.summarise(outcomes, [OURS])] == ["full", "lora", "qlora", "all"]
+    assert [x.group for x in league.summarise(outcomes, [OURS], within=peers.WITHIN)] == ["full", "lora", "qlora", "all"]
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -93,9 +95,9 @@ def test_summary_per_method_and_overall():
 # --------------------------------------------------------------------------------------------------------------
 def _report():
     left = [peers.Left("LG-C15", "SUSPECT"), peers.Left("UN-H01", "capacity row")]
-    return peers.build_report(ROWS, left, {"ftuneai": ADAPTER}, data="shared/calibration/measurements.csv",
-                              date="2026-01-02", command="python benchmarks/peers.py",
-                              versions={"ftuneai": "0.4.1"})
+    return peers.build_report(ROWS, left, {"ftuneai": ADAPTER}, data="benchmarks/data/measurements.csv",
+                              command="python benchmarks/peers.py", versions={"ftuneai": "0.4.1"},
+                              answers={"path": "benchmarks/peer_adapters/results/memory.json", "date": "2026-01-02"})
 
 
 def test_report_is_json_and_counts_rows():
@@ -132,21 +134,39 @@ def test_markdown_tables_carry_the_same_numbers_in_both_languages(lang):
         assert not re.search(r"[٠-٩]", md), "Latin digits only"
 
 
-def test_update_docs_rewrites_only_the_marked_blocks(tmp_path):
-    page = tmp_path / "accuracy.en.md"
-    page.write_text("# T {#t}\n\nbefore\n\n<!-- peers:begin league -->\nold\n<!-- peers:end league -->\n\nmiddle\n\n"
-                    "<!-- peers:begin runs -->\n<!-- peers:end runs -->\n\nafter\n", encoding="utf-8")
-    peers.update_docs(_report(), [(page, "en")])
-    text = page.read_text(encoding="utf-8")
-    assert "old" not in text and text.startswith("# T {#t}\n\nbefore") and text.rstrip().endswith("after")
-    league = text.split("<!-- peers:begin league -->")[1].split("<!-- peers:end league -->")[0]
-    runs = text.split("<!-- peers:begin runs -->")[1].split("<!-- peers:end runs -->")[0]
-    assert "--markdown --rows" in league and "| Method |" in league and "| Run |" not in league
-    assert runs.strip().startswith("| Run |") and "F1" in runs
-    peers.update_docs(_report(), [(page, "en")])                  # idempotent
-    assert page.read_text(encoding="utf-8") == text
-    with pytest.raises(ValueError):
-        peers.replace_block("no markers here", "league", "x")
+# --------------------------------------------------------------------------------------------------------------
+# The peers' committed answers
+# --------------------------------------------------------------------------------------------------------------
+CONFIGS = [{"id": "F1", "method": "full", "seq_len": 512}, {"id": "L1", "method": "lora", "seq_len": 512}]
+
+
+def _saved(tmp_path):
+    path = tmp_path / "memory.json"
+    docs = {"ftuneai": {"peer": "ftuneai", "version": "0.4.1", "results": [
+        {"id": "F1", "status": "ok", "bytes": 18 * GB, "detail": {"weights": 1}},
+        {"id": "L1", "status": "unsupported", "reason": "no LoRA"}]}}
+    league.save_answers(path, league="memory", command="python benchmarks/peers.py --run-peers", date="2026-01-02",
+                        configs=CONFIGS, docs=docs, versions={"ftuneai": "0.4.1"}, value_key="bytes")
+    return path
+
+
+def test_committed_answers_are_read_back_for_the_same_configurations(tmp_path):
+    ans = league.load_answers(_saved(tmp_path), CONFIGS, ["ftuneai"], refresh="x --run-peers")
+    assert ans.date == "2026-01-02" and ans.versions == {"ftuneai": "0.4.1"}
+    results = ans.docs["ftuneai"]["results"]
+    assert results == [{"id": "F1", "status": "ok", "bytes": 18 * GB},
+                       {"id": "L1", "status": "unsupported", "reason": "no LoRA"}]      # no free-form detail
+
+
+def test_an_answer_for_another_configuration_is_refused_not_reused(tmp_path):
+    path = _saved(tmp_path)
+    changed = [CONFIGS[0], {**CONFIGS[1], "seq_len": 1024}]
+    with pytest.raises(league.StaleAnswers, match=r"L1.*x --run-peers"):
+        league.load_answers(path, changed, ["ftuneai"], refresh="x --run-peers")
+    with pytest.raises(league.StaleAnswers, match="N1"):                      # a run the peers never saw
+        league.load_answers(path, [*CONFIGS, {"id": "N1"}], ["ftuneai"], refresh="x --run-peers")
+    with pytest.raises(league.StaleAnswers, match="missing"):
+        league.load_answers(tmp_path / "none.json", CONFIGS, ["ftuneai"], refresh="x --run-peers")
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -209,25 +229,25 @@ def test_hf_configs_follow_the_real_checkpoints():
 # --------------------------------------------------------------------------------------------------------------
 def test_every_requirement_is_pinned_and_every_peer_is_installed():
     names = set()
-    for path in (peers.REQUIREMENTS, peers.REQUIREMENTS_NODEPS):
+    for path in (league.REQUIREMENTS, league.REQUIREMENTS_NODEPS):
         for line in path.read_text(encoding="utf-8").splitlines():
             spec = line.split("#", 1)[0].strip()
             if spec:
                 assert re.fullmatch(r"[A-Za-z0-9_.-]+==[0-9][A-Za-z0-9.+-]*", spec), f"{path.name}: {spec!r}"
                 names.add(spec.split("==")[0].lower())
     assert {p.distribution for p in peers.PEERS} <= names
-    assert "torch==2.13.0" in peers.REQUIREMENTS.read_text(encoding="utf-8")
-    for p in peers.PEERS:
-        assert (peers.ADAPTER_DIR / p.script).is_file()
-    assert not (peers.ADAPTER_DIR / "__init__.py").exists(), "benchmarks/peers/ must not shadow peers.py"
+    assert "torch==2.13.0" in league.REQUIREMENTS.read_text(encoding="utf-8")
+    from benchmarks import peers_time
+    for p in (*peers.PEERS, *peers_time.PEERS):
+        assert (league.ADAPTER_DIR / p.script).is_file()
 
 
 def test_the_venv_key_changes_with_the_pins(tmp_path, monkeypatch):
-    key = peers.requirements_key()
+    key = league.requirements_key()
     other = tmp_path / "requirements.txt"
-    other.write_text(peers.REQUIREMENTS.read_text(encoding="utf-8") + "extra==1.0\n", encoding="utf-8")
-    monkeypatch.setattr(peers, "REQUIREMENTS", other)
-    assert peers.requirements_key() != key
+    other.write_text(league.REQUIREMENTS.read_text(encoding="utf-8") + "extra==1.0\n", encoding="utf-8")
+    monkeypatch.setattr(league, "REQUIREMENTS", other)
+    assert league.requirements_key() != key
 
 
 def test_default_data_path_is_the_shared_calibration_csv():

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import pytest
 
+from benchmarks import league
 from benchmarks import peers_time as pt
 from benchmarks.throughput import DEFAULT_DATA, load_rows
 
@@ -37,8 +38,8 @@ def test_scoring_of_fixed_answers(rows) -> None:
     outs = [o for o in every if o.tool == "ftuneai"]
     assert [o.status for o in outs] == ["ok", "unsupported", "error"]
     assert outs[0].ape == pytest.approx(100.0) and outs[0].signed == pytest.approx(100.0)
-    table = pt.summarise(every, [pt.OURS, "ftuneai"])
-    overall = next(s for s in table if s["group"] == "all" and s["tool"] == "ftuneai")
-    assert (overall["rows"], overall["of"], overall["median"]) == (1, 3, pytest.approx(100.0))
+    table = league.summarise(every, [pt.OURS, "ftuneai"], within=pt.WITHIN, references=(pt.OURS, pt.OURS_LOSO))
+    overall = next(s for s in table if s.group == "all" and s.tool == "ftuneai")
+    assert (overall.rows, overall.of, overall.median) == (1, 3, pytest.approx(100.0))
     ours_first = next(o for o in every if o.tool == pt.OURS and o.row_id == some[0].id)
-    assert overall["ours_same_rows"] == pytest.approx(ours_first.ape)     # head-to-head on that one row
+    assert overall.same_rows["ours"] == pytest.approx(ours_first.ape)     # head-to-head on that one row

@@ -13,7 +13,7 @@ and prints one JSON object on stdout::
 
 To try one adapter by hand (a Llama-2-7B LoRA, QLoRA and full fine-tuning run)::
 
-    .cache/peers-venv/bin/python benchmarks/peers/run_ftuneai.py < benchmarks/peers/example_llama2_7b.json
+    .cache/peers-venv/bin/python benchmarks/peer_adapters/run_ftuneai.py < benchmarks/peer_adapters/example_llama2_7b.json
 
 ``bytes`` is the peer's own total for that configuration, converted from the unit the peer states (ftune's "GB"
 are GiB, FitCheck's MiB, llm-analysis and accelerate count bytes) and never rescaled otherwise.
