@@ -14,8 +14,8 @@ sitebuild/serve.py on 127.0.0.1, and measures in the same run:
   alternate, so every change recomputes everything: estimate, GPU table, smallest setup, remedies, inverse solver);
 * bytes transferred by an article page before any widget starts (the reader is at the top of the page);
 * the CMS's admin app beside them (no reader page loads it): its files on disk (bytes, and gzip -6 bytes as a
-  static host would send them compressed), what opening ``admin/`` transfers, and what an editing session does (the
-  sandbox backend holding one article in both languages, that article open in the editor).
+  static host would send them compressed), what opening ``admin/`` transfers, and what an editing session does (a
+  new editor's sandbox, which the admin fills with the site's pages on first open; one article open in the editor).
 
 Targets: calculator ready within 1.3 x bare Pyodide's time (cold and warm); recalculation round trip (input to
 results in the page) median < 30 ms -- the time until the next painted frame is printed too; article page before a
@@ -55,17 +55,6 @@ def _e2e_flags() -> tuple[str, list[str]]:
 # The sandbox button of the admin's sign-in screen, in the pinned CMS's English UI (the benchmark's browser language).
 ADMIN_SANDBOX_LABEL = json.loads((ROOT / "node_modules" / "@sveltia" / "cms" / "locales" / "en-US.json")
                                  .read_text(encoding="utf-8"))["work_with_test_repo"]
-
-ADMIN_SEED_JS = """async (files) => {
-  const root = await navigator.storage.getDirectory();
-  let dir = await root.getDirectoryHandle('sveltia-cms-test', {create: true});
-  for (const part of ['docs', 'articles']) dir = await dir.getDirectoryHandle(part, {create: true});
-  for (const [name, text] of Object.entries(files)) {
-    const w = await (await dir.getFileHandle(name, {create: true})).createWritable();
-    await w.write(text);
-    await w.close();
-  }
-}"""
 
 BARE_HTML = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>bare Pyodide</title></head>
@@ -243,7 +232,7 @@ def run(site: Path, runs: int, changes: int) -> dict:
                 shutil.rmtree(profile, ignore_errors=True)
 
             # The admin app: its sign-in screen, then an editing session in its sandbox (the in-browser test backend
-            # the site ships with, holding one article in both languages).
+            # the site ships with; a fresh profile, so the admin copies the site's pages into it first).
             figures["admin"] = admin_size(site)
             ctx, profile = fresh_profile()
             off_host: list[str] = []
@@ -251,9 +240,6 @@ def run(site: Path, runs: int, changes: int) -> dict:
             ctx.route("**/*", lambda r: r.continue_() if r.request.url.startswith(on_host)
                       else (off_host.append(r.request.url), r.abort()))
             page = ctx.new_page()
-            page.goto(base + "_bench/bare.html")
-            page.evaluate(ADMIN_SEED_JS, {name: (ROOT / "docs" / "articles" / name).read_text(encoding="utf-8")
-                                          for name in ("vram-guide.md", "vram-guide.en.md")})
             page.goto(base + "admin/", wait_until="networkidle")
             figures["admin"]["signin_bytes"] = transferred(page)
             page.get_by_role("button", name=ADMIN_SANDBOX_LABEL).click()

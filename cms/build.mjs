@@ -6,10 +6,12 @@
 // site/admin/; run it by hand only to look at the output. What it writes:
 //   index.html   the admin page (cms/admin.html)
 //   cms.js       the entry (cms/main.js) with the CMS; cms-<hash>.js the chunks it loads on demand
+//   sandbox.js   what the admin does while no backend is connected (cms/sandbox.js), loaded by cms.js only then
 //   assets/      the fonts, icons and wasm the CMS finds with new URL("assets/...", import.meta.url)
 //   LICENSE.txt  Sveltia CMS's licence (the bundled packages' licence comments stay at the end of each file)
 //
-// Three edits to what is bundled, each checked here so that an upgrade that changes them fails loudly:
+// Three edits to what is bundled, and one name it relies on, each checked here so that an upgrade that changes
+// them fails loudly:
 // * No CDN in any code path. The npm build bundles everything the CDN build fetches, but keeps the CDN addresses
 //   as fallbacks (a chunk that fails to load is retried from unpkg.com). They are pointed at the site itself, as
 //   hooks/site.py does for Material's bundle: offline, a failed load stays a failed load.
@@ -19,6 +21,9 @@
 //   Our fields edit Markdown in a plain text area (`modes: [raw]`) and no field is a code editor, so no grammar is
 //   ever loaded (the e2e test records every request); keep the few that could matter and stub the others, which
 //   cuts the admin from about 18 MB to about 5 MB. A stubbed language is shown unhighlighted.
+// * The sandbox's folder. cms/sandbox.js writes the site's sources where Sveltia's test backend reads its files, the
+//   origin-private folder its code names `sveltia-cms-test` (an internal name, not an option): the bundled CMS
+//   must still name the folder sandbox.js writes.
 import { build } from "esbuild";
 import { copyFileSync, cpSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -54,12 +59,15 @@ const stubGrammars = {
 
 let cdnEdits = 0;
 let zoomEdits = 0;
+let sandboxFolderNamed = false;
+const sandboxFolder = readFileSync(join(here, "sandbox.js"), "utf8").match(/^export const FOLDER = "([^"]+)";/m)?.[1];
 const edits = {
   name: "no-cdn-and-zoom",
   setup(b) {
     b.onLoad({ filter: /\.js$/ }, (args) => {
       if (!args.path.startsWith(cmsNpmDir)) return undefined;
       const text = readFileSync(args.path, "utf8");
+      if (sandboxFolder && text.includes(`\`${sandboxFolder}\``)) sandboxFolderNamed = true;
       const edited = text
         .replace(CDN, () => {
           cdnEdits += 1;
@@ -75,7 +83,7 @@ const edits = {
 };
 
 await build({
-  entryPoints: { cms: join(here, "main.js") },
+  entryPoints: { cms: join(here, "main.js"), sandbox: join(here, "sandbox.js") },
   bundle: true,
   splitting: true,
   format: "esm",
@@ -91,6 +99,11 @@ await build({
 if (cdnEdits === 0 || zoomEdits !== 1) {
   console.error(`cms/build.mjs: @sveltia/cms changed (${cdnEdits} CDN addresses, ${zoomEdits} maximum-scale terms edited);`
     + " look at the edits again after the upgrade");
+  process.exit(1);
+}
+if (!sandboxFolderNamed) {
+  console.error(`cms/build.mjs: the bundled @sveltia/cms no longer names its test backend's folder "${sandboxFolder}"`
+    + " (cms/sandbox.js FOLDER); find the new name in its src/lib/services/backends/fs/test.js");
   process.exit(1);
 }
 

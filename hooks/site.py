@@ -183,7 +183,7 @@ def _install_admin(config) -> None:
             _STATE["cms_config"], locales=[lang.locale for lang in languages], default_locale=default,
             draft_default=_STATE["publishing"].draft_default, root=Path(config.config_file_path).parent,
             calc_labels=_strings(default)["calc"]["fields"], where=str(_STATE["cms_file"]))
-        cms.install_admin(Path(config.site_dir), served)
+        cms.install_admin(Path(config.site_dir), served, Path(config.config_file_path).parent)
     except cms.CmsConfigError as exc:
         raise PluginError(str(exc)) from exc
 

@@ -9,12 +9,20 @@ too) into ``.cache/cms-admin/<hash of its inputs>/`` and copied into ``site/admi
 (``cms/admin.html``) and the configuration it reads (``admin/config.yml``: ``cms/config.yml`` plus the facts that
 ``mkdocs.yml`` already declares, see :func:`admin_config`). Nothing of it lives in ``docs/``, so MkDocs never treats
 it as content (no page, no search entry, no sitemap line).
+
+While no backend is connected the admin is a sandbox (Sveltia CMS's ``test-repo`` backend, whose files live in the
+editor's browser). So that it opens with the site's real pages rather than empty, the build also writes every file
+the collections edit, in every language, into ``admin/sandbox-<hash>.json`` and names that file in the admin page
+(``<meta name="cms-sandbox">``); ``cms/sandbox.js`` copies them into the browser before the CMS starts (see
+:func:`sandbox_sources`). A connected build writes neither and leaves that module out; its admin page is
+``cms/admin.html`` as it is.
 """
 from __future__ import annotations
 
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -33,7 +41,7 @@ PACKAGE = "@sveltia/cms"
 
 # The files the bundle is made from (besides the npm packages, pinned by package-lock.json); build.mjs copies the
 # admin page in as index.html.
-BUNDLE_INPUTS = ("build.mjs", "main.js", "admin.html")
+BUNDLE_INPUTS = ("build.mjs", "main.js", "sandbox.js", "admin.html")
 ADMIN_DIR = "admin"  # in the built site: <site>/admin/
 
 # Backends that edit the real repository (Sveltia CMS 0.221 names them so; ``gitea`` is also the backend for
@@ -56,7 +64,7 @@ def read_config(path: Path) -> dict[str, Any]:
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except FileNotFoundError as exc:
-        raise CmsConfigError(f"{path} is missing: the CMS configuration (see README, 'Editing with the CMS')") from exc
+        raise CmsConfigError(f"{path} is missing: the CMS configuration (see cms/README.md)") from exc
     except yaml.YAMLError as exc:
         raise CmsConfigError(f"{path} is not valid YAML: {exc}") from exc
     if not isinstance(data, dict):
@@ -268,9 +276,86 @@ def _sync_tree(src: Path, dst: Path, keep: frozenset[Path] = frozenset()) -> Non
         shutil.copyfile(s, d)
 
 
-def install_admin(site_dir: Path, served_config: Mapping[str, Any]) -> Path:
-    """Copy the bundle (the app and its page) and write its configuration into ``<site_dir>/admin/``."""
+def install_admin(site_dir: Path, served_config: Mapping[str, Any], root: Path) -> Path:
+    """Copy the bundle (the app and its page) and write its configuration into ``<site_dir>/admin/``; while not
+    connected, also the sandbox's starting files (the sources under ``root`` that the collections edit), named in
+    the admin page."""
     admin = site_dir / ADMIN_DIR
     _sync_tree(cached_bundle(), admin, keep=frozenset({Path("config.yml")}))
     (admin / "config.yml").write_text(dump_admin_config(served_config), encoding="utf-8")
+    if is_connected(served_config, "admin/config.yml"):
+        (admin / SANDBOX_MODULE).unlink()  # never loaded by a connected admin: not shipped either
+    else:
+        name, payload = sandbox_file(sandbox_sources(served_config, root))
+        (admin / name).write_bytes(payload)
+        page = admin / "index.html"
+        page.write_text(name_sandbox_in_page(page.read_text(encoding="utf-8"), name), encoding="utf-8")
     return admin
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The sandbox's starting files
+# ---------------------------------------------------------------------------------------------------------------
+SANDBOX_META = "cms-sandbox"  # <meta name="cms-sandbox" content="sandbox-<hash>.json"> in admin/index.html
+SANDBOX_MODULE = "sandbox.js"  # cms/sandbox.js as bundled: the code that reads that file
+_LOCALE = "{{locale}}"
+# Sveltia CMS 0.221 fillLocalePlaceholder (src/lib/services/contents/i18n/placeholder.js): for the default locale
+# under omit_default_locale_from_file_path, the placeholder goes with the separator after it (or the slash before
+# it, at the end of a path).
+_OMITTED_LOCALE = re.compile(r"\{\{locale\}\}[./]|/?\{\{locale\}\}$")
+
+
+def locale_path(path: str, locale: str, *, omit: bool) -> str:
+    """A collection path with ``{{locale}}`` filled in as the CMS fills it (``docs/index.{{locale}}.md`` is
+    ``docs/index.md`` in the default language when it is omitted, ``docs/index.en.md`` in English)."""
+    if omit:
+        path = _OMITTED_LOCALE.sub("", path, count=1)
+    return path.replace(_LOCALE, locale)
+
+
+def sandbox_sources(served_config: Mapping[str, Any], root: Path) -> dict[str, str]:
+    """Every file the served configuration's collections edit, in every language: path (relative to ``root``, the
+    repository, as the CMS names it) -> its text, decoded from its bytes as they are (no newline translation), so
+    the sandbox holds the same bytes as ``docs/``. A file a collection names that does not exist fails the build."""
+    i18n = served_config.get("i18n") or {}
+    locales = list(i18n.get("locales") or [])
+    default = i18n.get("default_locale")
+    omit = bool(i18n.get("omit_default_locale_from_file_path"))
+
+    def each_locale(path: str) -> list[str]:
+        if _LOCALE not in path:
+            return [path]
+        return [locale_path(path, locale, omit=omit and locale == default) for locale in locales]
+
+    paths: list[str] = []
+    for collection in served_config.get("collections") or []:
+        if "folder" in collection:
+            for folder in each_locale(str(collection["folder"]).strip("/")):
+                found = sorted((root / folder).glob(f"*.{collection.get('extension', 'md')}"))
+                if not found:
+                    raise CmsConfigError(f"collection `{collection.get('name')}`: no file in {folder}/")
+                paths += [p.relative_to(root).as_posix() for p in found]
+        for item in collection.get("files") or []:
+            paths += each_locale(str(item["file"]).strip("/"))
+    sources: dict[str, str] = {}
+    for rel in paths:
+        path = root / rel
+        if not path.is_file():
+            raise CmsConfigError(f"collection file {rel} does not exist (cms/config.yml)")
+        sources[rel] = path.read_bytes().decode("utf-8")
+    return sources
+
+
+def sandbox_file(sources: Mapping[str, str]) -> tuple[str, bytes]:
+    """The sandbox's JSON file (``{"files": {path: text}}``) and its name, ``sandbox-<hash of the content>.json``:
+    a new build with other sources gets another name, which is how the browser tells that the site has changed."""
+    payload = json.dumps({"files": dict(sources)}, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return f"sandbox-{hashlib.sha256(payload).hexdigest()[:16]}.json", payload
+
+
+def name_sandbox_in_page(html: str, name: str) -> str:
+    """The admin page with the sandbox's file named in it (the page's script reads the name; nothing else does)."""
+    tag = f'<meta name="{SANDBOX_META}"'
+    if html.count("</head>") != 1 or tag in html:
+        raise CmsConfigError(f"cms/admin.html: expected one </head> and no {tag}> of its own")
+    return html.replace("</head>", f'  {tag} content="{name}">\n</head>')

@@ -157,6 +157,15 @@ def test_connected_admin_edits_the_repository(connected_site):
     assert served["backend"] == {"name": "github", "repo": "example/gpu-guide", "branch": "main"}
 
 
+def test_connected_admin_has_no_sandbox(connected_site):
+    """Connected, the admin page is cms/admin.html as it is: it names no sandbox files, so its script never loads the
+    sandbox module, and the build ships neither."""
+    admin = connected_site / "admin"
+    assert (admin / "index.html").read_bytes() == (ROOT / "cms" / "admin.html").read_bytes()
+    assert [m for m in parse(admin / "index.html").metas if m.get("name") == cms.SANDBOX_META] == []
+    assert (admin / "cms.js").is_file() and not list(admin.glob("sandbox*"))
+
+
 def test_a_misspelt_switch_fails_the_build(tmp_path):
     config = _variant(tmp_path / "project", cms_config=(ROOT / "cms" / "config.yml").read_text(encoding="utf-8"),
                       extra_yaml="extra:\n  draft_defualt: false\n")
@@ -180,6 +189,31 @@ def test_admin_page_is_noindex_and_loads_only_its_own_files(built_site):
     assert (admin / "cms.js").is_file() and (admin / "LICENSE.txt").is_file()
     fonts = {p.suffix for p in (admin / "assets").iterdir()}
     assert ".woff2" in fonts  # the UI and icon fonts are served by the site
+
+
+# What the collections edit, found from the files themselves: every article in both languages, home, glossary.
+SANDBOX_SOURCES = sorted(str(p.relative_to(ROOT)) for pattern in ("docs/articles/*.md", "docs/index*.md",
+                                                                   "docs/glossary*.md") for p in ROOT.glob(pattern))
+
+
+def test_the_sandbox_starts_with_the_sites_sources(built_site):
+    """Not connected, the admin page names one file of the site's sources (relative, beside it), holding every file
+    the CMS edits with the bytes of docs/; the page's script loads the sandbox module only when it finds that name."""
+    admin = built_site / "admin"
+    (meta,) = [m for m in parse(admin / "index.html").metas if m.get("name") == cms.SANDBOX_META]
+    name = meta["content"]
+    assert re.fullmatch(r"sandbox-[0-9a-f]{16}\.json", name), name
+    assert [p.name for p in admin.glob("sandbox-*.json")] == [name]
+    files = json.loads((admin / name).read_bytes())["files"]
+    assert sorted(files) == SANDBOX_SOURCES
+    for path, text in files.items():
+        assert text.encode("utf-8") == (ROOT / path).read_bytes(), path
+    # The page differs from cms/admin.html by that one line only.
+    page = (admin / "index.html").read_text(encoding="utf-8").split("\n")
+    source = (ROOT / "cms" / "admin.html").read_text(encoding="utf-8").split("\n")
+    assert [line for line in page if line not in source] == [f'  <meta name="cms-sandbox" content="{name}">']
+    assert len(page) == len(source) + 1
+    assert (admin / "sandbox.js").is_file() and 'import("./sandbox.js")' in (admin / "cms.js").read_text("utf-8")
 
 
 def test_admin_reads_the_cms_configuration_with_the_facts_of_mkdocs_yml(built_site):
