@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from .api import ERROR_CODES, estimate as estimate_json, schema
 from .catalog import GPUS, MODELS
-from .memory import COEFFICIENTS, count_params, estimate, trainable_params
+from .memory import COEFFICIENTS, estimate
+from .params import count_params, trainable_params
 from .models import (
     Attention,
     Estimate,

@@ -18,7 +18,8 @@ from .catalog import GPUS, MODELS
 from .configs import (ALIASES, ARCH_FIELDS, MAX_PARAMS, MODEL_FIELD_KINDS, MODEL_LIMITS, QK_NORMS, REQUIRED_FIELDS,
                       ApiError, model_json, parse_model)
 from .inputs import BY_NAME, DEFAULTS, ENUMS, INPUTS, LIMITS, MAX_LIST, InputSpec
-from .memory import GB, GIB, count_params, estimate as _estimate, trainable_params
+from .memory import GB, GIB, estimate as _estimate
+from .params import count_params, trainable_params
 from .models import ALL_LINEAR, LORA_MODULES, Estimate, Method, Optimizer, Precision, TrainingSetup
 
 __all__ = ["estimate", "estimate_obj", "schema", "parse_request", "parse_model", "inputs_json", "result_json",

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .catalog import MODELS
-from .memory import count_params
+from .params import count_params
 from .models import ModelArch
 
 __all__ = ["ApiError", "parse_model", "model_json", "MODEL_LIMITS", "MAX_PARAMS", "ALIASES", "MODEL_TYPES", "UNSUPPORTED_TYPES",

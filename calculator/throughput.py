@@ -28,23 +28,19 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
-from .memory import (
-    activation_bytes,
-    activation_host_bytes,
+from .memory import activation_bytes, activation_host_bytes, estimate as memory_estimate
+from .models import Attention, GpuSpec, Method, Optimizer, Precision, QloraBackend, Sharding, TrainingSetup
+from .params import (
+    NF4_BITS,
+    attention_head_dims,
+    compute_bytes,
     count_params,
-    estimate as memory_estimate,
+    gathered_weight_bytes,
+    held_arch,
+    moe_layers,
+    quantized_params,
+    stack_targets,
     trainable_params,
-)
-from .models import (
-    Attention,
-    GpuSpec,
-    Method,
-    ModelArch,
-    Optimizer,
-    Precision,
-    QloraBackend,
-    Sharding,
-    TrainingSetup,
 )
 
 __all__ = [
@@ -157,6 +153,13 @@ _KERNELS_FWD_BASE = 40
 _KERNELS_BWD_PER_FWD = 2.0
 _KERNELS_LORA_FWD = 5
 _KERNELS_LORA_BWD = 7
+#: Kernels outside the decoder layers, per micro-batch: the embedding lookup and its backward (2), the final RMSNorm
+#: (8 forward, 16 backward, as a layer's), lm_head's forward and two backward matmuls (3), the cross-entropy's
+#: upcast, log-softmax, loss, mean and their backward (about 11): 40. A count, for host time only.
+_KERNELS_OUTSIDE_LAYERS = 40.0
+#: Per-direction host link of a card whose datasheet gives none: PCIe 3.0 x16, 8 GT/s x 16 lanes x 128/130 encoding
+#: = 15.75 GB/s (PCI-SIG, PCI Express Base Specification 3.0), rounded to 16.
+PCIE_FALLBACK_GB_S = 16.0
 
 
 class ThroughputError(ValueError):
@@ -229,31 +232,6 @@ def _roofline(matmuls: tuple[tuple[float, float], ...]) -> tuple[tuple[float, ..
     return tuple(g[0] for g in groups), tuple(flops_from), tuple(bytes_before)
 
 
-def _head_dim(m: ModelArch) -> int:
-    return m.head_dim if m.head_dim else m.hidden_size // m.num_attention_heads
-
-
-def _wrapped(s: TrainingSetup) -> tuple[tuple[str, int, int, int], ...]:
-    if s.method is Method.FULL:
-        return ()
-    return tuple(x for x in count_params(s.model).linears if x[0] in s.lora_targets)
-
-
-def _quantized_linear_params(s: TrainingSetup) -> float:
-    """Weights stored in 4 bits (per GPU before sharding): every decoder linear (bitsandbytes) or the LoRA-wrapped
-    ones (torchao, torchtune); lm_head too when ``quantize_lm_head``."""
-    if s.method is not Method.QLORA:
-        return 0.0
-    pc = count_params(s.model)
-    if s.qlora_backend is QloraBackend.TORCHAO:
-        per = sum(di * do * c for _, di, do, c in _wrapped(s))
-    else:
-        per = pc.layer_linear
-    head = s.model.vocab_size * s.model.hidden_size if (s.quantize_lm_head and s.qlora_backend is
-                                                         QloraBackend.BITSANDBYTES) else 0
-    return float(per * s.model.num_hidden_layers + head)
-
-
 def _optimizer_sweep_bytes_per_param(s: TrainingSetup) -> float:
     """Bytes the optimizer step reads and writes per trainable parameter, counted from the implementations
     (gradient-norm clipping's read of the gradients included):
@@ -303,7 +281,7 @@ def _link(s: TrainingSetup, gpu: GpuSpec) -> tuple[float, str]:
         return gpu.network_gb_s or c.internode_gb_s, "network"
     if gpu.nvlink and gpu.interconnect_gb_s:
         return gpu.interconnect_gb_s, "nvlink"
-    return gpu.host_link_gb_s or 16.0, "pcie"
+    return gpu.host_link_gb_s or PCIE_FALLBACK_GB_S, "pcie"
 
 
 @lru_cache(maxsize=512)
@@ -325,52 +303,57 @@ def _card_terms(w: StepCounts, s: TrainingSetup, gpu: GpuSpec) -> tuple[float, s
         over = w.peak_bytes + w.paged_bytes - gpu.memory_bytes
         if over > 0:
             paging = 2.0 * min(over, w.paged_bytes)
-    return link, kind, paging, gpu.host_link_gb_s or 16.0
+    return link, kind, paging, gpu.host_link_gb_s or PCIE_FALLBACK_GB_S
 
 
 @lru_cache(maxsize=64)
 def _work(s: TrainingSetup) -> StepCounts:
     m = s.model
-    pc = count_params(m)
+    pc = count_params(held_arch(s))
     L = m.num_hidden_layers
     h, V = m.hidden_size, m.vocab_size
-    d = _head_dim(m)
+    qk_d, v_d = attention_head_dims(m)
     a = m.num_attention_heads
     seqs, sl = _sequence(s)
     M = seqs * sl
     full = s.method is Method.FULL
     gc = s.gradient_checkpointing
-    cb = 4 if s.precision is Precision.FP32 else 2
+    cb = compute_bytes(s)
+    # the wrapped linears of each layer kind (params.py: the count memory uses), none for full fine-tuning
+    wrapped = () if full else stack_targets(m, s.lora_targets)
     experts_active = m.num_experts_per_tok if m.num_local_experts > 0 else 1
     fwd_passes = 1 + (1 if gc else 0)                      # forward, and the recomputed forward
     ref = 1 if (s.dpo and not s.precompute_ref_log_probs) else 0   # DPO reference forward (no grad)
 
     # --- matmuls of the decoder layers: forward 2·M·din·dout; backward: input gradient 2·M·din·dout, and the
     # weight gradient 2·M·din·dout when the weight trains. Bytes: the weight (16-bit) and the activations in/out.
+    # Every layer kind of the stack (dense and MoE layers differ: DeepSeek's first layers are dense) with its count.
     matmuls: list[tuple[float, float]] = []
     model_flops = 0.0
-    for name, di, do, copies in pc.linears:
-        active = experts_active if copies > 1 else 1
-        f1 = 2.0 * M * di * do * active                     # one pass over all tokens
-        wbytes = 2.0 * di * do * copies                     # the weights are read whatever the routing
-        abytes = cb * M * (di + do) * active
-        passes = fwd_passes + 1 + (1 if full else 0) + ref  # fwd (+recompute) + input grad (+ weight grad) (+ref)
-        matmuls.append((f1 * passes * L, (wbytes + abytes) * passes * L))
-        model_flops += f1 * (2 + (1 if full else 0)) * L
+    for kind in pc.kinds:
+        for name, di, do, copies in kind.linears:
+            active = experts_active if copies > 1 else 1
+            f1 = 2.0 * M * di * do * active                     # one pass over all tokens
+            wbytes = 2.0 * di * do * copies                     # the weights are read whatever the routing
+            abytes = cb * M * (di + do) * active
+            passes = fwd_passes + 1 + (1 if full else 0) + ref  # fwd (+recompute) + input grad (+ weight grad) (+ref)
+            matmuls.append((f1 * passes * kind.count, (wbytes + abytes) * passes * kind.count))
+            model_flops += f1 * (2 + (1 if full else 0)) * kind.count
     # router of a MoE layer (tiny)
     if m.num_local_experts > 0:
         f1 = 2.0 * M * h * m.num_local_experts
-        matmuls.append((f1 * (fwd_passes + 2 + ref) * L, 0.0))
+        matmuls.append((f1 * (fwd_passes + 2 + ref) * moe_layers(m), 0.0))
     # LoRA adapters: A (din x r) and B (r x dout): forward, input and weight gradients = 3 passes (+recompute).
     # Rank-r matmuls are bandwidth-bound: each pass reads the input, writes and reads the r-wide middle, and
     # updates the output.
     r = s.lora_rank
     lora_passes = 3 + (1 if gc else 0)
-    for _name, di, do, copies in _wrapped(s):
-        active = experts_active if copies > 1 else 1
-        f1 = 2.0 * M * r * (di + do) * active
-        matmuls.append((f1 * lora_passes * L, cb * M * (di + 2 * r + 2 * do) * active * lora_passes * L))
-        model_flops += f1 * 3 * L
+    for count, lins in wrapped:
+        for _name, di, do, copies in lins:
+            active = experts_active if copies > 1 else 1
+            f1 = 2.0 * M * r * (di + do) * active
+            matmuls.append((f1 * lora_passes * count, cb * M * (di + 2 * r + 2 * do) * active * lora_passes * count))
+            model_flops += f1 * 3 * count
     # lm_head (tied or not): forward, input gradient, weight gradient when it trains; DPO reference forward
     f1 = 2.0 * M * h * V
     head_passes = 2 + (1 if full else 0) + ref
@@ -381,14 +364,15 @@ def _work(s: TrainingSetup) -> StepCounts:
         matmuls.append((f1r * 3, 0.0))
         model_flops += f1r * 3
 
-    # --- attention scores and values: 2 matmuls of 2·s_ctx·a·d FLOPs per token. Flash/SDPA kernels skip the
-    # masked half of a causal sequence (s_ctx = s/2) and their backward recomputes the scores: 2.5 x forward
-    # (FlashAttention-2 paper, §3.1); eager computes the full s x s matrix and its backward is 2 x forward.
+    # --- attention scores and values: 2·s_ctx·a·d FLOPs per token each (d: the q·k width, then the value width;
+    # MLA's are qk_nope + qk_rope and v_head_dim). Flash/SDPA kernels skip the masked half of a causal sequence
+    # (s_ctx = s/2) and their backward recomputes the scores: 2.5 x forward (FlashAttention-2 paper, §3.1); eager
+    # computes the full s x s matrix and its backward is 2 x forward.
     if s.attention is Attention.EAGER:
-        att_fwd = 4.0 * M * sl * a * d
+        att_fwd = 2.0 * M * sl * a * (qk_d + v_d)
         att_bwd = 2.0 * att_fwd
     else:
-        att_fwd = 4.0 * M * (sl / 2.0) * a * d
+        att_fwd = 2.0 * M * (sl / 2.0) * a * (qk_d + v_d)
         att_bwd = 2.5 * att_fwd
     attention = (att_fwd * (fwd_passes + ref) + att_bwd) * L
     model_flops += (att_fwd + att_bwd) * L
@@ -405,19 +389,24 @@ def _work(s: TrainingSetup) -> StepCounts:
 
     # --- QLoRA: each forward and backward dequantises every quantised weight (read 4-bit + constants, write
     # 16-bit); bitsandbytes MatMul4Bit.forward and .backward call dequantize_4bit; torchao NF4 likewise.
-    q = _quantized_linear_params(s)
-    dequant = q * (0.5 + 2.0) * (fwd_passes + 1 + ref)
+    # Per quantised weight: its NF4 code read (the constants, 3-12 % of that, are left out) and the weight written in
+    # the compute dtype.
+    q = quantized_params(s)
+    dequant = q * (NF4_BITS / 8 + cb) * (fwd_passes + 1 + ref)
 
     # --- host side: kernels launched per micro-batch
     per_layer_fwd = _KERNELS_FWD_BASE + (0 if m.mlp_gated else -2)
-    per_layer = per_layer_fwd * (fwd_passes + ref) + per_layer_fwd * _KERNELS_BWD_PER_FWD - (
-        0 if full else len(pc.linears))
-    n_wrapped = len(_wrapped(s))
-    per_layer += n_wrapped * (_KERNELS_LORA_FWD * fwd_passes + _KERNELS_LORA_BWD)
-    if s.method is Method.QLORA:
-        n_q = len(pc.linears) if s.qlora_backend is QloraBackend.BITSANDBYTES else n_wrapped
-        per_layer += n_q * (fwd_passes + 1 + ref)
-    kernels = per_layer * L + 40.0                         # embedding, final norm, lm_head, loss
+    layer_kernels = []
+    for i, kind in enumerate(pc.kinds):
+        per_layer = per_layer_fwd * (fwd_passes + ref) + per_layer_fwd * _KERNELS_BWD_PER_FWD - (
+            0 if full else len(kind.linears))
+        n_wrapped = len(wrapped[i][1]) if wrapped else 0
+        per_layer += n_wrapped * (_KERNELS_LORA_FWD * fwd_passes + _KERNELS_LORA_BWD)
+        if s.method is Method.QLORA:
+            n_q = len(kind.linears) if s.qlora_backend is QloraBackend.BITSANDBYTES else n_wrapped
+            per_layer += n_q * (fwd_passes + 1 + ref)
+        layer_kernels.append(per_layer * kind.count)
+    kernels = sum(layer_kernels) + _KERNELS_OUTSIDE_LAYERS
     if s.torch_compile:
         kernels *= COEFFICIENTS.compile_kernel_share
 
@@ -437,7 +426,7 @@ def _work(s: TrainingSetup) -> StepCounts:
     comm_step = 0.0
     if n > 1:
         frac = (n - 1) / n
-        stored = _stored_weight_bytes(s)
+        stored = gathered_weight_bytes(s)
         if s.sharding is Sharding.ZERO3:
             # all-gather the weights for the forward, again for the backward (and for a DPO reference forward);
             # reduce-scatter the gradients of every micro-batch
@@ -460,7 +449,7 @@ def _work(s: TrainingSetup) -> StepCounts:
     cpu_params = 0.0
     shard = n if s.sharding is not Sharding.NONE else 1
     if s.offload_params and s.sharding is Sharding.ZERO3:
-        host += _stored_weight_bytes(s) / shard * (2 + ref)
+        host += gathered_weight_bytes(s) / shard * (2 + ref)
     if s.cpu_offload:
         host_step += t_params / shard * (gbytes + 2)
         cpu_params = float(t_params)
@@ -481,19 +470,10 @@ def _work(s: TrainingSetup) -> StepCounts:
         elementwise_bytes=elementwise, loss_bytes=loss, dequant_bytes=dequant, kernels=kernels,
         zero3_layer_passes=zero3_passes,
         comm_bytes=comm, comm_step_bytes=comm_step, link_gb_s=0.0, link_kind="none", host_bytes=host,
-        host_step_bytes=host_step, paging_bytes=0.0, host_gb_s=16.0, optimizer_bytes=opt_bytes,
+        host_step_bytes=host_step, paging_bytes=0.0, host_gb_s=PCIE_FALLBACK_GB_S, optimizer_bytes=opt_bytes,
         cpu_optimizer_params=cpu_params, model_flops=model_flops, total_flops=total, peak_bytes=peak,
         paged_bytes=paged, roofline=_roofline(tuple(matmuls)),
     )
-
-
-def _stored_weight_bytes(s: TrainingSetup) -> float:
-    """The base weights in their storage dtype (all GPUs together): NF4 + constants for the quantised ones."""
-    pc = count_params(s.model)
-    q = _quantized_linear_params(s)
-    const = 0.127 if s.double_quant else 0.5
-    per = 4.0 if s.precision is Precision.FP32 else 2.0
-    return q * (4.0 + const) / 8.0 + (pc.total - q) * per
 
 
 # =====================================================================================================================

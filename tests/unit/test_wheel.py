@@ -25,6 +25,7 @@ calculator/display.py
 calculator/inputs.py
 calculator/memory.py
 calculator/models.py
+calculator/params.py
 calculator/py.typed
 calculator/recommend.py
 calculator/throughput.py
