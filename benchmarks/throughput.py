@@ -29,6 +29,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from benchmarks.calibration import framework_fields, framework_of, stated_double_quant, stated_lora_dropout
 from calculator.catalog import GPUS, MODELS
 from calculator.models import (
     ALL_LINEAR,
@@ -232,21 +233,39 @@ def _setup(r: dict[str, str], notes: list[str]) -> TrainingSetup:
     act_offload = "activation offload" in off_text
     rank = _first_int(r["lora_rank"]) or 16
     targets = _targets(r["lora_targets"], notes) if method is not Method.FULL else ALL_LINEAR
-    backend = QloraBackend.TORCHAO if "torchao" in prec_text else QloraBackend.BITSANDBYTES
-    lora_dtype = Precision.FP32
-    fw = r["framework"].lower()
-    if "torchtune" in fw or "answerdotai" in fw:
-        lora_dtype = Precision.BF16
-    chunked = "chunked" in r["notes"].lower() and "chunked ce: no" not in r["notes"].lower()
     fused_ce = "liger" in r["method_detail"].lower()
     return TrainingSetup(
         model=model, method=method, precision=precision, optimizer=optimizer, lora_rank=rank, lora_targets=targets,
-        lora_dtype=lora_dtype, qlora_backend=backend, micro_batch_size=mb, seq_len=seq, grad_accum_steps=ga,
-        gradient_checkpointing=gc, attention=attention, chunked_cross_entropy=chunked, torch_compile=compile_,
-        fused_linear_cross_entropy=fused_ce, activation_offloading=act_offload, optimizer_in_backward=in_bwd,
-        packing=packing, num_gpus=n, sharding=sharding, cpu_offload=offload_params,
+        micro_batch_size=mb, seq_len=seq, grad_accum_steps=ga, gradient_checkpointing=gc, attention=attention,
+        torch_compile=compile_, fused_linear_cross_entropy=fused_ce, activation_offloading=act_offload,
+        optimizer_in_backward=in_bwd, packing=packing, num_gpus=n, sharding=sharding, cpu_offload=offload_params,
         deepspeed=deepspeed, offload_params=offload_params and sharding is Sharding.ZERO3,
+        **_framework_keys(r, method, notes),
     )
+
+
+def _framework_keys(r: dict[str, str], method: Method, notes: list[str]) -> dict[str, Any]:
+    """What the row's framework does by default (benchmarks/calibration.py's profiles, read the same way for the
+    memory rows), under what the row states itself: a LoRA dropout in its notes, torchao or double quantisation in
+    its text, a chunked loss in its notes."""
+    fw = framework_of(r)
+    out: dict[str, Any] = framework_fields(fw, method.value)
+    for key, value in out.items():
+        notes.append(f"{key}: {fw} default {value}")
+    dropout = stated_lora_dropout(r["notes"])
+    if method is not Method.FULL and dropout is not None:
+        out["lora_dropout"] = dropout
+    text = " ".join(r[k] for k in ("source_quote", "notes", "precision", "method_detail"))
+    if method is Method.QLORA:
+        if "torchao" in r["precision"].lower():
+            out["qlora_backend"] = "torchao"
+        if stated_double_quant(text):
+            out["double_quant"] = True
+    low = r["notes"].lower()
+    if "chunked" in low and "chunked ce: no" not in low:
+        out["chunked_cross_entropy"] = True
+    enums = {"lora_dtype": Precision, "qlora_backend": QloraBackend}
+    return {k: enums[k](v) if k in enums else v for k, v in out.items()}
 
 
 def load_rows(path: str | Path = DEFAULT_DATA) -> list[Row]:

@@ -81,28 +81,28 @@ class Coefficients:
     # point-wise Triton kernels with large inputs). Not fitted: it trades off exactly with elementwise_traffic.
     bandwidth_efficiency: float = 0.92
     # Share of the peak that attention kernels sustain, causal half counted (FlashAttention-2 reports 50-73 % of an
-    # A100's peak forward). Fitted; moves only the long-context rows MF-10, MF-11, MF-28 (32k-65k tokens), so it
-    # is the least certain figure here.
-    attention_efficiency: float = 0.75
+    # A100's peak forward). Fitted; moves only the long-context rows MF-10, MF-11, MF-13, MF-28 (16k-65k tokens),
+    # so it is the least certain figure here.
+    attention_efficiency: float = 0.55
     # Element-wise traffic (norms, activations, rotary, residuals, casts, dropout) as a multiple of the bytes the
     # layers save for backward (memory.activation_bytes): eager PyTorch reads and writes each saved tensor several
-    # times in the forward and the backward. Fitted; moves 43 rows, mostly bandwidth-poor cards and small models:
-    # PF-*, MF-01/02/04/07/08/19/20/31/34, QW-02/05/06/13/14/16/19/21/22/31/32/34, AA-17/19/23/31/32, UN-*,
-    # LG-T*, PS-*.
-    elementwise_traffic: float = 11.0
+    # times in the forward and the backward. Fitted; moves 38 rows, mostly bandwidth-poor cards and small models:
+    # PF-04/05/07/08/10/11, MF-01/02/07/08/19/20/31, QW-05/06/13/14/16/21/22/31/34, AA-17/19/23/31/32,
+    # UN-01/02/04/05, LG-T*, PS-10/12/13.
+    elementwise_traffic: float = 10.0
     # --- the host ------------------------------------------------------------------------------------------------
     # Host time per launched kernel in eager PyTorch (Python dispatch, autograd, launch), kernels counted below.
-    # Fitted on the small-batch rows PF-04/05/07/08/10/11 and QW-01/02/05/07/10/11/18/19/29/38.
-    kernel_launch_s: float = 1.8e-05
+    # Fitted on the small-batch rows PF-04/05/07/08/10/11 and QW-01/02/05/07/08/10/11/18/19/23/29/38.
+    kernel_launch_s: float = 2.0e-05
     # DeepSpeed ZeRO-3 host time per decoder layer per pass (parameter fetch/release hooks). Fitted on QW-07, QW-08,
     # QW-23, QW-24 (Qwen full fine-tuning under ZeRO-3, 256-2048 tokens).
-    zero3_layer_s: float = 0.0025
+    zero3_layer_s: float = 0.002
     # How GPU and host time combine per micro-batch: (gpu^p + host^p)^(1/p); p = 1 adds them, a large p takes the
-    # slower. Fitted on the same small-batch rows (PF-*, QW-02/05/08/10/11/18/19/24/29/38).
+    # slower. Fitted on the same small-batch rows (PF-04/05/07/08/10/11, QW-02/05/08/10/11/13/16/18/19/24/29/38).
     overlap_p: float = 1.5
     # --- links ---------------------------------------------------------------------------------------------------
     # Share of the per-direction link bandwidth that collectives reach. PCIe (through the host bridge; GeForce cards
-    # have no peer-to-peer): fitted on TT-03/05, AA-02/03/04/15/16/20/22/25/26/28/29 (FSDP over PCIe on RTX 3090,
+    # have no peer-to-peer): fitted on TT-03/05, AA-02/03/04/15/20/22/25/26/28/29 (FSDP over PCIe on RTX 3090,
     # 4090, A5000, 6000 Ada; the rigs differ by 3x, see ESTIMATOR.md). NVLink: fitted on MF-05, QW-23, QW-24.
     # Network (more than 8 GPUs): fitted on MF-14, MF-16, MF-37.
     pcie_efficiency: float = 0.1
@@ -110,7 +110,7 @@ class Coefficients:
     network_efficiency: float = 1.0
     # Share of the communication that hides behind compute (FSDP prefetches gathers, DDP overlaps reductions with
     # the backward): exposed = max(0, comm - overlap * compute) + (1 - overlap) * min(comm, overlap * compute).
-    # Fitted on MF-05/14/16, AA-02/15/16/20/22/25.
+    # Fitted on MF-05/14/16, AA-02/15/20/22/25.
     comm_overlap: float = 0.4
     # Share of the PCIe link that host<->GPU copies reach when paged optimizer states are evicted and brought back,
     # weights or activations are offloaded. Fitted on TT-04 and TT-09 (paged AdamW on a 24/48 GB card).
@@ -130,10 +130,10 @@ class Coefficients:
     compile_kernel_share: float = 0.35
     # --- range ---------------------------------------------------------------------------------------------------
     # Low-high range of tokens per second: the 10th and 90th percentiles of the signed error over the usable rows
-    # (-23.8 % and +35.9 %: measured = estimate / (1 + error); printed by --fit), so 8 rows in 10 lie inside it.
+    # (-27.1 % and +30.8 %: measured = estimate / (1 + error); printed by --fit), so 8 rows in 10 lie inside it.
     # Times scale the other way.
-    range_low: float = 0.74
-    range_high: float = 1.31
+    range_low: float = 0.76
+    range_high: float = 1.37
 
 
 COEFFICIENTS = Coefficients()
