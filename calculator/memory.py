@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from . import vocab
 from .models import (
     Attention,
     Estimate,
@@ -972,8 +973,11 @@ def _phase_components(s: TrainingSetup, t: _Terms) -> dict[Phase, dict[str, floa
 #: ties resolve to the later phase in the step (a full FT peak at the end of backward, then the optimizer)
 _PHASE_ORDER = (Phase.REFERENCE_FORWARD, Phase.FORWARD, Phase.BACKWARD_START, Phase.BACKWARD_END,
                 Phase.OPTIMIZER_STEP)
-_BREAKDOWN_KEYS = ("weights", "master_copy", "gradients", "optimizer_states", "optimizer_temp", "activations",
-                   "logits_loss", "lora_adapter", "dequant_transient", "reference_model")
+
+
+def _allocated_components() -> tuple[str, ...]:
+    """The components inside PyTorch's allocated memory (vocab.COMPONENTS less the reserve and the context)."""
+    return tuple(c for c in vocab.COMPONENTS if c not in vocab.OUTSIDE_ALLOCATOR)
 
 
 def _peak(comps: dict[Phase, dict[str, float]]) -> tuple[Phase, int, dict[str, int]]:
@@ -984,7 +988,7 @@ def _peak(comps: dict[Phase, dict[str, float]]) -> tuple[Phase, int, dict[str, i
         v = phases.get(ph)
         if v is not None and v >= allocated:
             allocated, peak_phase = v, ph
-    breakdown = {k: int(comps[peak_phase].get(k, 0.0)) for k in _BREAKDOWN_KEYS}
+    breakdown = {k: int(comps[peak_phase].get(k, 0.0)) for k in _allocated_components()}
     breakdown["activations"] += allocated - sum(breakdown.values())     # int() rounding: keep the sum exact
     return peak_phase, allocated, breakdown
 
@@ -1037,8 +1041,8 @@ def estimate(s: TrainingSetup) -> Estimate:
     peak_phase, allocated, breakdown = _peak(comps)
     reserve = allocator_reserve_bytes(s, t, comps, allocated)
     context = c.cuda_context_bytes if s.cuda_context_bytes is None else s.cuda_context_bytes
-    breakdown["allocator_reserve"] = reserve
-    breakdown["cuda_context"] = context
+    outside = {"allocator_reserve": reserve, "cuda_context": context}
+    breakdown = {k: outside[k] if k in outside else breakdown[k] for k in vocab.COMPONENTS}   # the vocabulary's order
     reserved = allocated + reserve
     peak = reserved + context
     trainable = trainable_params(s)

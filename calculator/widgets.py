@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from . import api
+from . import api, vocab
 from .catalog import GPUS, MODELS
 from .configs import ARCH_FIELDS, MODEL_FIELD_KINDS, QK_NORMS
 from .display import Html, Strings, counted, duration, el, filled, fmt_bytes, fmt_int, fmt_number, fmt_percent, \
@@ -545,9 +545,9 @@ def _remedies(s: Strings, r: dict[str, Any], g: dict[str, Any]) -> Html:
                   el("p", {}, s.get("out.remedies_none")))
     items = []
     for x in steps:
-        amount = {"shorter_sequences": ("tokens", "seq_len"), "sharding": ("cards", "num_gpus")}.get(x["remedy"])
+        kind = vocab.remedy(x["remedy"])
         name = filled(s.get(f"remedies.{x['remedy']}"),
-                      {"n": counted(s, amount[0], x["changes"][amount[1]])} if amount else {})
+                      {"n": counted(s, kind.noun, x["changes"][kind.amount])} if kind.amount else {})
         figures: list[Any] = [s.get("out.remedy_alone"), " ", bytes_html(x["peak_bytes_alone"]), " ",
                               _fit_word(s, x["fits_alone"])]
         if x["peak_bytes_cumulative"] is not None:

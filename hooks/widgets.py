@@ -23,6 +23,7 @@ from mkdocs.utils import get_relative_url
 from calculator.display import Html, Strings, StringMissing, el, join
 from calculator.widgets import fixed_for, render_widget, state_for
 from sitebuild import articles, compute, markers, runtime, wheel
+from sitebuild.calc_assets import check_calc_assets
 from sitebuild.strings import calc_strings, check_calc_strings
 
 _STATE: dict[str, Any] = {}
@@ -46,6 +47,7 @@ def on_pre_build(config):
                   runtime_bytes=runtime.download_bytes())
     compute.clear()
     check_calc_strings()
+    check_calc_assets()
 
 
 def on_page_content(html, page, config, files):

@@ -11,6 +11,7 @@ from typing import Any
 
 from mkdocs.exceptions import PluginError
 
+from calculator import vocab
 from calculator.catalog import GPUS, MODELS
 from calculator.display import Html, Strings, duration, el, filled, fmt_bytes, fmt_count, fmt_int, fmt_number, \
     fmt_percent, join, ltr, money
@@ -110,11 +111,6 @@ def _size_cell(s: Strings, role: str, cells: list[tuple[str, str, dict[str, Any]
 # ---------------------------------------------------------------------------------------------------------------
 # Inline figures: <!-- calc:value out=… -->
 # ---------------------------------------------------------------------------------------------------------------
-_COMPONENTS = ("weights", "master_copy", "gradients", "optimizer_states", "optimizer_temp", "activations",
-               "logits_loss", "lora_adapter", "dequant_transient", "reference_model", "allocator_reserve",
-               "cuda_context")
-
-
 class _NoFigure(ValueError):
     """A requested figure the result does not have (no workload, no price, a refused time)."""
 
@@ -185,7 +181,7 @@ OUTPUTS: dict[str, tuple[str, Any, tuple[str, ...]]] = {
     "cheapest_hours": ("duration", lambda r: _best(r, "cheapest")["seconds"], ("gpu_table", "smallest_setup")),
     "cheapest_cost": ("money", lambda r: _priced(_best(r, "cheapest"))["cost"], ("gpu_table", "smallest_setup")),
     "smallest_comfortable": ("setup", lambda r: (r["smallest_setup"] or {}).get("comfortable"), ("smallest_setup",)),
-    **{c: ("bytes", (lambda key: lambda r: r["breakdown_bytes"][key])(c), ()) for c in _COMPONENTS},
+    **{c: ("bytes", (lambda key: lambda r: r["breakdown_bytes"][key])(c), ()) for c in vocab.COMPONENTS},
 }
 
 

@@ -34,8 +34,10 @@ def calc_strings(lang: str) -> dict[str, Any]:
 
 def required_calc_strings() -> list[str]:
     """Every string path whose text depends on a code the estimator or the widgets can produce: error codes (and the
-    wrong-type message of every kind of input), enum options, form labels and help, memory components, verdicts,
-    remedies, notes. A new code or input without its text in both languages fails the build (and a unit test)."""
+    wrong-type message of every kind of input), enum options, form labels and help, and every entry of the
+    vocabularies (calculator/vocab.py: memory components, verdicts, remedies, notes, refused times, the runtime
+    stages). A new code or input without its text in both languages fails the build (and a unit test)."""
+    from calculator import vocab
     from calculator.api import ERROR_CODES, schema
     from calculator.configs import QK_NORMS
     from calculator.inputs import INPUTS, KINDS
@@ -53,16 +55,15 @@ def required_calc_strings() -> list[str]:
             wanted.append(f"fields.{spec.name}.help")
     wanted += [f"options.gpu_class.{g['klass']}" for g in sch["gpus"]]
     wanted += [f"title.{kind}" for kind in WIDGETS]
-    wanted += [f"components.{key}" for key in ("weights", "master_copy", "gradients", "optimizer_states",
-                                                "optimizer_temp", "activations", "logits_loss", "lora_adapter",
-                                                "dequant_transient", "reference_model", "allocator_reserve",
-                                                "cuda_context")]
-    wanted += ["verdict.comfortable", "verdict.tight", "verdict.does_not_fit"]
-    wanted += [f"remedies.{r}" for r in ("smaller_micro_batch", "shorter_sequences", "gradient_checkpointing",
-                                         "8bit_optimizer", "lora", "qlora", "sharding")]
-    wanted += ["notes.paged_states_excluded", "out.ignored_fields", "units.tokens.other", "units.cards.other"]
+    wanted += [f"components.{key}" for key in vocab.COMPONENTS]
+    wanted += [f"verdict.{v}" for v in vocab.VERDICTS]
+    wanted += [f"remedies.{r.name}" for r in vocab.REMEDIES]
+    wanted += [f"units.{r.noun}.other" for r in vocab.REMEDIES if r.noun]
+    wanted += [f"notes.{n}" for n in vocab.NOTES]
+    wanted += [f"out.time_error.{code}" for code in vocab.TIME_ERRORS]
+    wanted += [f"status.{stage}" for stage in vocab.STAGES] + ["status.downloading_bytes"]
+    wanted += ["out.ignored_fields", "units.tokens.other"]
     wanted += [f"options.qk_norm.{v or 'none'}" for v in QK_NORMS]
-    wanted += [f"out.time_error.{code}" for code in ("fp32_not_modelled", "no_peak")]
     wanted += [f"units.{noun}.other" for noun in ("seconds", "minutes", "hours", "days", "usd", "tokens_per_second",
                                                   "setups")]
     return wanted

@@ -29,6 +29,7 @@ calculator/params.py
 calculator/py.typed
 calculator/recommend.py
 calculator/throughput.py
+calculator/vocab.py
 calculator/widgets.py
 """.split()
 
