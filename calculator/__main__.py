@@ -29,28 +29,11 @@ _LABELS = {
 
 
 def _add_flag(p: argparse.ArgumentParser, spec: InputSpec) -> None:
-    """One flag per request key, from its spec (calculator/inputs.py): the flags cannot drift from the API."""
+    """One flag per request key, its argument made by the key's kind of value (calculator/values.py): the flags
+    cannot drift from the API."""
     default = "null" if spec.default is None else spec.default
     help_text = f"{spec.doc} (default: {str(default).lower() if isinstance(default, bool) else default})"
-    help_text = help_text.replace("%", "%%")
-    if spec.kind == "bool":
-        p.add_argument(spec.flag, action=argparse.BooleanOptionalAction, default=None, help=help_text)
-    elif spec.kind == "int":
-        p.add_argument(spec.flag, type=int, default=None, metavar=(spec.unit or "N").upper(), help=help_text)
-    elif spec.kind == "float":
-        p.add_argument(spec.flag, type=float, default=None, metavar="X", help=help_text)
-    elif spec.kind == "enum":
-        p.add_argument(spec.flag, choices=spec.choices, default=None, help=help_text)
-    elif spec.kind == "modules":
-        p.add_argument(spec.flag, default=None, metavar="M1,M2", type=_comma_list,
-                       help=f"comma-separated, from {', '.join(spec.choices)}; " + help_text)
-    else:  # gpu
-        p.add_argument(spec.flag, default=None, metavar="ID", help=help_text)
-
-
-def _comma_list(text: str) -> str | list[str]:
-    t = text.strip()
-    return t if t == "all-linear" else [x.strip() for x in t.split(",") if x.strip()]
+    p.add_argument(spec.flag, default=None, **spec.value_kind.cli_argument(spec, help_text.replace("%", "%%")))
 
 
 def build_parser() -> argparse.ArgumentParser:

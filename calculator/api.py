@@ -15,15 +15,16 @@ from typing import Any
 
 from . import recommend, throughput
 from .catalog import GPUS, MODELS
-from .configs import (ALIASES, ARCH_FIELDS, MAX_PARAMS, MODEL_FIELD_KINDS, MODEL_LIMITS, QK_NORMS, REQUIRED_FIELDS,
-                      ApiError, model_json, parse_model)
-from .inputs import BY_NAME, DEFAULTS, ENUMS, INPUTS, LIMITS, MAX_LIST, InputSpec
+from .configs import (ALIASES, ARCH_FIELDS, MAX_PARAMS, MODEL_FIELD_KINDS, MODEL_FIELDS, MODEL_LIMITS, QK_NORMS,
+                      REQUIRED_FIELDS, model_json, parse_model)
+from .errors import EstimatorError, InputError, InputErrors
+from .inputs import BY_NAME, DEFAULTS, ENUMS, INPUTS, LIMITS, InputSpec
 from .memory import GB, GIB, estimate as _estimate
 from .params import count_params, trainable_params
-from .models import ALL_LINEAR, LORA_MODULES, Estimate, Method, Optimizer, Precision, TrainingSetup
+from .models import Estimate, Method, Optimizer, Precision, TrainingSetup
 
-__all__ = ["estimate", "estimate_obj", "schema", "parse_request", "parse_model", "inputs_json", "result_json",
-           "ApiError", "DEFAULTS", "ERROR_CODES", "LIMITS", "ENUMS", "MAX_INPUT_CHARS"]
+__all__ = ["estimate", "estimate_obj", "schema", "parse_request", "parse_model", "read_json", "inputs_json", "result_json",
+           "DEFAULTS", "ERROR_CODES", "LIMITS", "ENUMS", "MAX_INPUT_CHARS", "MODELS", "GPUS", "MODEL_FIELDS"]
 
 ERROR_CODES: tuple[str, ...] = (
     "invalid_json",     # not parseable JSON (also NaN/Infinity, which JSON does not have)
@@ -41,7 +42,11 @@ ERROR_CODES: tuple[str, ...] = (
     "internal_error",   # a bug: reported, never raised
 )
 
+#: Longest request text (and pasted config.json) read: the largest real configs are about 10 kB, so 200,000
+#: characters leave room for any config while keeping a hostile paste from stalling the page's worker.
 MAX_INPUT_CHARS = 200_000
+#: Deepest nesting of lists and objects read: a config.json nests 3 levels (text_config, rope_scaling), so 32 is
+#: generous, and far below the recursion limit the JSON decoder and the checks would otherwise hit.
 MAX_DEPTH = 32
 
 _KEYS = frozenset(BY_NAME) | {"describe"}
@@ -71,84 +76,56 @@ def _depth_ok(x: Any, depth: int = 0) -> bool:
     return True
 
 
-# One check per kind of value (hypothesis's internal/validation.py habit): each raises ApiError naming the field.
-def _check_bool(spec: InputSpec, v: Any) -> bool:
-    if not isinstance(v, bool):
-        raise ApiError("wrong_type", spec.name)
-    return v
-
-
-def _check_number(spec: InputSpec, v: Any) -> int | float:
-    integer = spec.kind == "int"
-    if isinstance(v, bool) or not isinstance(v, int if integer else (int, float)):
-        raise ApiError("wrong_type", spec.name)
-    if not spec.low <= v <= spec.high:    # also rejects NaN, and integers of any size
-        raise ApiError("out_of_range", spec.name)
-    return v if integer else float(v)
-
-
-def _check_enum(spec: InputSpec, v: Any) -> str:
-    if not isinstance(v, str):
-        raise ApiError("wrong_type", spec.name)
-    if v not in spec.choices:
-        raise ApiError("unknown_value", spec.name)
-    return dict(spec.aliases).get(v, v)
-
-
-def _check_list(spec: InputSpec, v: Any) -> list[str]:
-    """A list of choices (one string is a list of one); ``all-linear`` expands to PEFT's set."""
-    items = [v] if isinstance(v, str) else v
-    if not isinstance(items, list):
-        raise ApiError("wrong_type", spec.name)
-    if len(items) > MAX_LIST:
-        raise ApiError("too_large", spec.name)
-    for item in items:
-        if not isinstance(item, str):
-            raise ApiError("wrong_type", spec.name)
-        if item not in spec.choices:
-            raise ApiError("unknown_value", spec.name)
-    return items
-
-
-def _check_modules(spec: InputSpec, v: Any) -> tuple[str, ...]:
-    seen = [m for item in _check_list(spec, v) for m in (ALL_LINEAR if item == "all-linear" else (item,))]
-    if not seen:
-        raise ApiError("out_of_range", spec.name)
-    return tuple(m for m in LORA_MODULES if m in seen)
-
-
-def _check_gpu(spec: InputSpec, v: Any) -> str | None:
-    if v is None:
-        return None
-    if not isinstance(v, str):
-        raise ApiError("wrong_type", spec.name)
-    if v not in GPUS:
-        raise ApiError("unknown_gpu", spec.name)
-    return v
-
-
-_CHECKS = {"bool": _check_bool, "int": _check_number, "float": _check_number, "enum": _check_enum,
-           "modules": _check_modules, "gpu": _check_gpu, "include": lambda spec, v: tuple(_check_list(spec, v)),
-           "model": lambda spec, v: parse_model(v)}
-
-
 def check_value(spec: InputSpec, value: Any) -> Any:
-    """The value of one key, checked and normalised (enum aliases resolved, module lists expanded)."""
+    """The value of one key, checked and normalised by its kind (values.py: enum aliases resolved, module lists
+    expanded); ``InputError`` naming the key."""
     if value is None and spec.nullable:
         return None
-    return _CHECKS[spec.kind](spec, value)
+    return spec.value_kind.check(spec, value)
+
+
+def read_json(text: str, field: str | None = None) -> Any:
+    """JSON text as Python values, or ``InputError`` naming ``field``: ``too_large`` (longer than MAX_INPUT_CHARS,
+    nested deeper than MAX_DEPTH), ``invalid_json`` (not JSON; NaN and Infinity are not JSON either). The request
+    and a pasted config.json are read alike."""
+    if len(text) > MAX_INPUT_CHARS:
+        raise InputError("too_large", field)
+    try:
+        obj = json.loads(text, parse_constant=_reject_constant, parse_int=_parse_int)
+    except RecursionError:
+        raise InputError("too_large", field) from None
+    except (ValueError, TypeError):
+        raise InputError("invalid_json", field) from None
+    if not _depth_ok(obj):
+        raise InputError("too_large", field)
+    return obj
+
+
+def _values(obj: dict[str, Any]) -> dict[str, Any]:
+    """Every key's value checked on its own (i18n's validate() habit): all the keys that fail are reported at
+    once, unknown keys first, then in the input table's order."""
+    failed = [InputError("unknown_key", str(key)[:100]) for key in obj if key not in _KEYS]
+    if "model" not in obj:
+        failed.append(InputError("missing_field", "model"))
+    v: dict[str, Any] = {}
+    for spec in INPUTS:
+        if spec.name == "model" and "model" not in obj:
+            continue
+        try:
+            v[spec.name] = check_value(spec, obj.get(spec.name, spec.default))
+        except InputError as err:
+            failed.append(err)
+    if failed:
+        raise InputErrors(failed)
+    return v
 
 
 def parse_request(obj: Any) -> tuple[TrainingSetup, dict[str, Any]]:
-    """Validate a request object; return the setup and the answer's options (gpu, include)."""
+    """Validate a request object; return the setup and the answer's options (gpu, include). Raises InputErrors with
+    every key that fails on its own; then the rules that span several keys, first failure only."""
     if not isinstance(obj, dict):
-        raise ApiError("not_an_object", None)
-    for key in obj:
-        if key not in _KEYS:
-            raise ApiError("unknown_key", str(key)[:100])
-    if "model" not in obj:
-        raise ApiError("missing_field", "model")
-    v = {spec.name: check_value(spec, obj.get(spec.name, spec.default)) for spec in INPUTS}
+        raise InputError("not_an_object", None)
+    v = _values(obj)
     _check_contradictions(v)
     fields: dict[str, Any] = {spec.name: spec.enum(v[spec.name]) if spec.enum else v[spec.name]
                               for spec in INPUTS if spec.setup}
@@ -158,7 +135,7 @@ def parse_request(obj: Any) -> tuple[TrainingSetup, dict[str, Any]]:
         fields["lora_dtype"] = Precision.FP32          # adapters follow an fp32 model
     setup = TrainingSetup(**fields)
     if setup.method is not Method.FULL and trainable_params(setup) == 0:
-        raise ApiError("contradiction", "lora_targets")   # e.g. gate_proj on a model with a plain MLP
+        raise InputError("contradiction", "lora_targets")   # e.g. gate_proj on a model with a plain MLP
     workload = None
     if v["dataset_tokens"] is not None or v["dataset_examples"] is not None:
         workload = throughput.Workload(dataset_tokens=v["dataset_tokens"], dataset_examples=v["dataset_examples"],
@@ -170,17 +147,17 @@ def parse_request(obj: Any) -> tuple[TrainingSetup, dict[str, Any]]:
 def _check_contradictions(v: dict[str, Any]) -> None:
     """The rules that span several keys; the field named is the one to change."""
     if v["sharding"] != "none" and v["num_gpus"] == 1 and not v["cpu_offload"]:
-        raise ApiError("contradiction", "sharding")        # sharding across one card (ZeRO-Offload is the exception)
+        raise InputError("contradiction", "sharding")        # sharding across one card (ZeRO-Offload is the exception)
     if v["cpu_offload"] and v["sharding"] == "none":
-        raise ApiError("contradiction", "cpu_offload")     # offload is a ZeRO/FSDP feature
+        raise InputError("contradiction", "cpu_offload")     # offload is a ZeRO/FSDP feature
     if v["offload_params"] and v["sharding"] != "zero3":
-        raise ApiError("contradiction", "offload_params")
+        raise InputError("contradiction", "offload_params")
     if v["optimizer_in_backward"] and v["grad_accum_steps"] > 1:
-        raise ApiError("contradiction", "optimizer_in_backward")  # torchtune: no gradient accumulation with it
+        raise InputError("contradiction", "optimizer_in_backward")  # torchtune: no gradient accumulation with it
     if v["dataset_tokens"] is not None and v["dataset_examples"] is not None:
-        raise ApiError("contradiction", "dataset_examples")        # the data's size once: in tokens or in examples
+        raise InputError("contradiction", "dataset_examples")        # the data's size once: in tokens or in examples
     if v["dataset_examples"] is not None and v["mean_tokens_per_example"] is None:
-        raise ApiError("missing_field", "mean_tokens_per_example")
+        raise InputError("missing_field", "mean_tokens_per_example")
 
 
 # =====================================================================================================================
@@ -278,8 +255,10 @@ def schema() -> dict[str, Any]:
     }
 
 
-def _error(code: str, field: str | None) -> dict[str, Any]:
-    return {"ok": False, "error": {"code": code, "field": field}}
+def _error(code: str, field: str | None, more: list[EstimatorError] | None = None) -> dict[str, Any]:
+    """The answer to a refused request: ``error`` (the first reason) and ``errors`` (every key that failed)."""
+    errors = [{"code": e.code, "field": e.field} for e in more] if more else [{"code": code, "field": field}]
+    return {"ok": False, "error": errors[0], "errors": errors}
 
 
 def estimate_obj(obj: Any) -> dict[str, Any]:
@@ -293,7 +272,9 @@ def estimate_obj(obj: Any) -> dict[str, Any]:
         e = _estimate(setup)
         result = result_json(setup, e, options)
         return {"ok": True, "result": result}
-    except ApiError as err:
+    except InputErrors as err:
+        return _error(err.code, err.field, err.errors)
+    except EstimatorError as err:
         return _error(err.code, err.field)
     except RecursionError:
         return _error("too_large", None)
@@ -308,20 +289,15 @@ def estimate(text: Any) -> str:
     try:
         if not isinstance(text, str):
             return json.dumps(_error("not_an_object", None))
-        if len(text) > MAX_INPUT_CHARS:
-            return json.dumps(_error("too_large", None))
         try:
-            obj = json.loads(text, parse_constant=_reject_constant, parse_int=_parse_int)
-        except RecursionError:
-            return json.dumps(_error("too_large", None))
-        except (ValueError, TypeError):
-            return json.dumps(_error("invalid_json", None))
-        if not _depth_ok(obj):
-            return json.dumps(_error("too_large", None))
+            obj = read_json(text)
+        except InputError as err:
+            return json.dumps(_error(err.code, err.field))
         out = estimate_obj(obj)
         return json.dumps(out, allow_nan=False)
     except Exception:  # noqa: BLE001
         try:
             return json.dumps(_error("internal_error", None))
         except Exception:  # pragma: no cover
-            return '{"ok": false, "error": {"code": "internal_error", "field": null}}'
+            return ('{"ok": false, "error": {"code": "internal_error", "field": null}, '
+                    '"errors": [{"code": "internal_error", "field": null}]}')

@@ -28,6 +28,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
+from .errors import TimeNotModelled
 from .memory import activation_bytes, activation_host_bytes, estimate as memory_estimate
 from .models import Attention, GpuSpec, Method, Optimizer, Precision, QloraBackend, Sharding, TrainingSetup
 from .params import (
@@ -50,7 +51,6 @@ __all__ = [
     "Workload",
     "StepCounts",
     "StepTime",
-    "ThroughputError",
     "step_counts",
     "step_time",
     "throughput",
@@ -160,15 +160,6 @@ _KERNELS_OUTSIDE_LAYERS = 40.0
 #: Per-direction host link of a card whose datasheet gives none: PCIe 3.0 x16, 8 GT/s x 16 lanes x 128/130 encoding
 #: = 15.75 GB/s (PCI-SIG, PCI Express Base Specification 3.0), rounded to 16.
 PCIE_FALLBACK_GB_S = 16.0
-
-
-class ThroughputError(ValueError):
-    """A time the estimator cannot compute honestly; ``code`` says why."""
-
-    def __init__(self, code: str, field: str | None = None) -> None:
-        super().__init__(code, field)
-        self.code = code
-        self.field = field
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -545,9 +536,9 @@ def _step_time(c: StepCounts, gpu: GpuSpec, k: Coefficients, link_gb_s: float, l
 # =====================================================================================================================
 def _check(s: TrainingSetup, gpu: GpuSpec) -> None:
     if s.precision is Precision.FP32:
-        raise ThroughputError("fp32_not_modelled", "precision")
+        raise TimeNotModelled("fp32_not_modelled", "precision")
     if not gpu.peak_tflops or not gpu.memory_gb_s:
-        raise ThroughputError("no_peak", "gpu")
+        raise TimeNotModelled("no_peak", "gpu")
 
 
 def throughput(s: TrainingSetup, gpu: GpuSpec, k: Coefficients = COEFFICIENTS) -> dict[str, Any]:
@@ -633,9 +624,9 @@ def run_time(s: TrainingSetup, gpu: GpuSpec, w: Workload, k: Coefficients = COEF
     ``seq_len``-long examples (no padding). ``tp``: the throughput of ``effective_setup(s, w)`` if already known."""
     _check(s, gpu)
     if w.dataset_examples is not None and not w.mean_tokens_per_example:
-        raise ThroughputError("missing_field", "mean_tokens_per_example")
+        raise TimeNotModelled("missing_field", "mean_tokens_per_example")
     if w.dataset_examples is None and w.dataset_tokens is None:
-        raise ThroughputError("missing_field", "dataset_tokens")
+        raise TimeNotModelled("missing_field", "dataset_tokens")
     seqs = _sequences(s, w)
     if seqs is None:
         real = computed = float(w.dataset_tokens or 0)
@@ -721,7 +712,7 @@ def _setup_times(s: TrainingSetup, s_eff: TrainingSetup, work: StepCounts, gpu: 
     ``work`` the counts of ``s_eff``)."""
     try:
         _check(s_eff, gpu)
-    except ThroughputError as err:
+    except TimeNotModelled as err:
         return {"tokens_per_second": None, "time_error": err.code}
     t = _step_time(work, gpu, COEFFICIENTS, *_card_terms(work, s_eff, gpu))
     tokens_per_second = work.tokens * work.micro_batches / t.step_s * s.num_gpus
@@ -812,7 +803,7 @@ def result_json(s: TrainingSetup, options: dict[str, Any], r: dict[str, Any]) ->
             if w is not None:
                 price, source = _price(gpu, chosen, reader_price)
                 r["run"] = run_json(s, gpu, w, price, source)
-        except ThroughputError as err:
+        except TimeNotModelled as err:
             r["time_error"] = err.code
     if "gpu_table" in r:
         annotate_gpu_table(r["gpu_table"], s, w, chosen, reader_price)

@@ -1,6 +1,6 @@
 """MkDocs events for the calculator: markers in the Markdown become computed figures and widgets; the Python runtime
 and the estimator wheel are bundled into the site. The work itself is in ``sitebuild`` (markers, compute, articles,
-wheel, runtime) and ``calculator.widgets`` (every widget's markup, the same code the page's worker runs).
+wheel, runtime) and ``calculator.page`` (every widget's markup, the same code the page's worker runs).
 
 Article tables, inline figures and the assumptions sentence enter the page in ``on_page_content`` (they are
 article text, so search indexes them). Widgets enter in ``on_post_page``, after the search plugin has indexed the
@@ -20,8 +20,9 @@ from typing import Any
 from mkdocs.exceptions import PluginError
 from mkdocs.utils import get_relative_url
 
-from calculator.display import Html, Strings, StringMissing, el, join
-from calculator.widgets import fixed_for, render_widget, state_for
+from calculator.errors import EstimatorError, StringMissing
+from calculator.page import WIDGET_KINDS, render_widget
+from calculator.page.text import Html, Strings, el, join
 from sitebuild import articles, compute, markers, runtime, wheel
 from sitebuild.calc_assets import check_calc_assets
 from sitebuild.strings import calc_strings, check_calc_strings
@@ -79,7 +80,7 @@ def on_page_content(html, page, config, files):
                 wid = f"calc-{marker.kind}-{counts[marker.kind]}"
                 if first_widget_at is None:
                     first_widget_at = match.start()
-                widgets[wid] = _widget(s, marker, article, wid, first=len(widgets) == 0, where=where)
+                widgets[wid] = _widget(s, marker, article, wid, where=where)
                 out.append(_slot(wid))
         except StringMissing as exc:
             raise PluginError(f"{where}: a string the calculator needs is missing: {exc}") from exc
@@ -91,14 +92,14 @@ def on_page_content(html, page, config, files):
     return "".join(out)
 
 
-def _widget(s: Strings, marker: markers.Marker, article: dict[str, Any], wid: str, *, first: bool, where: str) -> str:
-    fixed = fixed_for(marker.kind, marker.attrs, article)
-    state = state_for(marker.kind, marker.attrs, fixed=article)
+def _widget(s: Strings, marker: markers.Marker, article: dict[str, Any], wid: str, *, where: str) -> str:
+    kind = WIDGET_KINDS[marker.kind]
+    fixed = kind.fixed(marker.attrs, article)
+    state = kind.state(marker.attrs, fixed=article)
     try:
-        return render_widget(s, marker.kind, wid, state, fixed, first)
-    except ValueError as exc:
-        code, field = exc.args[0], exc.args[1] if len(exc.args) > 1 else None
-        raise PluginError(f"{where}: the estimator rejects the inputs of {wid}: {code} (field {field!r}); "
+        return render_widget(s, marker.kind, wid, state, fixed)
+    except EstimatorError as exc:
+        raise PluginError(f"{where}: the estimator rejects the inputs of {wid}: {exc.code} (field {exc.field!r}); "
                           f"state {json.dumps(state, sort_keys=True)}, fixed {json.dumps(fixed, sort_keys=True)}") \
             from exc
 

@@ -38,23 +38,21 @@ def required_calc_strings() -> list[str]:
     vocabularies (calculator/vocab.py: memory components, verdicts, remedies, notes, refused times, the runtime
     stages). A new code or input without its text in both languages fails the build (and a unit test)."""
     from calculator import vocab
-    from calculator.api import ERROR_CODES, schema
+    from calculator.api import ERROR_CODES
     from calculator.configs import QK_NORMS
-    from calculator.inputs import INPUTS, KINDS
-    from calculator.widgets import KINDS as WIDGETS
+    from calculator.inputs import INPUTS
+    from calculator.values import VALUE_KINDS
+    from calculator.page import WIDGET_KINDS
 
-    sch = schema()
     wanted = [f"errors.{code}" for code in ERROR_CODES if code != "wrong_type"]
-    wanted += [f"errors.wrong_type.{k}" for k in (*KINDS, "model_field", "other")]
+    wanted += [f"errors.wrong_type.{k}" for k in (*VALUE_KINDS, "model_field", "other")]
     wanted += [f"fields.{spec.name}.label" for spec in INPUTS if spec.name != "include"]   # assumption sentences
     for spec in INPUTS:
-        if spec.kind == "enum":
-            aliases = {a for a, _b in spec.aliases}
-            wanted += [f"options.{spec.name}.{v}" for v in spec.choices if v not in aliases]
+        # the labels and groups of its drop-down: an enum's options, the GPU classes
+        wanted += [p.key for o in spec.value_kind.options(spec) for p in (o.label, o.group) if p is not None and p.key]
         if spec.control is not None:
             wanted.append(f"fields.{spec.name}.help")
-    wanted += [f"options.gpu_class.{g['klass']}" for g in sch["gpus"]]
-    wanted += [f"title.{kind}" for kind in WIDGETS]
+    wanted += [f"title.{kind}" for kind in WIDGET_KINDS]
     wanted += [f"components.{key}" for key in vocab.COMPONENTS]
     wanted += [f"verdict.{v}" for v in vocab.VERDICTS]
     wanted += [f"remedies.{r.name}" for r in vocab.REMEDIES]
@@ -70,7 +68,7 @@ def required_calc_strings() -> list[str]:
 
 
 def check_calc_strings() -> None:
-    from calculator.display import Strings
+    from calculator.page.text import Strings
 
     for lang in LANGUAGES:
         s = Strings(calc_strings(lang), lang)

@@ -21,7 +21,7 @@ PACKAGE_DIR = ROOT / "calculator"
 CACHE_DIR = ROOT / ".cache" / "calc-wheel"
 WRITER_VERSION = "3"  # bump when the wheel layout below changes
 #: Subpackages the page cannot work without: a wheel missing one fails the build instead of the reader's page.
-REQUIRED = ("api.py",)
+REQUIRED = ("api.py", "page/__init__.py")
 
 
 def _ships(path: Path) -> bool:

@@ -11,7 +11,8 @@ import pytest
 from calculator import api
 from calculator import memory as mem
 from calculator.catalog import MODELS
-from calculator.configs import ApiError, parse_model
+from calculator.configs import parse_model
+from calculator.errors import InputError
 from calculator.models import Method, Precision, TrainingSetup
 
 pytestmark = pytest.mark.unit
@@ -285,7 +286,7 @@ def test_result_model_object_round_trips_as_a_pasted_config(model_id: str) -> No
 
 
 def test_parse_errors_are_api_errors() -> None:
-    with pytest.raises(ApiError) as info:
+    with pytest.raises(InputError) as info:
         parse_model({"hidden_size": 64})
     assert (info.value.code, info.value.field) == ("missing_field", "model.num_hidden_layers")
 

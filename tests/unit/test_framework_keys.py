@@ -53,4 +53,5 @@ def test_keys_are_ignored_outside_bitsandbytes_qlora() -> None:
 
 def test_wrong_type_is_reported() -> None:
     out = estimate_obj(dict(BASE, dequant_cast="yes"))
-    assert out == {"ok": False, "error": {"code": "wrong_type", "field": "dequant_cast"}}
+    assert out == {"ok": False, "error": {"code": "wrong_type", "field": "dequant_cast"},
+                   "errors": [{"code": "wrong_type", "field": "dequant_cast"}]}

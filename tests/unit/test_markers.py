@@ -11,7 +11,7 @@ import pytest
 from mkdocs.exceptions import PluginError
 
 from calculator import api
-from calculator.display import Strings
+from calculator.page.text import Strings
 from sitebuild import articles, markers
 from sitebuild.strings import calc_strings
 

@@ -92,7 +92,7 @@ def test_api_padding_with_examples() -> None:
 ])
 def test_api_rejects_bad_time_keys(req: dict, code: str, field: str) -> None:
     out = _api(**req)
-    assert out == {"ok": False, "error": {"code": code, "field": field}}
+    assert out == {"ok": False, "error": {"code": code, "field": field}, "errors": [{"code": code, "field": field}]}
 
 
 def test_api_refuses_fp32_time_with_a_code() -> None:

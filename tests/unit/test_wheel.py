@@ -21,16 +21,29 @@ calculator/__main__.py
 calculator/api.py
 calculator/catalog.py
 calculator/configs.py
-calculator/display.py
+calculator/errors.py
+calculator/export/__init__.py
 calculator/inputs.py
 calculator/memory.py
 calculator/models.py
+calculator/page/__init__.py
+calculator/page/figures.py
+calculator/page/form.py
+calculator/page/kinds/__init__.py
+calculator/page/kinds/base.py
+calculator/page/kinds/compare.py
+calculator/page/kinds/estimator.py
+calculator/page/kinds/fits.py
+calculator/page/kinds/seqlen.py
+calculator/page/messages.py
+calculator/page/pieces.py
+calculator/page/text.py
 calculator/params.py
 calculator/py.typed
 calculator/recommend.py
 calculator/throughput.py
+calculator/values.py
 calculator/vocab.py
-calculator/widgets.py
 """.split()
 
 

@@ -1,5 +1,5 @@
 // The calculator widgets on the page. Their markup (form and results) is rendered by Python: at build time by
-// calculator.widgets on CPython, and live by the same functions in Pyodide, in the worker. This module only moves data:
+// calculator.page on CPython, and live by the same functions in Pyodide, in the worker. This module only moves data:
 //   * it starts ONE module worker (worker.mjs) when the first widget comes into view or is touched, and shows the
 //     runtime's stage (downloading, with a progress bar, -> starting -> loading -> ready | failed) in every widget;
 //   * on every change it sends the widget's raw control values to the worker and swaps in the fragment it gets back,
@@ -416,7 +416,7 @@ class Errors {
       if (!box) continue;
       if (error.quiet) continue;
       quietOnly = false;
-      if (error.message) box.innerHTML = error.message;   // markup made and escaped by calculator.widgets
+      if (error.message) box.innerHTML = error.message;   // markup made and escaped by calculator.page
       else box.textContent = text("errors.internal_error");
       box.hidden = false;
       box.dataset.code = String(error.code);
@@ -632,7 +632,7 @@ class Widget {
       return false;
     }
     this.errors.clear();
-    this.fragment.innerHTML = answer.html;   // markup made and escaped by calculator.widgets
+    this.fragment.innerHTML = answer.html;   // markup made and escaped by calculator.page
     for (const [name, html] of Object.entries(answer.slots || {})) {
       const slot = this.root.querySelector(`[data-calc-slot-out="${CSS.escape(name)}"]`);
       if (slot) slot.innerHTML = html;
