@@ -1,27 +1,30 @@
 """The one boundary: JSON text in, JSON text out. Errors are codes naming a field, never prose; nothing raises.
 
 ``estimate(text)`` accepts one request object (keys and defaults in ``DEFAULTS``; ``schema()`` describes them) and
-returns ``{"ok": true, "result": {...}}`` or ``{"ok": false, "error": {"code": ..., "field": ...}}``.
+returns ``{"ok": true, "result": {...}}`` (laid out by ``answer.py``) or ``{"ok": false, "error": {"code": ...,
+"field": ...}, "errors": [...]}`` (``errors``: every key that fails on its own; ``error``: the first).
 A request ``{"describe": true}`` returns the schema (presets, GPUs, the input specs, error codes) instead.
-Every request key is declared once, in ``inputs.py``; parsing is a loop over those specs plus the rules that span
-several keys.
+Every request key is declared once, in ``inputs.py``, and checked by its kind of value (``values.py``); parsing is a
+loop over those specs plus the rules that span several keys. The page (``calculator/page/``) reads the estimator
+through this module only: it also publishes the catalogue (``MODELS``, ``GPUS``) and the model-config fields
+(``MODEL_FIELDS``) the page draws.
 Standard library only; never imports a browser API.
 """
 from __future__ import annotations
 
 import json
-from enum import Enum
 from typing import Any
 
 from . import recommend, throughput
+from .answer import gpu_json, inputs_json, result_json
 from .catalog import GPUS, MODELS
 from .configs import (ALIASES, ARCH_FIELDS, MAX_PARAMS, MODEL_FIELD_KINDS, MODEL_FIELDS, MODEL_LIMITS, QK_NORMS,
-                      REQUIRED_FIELDS, model_json, parse_model)
+                      REQUIRED_FIELDS, parse_model)
 from .errors import EstimatorError, InputError, InputErrors
 from .inputs import BY_NAME, DEFAULTS, ENUMS, INPUTS, LIMITS, InputSpec
-from .memory import GB, GIB, estimate as _estimate
+from .memory import estimate as _estimate
 from .params import count_params, trainable_params
-from .models import Estimate, Method, Optimizer, Precision, TrainingSetup
+from .models import Method, Optimizer, Precision, TrainingSetup
 
 __all__ = ["estimate", "estimate_obj", "schema", "parse_request", "parse_model", "read_json", "inputs_json", "result_json",
            "DEFAULTS", "ERROR_CODES", "LIMITS", "ENUMS", "MAX_INPUT_CHARS", "MODELS", "GPUS", "MODEL_FIELDS"]
@@ -163,82 +166,12 @@ def _check_contradictions(v: dict[str, Any]) -> None:
 # =====================================================================================================================
 # Output
 # =====================================================================================================================
-def _sizes(b: int) -> dict[str, float]:
-    return {"gb": round(b / GB, 2), "gib": round(b / GIB, 2)}
-
-
-def _json_value(x: Any) -> Any:
-    if isinstance(x, Enum):
-        return x.value
-    if isinstance(x, tuple):
-        return list(x)
-    return x
-
-
-def inputs_json(s: TrainingSetup) -> dict[str, Any]:
-    """The normalised inputs (defaults filled in), in request form: feeding it back gives the same estimate."""
-    out = {spec.name: _json_value(getattr(s, spec.name)) for spec in INPUTS if spec.setup and spec.name != "model"}
-    out["momentum"] = False          # folded into the optimizer (sgd + momentum = sgd_momentum)
-    return out
-
-
-def result_json(s: TrainingSetup, e: Estimate, options: dict[str, Any]) -> dict[str, Any]:
-    gpu = options.get("gpu")
-    include = options.get("include", ())
-    r: dict[str, Any] = {
-        "peak_bytes_per_gpu": e.peak_bytes,
-        "peak_gb": round(e.peak_bytes / GB, 2),
-        "peak_gib": round(e.peak_bytes / GIB, 2),
-        "allocated_bytes": e.allocated_bytes,
-        "reserved_bytes": e.reserved_bytes,
-        "range": {"low_bytes": e.low_bytes, "high_bytes": e.high_bytes,
-                  "low_gb": round(e.low_bytes / GB, 2), "high_gb": round(e.high_bytes / GB, 2),
-                  "low_gib": round(e.low_bytes / GIB, 2), "high_gib": round(e.high_bytes / GIB, 2)},
-        "phase": e.phase.value,
-        "phases_allocated_bytes": e.phases,
-        "breakdown_bytes": e.breakdown,
-        "params": e.params,
-        "trainable_params": e.trainable_params,
-        "trainable_share": e.trainable_params / e.params,
-        "host_ram_bytes": e.host_ram_bytes,
-        "host_ram": _sizes(e.host_ram_bytes),
-        "paged_optimizer_bytes": e.paged_optimizer_bytes,
-        "checkpoint_bytes": e.checkpoint_bytes,
-        "checkpoint": _sizes(e.checkpoint_bytes),
-        "adapter_bytes": e.adapter_bytes,
-        "adapter": _sizes(e.adapter_bytes),
-        "optimizer_state_file_bytes": e.optimizer_state_file_bytes,
-        "effective_batch_size": s.micro_batch_size * s.grad_accum_steps * s.num_gpus,
-        "notes": list(e.notes),
-        "model": model_json(s.model),
-        "inputs": inputs_json(s),
-        "units": {"gb": 1_000_000_000, "gib": 1 << 30},
-    }
-    if "gpu_table" in include:
-        r["gpu_table"] = recommend.gpu_table(s)
-    if "smallest_setup" in include:
-        r["smallest_setup"] = recommend.smallest_setup(s)
-    if gpu is not None:
-        spec = GPUS[gpu]
-        r["gpu"] = {"id": spec.id, "name": spec.name, "memory_bytes": spec.memory_bytes,
-                    "verdict": recommend.verdict(e.peak_bytes, spec.memory_bytes),
-                    "share_of_memory": e.peak_bytes / spec.memory_bytes}
-        if "remedies" in include:
-            r["remedies"] = recommend.remedies(s, spec)
-        if "inverse" in include:
-            r["max_seq_len"] = recommend.max_seq_len(s, spec)
-            r["max_micro_batch_size"] = recommend.max_micro_batch(s, spec)
-    throughput.result_json(s, options, r)      # throughput, run, time and cost in the GPU table, fastest/cheapest
-    return r
-
-
 def schema() -> dict[str, Any]:
     """Everything a form needs: presets, GPUs, the input specs (with defaults, enums, limits), error codes, headroom."""
     return {
         "models": [{"id": m.id, "name": m.name, "family": m.family, "params": count_params(m).total}
                    for m in MODELS.values()],
-        "gpus": [{"id": g.id, "name": g.name, "memory_bytes": g.memory_bytes, "klass": g.klass, "nvlink": g.nvlink,
-                  **throughput.gpu_speed_json(g)} for g in GPUS.values()],
+        "gpus": [gpu_json(g) for g in GPUS.values()],
         "inputs": [spec.as_json() for spec in INPUTS],
         "defaults": dict(DEFAULTS),
         "enums": {k: list(v) for k, v in ENUMS.items()},

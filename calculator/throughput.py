@@ -11,9 +11,8 @@ Two layers, so that the calibration can refit the few efficiencies without recou
   its memory bandwidth and its links, and the efficiencies in ``COEFFICIENTS`` (fitted on the published
   measurements in ``shared/calibration/throughput/throughput.csv``; each names its source rows).
 
-``throughput(setup, gpu)`` and ``run_time(setup, gpu, workload)`` give the figures the API returns;
-``result_json(setup, options, result)`` adds them to an API result.
-Standard library only (CPython and Pyodide); nothing here does I/O. Formulas and sources: ESTIMATOR.md "Time and
+``throughput(setup, gpu)`` and ``run_time(setup, gpu, workload)`` give the figures the API returns (laid out by
+``answer.py``: this module is physics only). Standard library only (CPython and Pyodide); nothing here does I/O. Formulas and sources: ESTIMATOR.md "Time and
 cost".
 
 Vocabulary: ``M`` tokens of one micro-batch on one GPU (all its sequences), ``s`` tokens per sequence, ``b``
@@ -48,17 +47,18 @@ __all__ = [
     "effective_setup",
     "COEFFICIENTS",
     "Coefficients",
+    "PCIE_FALLBACK_GB_S",
     "Workload",
     "StepCounts",
     "StepTime",
+    "check",
+    "setup_counts",
     "step_counts",
     "step_time",
     "throughput",
+    "setup_tokens_per_second",
     "computed_tokens_per_example",
     "run_time",
-    "flops_per_token",
-    "result_json",
-    "time_table",
 ]
 
 
@@ -280,7 +280,7 @@ def step_counts(s: TrainingSetup, gpu: GpuSpec) -> StepCounts:
     """Count the work of one optimizer step on one GPU (no efficiencies; see module docstring). The card only
     decides the links (NVLink, PCIe, network) and whether paged optimizer states fit; the rest is counted once per
     setup."""
-    w = _work(s)
+    w = setup_counts(s)
     link, kind, paging, host_gb_s = _card_terms(w, s, gpu)
     return replace(w, link_gb_s=link, link_kind=kind, paging_bytes=paging, host_gb_s=host_gb_s)
 
@@ -298,7 +298,9 @@ def _card_terms(w: StepCounts, s: TrainingSetup, gpu: GpuSpec) -> tuple[float, s
 
 
 @lru_cache(maxsize=64)
-def _work(s: TrainingSetup) -> StepCounts:
+def setup_counts(s: TrainingSetup) -> StepCounts:
+    """What one optimizer step of ``s`` does on one GPU, before a card is chosen (``step_counts`` adds the card's
+    links): counted once per setup."""
     m = s.model
     pc = count_params(held_arch(s))
     L = m.num_hidden_layers
@@ -473,7 +475,6 @@ def _work(s: TrainingSetup) -> StepCounts:
 @dataclass(frozen=True)
 class StepTime:
     step_s: float           # one optimizer step
-    micro_s: float          # one micro-batch (compute and host combined, communication included)
     compute_s: float        # GPU time of one micro-batch
     host_s: float           # host (launch, hooks) time of one micro-batch
     comm_s: float           # exposed communication per micro-batch
@@ -528,13 +529,14 @@ def _step_time(c: StepCounts, gpu: GpuSpec, k: Coefficients, link_gb_s: float, l
     if link and c.comm_step_bytes:
         opt += c.comm_step_bytes / link
     step = steps + opt
-    return StepTime(step_s=step, micro_s=micro_total, compute_s=compute, host_s=host, comm_s=comm, optimizer_s=opt)
+    return StepTime(step_s=step, compute_s=compute, host_s=host, comm_s=comm, optimizer_s=opt)
 
 
 # =====================================================================================================================
 # The figures the API returns
 # =====================================================================================================================
-def _check(s: TrainingSetup, gpu: GpuSpec) -> None:
+def check(s: TrainingSetup, gpu: GpuSpec) -> None:
+    """``TimeNotModelled`` for a time the model cannot give honestly (vocab.TIME_ERRORS)."""
     if s.precision is Precision.FP32:
         raise TimeNotModelled("fp32_not_modelled", "precision")
     if not gpu.peak_tflops or not gpu.memory_gb_s:
@@ -543,7 +545,7 @@ def _check(s: TrainingSetup, gpu: GpuSpec) -> None:
 
 def throughput(s: TrainingSetup, gpu: GpuSpec, k: Coefficients = COEFFICIENTS) -> dict[str, Any]:
     """Tokens per second (computed tokens: padding included), step time, MFU, and the low-high range."""
-    _check(s, gpu)
+    check(s, gpu)
     counts = step_counts(s, gpu)
     t = step_time(counts, gpu, k)
     tokens_step = counts.tokens * counts.micro_batches
@@ -561,9 +563,14 @@ def throughput(s: TrainingSetup, gpu: GpuSpec, k: Coefficients = COEFFICIENTS) -
     }
 
 
-def flops_per_token(s: TrainingSetup, gpu: GpuSpec) -> float:
-    c = step_counts(s, gpu)
-    return c.total_flops / c.tokens
+def setup_tokens_per_second(s: TrainingSetup, gpu: GpuSpec, counts: StepCounts | None = None,
+                            k: Coefficients = COEFFICIENTS) -> float:
+    """Tokens per second of the whole setup (all its GPUs) on ``gpu``, from the setup's counts (``setup_counts(s)``,
+    counted once per setup: the GPU table times one count's counts on every card)."""
+    check(s, gpu)
+    counts = counts or setup_counts(s)
+    t = _step_time(counts, gpu, k, *_card_terms(counts, s, gpu))
+    return counts.tokens * counts.micro_batches / t.step_s * s.num_gpus
 
 
 @lru_cache(maxsize=256)
@@ -622,7 +629,7 @@ def run_time(s: TrainingSetup, gpu: GpuSpec, w: Workload, k: Coefficients = COEF
     """Seconds and GPU-hours of the whole run (``epochs`` passes over the data). ``dataset_tokens`` counts every
     token of the data (DPO: both sequences of every pair); without a mean example length, unpacked data is taken as
     ``seq_len``-long examples (no padding). ``tp``: the throughput of ``effective_setup(s, w)`` if already known."""
-    _check(s, gpu)
+    check(s, gpu)
     if w.dataset_examples is not None and not w.mean_tokens_per_example:
         raise TimeNotModelled("missing_field", "mean_tokens_per_example")
     if w.dataset_examples is None and w.dataset_tokens is None:
@@ -646,182 +653,3 @@ def run_time(s: TrainingSetup, gpu: GpuSpec, w: Workload, k: Coefficients = COEF
         "padding_share": 0.0 if computed <= 0 else max(0.0, 1.0 - real / computed),
         "range_seconds": [seconds / k.range_high, seconds / k.range_low],
     }
-
-
-# =====================================================================================================================
-# JSON shaping (what api.py returns): throughput and run for the chosen card, time and cost in the GPU table, and
-# the fastest and cheapest setups that fit
-# =====================================================================================================================
-CURRENCY = "USD"
-
-
-def _price(gpu: GpuSpec, chosen: str | None, reader_price: float | None) -> tuple[float | None, str | None]:
-    """The price of one GPU-hour of ``gpu``: the reader's for the chosen card, else the catalogue's reference."""
-    if reader_price is not None and gpu.id == chosen:
-        return reader_price, "reader"
-    if gpu.price_per_hour is not None:
-        return gpu.price_per_hour, "catalogue"
-    return None, None
-
-
-def _round(x: float, digits: int = 4) -> float:
-    return float(f"{x:.{digits}g}")
-
-
-def throughput_json(s: TrainingSetup, gpu: GpuSpec) -> dict[str, Any]:
-    tp = throughput(s, gpu)
-    return {
-        "tokens_per_second_per_gpu": _round(tp["tokens_per_second_per_gpu"]),
-        "tokens_per_second": _round(tp["tokens_per_second"]),
-        "step_time_s": _round(tp["step_time_s"]),
-        "mfu": round(tp["mfu"], 4),
-        "range": [_round(tp["range"][0]), _round(tp["range"][1])],
-        "tokens_per_step": int(tp["tokens_per_step"]),
-        "breakdown_s": {k: _round(v) for k, v in tp["breakdown_s"].items()},
-        "gpu": gpu.id,
-        "num_gpus": s.num_gpus,
-        "seq_len": s.seq_len,            # the length the GPU computes on average (padded, or packed seq_len)
-    }
-
-
-def run_json(s: TrainingSetup, gpu: GpuSpec, w: Workload, price: float | None,
-             price_source: str | None) -> dict[str, Any]:
-    rt = run_time(s, gpu, w)
-    cost = None if price is None else rt["gpu_hours"] * price
-    return {
-        "seconds": _round(rt["seconds"]),
-        "hours": _round(rt["hours"]),
-        "gpu_hours": _round(rt["gpu_hours"]),
-        "range_seconds": [_round(x) for x in rt["range_seconds"]],
-        "cost": None if cost is None else round(cost, 2),
-        "cost_range": None if price is None else [round(x * s.num_gpus / 3600.0 * price, 2)
-                                                  for x in rt["range_seconds"]],
-        "currency": CURRENCY,
-        "price_per_gpu_hour": price,
-        "price_source": price_source,
-        "dataset_tokens": int(round(rt["dataset_tokens"])),
-        "computed_tokens": int(round(rt["computed_tokens"])),
-        "padding_share": round(rt["padding_share"], 4),
-        "epochs": w.epochs,
-    }
-
-
-def _setup_times(s: TrainingSetup, s_eff: TrainingSetup, work: StepCounts, gpu: GpuSpec, w: Workload | None,
-                 price: float | None) -> dict[str, Any]:
-    """Time and cost of one card and count (``s`` built by recommend.setup_for; ``s_eff`` its effective_setup,
-    ``work`` the counts of ``s_eff``)."""
-    try:
-        _check(s_eff, gpu)
-    except TimeNotModelled as err:
-        return {"tokens_per_second": None, "time_error": err.code}
-    t = _step_time(work, gpu, COEFFICIENTS, *_card_terms(work, s_eff, gpu))
-    tokens_per_second = work.tokens * work.micro_batches / t.step_s * s.num_gpus
-    out: dict[str, Any] = {"tokens_per_second": _round(tokens_per_second)}
-    per_million = 1e6 / tokens_per_second / 3600.0 * s.num_gpus   # GPU-hours per million computed tokens
-    out["cost_per_million_tokens"] = None if price is None else round(per_million * price, 4)
-    if w is not None:
-        rt = run_time(s, gpu, w, tp={"tokens_per_second": tokens_per_second})
-        out["seconds"] = _round(rt["seconds"])
-        out["gpu_hours"] = _round(rt["gpu_hours"])
-        out["cost"] = None if price is None else round(rt["gpu_hours"] * price, 2)
-    out["price_per_gpu_hour"] = price
-    return out
-
-
-def annotate_gpu_table(table: list[dict[str, Any]], s: TrainingSetup, w: Workload | None, chosen: str | None,
-                       reader_price: float | None) -> None:
-    """Add time and cost to every card and count of ``recommend.gpu_table`` (same setups: ``setup_for``). Each
-    count's setup is counted once (``_work``) and timed on every card."""
-    from .catalog import GPUS
-    from .recommend import setup_for
-    setups: dict[int, TrainingSetup] = {}
-    for row in table:
-        gpu = GPUS[row["gpu"]]
-        price, source = _price(gpu, chosen, reader_price)
-        row["price_per_gpu_hour"] = price
-        row["price_source"] = source
-        for setup in row["setups"]:
-            n = setup["num_gpus"]
-            if n not in setups:
-                setups[n] = setup_for(s, n)
-            setup.update(_card_times(setups[n], gpu, w, price))
-
-
-@lru_cache(maxsize=4096)
-def _card_times(sn: TrainingSetup, gpu: GpuSpec, w: Workload | None, price: float | None) -> dict[str, Any]:
-    """_setup_times of one card and count, remembered: a page recomputing after each change asks for the same cards
-    and counts again (setups, cards and workloads are frozen, so they are their own key). Read-only: callers copy."""
-    s_eff = effective_setup(sn, w)
-    return _setup_times(sn, s_eff, _work(s_eff), gpu, w, price)
-
-
-def fastest_and_cheapest(table: list[dict[str, Any]]) -> dict[str, Any]:
-    """Among the setups of an annotated GPU table that fit (recommend's rule: tight allowed), the fastest (most
-    tokens per second, the shortest run) and the cheapest (lowest cost, or cost per million tokens without a
-    workload); ties go to fewer cards, then the table's order."""
-    fits = [(row, st) for row in table for st in row["setups"]
-            if st["verdict"] != "does_not_fit" and st.get("tokens_per_second")]
-
-    def entry(row: dict[str, Any], st: dict[str, Any]) -> dict[str, Any]:
-        keys = ("tokens_per_second", "seconds", "gpu_hours", "cost", "cost_per_million_tokens", "price_per_gpu_hour",
-                "verdict")
-        return {"gpu": row["gpu"], "name": row["name"], "num_gpus": st["num_gpus"],
-                **{k: st.get(k) for k in keys if k in st}}
-
-    fastest = max(fits, key=lambda x: (x[1]["tokens_per_second"], -x[1]["num_gpus"]), default=None)
-    priced = [x for x in fits if x[1].get("cost_per_million_tokens") is not None]
-    cost_key = "cost" if priced and "cost" in priced[0][1] else "cost_per_million_tokens"
-    cheapest = min(priced, key=lambda x: (x[1][cost_key], x[1]["num_gpus"]), default=None)
-    return {"fastest_setup": entry(*fastest) if fastest else None,
-            "cheapest_setup": entry(*cheapest) if cheapest else None}
-
-
-def result_json(s: TrainingSetup, options: dict[str, Any], r: dict[str, Any]) -> None:
-    """Add the time and cost fields to an API result ``r`` in place (api.result_json calls this last).
-
-    * ``throughput`` (with a ``gpu``): tokens per second per GPU and in all, step time, MFU, range.
-    * ``run`` (with a ``gpu`` and a workload): seconds, GPU-hours, cost and currency, at the reader's price
-      (``gpu_hour_price``) or the catalogue's reference price of that card; ``cost`` is null without either.
-    * the GPU table's setups get ``tokens_per_second``, ``cost_per_million_tokens`` and, with a workload,
-      ``seconds``, ``gpu_hours``, ``cost``; ``fastest_setup`` and ``cheapest_setup`` sit beside
-      ``smallest_setup``.
-    * ``time_error``: the code of a time that is refused (``fp32_not_modelled``, ``no_peak``)."""
-    from .catalog import GPUS
-    w: Workload | None = options.get("workload")
-    reader_price = options.get("gpu_hour_price")
-    chosen = options.get("gpu")
-    if "inputs" in r:   # echo the time keys in request form (feeding the inputs back gives the same result)
-        r["inputs"].update({
-            "dataset_tokens": w.dataset_tokens if w else None, "dataset_examples": w.dataset_examples if w else None,
-            "mean_tokens_per_example": w.mean_tokens_per_example if w else None, "epochs": w.epochs if w else 1.0,
-            "gpu_hour_price": reader_price})
-    if chosen is not None:
-        gpu = GPUS[chosen]
-        try:
-            _check(s, gpu)
-            r["throughput"] = throughput_json(effective_setup(s, w), gpu)
-            if w is not None:
-                price, source = _price(gpu, chosen, reader_price)
-                r["run"] = run_json(s, gpu, w, price, source)
-        except TimeNotModelled as err:
-            r["time_error"] = err.code
-    if "gpu_table" in r:
-        annotate_gpu_table(r["gpu_table"], s, w, chosen, reader_price)
-        if "smallest_setup" in r:
-            r.update(fastest_and_cheapest(r["gpu_table"]))
-
-
-def gpu_speed_json(g: GpuSpec) -> dict[str, Any]:
-    """The catalogue's speed and price fields of one card, for the API schema (the form's price placeholder)."""
-    return {"peak_tflops": g.peak_tflops, "memory_gb_s": g.memory_gb_s, "interconnect_gb_s": g.interconnect_gb_s,
-            "host_link_gb_s": g.host_link_gb_s, "price_per_hour": g.price_per_hour,
-            "price_source": g.price_source or None, "price_date": g.price_date or None, "currency": CURRENCY}
-
-
-def time_table(s: TrainingSetup, w: Workload | None = None, chosen: str | None = None,
-               reader_price: float | None = None) -> list[dict[str, Any]]:
-    """The GPU table (recommend.gpu_table) with time and cost added (for callers outside the API)."""
-    from .recommend import gpu_table
-    table = gpu_table(s)
-    annotate_gpu_table(table, s, w, chosen, reader_price)
-    return table

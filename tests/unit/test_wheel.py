@@ -18,6 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 WHEEL_FILES = """
 calculator/__init__.py
 calculator/__main__.py
+calculator/answer.py
 calculator/api.py
 calculator/catalog.py
 calculator/configs.py
