@@ -111,7 +111,7 @@ def test_cli_prints_time_and_cost(capsys) -> None:
     assert cli_main(["--model", "llama-3.1-8b", "--method", "qlora", "--gpu", "rtx-4090", "--dataset-tokens",
                      "10000000", "--gpu-hour-price", "2.5"]) == 0
     out = capsys.readouterr().out
-    assert "tokens/s per GPU" in out and "GPU-hours" in out and "USD" in out
-    assert "fastest setup that fits" in out and "cheapest setup that fits" in out
+    assert "Tokens per second per GPU" in out and "GPU-hours" in out and "USD" in out
+    assert "Fastest that fits:" in out and "Cheapest that fits:" in out
 
 
