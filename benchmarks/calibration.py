@@ -151,7 +151,7 @@ def framework_fields(fw: str, method: str) -> dict[str, Any]:
     """The request keys a framework's profile sets for a method whatever the row's columns say: the adapters' dtype
     and dropout, the QLoRA backend and its double quantisation (transformers' BitsAndBytesConfig default is off),
     lm_head held apart or quantised, the dequantisation cast, the chunked loss, accumulation inside no_sync. Both
-    readers apply them, the memory rows' (``row_to_request``) and the speed rows' (``benchmarks/throughput.py``); what
+    readers apply them, the memory rows' (``row_to_request``) and the speed rows' (``benchmarks/time_accuracy.py``); what
     a row states itself (``stated_lora_dropout``, ``stated_double_quant``, its own cells) goes on top."""
     profile = FRAMEWORK_PROFILES.get(fw, {})
     out: dict[str, Any] = {}

@@ -8,7 +8,7 @@ training speeds, in one command.
     python benchmarks/peers_time.py --markdown [--lang ar]   # the table of docs/accuracy*.md
     python benchmarks/peers_time.py --update-docs   # rewrites that table in docs/accuracy*.md and README.md
 
-The rows are those of ``benchmarks/throughput.py`` (same CSV, same exclusions, same reading of each row). Each tool
+The rows are those of ``benchmarks/time_accuracy.py`` (same CSV, same exclusions, same reading of each row). Each tool
 answers tokens per second per GPU for a row, or "unsupported" with the reason; the score is the absolute percentage
 error against the row's measured tokens per second per GPU. Our estimate is scored twice: with the shipped
 coefficients (fitted on these rows) and leave-one-source-out (each source with coefficients fitted on the others),
@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from benchmarks import throughput as bench
+from benchmarks import time_accuracy as bench
 from benchmarks.peers import (
     DEFAULT_VENV,
     DOC_TARGETS,

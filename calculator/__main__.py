@@ -20,7 +20,7 @@ from typing import Any
 from pathlib import Path
 
 from . import vocab
-from .api import estimate
+from .api import answer_text
 from .inputs import INPUTS, InputSpec
 from .page.text import Strings, counted, duration, filled, fmt_bytes, fmt_int, fmt_number, fmt_percent, money, plain_text
 
@@ -200,7 +200,7 @@ def main(argv: list[str] | None = None) -> int:
     p = build_parser()
     a = p.parse_args(argv)
     if a.describe:
-        print(estimate(json.dumps({"describe": True})))
+        print(answer_text(json.dumps({"describe": True})))
         return 0
     try:
         req = request_from_args(a)
@@ -210,7 +210,7 @@ def main(argv: list[str] | None = None) -> int:
     if "model" not in req:
         print("error: missing_field (model): give --model ID or --config PATH", file=sys.stderr)
         return 2
-    out = json.loads(estimate(json.dumps(req)))
+    out = json.loads(answer_text(json.dumps(req)))
     if not out["ok"]:
         e = out["error"]
         print(f"error: {e['code']} ({e['field']})", file=sys.stderr)

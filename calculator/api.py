@@ -1,6 +1,6 @@
 """The one boundary: JSON text in, JSON text out. Errors are codes naming a field, never prose; nothing raises.
 
-``estimate(text)`` accepts one request object (keys and defaults in ``DEFAULTS``; ``schema()`` describes them) and
+``answer_text(text)`` accepts one request object (keys and defaults in ``DEFAULTS``; ``schema()`` describes them) and
 returns ``{"ok": true, "result": {...}}`` (laid out by ``answer.py``) or ``{"ok": false, "error": {"code": ...,
 "field": ...}, "errors": [...]}`` (``errors``: every key that fails on its own; ``error``: the first).
 A request ``{"describe": true}`` returns the schema (presets, GPUs, the input specs, error codes) instead.
@@ -26,7 +26,7 @@ from .memory import estimate as _estimate
 from .params import count_params, trainable_params
 from .models import Method, Optimizer, Precision, TrainingSetup
 
-__all__ = ["estimate", "estimate_obj", "schema", "parse_request", "parse_model", "read_json", "inputs_json", "result_json",
+__all__ = ["answer_text", "answer", "schema", "parse_request", "parse_model", "read_json", "inputs_json", "result_json",
            "DEFAULTS", "ERROR_CODES", "LIMITS", "ENUMS", "MAX_INPUT_CHARS", "MODELS", "GPUS", "MODEL_FIELDS"]
 
 ERROR_CODES: tuple[str, ...] = (
@@ -194,8 +194,9 @@ def _error(code: str, field: str | None, more: list[EstimatorError] | None = Non
     return {"ok": False, "error": errors[0], "errors": errors}
 
 
-def estimate_obj(obj: Any) -> dict[str, Any]:
-    """The same as ``estimate`` on an already-parsed object; returns a dict. Never raises."""
+def answer(obj: Any) -> dict[str, Any]:
+    """The answer to an already-parsed request object, as a dict (``answer_text`` is the same in JSON text).
+    Never raises."""
     try:
         if isinstance(obj, dict) and obj.get("describe") is True:
             return {"ok": True, "schema": schema()}
@@ -217,7 +218,7 @@ def estimate_obj(obj: Any) -> dict[str, Any]:
         return _error("internal_error", None)
 
 
-def estimate(text: Any) -> str:
+def answer_text(text: Any) -> str:
     """JSON text in, JSON text out. Never raises."""
     try:
         if not isinstance(text, str):
@@ -226,7 +227,7 @@ def estimate(text: Any) -> str:
             obj = read_json(text)
         except InputError as err:
             return json.dumps(_error(err.code, err.field))
-        out = estimate_obj(obj)
+        out = answer(obj)
         return json.dumps(out, allow_nan=False)
     except Exception:  # noqa: BLE001
         try:

@@ -46,7 +46,7 @@ from .params import (
 __all__ = [
     "effective_setup",
     "COEFFICIENTS",
-    "Coefficients",
+    "TimeCoefficients",
     "PCIE_FALLBACK_GB_S",
     "Workload",
     "StepCounts",
@@ -63,11 +63,11 @@ __all__ = [
 
 
 # =====================================================================================================================
-# Coefficients: every efficiency, with the rows it was fitted on (benchmarks/throughput.py --fit reproduces them)
+# TimeCoefficients: every efficiency, with the rows it was fitted on (benchmarks/time_accuracy.py --fit reproduces them)
 # =====================================================================================================================
 @dataclass(frozen=True)
-class Coefficients:
-    """Every efficiency of the time model. "Fitted": by ``python benchmarks/throughput.py --fit`` (a coordinate
+class TimeCoefficients:
+    """Every efficiency of the time model. "Fitted": by ``python benchmarks/time_accuracy.py --fit`` (a coordinate
     search over the usable rows of shared/calibration/throughput/throughput.csv, from neutral starting values; it
     reproduces these figures and lists the rows each one moves by more than 5 % when scaled by 1.25 -- the rows named
     below). Everything else is a count or a sourced constant."""
@@ -136,7 +136,7 @@ class Coefficients:
     range_high: float = 1.37
 
 
-COEFFICIENTS = Coefficients()
+COEFFICIENTS = TimeCoefficients()
 
 
 # =====================================================================================================================
@@ -488,11 +488,11 @@ def _combine(x: float, y: float, p: float) -> float:
     return hi * ((x / hi) ** p + (y / hi) ** p) ** (1.0 / p)
 
 
-def _link_efficiency(kind: str, k: Coefficients) -> float:
+def _link_efficiency(kind: str, k: TimeCoefficients) -> float:
     return {"nvlink": k.nvlink_efficiency, "network": k.network_efficiency}.get(kind, k.pcie_efficiency)
 
 
-def step_time(c: StepCounts, gpu: GpuSpec, k: Coefficients = COEFFICIENTS) -> StepTime:
+def step_time(c: StepCounts, gpu: GpuSpec, k: TimeCoefficients = COEFFICIENTS) -> StepTime:
     """Seconds of one step from the counts: a roofline per matmul group (FLOPs at the sustained peak, or its bytes
     at the sustained bandwidth, whichever is slower), attention at its own efficiency, streaming traffic at the
     bandwidth; host time combined with GPU time by ``overlap_p``; communication exposed beyond what overlaps with
@@ -500,7 +500,7 @@ def step_time(c: StepCounts, gpu: GpuSpec, k: Coefficients = COEFFICIENTS) -> St
     return _step_time(c, gpu, k, c.link_gb_s, c.link_kind, c.paging_bytes, c.host_gb_s)
 
 
-def _step_time(c: StepCounts, gpu: GpuSpec, k: Coefficients, link_gb_s: float, link_kind: str,
+def _step_time(c: StepCounts, gpu: GpuSpec, k: TimeCoefficients, link_gb_s: float, link_kind: str,
                paging_bytes: float, host_gb_s: float) -> StepTime:
     """``step_time`` with the card's terms (``_card_terms``) given apart from the counts, so that the GPU table
     times one setup's counts on every card without copying them."""
@@ -543,7 +543,7 @@ def check(s: TrainingSetup, gpu: GpuSpec) -> None:
         raise TimeNotModelled("no_peak", "gpu")
 
 
-def throughput(s: TrainingSetup, gpu: GpuSpec, k: Coefficients = COEFFICIENTS) -> dict[str, Any]:
+def throughput(s: TrainingSetup, gpu: GpuSpec, k: TimeCoefficients = COEFFICIENTS) -> dict[str, Any]:
     """Tokens per second (computed tokens: padding included), step time, MFU, and the low-high range."""
     check(s, gpu)
     counts = step_counts(s, gpu)
@@ -564,7 +564,7 @@ def throughput(s: TrainingSetup, gpu: GpuSpec, k: Coefficients = COEFFICIENTS) -
 
 
 def setup_tokens_per_second(s: TrainingSetup, gpu: GpuSpec, counts: StepCounts | None = None,
-                            k: Coefficients = COEFFICIENTS) -> float:
+                            k: TimeCoefficients = COEFFICIENTS) -> float:
     """Tokens per second of the whole setup (all its GPUs) on ``gpu``, from the setup's counts (``setup_counts(s)``,
     counted once per setup: the GPU table times one count's counts on every card)."""
     check(s, gpu)
@@ -624,7 +624,7 @@ def effective_setup(s: TrainingSetup, w: Workload | None) -> TrainingSetup:
     return s if length == s.seq_len else replace(s, seq_len=length)
 
 
-def run_time(s: TrainingSetup, gpu: GpuSpec, w: Workload, k: Coefficients = COEFFICIENTS,
+def run_time(s: TrainingSetup, gpu: GpuSpec, w: Workload, k: TimeCoefficients = COEFFICIENTS,
              tp: dict[str, Any] | None = None) -> dict[str, Any]:
     """Seconds and GPU-hours of the whole run (``epochs`` passes over the data). ``dataset_tokens`` counts every
     token of the data (DPO: both sequences of every pair); without a mean example length, unpacked data is taken as

@@ -9,7 +9,7 @@
 * ``runtime``  the bundled Pyodide runtime copied from ``node_modules``
 * ``serve``    the static server of ``make serve`` and the browser tests
 * ``hosting``  relative URLs under any sub-path: the language links, the 404 page that finds the site root
-* ``search``   one search index per language, each page loading its own
+* ``search_index``  one search index per language, each page loading its own
 * ``a11y``     accessibility fixes to the theme's own markup (what axe-core reports there)
 
 The estimator itself (``calculator``) never imports anything from here; this package imports it.

@@ -40,7 +40,7 @@ def render_results(s: Strings, kind: str, state: dict[str, Any], fixed: dict[str
         return None, [], [FieldError("gpu", "missing_field")]     # every widget gives its verdict on a card
     results = []
     for request in k.requests_for(state, fixed):
-        out = api.estimate_obj(request)
+        out = api.answer(request)
         if not out["ok"]:
             return None, [], [FieldError(e["field"], e["code"]) for e in out["errors"]]
         results.append(out["result"])

@@ -36,7 +36,7 @@ def _check(value) -> None:
         parse_model(value)
     except InputError as e:
         assert e.code in api.ERROR_CODES and e.code != "internal_error"
-    out = json.loads(api.estimate(json.dumps({"model": value, "include": []})))
+    out = json.loads(api.answer_text(json.dumps({"model": value, "include": []})))
     if not out["ok"]:
         assert out["error"]["code"] in api.ERROR_CODES and out["error"]["code"] != "internal_error", out
 

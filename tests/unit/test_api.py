@@ -13,7 +13,7 @@ pytestmark = pytest.mark.unit
 
 def call(obj) -> dict:
     text = obj if isinstance(obj, str) else json.dumps(obj)
-    out = json.loads(api.estimate(text))
+    out = json.loads(api.answer_text(text))
     assert isinstance(out, dict) and isinstance(out["ok"], bool)
     return out
 
@@ -146,7 +146,7 @@ def test_deep_and_huge_inputs_never_raise() -> None:
     assert err("[" * 100_000 + "]" * 100_000)[0] == "too_large"
     assert err('{"model": ' + "[" * 50 + "]" * 50 + "}")[0] == "too_large"
     assert err('{"model": "' + "x" * 300_000 + '"}')[0] == "too_large"
-    assert api.estimate(None) and json.loads(api.estimate(None))["ok"] is False  # type: ignore[arg-type]
+    assert api.answer_text(None) and json.loads(api.answer_text(None))["ok"] is False  # type: ignore[arg-type]
 
 
 def test_lora_fields_with_full_are_ignored() -> None:
@@ -189,7 +189,7 @@ def test_describe_and_schema() -> None:
 
 
 def test_output_is_strict_json() -> None:
-    text = api.estimate(json.dumps({"model": "llama-2-7b", "gpu": "h100-80gb"}))
+    text = api.answer_text(json.dumps({"model": "llama-2-7b", "gpu": "h100-80gb"}))
     json.loads(text, parse_constant=lambda c: (_ for _ in ()).throw(ValueError(c)))
 
 

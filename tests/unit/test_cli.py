@@ -29,7 +29,7 @@ def test_the_text_says_what_the_page_says(capsys) -> None:
 
     s = english()
     request = {"model": "llama-3.1-8b", "gpu": "h100-80gb", "precision": "mixed", "include": []}
-    r = json.loads(api.estimate(json.dumps(request)))["result"]
+    r = json.loads(api.answer_text(json.dumps(request)))["result"]
     assert main(["--model", "llama-3.1-8b", "--gpu", "h100-80gb", "--precision", "mixed"]) == 0
     out = capsys.readouterr().out
     for key, value in r["breakdown_bytes"].items():
@@ -45,7 +45,7 @@ def test_json_equals_api(capsys) -> None:
     printed = json.loads(capsys.readouterr().out)
     req = {"model": "llama-2-7b", "method": "lora", "lora_targets": ["q_proj", "v_proj"], "lora_rank": 8,
            "gradient_checkpointing": False, "include": list(api.ENUMS["include"])}
-    assert printed == json.loads(api.estimate(json.dumps(req)))
+    assert printed == json.loads(api.answer_text(json.dumps(req)))
 
 
 def test_config_file(tmp_path, capsys) -> None:

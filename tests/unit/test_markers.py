@@ -59,7 +59,7 @@ def test_front_matter_assumptions_are_request_keys():
 
 def test_an_inline_figure_is_the_estimators_number_with_its_raw_value():
     request = {"model": "llama-2-7b", "method": "full", "precision": "mixed", "gpu": "h100-80gb"}
-    r = api.estimate_obj({**request, "include": []})["result"]
+    r = api.answer({**request, "include": []})["result"]
     html = articles.render_value(S, markers.parse("value out=peak", "x"), request, "x")
     assert f'data-calc-value="{r["peak_bytes_per_gpu"]}"' in html
     assert re.search(rf'>{round(r["peak_bytes_per_gpu"] / 1e9)} GB<', html)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from benchmarks import peers_time as pt
-from benchmarks.throughput import DEFAULT_DATA, load_rows
+from benchmarks.time_accuracy import DEFAULT_DATA, load_rows
 
 pytestmark = [pytest.mark.unit,
               pytest.mark.skipif(not DEFAULT_DATA.exists(), reason="shared/calibration/throughput not present")]

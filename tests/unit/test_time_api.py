@@ -14,7 +14,7 @@ pytestmark = pytest.mark.unit
 
 # ---------------------------------------------------------------------------------------------------------------
 def _api(**req) -> dict:
-    return json.loads(api.estimate(json.dumps({"model": "llama-3.1-8b", "method": "qlora", **req})))
+    return json.loads(api.answer_text(json.dumps({"model": "llama-3.1-8b", "method": "qlora", **req})))
 
 
 def test_api_throughput_and_run_with_the_readers_price() -> None:

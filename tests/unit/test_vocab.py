@@ -27,7 +27,7 @@ REQUESTS = [
 
 @pytest.fixture(scope="module")
 def results():
-    return [json.loads(api.estimate(json.dumps(r)))["result"] for r in REQUESTS]
+    return [json.loads(api.answer_text(json.dumps(r)))["result"] for r in REQUESTS]
 
 
 def test_a_breakdown_is_the_components_in_their_order(results):

@@ -58,12 +58,12 @@ def test_pasted_configs(text, code, quiet):
 
 
 def test_an_empty_custom_field_is_a_field_the_config_does_not_set():
-    values = custom_values(api.estimate_obj({"model": "mixtral-8x7b"})["result"]["model"])
+    values = custom_values(api.answer({"model": "mixtral-8x7b"})["result"]["model"])
     assert values["num_local_experts"] == "8" and values["head_dim"] == ""
     state, errors = read_kind_form("estimator", {"model": {"source": "custom", "value": values}})
     assert not errors and "head_dim" not in state["model"]
-    custom = api.estimate_obj({"model": state["model"]})["result"]
-    preset = api.estimate_obj({"model": "mixtral-8x7b"})["result"]
+    custom = api.answer({"model": state["model"]})["result"]
+    preset = api.answer({"model": "mixtral-8x7b"})["result"]
     assert custom["peak_bytes_per_gpu"] == preset["peak_bytes_per_gpu"]
 
 
@@ -101,7 +101,7 @@ def test_every_kind_renders_in_both_languages_with_the_estimators_numbers(lang, 
     text = re.sub(r'(data-calc-(defaults|fixed)|placeholder)="[^"]*"', "", html)
     assert not re.search(r"\{[a-z_]+\}", text)                                   # no unfilled {placeholder}
     peaks = [int(v) for v in re.findall(r'data-calc-output="peak_bytes_per_gpu" data-value="(\d+)"', html)]
-    results = [api.estimate_obj(r)["result"] for r in WIDGET_KINDS[kind].requests_for(state)]
+    results = [api.answer(r)["result"] for r in WIDGET_KINDS[kind].requests_for(state)]
     if kind == "seqlen":
         results = results[1:]
     assert peaks == [r["peak_bytes_per_gpu"] for r in results]
