@@ -10,7 +10,7 @@ per side, one class per cause, each with a code the string tables have words for
     └── FigureUnavailable         an inline figure the answer does not have (no workload, no price, a refused time)
 
 The JSON boundary (``api``) and the page's worker entry (``page.Page``) answer every one of them and never raise;
-the site build catches exactly these classes (``hooks/widgets.py``), so any other exception is a bug and fails the
+the site build catches exactly these classes (``sitebuild/plugin.py``), so any other exception is a bug and fails the
 build as one. Standard library only.
 """
 from __future__ import annotations
