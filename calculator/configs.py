@@ -271,7 +271,7 @@ def _refuse_type(cfg: dict, mt: str) -> None:
         raise InputError("unsupported_model", field)
 
 
-def _dense_layers(r: _Reader, mt: str, L: int, experts: int) -> int:
+def _dense_layers(r: _Reader, L: int, experts: int) -> int:
     """How many layers have a dense MLP: ``first_k_dense_replace`` (DeepSeek; our own field), DeepSeek's
     ``moe_layer_freq`` (MoE when ``idx >= first_k and idx % freq == 0``), Qwen-MoE's ``mlp_only_layers`` and
     ``decoder_sparse_step`` (MoE when ``idx not in mlp_only_layers and (idx + 1) % step == 0``)."""
@@ -372,7 +372,7 @@ def parse_model(value: Any) -> ModelArch:
             shared += n_shared * (moe_i or i)        # DeepSeek: one MLP of n_shared × moe_intermediate_size
         shared_gate = r.bool("shared_expert_gate", td.shared_gate and shared > 0)
         router_bias = r.bool("router_bias", td.router_bias)
-        first_k = _dense_layers(r, mt, L, E)
+        first_k = _dense_layers(r, L, E)
     elif td.moe or generic:
         k_raw = r.int("num_experts_per_tok")
         if k_raw:
