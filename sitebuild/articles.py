@@ -14,7 +14,7 @@ from mkdocs.exceptions import PluginError
 
 from calculator.catalog import GPUS, MODELS
 from calculator.errors import FigureUnavailable
-from calculator.page.figures import FIGURES, figure_html
+from calculator.page.figures import figure, figure_html, figure_names
 from calculator.page.pieces import bytes_html, describe_assumptions, setup_label, table_html, verdict_html
 from calculator.page.text import Html, Strings, el, filled, join, ltr
 
@@ -114,9 +114,10 @@ def _size_cell(s: Strings, role: str, cells: list[tuple[str, str, dict[str, Any]
 # ---------------------------------------------------------------------------------------------------------------
 def render_value(s: Strings, marker: Marker, article: dict[str, Any], where: str) -> Html:
     out = marker.options["out"]
-    if out not in FIGURES:
-        raise PluginError(f"{where}: calc:value out={out!r} is not one of {sorted(FIGURES)}")
-    needs = FIGURES[out].needs
+    fig = figure(out)
+    if fig is None:
+        raise PluginError(f"{where}: calc:value out={out!r} is not one of {figure_names()}")
+    needs = fig.needs
     request = {**article, **marker.attrs}
     if "gpu" in needs and not request.get("gpu"):
         raise PluginError(f"{where}: calc:value out={out} needs gpu=… (in the marker or the front matter)")

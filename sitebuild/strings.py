@@ -45,7 +45,7 @@ def required_calc_strings() -> list[str]:
     from calculator.page import WIDGET_KINDS
 
     wanted = [f"errors.{code}" for code in ERROR_CODES if code != "wrong_type"]
-    wanted += [f"errors.wrong_type.{k}" for k in (*VALUE_KINDS, "model_field", "other")]
+    wanted += [f"errors.wrong_type.{k}" for k in (*(kind.name for kind in VALUE_KINDS.values()), "model_field", "other")]
     wanted += [f"fields.{spec.name}.label" for spec in INPUTS if spec.name != "include"]   # assumption sentences
     for spec in INPUTS:
         # the labels and groups of its drop-down: an enum's options, the GPU classes

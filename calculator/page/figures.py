@@ -12,7 +12,7 @@ from ..errors import FigureUnavailable
 from .pieces import setup_label
 from .text import Html, Strings, duration, el, filled, fmt_bytes, fmt_count, fmt_int, fmt_number, fmt_percent, ltr, money
 
-__all__ = ["FigureFormat", "FORMATS", "Figure", "FIGURES", "figure_html"]
+__all__ = ["FigureFormat", "FORMATS", "Figure", "FIGURES", "figure", "figure_names", "figure_html"]
 
 
 def _speed(r: dict[str, Any]) -> dict[str, Any]:
@@ -81,7 +81,6 @@ _READS: dict[str, tuple[str, Callable[[dict[str, Any]], Any], tuple[str, ...]]] 
     "cheapest_hours": ("duration", lambda r: _best(r, "cheapest")["seconds"], ("gpu_table", "smallest_setup")),
     "cheapest_cost": ("money", lambda r: _priced(_best(r, "cheapest"))["cost"], ("gpu_table", "smallest_setup")),
     "smallest_comfortable": ("setup", lambda r: (r["smallest_setup"] or {}).get("comfortable"), ("smallest_setup",)),
-    **{c: ("bytes", (lambda key: lambda r: r["breakdown_bytes"][key])(c), ()) for c in vocab.COMPONENTS},
 }
 
 
@@ -137,12 +136,28 @@ class Figure:
     needs: tuple[str, ...]
 
 
-#: Every inline figure, by its ``out=`` name (the memory components by theirs).
+#: The inline figures besides the memory components, by their ``out=`` name.
 FIGURES: dict[str, Figure] = {name: Figure(FORMATS[fmt], read, needs) for name, (fmt, read, needs) in _READS.items()}
+
+
+def figure(out: str) -> Figure | None:
+    """The figure an ``out=`` names: one of FIGURES, or a memory component (vocab.COMPONENTS) by its name."""
+    if out in FIGURES:
+        return FIGURES[out]
+    if out in vocab.COMPONENTS:
+        return Figure(FORMATS["bytes"], lambda r: r["breakdown_bytes"][out], ())
+    return None
+
+
+def figure_names() -> list[str]:
+    return sorted([*FIGURES, *vocab.COMPONENTS])
 
 
 def figure_html(s: Strings, out: str, answer: dict[str, Any], unit: str = "gb", digits: int | None = None) -> Html:
     """The figure ``out`` of an answer as a sentence shows it; ``FigureUnavailable`` when the answer has none."""
-    raw = FIGURES[out].read(answer)
-    text, value, attrs = FIGURES[out].format.text(s, raw, unit, digits)
+    fig = figure(out)
+    if fig is None:
+        raise KeyError(out)
+    raw = fig.read(answer)
+    text, value, attrs = fig.format.text(s, raw, unit, digits)
     return el("span", {"class": "calc-value", "data-calc-out": out, **attrs, "data-calc-value": value}, text)

@@ -30,7 +30,7 @@ def message_for(s: Strings, code: str, field: str | None) -> Html:
         return join(specific)
     spec = BY_NAME.get(field)
     if code == "wrong_type":
-        kind = spec.kind if spec else ("model_field" if field.startswith("model.") else "model")
+        kind = spec.value_kind.name if spec else ("model_field" if field.startswith("model.") else "model")
         return join(s.get(f"errors.wrong_type.{kind}", s.get("errors.wrong_type.other")),
                     _config_field_suffix(field))
     bounds = spec.value_kind.bounds(spec) if spec is not None else None
