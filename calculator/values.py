@@ -83,6 +83,14 @@ def parse_number(text: Any) -> Any:
     return text
 
 
+def _of_type(spec: InputSpec, value: Any, types: type | tuple[type, ...]) -> Any:
+    """``value`` when it is of ``types`` (a bool is not a number), else ``wrong_type`` naming the key."""
+    allowed = types if isinstance(types, tuple) else (types,)
+    if not isinstance(value, allowed) or (isinstance(value, bool) and bool not in allowed):
+        raise InputError("wrong_type", spec.name)
+    return value
+
+
 class ValueKind(ABC):
     """One kind of value. ``name`` is the kind's name in the input table, the schema and the string tables."""
 
@@ -130,9 +138,7 @@ class BoolKind(ValueKind):
     control = "checkbox"
 
     def check(self, spec, value):
-        if not isinstance(value, bool):
-            raise InputError("wrong_type", spec.name)
-        return value
+        return _of_type(spec, value, bool)
 
     def from_text(self, spec, text):
         return text == "true" if text in ("true", "false") else text
@@ -152,8 +158,7 @@ class _NumberKind(ValueKind):
     integer = True
 
     def check(self, spec, value):
-        if isinstance(value, bool) or not isinstance(value, int if self.integer else (int, float)):
-            raise InputError("wrong_type", spec.name)
+        _of_type(spec, value, int if self.integer else (int, float))
         if not spec.low <= value <= spec.high:    # also rejects NaN, and integers of any size
             raise InputError("out_of_range", spec.name)
         return value if self.integer else float(value)
@@ -200,9 +205,7 @@ class EnumKind(ValueKind):
     control = "select"
 
     def check(self, spec, value):
-        if not isinstance(value, str):
-            raise InputError("wrong_type", spec.name)
-        if value not in spec.choices:
+        if _of_type(spec, value, str) not in spec.choices:
             raise InputError("unknown_value", spec.name)
         return dict(spec.aliases).get(value, value)
 
@@ -225,15 +228,11 @@ class EnumKind(ValueKind):
 
 def _choice_list(spec: InputSpec, value: Any) -> list[str]:
     """A list of choices (one string is a list of one)."""
-    items = [value] if isinstance(value, str) else value
-    if not isinstance(items, list):
-        raise InputError("wrong_type", spec.name)
+    items = _of_type(spec, [value] if isinstance(value, str) else value, list)
     if len(items) > MAX_LIST:
         raise InputError("too_large", spec.name)
     for item in items:
-        if not isinstance(item, str):
-            raise InputError("wrong_type", spec.name)
-        if item not in spec.choices:
+        if _of_type(spec, item, str) not in spec.choices:
             raise InputError("unknown_value", spec.name)
     return items
 
@@ -303,9 +302,7 @@ class GpuKind(_TextKind):
     def check(self, spec, value):
         if value is None:
             return None
-        if not isinstance(value, str):
-            raise InputError("wrong_type", spec.name)
-        if value not in GPUS:
+        if _of_type(spec, value, str) not in GPUS:
             raise InputError("unknown_gpu", spec.name)
         return value
 
