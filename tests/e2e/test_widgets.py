@@ -273,6 +273,22 @@ def test_typed_errors_have_per_type_messages_and_keep_the_last_result_marked_out
         expect(root.locator('[data-calc-error-for="seq_len"]')).to_be_hidden()
         assert root.get_attribute("data-calc-stale") is None
         assert seq.get_attribute("aria-invalid") is None
+        # Three bad fields at once: three messages, each next to its own control.
+        mb, ga = root.locator('[data-calc-field="micro_batch_size"]'), root.locator('[data-calc-field="grad_accum_steps"]')
+        seq.fill("0")
+        mb.fill("abc")
+        ga.fill("0")
+        expect_error(root, "seq_len", plain_text(between), "out_of_range")
+        expect_error(root, "micro_batch_size", s.get("errors.wrong_type.int"), "wrong_type")
+        expect_error(root, "grad_accum_steps", plain_text(message_for(s, "out_of_range", "grad_accum_steps")),
+                     "out_of_range")
+        assert all(x.get_attribute("aria-invalid") == "true" for x in (seq, mb, ga))
+        arm(root)
+        seq.fill("2048")
+        mb.fill("1")
+        ga.fill("1")
+        wait_rendered(root)
+        expect(root.locator('[data-calc-error-for="micro_batch_size"]')).to_be_hidden()
         # A contradiction names the field to change.
         root.locator('[data-calc-field="sharding"]').select_option("zero3")
         expect_error(root, "sharding", s.get("errors.by_field.sharding"), "contradiction")
