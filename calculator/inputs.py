@@ -269,24 +269,11 @@ def _doc_default(spec: InputSpec) -> str:
                   else f'"{spec.default}"' if isinstance(spec.default, str) else f"{spec.default}") + "`"
 
 
-def _doc_values(spec: InputSpec) -> str:
-    if spec.low is not None:
-        unit = f" {spec.unit.replace('_', '-')}" if spec.unit else ""
-        lo = f"{spec.low:,}" if spec.kind == "int" else f"{spec.low:g}"
-        hi = f"{spec.high:,}" if spec.kind == "int" else f"{spec.high:g}"
-        return f"{lo} – {hi}{unit}"
-    if spec.kind == "bool":
-        return "`true`, `false`"
-    if spec.choices and spec.kind == "enum":
-        return ", ".join(f"`{c}`" for c in spec.choices)
-    return ""
-
-
 def markdown_table() -> str:
     """The request-key table of ESTIMATOR.md (between its ``inputs:begin`` / ``inputs:end`` markers)."""
     lines = ["| key | default | values | CLI flag | form | meaning |", "|---|---|---|---|---|---|"]
     for spec in INPUTS:
         form = "—" if spec.control is None else ("more settings" if spec.advanced else spec.group or "")
         flag = f"`{spec.flag}`" if spec.cli else ("`--model` / `--config`" if spec.name == "model" else "—")
-        lines.append(f"| `{spec.name}` | {_doc_default(spec)} | {_doc_values(spec)} | {flag} | {form} | {spec.doc} |")
+        lines.append(f"| `{spec.name}` | {_doc_default(spec)} | {spec.value_kind.doc_values(spec)} | {flag} | {form} | {spec.doc} |")
     return "\n".join(lines)

@@ -3,8 +3,9 @@ that depends on the kind lives in its class, and every reader asks the class ins
 
 Each kind says how the API checks a value (``check``), how a marker, the front matter (``from_text``) and the form
 (``from_form``) write one, which CLI argument reads it (``cli_argument``), which CMS field edits it (``cms_field``),
-which form control shows it (``control``, drawn by ``calculator/page/form.py``) with its choices (``options``), and
-how an assumption sentence says it (``describe``, a ``Phrase`` the page puts in the reader's words). A new kind is
+which form control shows it (``control``, drawn by ``calculator/page/form.py``) with its choices (``options``), how
+an assumption sentence says it (``describe``, a ``Phrase`` the page puts in the reader's words) and which values
+ESTIMATOR.md's key table lists (``doc_values``). A new kind is
 one class here (registered in ``VALUE_KINDS``) plus its wrong-type message in both string tables
 (``errors.wrong_type.<name>``); a class that leaves one of these out cannot be instantiated, and says which.
 
@@ -120,6 +121,10 @@ class ValueKind(ABC):
     def describe(self, spec: InputSpec, value: Any) -> Phrase:
         """How an assumption sentence says the value."""
 
+    def doc_values(self, spec: InputSpec) -> str:
+        """The values column of ESTIMATOR.md's key table (Markdown)."""
+        return ""
+
     def from_form(self, spec: InputSpec, raw: Any) -> Any:
         """A value as the page's form sends it (a checkbox flag, a select's string, typed text)."""
         return raw
@@ -152,6 +157,9 @@ class BoolKind(ValueKind):
     def describe(self, spec, value):
         return Phrase(key="out.on" if value else "out.off")
 
+    def doc_values(self, spec):
+        return "`true`, `false`"
+
 
 class _NumberKind(ValueKind):
     control = "number"
@@ -183,6 +191,11 @@ class _NumberKind(ValueKind):
 
     def bounds(self, spec):
         return spec.low, spec.high, self.integer
+
+    def doc_values(self, spec):
+        unit = f" {spec.unit.replace('_', '-')}" if spec.unit else ""
+        lo, hi = (f"{spec.low:,}", f"{spec.high:,}") if self.integer else (f"{spec.low:g}", f"{spec.high:g}")
+        return f"{lo} – {hi}{unit}"
 
 
 class IntKind(_NumberKind):
@@ -220,6 +233,9 @@ class EnumKind(ValueKind):
 
     def describe(self, spec, value):
         return Phrase(key=f"options.{spec.name}.{value}")
+
+    def doc_values(self, spec):
+        return ", ".join(f"`{c}`" for c in spec.choices)
 
     def options(self, spec):
         aliases = {a for a, _b in spec.aliases}
