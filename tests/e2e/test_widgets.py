@@ -1,6 +1,6 @@
 """The calculator widgets in Debian Chromium: the bundled Pyodide runtime reaches "ready"; what a widget shows before
 the runtime starts (written by the build on CPython) and after every change (written by the worker in Pyodide) is
-the same markup that ``calculator.widgets`` renders in this process for the same inputs — structure, labels and
+the same markup that ``calculator.page`` renders in this process for the same inputs — structure, labels and
 numbers, compared as DOM; invalid input is reported next to a visible control in the reader's language; links keep
 the inputs.
 

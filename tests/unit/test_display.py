@@ -1,4 +1,4 @@
-"""calculator.display: the one place numbers become text and text becomes markup."""
+"""calculator.page.text: the one place numbers become text and text becomes markup."""
 from __future__ import annotations
 
 import pytest

@@ -1,4 +1,4 @@
-"""calculator.widgets: reading what readers type, planning the estimates, the words of every error, and markup that
+"""calculator.page: reading what readers type, planning the estimates, the words of every error, and markup that
 carries the estimator's own numbers (checked here against calculator.api, not against a copy of the formatting)."""
 from __future__ import annotations
 
