@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.calibration import DEFAULT_DATA, Row, load_rows
-from calculator.api import estimate_obj
+from calculator.api import answer
 
 __all__ = ["TARGETS", "Scored", "Report", "is_sharded", "score_rows", "run", "main"]
 
@@ -59,7 +59,7 @@ def is_sharded(row: Row) -> bool:
 
 
 def _figure(req: dict[str, Any], compare: str) -> int:
-    out = estimate_obj(req)
+    out = answer(req)
     if not out.get("ok"):
         raise ValueError(f"estimator refused the request: {out.get('error')}")
     return int(out["result"][compare])

@@ -27,7 +27,8 @@ from pathlib import Path
 from typing import Any
 
 __all__ = ["Row", "load_rows", "require_data", "DEFAULT_DATA", "FRAMEWORK_PROFILES", "CALIBRATION_ALIASES",
-           "CALIBRATION_GPU_ALIASES", "framework_of", "row_to_request"]
+           "CALIBRATION_GPU_ALIASES", "framework_of", "framework_fields", "stated_lora_dropout", "stated_double_quant",
+           "row_to_request"]
 
 DEFAULT_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "calibration" / "measurements.csv"
 
@@ -137,7 +138,45 @@ FRAMEWORK_PROFILES: dict[str, dict[str, Any]] = {
     # use_gradient_checkpointing="unsloth" offloads each layer's input to host RAM (the CSV's cpu_offload cell).
     "unsloth": {"fused_linear_cross_entropy": True},
     "transformers": {},
+    # Answer.AI fsdp_qlora train.py (the speed rows AA-*): the rows' notes quote its March 2024 defaults, "LoRA r64
+    # alpha16 dropout 0.1 on all linear layers, bf16": the LoRA weights are bf16 like the model.
+    "answerdotai": {"lora_dtype": "bf16"},
+    # litgpt pretrain.py (the speed rows LG-T*): litgpt's model and loss, but pretraining re-ties the embeddings
+    # (train.tie_embeddings), so lm_head is not held apart.
+    "litgpt-pretrain": {"chunked_cross_entropy": True, "no_sync_accumulation": True},
 }
+
+
+def framework_fields(fw: str, method: str) -> dict[str, Any]:
+    """The request keys a framework's profile sets for a method whatever the row's columns say: the adapters' dtype
+    and dropout, the QLoRA backend and its double quantisation (transformers' BitsAndBytesConfig default is off),
+    lm_head held apart or quantised, the dequantisation cast, the chunked loss, accumulation inside no_sync. Both
+    readers apply them, the memory rows' (``row_to_request``) and the speed rows' (``benchmarks/time_accuracy.py``); what
+    a row states itself (``stated_lora_dropout``, ``stated_double_quant``, its own cells) goes on top."""
+    profile = FRAMEWORK_PROFILES.get(fw, {})
+    out: dict[str, Any] = {}
+    if method in ("lora", "qlora"):
+        out.update({k: profile[k] for k in ("lora_dtype", "lora_dropout") if k in profile})
+    if profile.get("untie_embeddings"):
+        out["untie_embeddings"] = True
+    if method == "qlora":
+        out["qlora_backend"] = profile.get("qlora_backend", "bitsandbytes")
+        out["double_quant"] = profile.get("double_quant", False)
+        out.update({k: True for k in ("quantize_lm_head", "dequant_cast") if profile.get(k)})
+    out.update({k: True for k in ("chunked_cross_entropy", "no_sync_accumulation") if profile.get(k)})
+    return out
+
+
+def stated_lora_dropout(notes: str) -> float | None:
+    """A LoRA dropout the row's notes state ("dropout 0.05")."""
+    m = re.search(r"dropout\s+(0?\.\d+)", notes)
+    return float(m.group(1)) if m else None
+
+
+def stated_double_quant(text: str) -> bool:
+    """Double quantisation stated in the row's text ("nf4-dq", "double quant")."""
+    text = text.lower()
+    return "nf4-dq" in text or "double quant" in text or "double_quant" in text
 
 
 # What a source states at its commit that the CSV row's columns do not carry: the statistic its figures are (when
@@ -188,7 +227,20 @@ def _run_notes(raw: dict[str, str]) -> str:
     return raw.get("notes", "").split("| arch from")[0]
 
 
+#: The speed rows' ``framework`` column -> profile (first match; the memory rows have no such column).
+FRAMEWORK_COLUMN: tuple[tuple[str, str], ...] = (
+    ("torchtune", "torchtune"), ("pretrain.py", "litgpt-pretrain"), ("litgpt", "litgpt"), ("lit-gpt", "litgpt"),
+    ("answerdotai", "answerdotai"), ("unsloth", "unsloth"), ("peft", "peft"), ("trl", "peft"),
+    ("llama-factory", "peft"),
+)
+
+
 def framework_of(raw: dict[str, str]) -> str:
+    """The framework a row ran: its ``framework`` cell where the CSV has one (the speed rows), else what its source
+    URL and the notes about the run say (the memory rows)."""
+    column = raw.get("framework", "").lower()
+    if column:
+        return next((fw for part, fw in FRAMEWORK_COLUMN if part in column), "transformers")
     url = raw.get("source_url", "").lower()
     notes = _run_notes(raw).lower()
     if "torchtune" in url or "torchtune" in notes:
@@ -460,19 +512,17 @@ def _lora_fields(raw: dict[str, str], fw: str, profile: dict[str, Any], method: 
     opt = raw.get("optimizer", "").lower()
     if "fp32 adapters" in opt or "adapters autocast to fp32" in opt or opt.startswith("adamw_fp32"):
         out["lora_dtype"] = "fp32"
-    m = re.search(r"dropout\s+(0?\.\d+)", notes)
-    if m:
-        out["lora_dropout"] = float(m.group(1))
+    dropout = stated_lora_dropout(notes)
+    if dropout is not None:
+        out["lora_dropout"] = dropout
     elif "lora_dropout" in profile:
         out["lora_dropout"] = profile["lora_dropout"]
         assumptions.append(f"lora_dropout: {fw} default {profile['lora_dropout']}")
     if method == "qlora":
-        out["qlora_backend"] = profile.get("qlora_backend", "bitsandbytes")
-        text = (raw.get("source_quote", "") + " " + notes + " " + raw.get("weight_precision", "")).lower()
-        if "nf4-dq" in text or "double quant" in text or "double_quant" in text:
-            out["double_quant"] = True
-        else:
-            out["double_quant"] = profile.get("double_quant", False)
+        fields = framework_fields(fw, method)
+        out["qlora_backend"] = fields["qlora_backend"]
+        text = raw.get("source_quote", "") + " " + notes + " " + raw.get("weight_precision", "")
+        out["double_quant"] = True if stated_double_quant(text) else fields["double_quant"]
     if "mixing frozen and lora params" in notes.lower():
         out["frozen_param_grads"] = True
     return out
@@ -485,12 +535,8 @@ def _framework_fields(raw: dict[str, str], fw: str, profile: dict[str, Any], met
     notes = raw.get("notes", "")
     quote = raw.get("source_quote", "")
     url = raw.get("source_url", "")
-    if profile.get("untie_embeddings"):
-        out["untie_embeddings"] = True
-    if method == "qlora" and profile.get("quantize_lm_head"):
-        out["quantize_lm_head"] = True
-    if method == "qlora" and profile.get("dequant_cast"):
-        out["dequant_cast"] = True
+    out.update({k: v for k, v in framework_fields(fw, method).items()
+                if k in ("untie_embeddings", "quantize_lm_head", "dequant_cast")})
     if profile.get("fused_linear_cross_entropy") and "unsloth" in (raw.get("flash_attention") or "").lower():
         # only the rows that ran Unsloth's own stack (its kernels), not its Hugging Face + FA2 baseline rows
         out["fused_linear_cross_entropy"] = True

@@ -48,14 +48,14 @@ def main(argv: list[str] | None = None) -> None:
     print(f"{platform.python_implementation()} {platform.python_version()}, {args.repeat} calls each")
     for label, request in REQUESTS.items():
         text = json.dumps(request)
-        assert json.loads(api.estimate(text))["ok"]
+        assert json.loads(api.answer_text(text))["ok"]
         for when, clear in (("first time", True), ("again", False)):
             times = []
             for _ in range(args.repeat):
                 if clear:
                     forget()
                 t = time.perf_counter()
-                api.estimate(text)
+                api.answer_text(text)
                 times.append((time.perf_counter() - t) * 1000)
             times.sort()
             p95 = times[min(len(times) - 1, int(0.95 * len(times)))]

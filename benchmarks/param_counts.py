@@ -21,7 +21,7 @@ CATALOGUE = {"mixtral-8x7b-v0.1": "mixtral-8x7b", "olmoe-1b-7b-0924": "olmoe-1b-
 def main() -> None:
     print(f"{'config':22} {'ours':>17} {'published':>17}  match  ignored fields")
     for path in sorted(DATA.glob("*.json")):
-        out = json.loads(api.estimate(json.dumps({"model": json.loads(path.read_text()), "include": []})))
+        out = json.loads(api.answer_text(json.dumps({"model": json.loads(path.read_text()), "include": []})))
         if not out["ok"]:
             print(f"{path.stem:22} {'refused: ' + out['error']['code']:>36}")
             continue

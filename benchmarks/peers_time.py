@@ -8,7 +8,7 @@ training speeds, in one command.
     python benchmarks/peers_time.py --markdown [--lang ar]   # the table of docs/accuracy*.md and benchmarks/README.md
     python benchmarks/peers_time.py --run-peers     # run the peers again (in their venv) and rewrite their answers
 
-The rows are those of ``benchmarks/throughput.py`` (same CSV, same exclusions, same reading of each row). Each tool
+The rows are those of ``benchmarks/time_accuracy.py`` (same CSV, same exclusions, same reading of each row). Each tool
 answers tokens per second per GPU for a row, or "unsupported" with the reason; the score is the absolute percentage
 error against the row's measured tokens per second per GPU. Our estimate is scored twice: with the shipped
 coefficients (fitted on these rows) and leave-one-source-out (each source with coefficients fitted on the others),
@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks import league
-from benchmarks import throughput as bench
+from benchmarks import time_accuracy as bench
 from benchmarks.league import DEFAULT_VENV, OURS, RESULTS_DIR, Measured, Peer, StaleAnswers
 from benchmarks.peers import hf_config
 

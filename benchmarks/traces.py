@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from calculator.api import estimate_obj
+from calculator.api import answer
 from calculator.catalog import MODELS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -319,7 +319,7 @@ def score(traces: list[Trace]) -> tuple[list[Scored], dict[str, Any]]:
     rows = []
     for t in traces:
         req = trace_to_request(t)
-        out = estimate_obj(req)
+        out = answer(req)
         if not out.get("ok"):
             rows.append(Scored(t, req, None, None, f"refused: {out.get('error')}"))
             continue
@@ -353,7 +353,7 @@ def check_model_counts(traces: list[Trace]) -> list[str]:
     as PEFT's model holds them) and trainable parameters. A mismatch means the request does not describe the run."""
     bad = []
     for t in traces:
-        out = estimate_obj(trace_to_request(t))
+        out = answer(trace_to_request(t))
         if not out.get("ok"):
             bad.append(f"{t.name}: refused")
             continue

@@ -1,13 +1,15 @@
 """GPU-memory estimator for fine-tuning LLMs (full, LoRA, QLoRA, DPO). Pure Python, standard library only.
 
-The browser, the CLI and the site build all go through ``calculator.api.estimate`` (JSON text in, JSON text out).
-Python callers may use the typed layer directly: build a ``TrainingSetup`` and call ``estimate``.
+The browser, the CLI and the site build all go through ``calculator.api`` (``answer_text``: JSON text in, JSON text
+out; ``answer``: the same on a parsed object). Python callers may use the typed layer directly: build a
+``TrainingSetup`` and call ``estimate`` (the memory of one step). What readers see is ``calculator.page``.
 """
 from __future__ import annotations
 
-from .api import ERROR_CODES, estimate as estimate_json, schema
+from .api import ERROR_CODES, answer, answer_text, schema
 from .catalog import GPUS, MODELS
-from .memory import COEFFICIENTS, count_params, estimate, trainable_params
+from .memory import COEFFICIENTS, estimate
+from .params import count_params, trainable_params
 from .models import (
     Attention,
     Estimate,
@@ -39,9 +41,10 @@ __all__ = [
     "QloraBackend",
     "Sharding",
     "TrainingSetup",
+    "answer",
+    "answer_text",
     "count_params",
     "estimate",
-    "estimate_json",
     "gpu_table",
     "max_micro_batch",
     "max_seq_len",

@@ -5,8 +5,9 @@
     python -m calculator --model llama-3.1-8b --method qlora --gpu rtx-4090 --dataset-tokens 10000000 \
         --gpu-hour-price 0.5
 
-One flag per request key, made from its spec in ``calculator/inputs.py`` (underscores become dashes); unset flags
-take the API defaults.
+One flag per request key, made from its spec in ``calculator/inputs.py`` by its kind of value (underscores become
+dashes); unset flags take the API defaults. The text says every figure with the page's English words (the English
+string table, ``overrides/strings/en.json``) and formats (``calculator/page/text.py``).
 Bad input prints the error code and field and exits with status 2.
 """
 from __future__ import annotations
@@ -16,41 +17,19 @@ import json
 import sys
 from typing import Any
 
-from .api import estimate
+from pathlib import Path
+
+from . import vocab
+from .api import answer_text
 from .inputs import INPUTS, InputSpec
-
-_LABELS = {
-    "weights": "weights", "master_copy": "fp32 master copy", "gradients": "gradients",
-    "optimizer_states": "optimizer states", "optimizer_temp": "optimizer step temporaries",
-    "activations": "activations", "logits_loss": "logits / loss", "lora_adapter": "LoRA adapter",
-    "dequant_transient": "dequantization transient", "reference_model": "DPO reference model",
-    "allocator_reserve": "allocator reserve", "cuda_context": "CUDA context",
-}
-
+from .page.text import Strings, counted, duration, filled, fmt_bytes, fmt_int, fmt_number, fmt_percent, money, plain_text
 
 def _add_flag(p: argparse.ArgumentParser, spec: InputSpec) -> None:
-    """One flag per request key, from its spec (calculator/inputs.py): the flags cannot drift from the API."""
+    """One flag per request key, its argument made by the key's kind of value (calculator/values.py): the flags
+    cannot drift from the API."""
     default = "null" if spec.default is None else spec.default
     help_text = f"{spec.doc} (default: {str(default).lower() if isinstance(default, bool) else default})"
-    help_text = help_text.replace("%", "%%")
-    if spec.kind == "bool":
-        p.add_argument(spec.flag, action=argparse.BooleanOptionalAction, default=None, help=help_text)
-    elif spec.kind == "int":
-        p.add_argument(spec.flag, type=int, default=None, metavar=(spec.unit or "N").upper(), help=help_text)
-    elif spec.kind == "float":
-        p.add_argument(spec.flag, type=float, default=None, metavar="X", help=help_text)
-    elif spec.kind == "enum":
-        p.add_argument(spec.flag, choices=spec.choices, default=None, help=help_text)
-    elif spec.kind == "modules":
-        p.add_argument(spec.flag, default=None, metavar="M1,M2", type=_comma_list,
-                       help=f"comma-separated, from {', '.join(spec.choices)}; " + help_text)
-    else:  # gpu
-        p.add_argument(spec.flag, default=None, metavar="ID", help=help_text)
-
-
-def _comma_list(text: str) -> str | list[str]:
-    t = text.strip()
-    return t if t == "all-linear" else [x.strip() for x in t.split(",") if x.strip()]
+    p.add_argument(spec.flag, default=None, **spec.value_kind.cli_argument(spec, help_text.replace("%", "%%")))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -79,113 +58,141 @@ def request_from_args(a: argparse.Namespace) -> dict[str, Any]:
     return req
 
 
-def _fmt(b: int) -> str:
-    return f"{b / 1e9:8.2f} GB {b / 2**30:8.2f} GiB"
+#: The English string table: the CLI says every figure in the page's words and formats (calculator/page/text.py).
+STRINGS = Path(__file__).resolve().parents[1] / "overrides" / "strings" / "en.json"
 
 
-def render(r: dict[str, Any]) -> str:
+def english() -> Strings:
+    """The ``calc`` strings of the English table; OSError or ValueError when they cannot be read."""
+    return Strings(json.loads(STRINGS.read_text(encoding="utf-8"))["calc"], "en")
+
+
+def _text(markup: Any) -> str:
+    return plain_text(markup)
+
+
+def _bytes(b: int) -> str:
+    dec, binary = fmt_bytes(b)
+    return f"{dec:>10} {binary:>11}"
+
+
+def render(r: dict[str, Any], s: Strings) -> str:
+    """The answer as text: the breakdown, the peak and its range, the counts and files, the verdict and remedies on
+    the chosen card, the smallest setup, then the time and cost (``render_time``)."""
     out = []
     m = r["model"]
     i = r["inputs"]
     out.append(f"{m['name']} — {i['method']}{' + DPO' if i['dpo'] else ''}, {i['precision']}, {i['optimizer']}, "
-               f"micro-batch {i['micro_batch_size']} x seq {i['seq_len']}, {i['num_gpus']} GPU(s), "
+               f"micro-batch {i['micro_batch_size']} × seq {i['seq_len']}, {i['num_gpus']} GPU(s), "
                f"sharding {i['sharding']}")
     out.append("(GB = 10^9 bytes, GiB = 2^30 bytes; per GPU)")
     out.append("")
+    out.append(f"  {s.get('out.breakdown')}")
     for k, v in r["breakdown_bytes"].items():
         if v:
-            out.append(f"  {_LABELS.get(k, k):<28}{_fmt(v)}")
-    out.append(f"  {'-' * 28}{'-' * 25}")
-    out.append(f"  {'peak (nvidia-smi)':<28}{_fmt(r['peak_bytes_per_gpu'])}   at {r['phase']}")
-    out.append(f"  {'  max_memory_reserved':<28}{_fmt(r['reserved_bytes'])}")
-    out.append(f"  {'  max_memory_allocated':<28}{_fmt(r['allocated_bytes'])}")
+            out.append(f"  {s.get(f'components.{k}'):<34}{_bytes(v)}")
+    out.append(f"  {'-' * 34}{'-' * 22}")
+    out.append(f"  {s.get('out.peak') + ' (nvidia-smi)':<34}{_bytes(r['peak_bytes_per_gpu'])}   at {r['phase']}")
+    out.append(f"  {'  max_memory_reserved':<34}{_bytes(r['reserved_bytes'])}")
+    out.append(f"  {'  max_memory_allocated':<34}{_bytes(r['allocated_bytes'])}")
     rg = r["range"]
-    out.append(f"  {'likely range':<28}{rg['low_gb']:.2f}-{rg['high_gb']:.2f} GB  "
-               f"({rg['low_gib']:.2f}-{rg['high_gib']:.2f} GiB)")
+    low, high = fmt_bytes(rg["low_bytes"]), fmt_bytes(rg["high_bytes"])
+    out.append(f"  {s.get('out.range'):<34}{low[0]} {s.get('out.range_sep')} {high[0]} "
+               f"({low[1]} {s.get('out.range_sep')} {high[1]})")
     out.append("")
-    out.append(f"  parameters {r['params']:,}; trainable {r['trainable_params']:,} "
-               f"({r['trainable_share'] * 100:.3g} %)")
-    if r["host_ram_bytes"]:
-        out.append(f"  host RAM (offload / paging): {_fmt(r['host_ram_bytes'])}")
-    out.append(f"  full checkpoint: {_fmt(r['checkpoint_bytes'])}")
-    if r["adapter_bytes"]:
-        out.append(f"  LoRA adapter file: {_fmt(r['adapter_bytes'])}")
+    out.append(f"  {s.get('out.params')}: {fmt_int(r['params'])}; {s.get('out.trainable')}: "
+               f"{fmt_int(r['trainable_params'])} ({fmt_percent(r['trainable_share'])})")
+    for key, label in (("host_ram_bytes", "host_ram"), ("checkpoint_bytes", "checkpoint"), ("adapter_bytes", "adapter"),
+                       ("optimizer_state_file_bytes", "optimizer_file")):
+        if r[key] or key == "checkpoint_bytes":
+            out.append(f"  {s.get(f'out.{label}')}: {fmt_bytes(r[key])[0]} ({fmt_bytes(r[key])[1]})")
+    for n in r["notes"]:
+        out.append(f"  {s.get(f'notes.{n}')}")
     if "gpu" in r:
         g = r["gpu"]
         out.append("")
-        out.append(f"  {g['name']}: {g['verdict']} ({g['share_of_memory'] * 100:.0f} % of "
-                   f"{g['memory_bytes'] / 2**30:.1f} GiB)")
+        on = _text(filled(s.get("out.verdict_on"), {"gpu": g["name"]}))
+        share = _text(filled(s.get("out.share"), {"share": fmt_percent(g["share_of_memory"], 0)}))
+        out.append(f"  {on} {s.get('verdict.' + g['verdict'])} {share}")
         if "max_seq_len" in r:
-            out.append(f"  longest seq_len that fits: {r['max_seq_len']}; largest micro-batch: "
-                       f"{r['max_micro_batch_size']}")
+            for key, value in (("max_seq_len", r["max_seq_len"]), ("max_micro_batch", r["max_micro_batch_size"])):
+                out.append(f"  {_text(filled(s.get(f'out.{key}'), {'gpu': g['name']}))}: "
+                           f"{fmt_int(value) if value > 0 else s.get('out.none_fits')}")
+        if "remedies" in r:
+            out.append(f"  {_text(filled(s.get('out.remedies'), {'gpu': g['name']}))}:")
+            if not r["remedies"]:
+                out.append(f"    {s.get('out.remedies_none')}")
         for x in r.get("remedies", []):
-            amount = x["changes"].get("num_gpus") if x["remedy"] == "sharding" else x["changes"].get("seq_len") \
-                if x["remedy"] == "shorter_sequences" else None
-            line = (f"    remedy {x['remedy'] + (f' ({amount})' if amount else ''):<28} alone "
-                    f"{x['peak_bytes_alone'] / 2**30:7.2f} GiB{' fits' if x['fits_alone'] else '     '}")
+            kind = vocab.remedy(x["remedy"])
+            name = filled(s.get(f"remedies.{x['remedy']}"),
+                          {"n": counted(s, kind.noun, x["changes"][kind.amount])} if kind.amount else {})
+            line = (f"    {_text(name)}: {s.get('out.remedy_alone')} {fmt_bytes(x['peak_bytes_alone'])[0]}"
+                    f" {s.get('out.fits') if x['fits_alone'] else s.get('verdict.does_not_fit')}")
             if x["peak_bytes_cumulative"] is not None:
-                line += (f"   with the steps above {x['peak_bytes_cumulative'] / 2**30:7.2f} GiB"
-                         f"{' fits' if x['fits_cumulative'] else ''}")
+                line += (f"{s.get('out.remedy_sep')}{s.get('out.remedy_cumulative')} "
+                         f"{fmt_bytes(x['peak_bytes_cumulative'])[0]} "
+                         f"{s.get('out.fits') if x['fits_cumulative'] else s.get('verdict.does_not_fit')}")
             out.append(line)
     sm = r.get("smallest_setup")
-    if sm:
+    if sm is not None:
         out.append("")
+        out.append(f"  {s.get('out.smallest')}")
+        if not sm.get("fits"):
+            out.append(f"    {s.get('out.smallest_none')}")
         for key in ("fits", "comfortable"):
             v = sm.get(key)
-            out.append(f"  smallest setup ({key}): " + (f"{v['num_gpus']} x {v['gpu']}" if v else "none in catalogue"))
-    out += render_time(r)
+            if v:
+                out.append(f"    {s.get(f'out.smallest_{key}')} {v['num_gpus']} × {v['gpu']} — "
+                           f"{fmt_bytes(v['peak_bytes_per_gpu'])[0]}")
+    out += render_time(r, s)
     return "\n".join(out)
 
 
-def _duration(seconds: float) -> str:
-    if seconds < 90:
-        return f"{seconds:.0f} s"
-    if seconds < 5400:
-        return f"{seconds / 60:.0f} min"
-    if seconds < 172800:
-        return f"{seconds / 3600:.1f} h"
-    return f"{seconds / 86400:.1f} days"
-
-
-def _money(x: float | None, currency: str = "USD") -> str:
-    return "no price" if x is None else f"{x:,.2f} {currency}"
-
-
-def render_time(r: dict[str, Any]) -> list[str]:
+def render_time(r: dict[str, Any], s: Strings) -> list[str]:
     """Time and cost lines (calculator/throughput.py): the chosen card's speed and run, the fastest and cheapest."""
     out: list[str] = []
     if "time_error" in r:
-        out += ["", f"  time: not estimated ({r['time_error']})"]
+        out += ["", "  " + _text(filled(s.get(f"out.time_error.{r['time_error']}"), {"gpu": r["gpu"]["name"]}))]
     tp = r.get("throughput")
     if tp:
         lo, hi = tp["range"]
-        out += ["", f"  speed on {tp['num_gpus']} x {tp['gpu']}: {tp['tokens_per_second_per_gpu']:,.0f} tokens/s per "
-                    f"GPU (likely {lo:,.0f}-{hi:,.0f}), {tp['tokens_per_second']:,.0f} tokens/s in all; "
-                    f"step {tp['step_time_s']:.3g} s, MFU {tp['mfu'] * 100:.0f} %"]
+        title = _text(filled(s.get("out.time_title"), {"setup": f"{tp['num_gpus']} × {tp['gpu']}"}))
+        out += ["", f"  {title}",
+                f"    {s.get('out.tokens_per_second_per_gpu')}: {fmt_int(tp['tokens_per_second_per_gpu'])} "
+                f"({s.get('out.likely')} {fmt_int(lo)}–{fmt_int(hi)})"]
+        if tp["num_gpus"] > 1:
+            out.append(f"    {s.get('out.tokens_per_second')}: {fmt_int(tp['tokens_per_second'])}")
+        step = _text(duration(s, tp["step_time_s"])) if tp["step_time_s"] >= 1 else \
+            _text(filled(s.get("out.milliseconds"), {"n": fmt_int(round(tp["step_time_s"] * 1000))}))
+        out.append(f"    {s.get('out.step_time')}: {step}; {s.get('out.mfu')}: {fmt_percent(tp['mfu'], 0)}")
     run = r.get("run")
     if run:
         a, b = run["range_seconds"]
-        price = (f" at {run['price_per_gpu_hour']:g} {run['currency']}/GPU-hour ({run['price_source']})"
-                 if run["price_per_gpu_hour"] is not None else " (no price: give --gpu-hour-price)")
-        out.append(f"  run: {_duration(run['seconds'])} (likely {_duration(a)}-{_duration(b)}), "
-                   f"{run['gpu_hours']:.3g} GPU-hours, cost {_money(run['cost'], run['currency'])}{price}")
+        out.append(f"    {s.get('out.run_time')}: {_text(duration(s, run['seconds']))} ({s.get('out.likely')} "
+                   f"{_text(duration(s, a))} {s.get('out.range_sep')} {_text(duration(s, b))}); "
+                   f"{s.get('out.gpu_hours')}: {fmt_number(run['gpu_hours'], 1 if run['gpu_hours'] < 100 else 0)}")
+        if run["cost"] is not None:
+            out.append(f"    {s.get('out.cost')}: {_text(money(s, run['cost'], run['currency']))} "
+                       f"({run['price_per_gpu_hour']:g} {run['currency']} per GPU-hour, {run['price_source']})")
+        else:
+            out.append(f"    {s.get('out.cost')}: no price (give --gpu-hour-price)")
         if run["padding_share"]:
-            out.append(f"       {run['computed_tokens']:,} tokens computed for {run['dataset_tokens']:,} in the data "
-                       f"({run['padding_share'] * 100:.0f} % padding)")
-    for key, label in (("fastest_setup", "fastest setup that fits"), ("cheapest_setup", "cheapest setup that fits")):
-        if key in r:
-            v = r[key]
-            if not v:
-                out.append(f"  {label}: none" + (" with a price" if key == "cheapest_setup" else ""))
-                continue
-            detail = f"{v['tokens_per_second']:,.0f} tokens/s"
-            if v.get("seconds") is not None:
-                detail += f", {_duration(v['seconds'])}"
-            if v.get("cost") is not None:
-                detail += f", {_money(v['cost'])}"
-            elif v.get("cost_per_million_tokens") is not None:
-                detail += f", {v['cost_per_million_tokens']:.3g} USD per million tokens"
-            out.append(f"  {label}: {v['num_gpus']} x {v['gpu']} ({detail})")
+            out.append("    " + _text(filled(s.get("out.padding"), {"share": fmt_percent(run["padding_share"], 0)})))
+    for key in ("fastest", "cheapest"):
+        if f"{key}_setup" not in r:
+            continue
+        v = r[f"{key}_setup"]
+        if not v:
+            out.append(f"  {s.get(f'out.{key}')} {s.get('out.none_fits')}")
+            continue
+        detail = f"{fmt_int(v['tokens_per_second'])} tokens/s"
+        if v.get("seconds") is not None:
+            detail += f", {_text(duration(s, v['seconds']))}"
+        if v.get("cost") is not None:
+            detail += f", {_text(money(s, v['cost']))}"
+        elif v.get("cost_per_million_tokens") is not None:
+            detail += ", " + _text(filled(s.get("out.per_million"), {"cost": money(s, v["cost_per_million_tokens"])}))
+        out.append(f"  {s.get(f'out.{key}')} {v['num_gpus']} × {v['gpu']} ({detail})")
     return out
 
 
@@ -193,7 +200,7 @@ def main(argv: list[str] | None = None) -> int:
     p = build_parser()
     a = p.parse_args(argv)
     if a.describe:
-        print(estimate(json.dumps({"describe": True})))
+        print(answer_text(json.dumps({"describe": True})))
         return 0
     try:
         req = request_from_args(a)
@@ -203,14 +210,22 @@ def main(argv: list[str] | None = None) -> int:
     if "model" not in req:
         print("error: missing_field (model): give --model ID or --config PATH", file=sys.stderr)
         return 2
-    out = json.loads(estimate(json.dumps(req)))
+    out = json.loads(answer_text(json.dumps(req)))
     if not out["ok"]:
         e = out["error"]
         print(f"error: {e['code']} ({e['field']})", file=sys.stderr)
         if a.json:
             print(json.dumps(out))
         return 2
-    print(json.dumps(out, indent=1) if a.json else render(out["result"]))
+    if a.json:
+        print(json.dumps(out, indent=1))
+        return 0
+    try:
+        s = english()
+    except (OSError, ValueError, KeyError) as exc:
+        print(f"error: cannot read the English string table {STRINGS}: {exc} (--json needs none)", file=sys.stderr)
+        return 2
+    print(render(out["result"], s))
     return 0
 
 

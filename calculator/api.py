@@ -1,28 +1,33 @@
 """The one boundary: JSON text in, JSON text out. Errors are codes naming a field, never prose; nothing raises.
 
-``estimate(text)`` accepts one request object (keys and defaults in ``DEFAULTS``; ``schema()`` describes them) and
-returns ``{"ok": true, "result": {...}}`` or ``{"ok": false, "error": {"code": ..., "field": ...}}``.
+``answer_text(text)`` accepts one request object (keys and defaults in ``DEFAULTS``; ``schema()`` describes them) and
+returns ``{"ok": true, "result": {...}}`` (laid out by ``answer.py``) or ``{"ok": false, "error": {"code": ...,
+"field": ...}, "errors": [...]}`` (``errors``: every key that fails on its own; ``error``: the first).
 A request ``{"describe": true}`` returns the schema (presets, GPUs, the input specs, error codes) instead.
-Every request key is declared once, in ``inputs.py``; parsing is a loop over those specs plus the rules that span
-several keys.
+Every request key is declared once, in ``inputs.py``, and checked by its kind of value (``values.py``); parsing is a
+loop over those specs plus the rules that span several keys. The page (``calculator/page/``) reads the estimator
+through this module only: it also publishes the catalogue (``MODELS``, ``GPUS``) and the model-config fields
+(``MODEL_FIELDS``) the page draws.
 Standard library only; never imports a browser API.
 """
 from __future__ import annotations
 
 import json
-from enum import Enum
 from typing import Any
 
 from . import recommend, throughput
+from .answer import gpu_json, inputs_json, result_json
 from .catalog import GPUS, MODELS
-from .configs import (ALIASES, ARCH_FIELDS, MAX_PARAMS, MODEL_FIELD_KINDS, MODEL_LIMITS, QK_NORMS, REQUIRED_FIELDS,
-                      ApiError, model_json, parse_model)
-from .inputs import BY_NAME, DEFAULTS, ENUMS, INPUTS, LIMITS, MAX_LIST, InputSpec
-from .memory import GB, GIB, count_params, estimate as _estimate, trainable_params
-from .models import ALL_LINEAR, LORA_MODULES, Estimate, Method, Optimizer, Precision, TrainingSetup
+from .configs import (ALIASES, ARCH_FIELDS, MAX_PARAMS, MODEL_FIELD_KINDS, MODEL_FIELDS, MODEL_LIMITS, QK_NORMS,
+                      REQUIRED_FIELDS, parse_model)
+from .errors import EstimatorError, InputError, InputErrors
+from .inputs import BY_NAME, DEFAULTS, ENUMS, INPUTS, LIMITS, InputSpec
+from .memory import estimate as _estimate
+from .params import count_params, trainable_params
+from .models import Method, Optimizer, Precision, TrainingSetup
 
-__all__ = ["estimate", "estimate_obj", "schema", "parse_request", "parse_model", "inputs_json", "result_json",
-           "ApiError", "DEFAULTS", "ERROR_CODES", "LIMITS", "ENUMS", "MAX_INPUT_CHARS"]
+__all__ = ["answer_text", "answer", "schema", "parse_request", "parse_model", "read_json", "inputs_json", "result_json",
+           "DEFAULTS", "ERROR_CODES", "LIMITS", "ENUMS", "MAX_INPUT_CHARS", "MODELS", "GPUS", "MODEL_FIELDS"]
 
 ERROR_CODES: tuple[str, ...] = (
     "invalid_json",     # not parseable JSON (also NaN/Infinity, which JSON does not have)
@@ -40,7 +45,11 @@ ERROR_CODES: tuple[str, ...] = (
     "internal_error",   # a bug: reported, never raised
 )
 
+#: Longest request text (and pasted config.json) read: the largest real configs are about 10 kB, so 200,000
+#: characters leave room for any config while keeping a hostile paste from stalling the page's worker.
 MAX_INPUT_CHARS = 200_000
+#: Deepest nesting of lists and objects read: a config.json nests 3 levels (text_config, rope_scaling), so 32 is
+#: generous, and far below the recursion limit the JSON decoder and the checks would otherwise hit.
 MAX_DEPTH = 32
 
 _KEYS = frozenset(BY_NAME) | {"describe"}
@@ -70,84 +79,56 @@ def _depth_ok(x: Any, depth: int = 0) -> bool:
     return True
 
 
-# One check per kind of value (hypothesis's internal/validation.py habit): each raises ApiError naming the field.
-def _check_bool(spec: InputSpec, v: Any) -> bool:
-    if not isinstance(v, bool):
-        raise ApiError("wrong_type", spec.name)
-    return v
-
-
-def _check_number(spec: InputSpec, v: Any) -> int | float:
-    integer = spec.kind == "int"
-    if isinstance(v, bool) or not isinstance(v, int if integer else (int, float)):
-        raise ApiError("wrong_type", spec.name)
-    if not spec.low <= v <= spec.high:    # also rejects NaN, and integers of any size
-        raise ApiError("out_of_range", spec.name)
-    return v if integer else float(v)
-
-
-def _check_enum(spec: InputSpec, v: Any) -> str:
-    if not isinstance(v, str):
-        raise ApiError("wrong_type", spec.name)
-    if v not in spec.choices:
-        raise ApiError("unknown_value", spec.name)
-    return dict(spec.aliases).get(v, v)
-
-
-def _check_list(spec: InputSpec, v: Any) -> list[str]:
-    """A list of choices (one string is a list of one); ``all-linear`` expands to PEFT's set."""
-    items = [v] if isinstance(v, str) else v
-    if not isinstance(items, list):
-        raise ApiError("wrong_type", spec.name)
-    if len(items) > MAX_LIST:
-        raise ApiError("too_large", spec.name)
-    for item in items:
-        if not isinstance(item, str):
-            raise ApiError("wrong_type", spec.name)
-        if item not in spec.choices:
-            raise ApiError("unknown_value", spec.name)
-    return items
-
-
-def _check_modules(spec: InputSpec, v: Any) -> tuple[str, ...]:
-    seen = [m for item in _check_list(spec, v) for m in (ALL_LINEAR if item == "all-linear" else (item,))]
-    if not seen:
-        raise ApiError("out_of_range", spec.name)
-    return tuple(m for m in LORA_MODULES if m in seen)
-
-
-def _check_gpu(spec: InputSpec, v: Any) -> str | None:
-    if v is None:
-        return None
-    if not isinstance(v, str):
-        raise ApiError("wrong_type", spec.name)
-    if v not in GPUS:
-        raise ApiError("unknown_gpu", spec.name)
-    return v
-
-
-_CHECKS = {"bool": _check_bool, "int": _check_number, "float": _check_number, "enum": _check_enum,
-           "modules": _check_modules, "gpu": _check_gpu, "include": lambda spec, v: tuple(_check_list(spec, v)),
-           "model": lambda spec, v: parse_model(v)}
-
-
 def check_value(spec: InputSpec, value: Any) -> Any:
-    """The value of one key, checked and normalised (enum aliases resolved, module lists expanded)."""
+    """The value of one key, checked and normalised by its kind (values.py: enum aliases resolved, module lists
+    expanded); ``InputError`` naming the key."""
     if value is None and spec.nullable:
         return None
-    return _CHECKS[spec.kind](spec, value)
+    return spec.value_kind.check(spec, value)
+
+
+def read_json(text: str, field: str | None = None) -> Any:
+    """JSON text as Python values, or ``InputError`` naming ``field``: ``too_large`` (longer than MAX_INPUT_CHARS,
+    nested deeper than MAX_DEPTH), ``invalid_json`` (not JSON; NaN and Infinity are not JSON either). The request
+    and a pasted config.json are read alike."""
+    if len(text) > MAX_INPUT_CHARS:
+        raise InputError("too_large", field)
+    try:
+        obj = json.loads(text, parse_constant=_reject_constant, parse_int=_parse_int)
+    except RecursionError:
+        raise InputError("too_large", field) from None
+    except (ValueError, TypeError):
+        raise InputError("invalid_json", field) from None
+    if not _depth_ok(obj):
+        raise InputError("too_large", field)
+    return obj
+
+
+def _values(obj: dict[str, Any]) -> dict[str, Any]:
+    """Every key's value checked on its own (i18n's validate() habit): all the keys that fail are reported at
+    once, unknown keys first, then in the input table's order."""
+    failed = [InputError("unknown_key", str(key)[:100]) for key in obj if key not in _KEYS]
+    if "model" not in obj:
+        failed.append(InputError("missing_field", "model"))
+    v: dict[str, Any] = {}
+    for spec in INPUTS:
+        if spec.name == "model" and "model" not in obj:
+            continue
+        try:
+            v[spec.name] = check_value(spec, obj.get(spec.name, spec.default))
+        except InputError as err:
+            failed.append(err)
+    if failed:
+        raise InputErrors(failed)
+    return v
 
 
 def parse_request(obj: Any) -> tuple[TrainingSetup, dict[str, Any]]:
-    """Validate a request object; return the setup and the answer's options (gpu, include)."""
+    """Validate a request object; return the setup and the answer's options (gpu, include). Raises InputErrors with
+    every key that fails on its own; then the rules that span several keys, first failure only."""
     if not isinstance(obj, dict):
-        raise ApiError("not_an_object", None)
-    for key in obj:
-        if key not in _KEYS:
-            raise ApiError("unknown_key", str(key)[:100])
-    if "model" not in obj:
-        raise ApiError("missing_field", "model")
-    v = {spec.name: check_value(spec, obj.get(spec.name, spec.default)) for spec in INPUTS}
+        raise InputError("not_an_object", None)
+    v = _values(obj)
     _check_contradictions(v)
     fields: dict[str, Any] = {spec.name: spec.enum(v[spec.name]) if spec.enum else v[spec.name]
                               for spec in INPUTS if spec.setup}
@@ -157,7 +138,7 @@ def parse_request(obj: Any) -> tuple[TrainingSetup, dict[str, Any]]:
         fields["lora_dtype"] = Precision.FP32          # adapters follow an fp32 model
     setup = TrainingSetup(**fields)
     if setup.method is not Method.FULL and trainable_params(setup) == 0:
-        raise ApiError("contradiction", "lora_targets")   # e.g. gate_proj on a model with a plain MLP
+        raise InputError("contradiction", "lora_targets")   # e.g. gate_proj on a model with a plain MLP
     workload = None
     if v["dataset_tokens"] is not None or v["dataset_examples"] is not None:
         workload = throughput.Workload(dataset_tokens=v["dataset_tokens"], dataset_examples=v["dataset_examples"],
@@ -169,98 +150,28 @@ def parse_request(obj: Any) -> tuple[TrainingSetup, dict[str, Any]]:
 def _check_contradictions(v: dict[str, Any]) -> None:
     """The rules that span several keys; the field named is the one to change."""
     if v["sharding"] != "none" and v["num_gpus"] == 1 and not v["cpu_offload"]:
-        raise ApiError("contradiction", "sharding")        # sharding across one card (ZeRO-Offload is the exception)
+        raise InputError("contradiction", "sharding")        # sharding across one card (ZeRO-Offload is the exception)
     if v["cpu_offload"] and v["sharding"] == "none":
-        raise ApiError("contradiction", "cpu_offload")     # offload is a ZeRO/FSDP feature
+        raise InputError("contradiction", "cpu_offload")     # offload is a ZeRO/FSDP feature
     if v["offload_params"] and v["sharding"] != "zero3":
-        raise ApiError("contradiction", "offload_params")
+        raise InputError("contradiction", "offload_params")
     if v["optimizer_in_backward"] and v["grad_accum_steps"] > 1:
-        raise ApiError("contradiction", "optimizer_in_backward")  # torchtune: no gradient accumulation with it
+        raise InputError("contradiction", "optimizer_in_backward")  # torchtune: no gradient accumulation with it
     if v["dataset_tokens"] is not None and v["dataset_examples"] is not None:
-        raise ApiError("contradiction", "dataset_examples")        # the data's size once: in tokens or in examples
+        raise InputError("contradiction", "dataset_examples")        # the data's size once: in tokens or in examples
     if v["dataset_examples"] is not None and v["mean_tokens_per_example"] is None:
-        raise ApiError("missing_field", "mean_tokens_per_example")
+        raise InputError("missing_field", "mean_tokens_per_example")
 
 
 # =====================================================================================================================
 # Output
 # =====================================================================================================================
-def _sizes(b: int) -> dict[str, float]:
-    return {"gb": round(b / GB, 2), "gib": round(b / GIB, 2)}
-
-
-def _json_value(x: Any) -> Any:
-    if isinstance(x, Enum):
-        return x.value
-    if isinstance(x, tuple):
-        return list(x)
-    return x
-
-
-def inputs_json(s: TrainingSetup) -> dict[str, Any]:
-    """The normalised inputs (defaults filled in), in request form: feeding it back gives the same estimate."""
-    out = {spec.name: _json_value(getattr(s, spec.name)) for spec in INPUTS if spec.setup and spec.name != "model"}
-    out["momentum"] = False          # folded into the optimizer (sgd + momentum = sgd_momentum)
-    return out
-
-
-def result_json(s: TrainingSetup, e: Estimate, options: dict[str, Any]) -> dict[str, Any]:
-    gpu = options.get("gpu")
-    include = options.get("include", ())
-    r: dict[str, Any] = {
-        "peak_bytes_per_gpu": e.peak_bytes,
-        "peak_gb": round(e.peak_bytes / GB, 2),
-        "peak_gib": round(e.peak_bytes / GIB, 2),
-        "allocated_bytes": e.allocated_bytes,
-        "reserved_bytes": e.reserved_bytes,
-        "range": {"low_bytes": e.low_bytes, "high_bytes": e.high_bytes,
-                  "low_gb": round(e.low_bytes / GB, 2), "high_gb": round(e.high_bytes / GB, 2),
-                  "low_gib": round(e.low_bytes / GIB, 2), "high_gib": round(e.high_bytes / GIB, 2)},
-        "phase": e.phase.value,
-        "phases_allocated_bytes": e.phases,
-        "breakdown_bytes": e.breakdown,
-        "params": e.params,
-        "trainable_params": e.trainable_params,
-        "trainable_share": e.trainable_params / e.params,
-        "host_ram_bytes": e.host_ram_bytes,
-        "host_ram": _sizes(e.host_ram_bytes),
-        "paged_optimizer_bytes": e.paged_optimizer_bytes,
-        "checkpoint_bytes": e.checkpoint_bytes,
-        "checkpoint": _sizes(e.checkpoint_bytes),
-        "adapter_bytes": e.adapter_bytes,
-        "adapter": _sizes(e.adapter_bytes),
-        "optimizer_state_file_bytes": e.optimizer_state_file_bytes,
-        "effective_batch_size": s.micro_batch_size * s.grad_accum_steps * s.num_gpus,
-        "notes": list(e.notes),
-        "model": model_json(s.model),
-        "inputs": inputs_json(s),
-        "units": {"gb": 1_000_000_000, "gib": 1 << 30},
-    }
-    if "gpu_table" in include:
-        r["gpu_table"] = recommend.gpu_table(s)
-    if "smallest_setup" in include:
-        r["smallest_setup"] = recommend.smallest_setup(s)
-    if gpu is not None:
-        spec = GPUS[gpu]
-        r["gpu"] = {"id": spec.id, "name": spec.name, "memory_bytes": spec.memory_bytes,
-                    "verdict": recommend.verdict(e.peak_bytes, spec.memory_bytes),
-                    "share_of_memory": e.peak_bytes / spec.memory_bytes}
-        if "remedies" in include:
-            r["remedies"] = recommend.remedies(s, spec)
-        if "inverse" in include:
-            r["max_seq_len"] = recommend.max_seq_len(s, spec)
-            r["max_micro_batch_size"] = recommend.max_micro_batch(s, spec)
-    throughput.result_json(s, options, r)      # throughput, run, time and cost in the GPU table, fastest/cheapest
-    return r
-
-
 def schema() -> dict[str, Any]:
     """Everything a form needs: presets, GPUs, the input specs (with defaults, enums, limits), error codes, headroom."""
     return {
         "models": [{"id": m.id, "name": m.name, "family": m.family, "params": count_params(m).total}
                    for m in MODELS.values()],
-        "gpus": [{"id": g.id, "name": g.name, "memory_bytes": g.memory_bytes, "klass": g.klass, "nvlink": g.nvlink,
-                  **throughput.gpu_speed_json(g)} for g in GPUS.values()],
+        "gpus": [gpu_json(g) for g in GPUS.values()],
         "inputs": [spec.as_json() for spec in INPUTS],
         "defaults": dict(DEFAULTS),
         "enums": {k: list(v) for k, v in ENUMS.items()},
@@ -277,12 +188,15 @@ def schema() -> dict[str, Any]:
     }
 
 
-def _error(code: str, field: str | None) -> dict[str, Any]:
-    return {"ok": False, "error": {"code": code, "field": field}}
+def _error(code: str, field: str | None, more: list[EstimatorError] | None = None) -> dict[str, Any]:
+    """The answer to a refused request: ``error`` (the first reason) and ``errors`` (every key that failed)."""
+    errors = [{"code": e.code, "field": e.field} for e in more] if more else [{"code": code, "field": field}]
+    return {"ok": False, "error": errors[0], "errors": errors}
 
 
-def estimate_obj(obj: Any) -> dict[str, Any]:
-    """The same as ``estimate`` on an already-parsed object; returns a dict. Never raises."""
+def answer(obj: Any) -> dict[str, Any]:
+    """The answer to an already-parsed request object, as a dict (``answer_text`` is the same in JSON text).
+    Never raises."""
     try:
         if isinstance(obj, dict) and obj.get("describe") is True:
             return {"ok": True, "schema": schema()}
@@ -292,7 +206,9 @@ def estimate_obj(obj: Any) -> dict[str, Any]:
         e = _estimate(setup)
         result = result_json(setup, e, options)
         return {"ok": True, "result": result}
-    except ApiError as err:
+    except InputErrors as err:
+        return _error(err.code, err.field, err.errors)
+    except EstimatorError as err:
         return _error(err.code, err.field)
     except RecursionError:
         return _error("too_large", None)
@@ -302,25 +218,20 @@ def estimate_obj(obj: Any) -> dict[str, Any]:
         return _error("internal_error", None)
 
 
-def estimate(text: Any) -> str:
+def answer_text(text: Any) -> str:
     """JSON text in, JSON text out. Never raises."""
     try:
         if not isinstance(text, str):
             return json.dumps(_error("not_an_object", None))
-        if len(text) > MAX_INPUT_CHARS:
-            return json.dumps(_error("too_large", None))
         try:
-            obj = json.loads(text, parse_constant=_reject_constant, parse_int=_parse_int)
-        except RecursionError:
-            return json.dumps(_error("too_large", None))
-        except (ValueError, TypeError):
-            return json.dumps(_error("invalid_json", None))
-        if not _depth_ok(obj):
-            return json.dumps(_error("too_large", None))
-        out = estimate_obj(obj)
+            obj = read_json(text)
+        except InputError as err:
+            return json.dumps(_error(err.code, err.field))
+        out = answer(obj)
         return json.dumps(out, allow_nan=False)
     except Exception:  # noqa: BLE001
         try:
             return json.dumps(_error("internal_error", None))
         except Exception:  # pragma: no cover
-            return '{"ok": false, "error": {"code": "internal_error", "field": null}}'
+            return ('{"ok": false, "error": {"code": "internal_error", "field": null}, '
+                    '"errors": [{"code": "internal_error", "field": null}]}')

@@ -2,7 +2,7 @@
 defaults and which model types the estimator refuses.
 
 ``parse_model(value)`` takes a catalogue id or a pasted config object and returns a ``ModelArch`` or raises
-``ApiError(code, field)``; ``model_json(arch)`` writes an architecture back as a config object that parses to the
+``errors.InputError(code, field)``; ``model_json(arch)`` writes an architecture back as a config object that parses to the
 same estimate (every field the estimator uses, under its config name, plus the fields it ignored). A missing field
 takes the default of that ``model_type``'s config class in transformers (``MODEL_TYPES``, read from the classes of
 transformers 5.24.0), a config without ``model_type`` the ``PretrainedConfig`` base defaults (tied embeddings).
@@ -17,81 +17,80 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .catalog import MODELS
-from .memory import count_params
+from .errors import InputError
+from .params import count_params
 from .models import ModelArch
 
-__all__ = ["ApiError", "parse_model", "model_json", "MODEL_LIMITS", "MAX_PARAMS", "ALIASES", "MODEL_TYPES", "UNSUPPORTED_TYPES",
-           "ARCH_FIELDS", "REQUIRED_FIELDS", "QK_NORMS", "MODEL_FIELD_KINDS"]
+__all__ = ["parse_model", "model_json", "ModelField", "MODEL_FIELDS", "READ_ONLY_FIELDS", "MODEL_LIMITS", "MAX_PARAMS",
+           "ALIASES", "MODEL_TYPES", "UNSUPPORTED_TYPES", "ARCH_FIELDS", "REQUIRED_FIELDS", "QK_NORMS",
+           "MODEL_FIELD_KINDS"]
 
 
-class ApiError(Exception):
-    """An input the estimator refuses: an error code and the request field it names (``model.<config field>``)."""
+@dataclass(frozen=True)
+class ModelField:
+    """One config.json field the estimator reads: how a config writes it and the form's custom architecture edits
+    it (``kind``: int, int_or_null (null: the documented fallback), bool, enum, string), its limits (``out_of_range``
+    outside), whether a config must give it, its other names in other families' configs, an enum's choices."""
 
-    def __init__(self, code: str, field: str | None = None) -> None:
-        super().__init__(code, field)
-        self.code = code
-        self.field = field
+    name: str
+    kind: str = "int"
+    low: int | None = None
+    high: int | None = None
+    required: bool = False
+    aliases: tuple[str, ...] = ()
+    choices: tuple[str, ...] = ()
 
 
-# Limits of the integer fields of a pasted model (out_of_range outside; MAX_PARAMS caps the total: too_large).
-MODEL_LIMITS: dict[str, tuple[int, int]] = {
-    "hidden_size": (1, 1_000_000),
-    "num_hidden_layers": (1, 10_000),
-    "num_attention_heads": (1, 100_000),
-    "num_key_value_heads": (1, 100_000),
-    "intermediate_size": (1, 10_000_000),
-    "vocab_size": (1, 100_000_000),
-    "head_dim": (1, 100_000),
-    "num_local_experts": (0, 100_000),
-    "num_experts_per_tok": (0, 100_000),
-    "moe_intermediate_size": (1, 10_000_000),
-    "shared_expert_intermediate_size": (0, 100_000_000),
-    "first_k_dense_replace": (0, 10_000),
-    "decoder_sparse_step": (1, 10_000),
-    "moe_layer_freq": (1, 10_000),
-    "n_shared_experts": (0, 100_000),
-    "q_lora_rank": (1, 1_000_000),
-    "kv_lora_rank": (1, 1_000_000),
-    "qk_nope_head_dim": (0, 100_000),
-    "qk_rope_head_dim": (0, 100_000),
-    "v_head_dim": (1, 100_000),
-}
+#: The fields of ModelArch a config carries (model_json writes them, parse_model reads them), in the form's order:
+#: every one declared once, here; ModelArch's fields are checked against it (tests/unit/test_configs.py).
+#: Aliases: GPT-2/NeoX/Falcon/BLOOM/OPT names, and Mixtral/Qwen/DeepSeek/gpt-oss expert counts.
+MODEL_FIELDS: tuple[ModelField, ...] = (
+    ModelField("model_type", "string"),
+    ModelField("hidden_size", low=1, high=1_000_000, required=True, aliases=("n_embd", "d_model", "dim", "model_dim")),
+    ModelField("num_hidden_layers", low=1, high=10_000, required=True, aliases=("n_layer", "num_layers", "n_layers")),
+    ModelField("num_attention_heads", low=1, high=100_000, required=True, aliases=("n_head", "num_heads", "n_heads")),
+    ModelField("num_key_value_heads", low=1, high=100_000,
+               aliases=("num_kv_heads", "n_head_kv", "n_kv_heads", "multi_query_group_num")),
+    ModelField("head_dim", "int_or_null", low=1, high=100_000),
+    ModelField("intermediate_size", low=1, high=10_000_000, aliases=("n_inner", "ffn_hidden_size", "ffn_dim", "d_ff")),
+    ModelField("vocab_size", low=1, high=100_000_000, required=True),
+    ModelField("tie_word_embeddings", "bool"),
+    ModelField("mlp_gated", "bool"),
+    ModelField("attention_bias", "bool", aliases=("qkv_bias",)),
+    ModelField("o_proj_bias", "bool"),
+    ModelField("mlp_bias", "bool"),
+    ModelField("qk_norm", "enum", choices=("", "head", "full")),
+    ModelField("attention_sinks", "bool"),
+    ModelField("num_local_experts", low=0, high=100_000, aliases=("num_experts", "n_routed_experts", "moe_num_experts")),
+    ModelField("num_experts_per_tok", low=0, high=100_000, aliases=("experts_per_token",)),
+    ModelField("moe_intermediate_size", "int_or_null", low=1, high=10_000_000),
+    ModelField("shared_expert_intermediate_size", low=0, high=100_000_000),
+    ModelField("shared_expert_gate", "bool"),
+    ModelField("first_k_dense_replace", low=0, high=10_000),
+    ModelField("router_bias", "bool"),
+    ModelField("q_lora_rank", "int_or_null", low=1, high=1_000_000),
+    ModelField("kv_lora_rank", "int_or_null", low=1, high=1_000_000),
+    ModelField("qk_nope_head_dim", low=0, high=100_000),
+    ModelField("qk_rope_head_dim", low=0, high=100_000),
+    ModelField("v_head_dim", low=1, high=100_000),
+)
+#: Config fields read only to compute others (the layer pattern of an MoE stack, DeepSeek's shared experts).
+READ_ONLY_FIELDS: tuple[ModelField, ...] = (
+    ModelField("decoder_sparse_step", low=1, high=10_000),
+    ModelField("moe_layer_freq", low=1, high=10_000),
+    ModelField("n_shared_experts", low=0, high=100_000),
+)
 MAX_PARAMS = 100_000_000_000_000     # total parameters of a pasted model (too_large beyond)
 
-REQUIRED_FIELDS: tuple[str, ...] = ("hidden_size", "num_hidden_layers", "num_attention_heads", "vocab_size")
-
-# Other config names for the same field (GPT-2/NeoX/Falcon/BLOOM/OPT, Mixtral/Qwen/DeepSeek/gpt-oss expert counts).
-ALIASES: dict[str, tuple[str, ...]] = {
-    "hidden_size": ("n_embd", "d_model", "dim", "model_dim"),
-    "num_hidden_layers": ("n_layer", "num_layers", "n_layers"),
-    "num_attention_heads": ("n_head", "num_heads", "n_heads"),
-    "num_key_value_heads": ("num_kv_heads", "n_head_kv", "n_kv_heads", "multi_query_group_num"),
-    "intermediate_size": ("n_inner", "ffn_hidden_size", "ffn_dim", "d_ff"),
-    "num_local_experts": ("num_experts", "n_routed_experts", "moe_num_experts"),
-    "num_experts_per_tok": ("experts_per_token",),
-    "attention_bias": ("qkv_bias",),
-    "name": ("_name_or_path",),
-}
-
-QK_NORMS: tuple[str, ...] = ("", "head", "full")
-
-# The fields of ModelArch a config carries (model_json writes them, parse_model reads them), in form order.
-ARCH_FIELDS: tuple[str, ...] = (
-    "model_type", "hidden_size", "num_hidden_layers", "num_attention_heads", "num_key_value_heads", "head_dim",
-    "intermediate_size", "vocab_size", "tie_word_embeddings", "mlp_gated", "attention_bias", "o_proj_bias",
-    "mlp_bias", "qk_norm", "attention_sinks",
-    "num_local_experts", "num_experts_per_tok", "moe_intermediate_size", "shared_expert_intermediate_size",
-    "shared_expert_gate", "first_k_dense_replace", "router_bias",
-    "q_lora_rank", "kv_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim",
-)
-# How a form edits each field: int, int_or_null (null: the documented fallback), bool, enum (QK_NORMS), string.
-MODEL_FIELD_KINDS: dict[str, str] = {
-    f: ("string" if f == "model_type" else "enum" if f == "qk_norm" else
-        "int_or_null" if f in ("head_dim", "moe_intermediate_size", "q_lora_rank", "kv_lora_rank") else
-        "bool" if f in ("tie_word_embeddings", "mlp_gated", "attention_bias", "o_proj_bias", "mlp_bias",
-                        "attention_sinks", "shared_expert_gate", "router_bias") else "int")
-    for f in ARCH_FIELDS
-}
+# What the reader, model_json, the schema and the form use, derived from the table above.
+ARCH_FIELDS: tuple[str, ...] = tuple(f.name for f in MODEL_FIELDS)
+REQUIRED_FIELDS: tuple[str, ...] = tuple(f.name for f in MODEL_FIELDS if f.required)
+MODEL_LIMITS: dict[str, tuple[int, int]] = {f.name: (f.low, f.high) for f in MODEL_FIELDS + READ_ONLY_FIELDS
+                                            if f.low is not None and f.high is not None}
+ALIASES: dict[str, tuple[str, ...]] = {**{f.name: f.aliases for f in MODEL_FIELDS if f.aliases},
+                                       "name": ("_name_or_path",)}
+MODEL_FIELD_KINDS: dict[str, str] = {f.name: f.kind for f in MODEL_FIELDS}
+QK_NORMS: tuple[str, ...] = next(f.choices for f in MODEL_FIELDS if f.name == "qk_norm")
 # Keys a model object may carry that describe it rather than its shape (never reported as ignored).
 _META = frozenset({"id", "name", "_name_or_path", "family", "ignored_fields", "architectures", "model_type",
                    "is_encoder_decoder", "text_config", "params"})
@@ -228,13 +227,13 @@ class _Reader:
         field = f"model.{name}"
         if v is None:
             if required and default is None:
-                raise ApiError("missing_field", field)
+                raise InputError("missing_field", field)
             return default
         if isinstance(v, bool) or not isinstance(v, int):
-            raise ApiError("wrong_type", field)
+            raise InputError("wrong_type", field)
         lo, hi = MODEL_LIMITS[name]
         if not lo <= v <= hi:
-            raise ApiError("out_of_range", field)
+            raise InputError("out_of_range", field)
         return v
 
     def bool(self, name: str, default: bool) -> bool:
@@ -242,7 +241,7 @@ class _Reader:
         if v is None:
             return default
         if not isinstance(v, bool):
-            raise ApiError("wrong_type", f"model.{name}")
+            raise InputError("wrong_type", f"model.{name}")
         return v
 
     def ignored(self) -> list[str]:
@@ -255,24 +254,24 @@ def _refuse_type(cfg: dict, mt: str) -> None:
     """unsupported_model for what the estimator cannot count (field model.model_type, or model when no type)."""
     field = "model.model_type" if mt else "model"
     if mt in UNSUPPORTED_TYPES or cfg.get("is_encoder_decoder") is True:
-        raise ApiError("unsupported_model", field)
+        raise InputError("unsupported_model", field)
     layer_types = cfg.get("layer_types")
     if isinstance(layer_types, list) and any(t not in _ATTENTION_LAYERS for t in layer_types):
-        raise ApiError("unsupported_model", field)         # mamba / conv / linear-attention layers
+        raise InputError("unsupported_model", field)         # mamba / conv / linear-attention layers
     if any(k in cfg for k in _MIXER_MARKERS):
-        raise ApiError("unsupported_model", field)
+        raise InputError("unsupported_model", field)
     if "vision_config" in cfg and "text_config" not in cfg and not any(
             k in cfg for k in ("hidden_size",) + ALIASES["hidden_size"]):
-        raise ApiError("unsupported_model", field)         # a vision tower with no language model to count
+        raise InputError("unsupported_model", field)         # a vision tower with no language model to count
     if mt and mt not in MODEL_TYPES:
         # an unknown type is read as a Llama-like dense decoder only when nothing says it is not one
         if any(cfg.get(k) not in (None, 0, False) for k in _MOE_MARKERS + _MLA_MARKERS):
-            raise ApiError("unsupported_model", field)
+            raise InputError("unsupported_model", field)
     elif mt and not MODEL_TYPES[mt].mla and any(cfg.get(k) not in (None, 0) for k in ("kv_lora_rank",)):
-        raise ApiError("unsupported_model", field)
+        raise InputError("unsupported_model", field)
 
 
-def _dense_layers(r: _Reader, mt: str, L: int, experts: int) -> int:
+def _dense_layers(r: _Reader, L: int, experts: int) -> int:
     """How many layers have a dense MLP: ``first_k_dense_replace`` (DeepSeek; our own field), DeepSeek's
     ``moe_layer_freq`` (MoE when ``idx >= first_k and idx % freq == 0``), Qwen-MoE's ``mlp_only_layers`` and
     ``decoder_sparse_step`` (MoE when ``idx not in mlp_only_layers and (idx + 1) % step == 0``)."""
@@ -280,14 +279,14 @@ def _dense_layers(r: _Reader, mt: str, L: int, experts: int) -> int:
         return L
     first_k = r.int("first_k_dense_replace", default=0) or 0
     if first_k > L:
-        raise ApiError("out_of_range", "model.first_k_dense_replace")
+        raise InputError("out_of_range", "model.first_k_dense_replace")
     freq = r.int("moe_layer_freq", default=1) or 1
     step = r.int("decoder_sparse_step", default=1) or 1
     only = r.raw("mlp_only_layers")
     if only is None:
         only = []
     if not isinstance(only, list) or any(isinstance(x, bool) or not isinstance(x, int) for x in only):
-        raise ApiError("wrong_type", "model.mlp_only_layers")
+        raise InputError("wrong_type", "model.mlp_only_layers")
     dense_set = set(only)
     moe = sum(1 for idx in range(L)
               if idx >= first_k and idx % freq == 0 and idx not in dense_set and (idx + 1) % step == 0)
@@ -299,21 +298,21 @@ def parse_model(value: Any) -> ModelArch:
     if isinstance(value, str):
         m = MODELS.get(value)
         if m is None:
-            raise ApiError("unknown_model", "model")
+            raise InputError("unknown_model", "model")
         return m
     if not isinstance(value, dict):
-        raise ApiError("not_an_object", "model")
+        raise InputError("not_an_object", "model")
     outer = _Reader(value)
     r = outer
     if not outer.has("hidden_size") and "text_config" in value:
         tc = value["text_config"]
         if not isinstance(tc, dict):
-            raise ApiError("not_an_object", "model.text_config")
+            raise InputError("not_an_object", "model.text_config")
         r = _Reader(tc, "text_config.")              # multimodal configs nest the language model
     cfg = r.cfg
     mt_raw = cfg.get("model_type", value.get("model_type") if r is not outer else None)
     if mt_raw is not None and not isinstance(mt_raw, str):
-        raise ApiError("wrong_type", "model.model_type")
+        raise InputError("wrong_type", "model.model_type")
     mt = mt_raw or ""
     _refuse_type(value, value.get("model_type") if isinstance(value.get("model_type"), str) else "")
     if r is not outer:
@@ -343,15 +342,15 @@ def parse_model(value: Any) -> ModelArch:
     if qk_norm is None:
         qk_norm = td.qk_norm
     if not isinstance(qk_norm, str):
-        raise ApiError("wrong_type", "model.qk_norm")
+        raise InputError("wrong_type", "model.qk_norm")
     if qk_norm not in QK_NORMS:
-        raise ApiError("unknown_value", "model.qk_norm")
+        raise InputError("unknown_value", "model.qk_norm")
 
     # --- mixture of experts (read for MoE types and for configs without a type: a known dense type's class ignores
     # expert fields, so they are reported as ignored) ---------------------------------------------------------------
     generic = mt not in MODEL_TYPES
     if td.moe and not r.has("num_local_experts"):
-        raise ApiError("missing_field", "model.num_local_experts")   # never a dense guess for an MoE type
+        raise InputError("missing_field", "model.num_local_experts")   # never a dense guess for an MoE type
     E = (r.int("num_local_experts", default=0) or 0) if td.moe or generic else 0
     k = 0
     moe_i: int | None = None
@@ -363,9 +362,9 @@ def parse_model(value: Any) -> ModelArch:
         k_raw = r.int("num_experts_per_tok")
         k = k_raw if k_raw is not None else (td.experts_per_tok or 0)
         if not k:
-            raise ApiError("missing_field", "model.num_experts_per_tok")
+            raise InputError("missing_field", "model.num_experts_per_tok")
         if k > E:
-            raise ApiError("contradiction", "model.num_experts_per_tok")
+            raise InputError("contradiction", "model.num_experts_per_tok")
         moe_i = r.int("moe_intermediate_size")
         shared = r.int("shared_expert_intermediate_size", default=0) or 0
         n_shared = r.int("n_shared_experts", default=0) or 0
@@ -373,11 +372,11 @@ def parse_model(value: Any) -> ModelArch:
             shared += n_shared * (moe_i or i)        # DeepSeek: one MLP of n_shared × moe_intermediate_size
         shared_gate = r.bool("shared_expert_gate", td.shared_gate and shared > 0)
         router_bias = r.bool("router_bias", td.router_bias)
-        first_k = _dense_layers(r, mt, L, E)
+        first_k = _dense_layers(r, L, E)
     elif td.moe or generic:
         k_raw = r.int("num_experts_per_tok")
         if k_raw:
-            raise ApiError("contradiction", "model.num_experts_per_tok")
+            raise InputError("contradiction", "model.num_experts_per_tok")
 
     # --- multi-head latent attention ---------------------------------------------------------------------------
     mla = {name: None for name in _MLA_DEFAULTS}
@@ -391,15 +390,15 @@ def parse_model(value: Any) -> ModelArch:
         for name in ("qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim"):
             mla[name] = r.int(name, default=dflt.get(name), required=True)
         if not (mla["qk_nope_head_dim"] or 0) + (mla["qk_rope_head_dim"] or 0):
-            raise ApiError("out_of_range", "model.qk_rope_head_dim")
+            raise InputError("out_of_range", "model.qk_rope_head_dim")
     else:
         for name in ("kv_lora_rank", "q_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim"):
             if cfg.get(name, 0) in (None, 0):
                 r.read.add(name)                     # model_json's "no MLA" values: read, nothing to report
         if kv > a or a % kv:
-            raise ApiError("contradiction", "model.num_key_value_heads")
+            raise InputError("contradiction", "model.num_key_value_heads")
         if hd is None and h % a:
-            raise ApiError("contradiction", "model.num_attention_heads")
+            raise InputError("contradiction", "model.num_attention_heads")
 
     name = r.raw("name")
     if not isinstance(name, str) or not name:
@@ -416,7 +415,7 @@ def parse_model(value: Any) -> ModelArch:
         v_head_dim=mla["v_head_dim"] or 0, model_type=mt[:100],
     )
     if count_params(arch).total > MAX_PARAMS:
-        raise ApiError("too_large", "model")
+        raise InputError("too_large", "model")
     ignored = outer.ignored() + (r.ignored() if r is not outer else [])
     return replace(arch, ignored_fields=tuple(sorted(str(k)[:100] for k in ignored)[:500]))
 

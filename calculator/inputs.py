@@ -16,20 +16,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from .models import LORA_MODULES, Attention, Method, Optimizer, Precision, QloraBackend, Sharding
+from .values import VALUE_KINDS, ValueKind
 
-__all__ = ["InputSpec", "INPUTS", "BY_NAME", "DEFAULTS", "ENUMS", "LIMITS", "KINDS", "CONTROLS", "GROUPS",
-           "INCLUDE", "MAX_LIST", "markdown_table"]
+__all__ = ["InputSpec", "INPUTS", "BY_NAME", "DEFAULTS", "ENUMS", "LIMITS", "CONTROLS", "GROUPS", "INCLUDE",
+           "markdown_table"]
 
-#: The kinds of value a key takes. Each has one check in ``api`` and one wrong-type message in the string tables.
-KINDS = ("bool", "int", "float", "enum", "modules", "model", "gpu", "include")
-#: Form controls: a checkbox, a typed number, a drop-down, a checkbox per LoRA module.
+#: Form controls (calculator/page/form.py draws each): a checkbox, a typed number, a drop-down, a checkbox per LoRA
+#: module. A key's kind of value (``values.VALUE_KINDS``) names the control that edits it.
 CONTROLS = ("checkbox", "number", "select", "modules")
 #: The estimator form's groups, in the order they appear (``model`` is drawn by the form itself).
 GROUPS = ("method", "lora", "batch", "memory", "hardware", "workload")
 #: What a request may ask for beyond the estimate (each costs time; the CLI's --json asks for all).
 INCLUDE = ("gpu_table", "smallest_setup", "remedies", "inverse")
-#: Longest list a list-valued key accepts (more is ``too_large``).
-MAX_LIST = 64
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -58,6 +56,11 @@ class InputSpec:
     nullable: bool = False     # ``null`` means "use the estimator's own default" (documented in ``doc``)
     enum: type | None = None   # the Enum an ``enum`` value becomes in ``TrainingSetup``
     aliases: tuple[tuple[str, str], ...] = ()   # accepted spellings of a choice, e.g. ("fsdp", "zero3")
+
+    @property
+    def value_kind(self) -> ValueKind:
+        """The kind's object (values.VALUE_KINDS): its check, text, CLI argument, control, CMS field, description."""
+        return VALUE_KINDS[self.kind]
 
     @property
     def flag(self) -> str:
@@ -231,18 +234,27 @@ LIMITS: dict[str, tuple[float, float]] = {spec.name: (spec.low, spec.high) for s
 
 
 def _check_table() -> None:
-    """The table's own consistency, checked at import: a wrong entry fails every use at once."""
+    """The table's own consistency, checked at import: a wrong entry fails every use at once (TypeError naming the
+    key and the rule; not ``assert``, which ``python -O`` would skip)."""
+    rules = (
+        ("its kind is one of values.VALUE_KINDS", lambda s: s.kind in VALUE_KINDS),
+        ("its control is the one its kind is drawn with", lambda s: s.control in (None, s.value_kind.control)),
+        ("its control is one of CONTROLS", lambda s: s.control is None or s.control in CONTROLS),
+        ("a key on the form has a group, and only then", lambda s: (s.group is None) == (s.control is None)),
+        ("its group is one of GROUPS", lambda s: s.group is None or s.group in GROUPS),
+        ("low and high come together", lambda s: (s.low is None) == (s.high is None)),
+        ("a kind with bounds has low and high", lambda s: (s.value_kind.bounds(s) is not None) == (s.low is not None)),
+        ("choices exactly for enum, modules, include", lambda s: (s.kind in ("enum", "modules", "include"))
+         == bool(s.choices)),
+        ("an Enum exactly for the setup's enums", lambda s: (s.kind == "enum" and s.setup) == (s.enum is not None)),
+        ("aliases name two choices", lambda s: all(a in s.choices and b in s.choices for a, b in s.aliases)),
+    )
     for spec in INPUTS:
-        assert spec.kind in KINDS, spec
-        assert spec.control is None or spec.control in CONTROLS or spec.kind == "gpu", spec
-        assert (spec.group is None) == (spec.control is None), spec
-        assert spec.group is None or spec.group in GROUPS, spec
-        assert (spec.low is None) == (spec.high is None), spec
-        assert (spec.kind in ("int", "float")) == (spec.low is not None), spec
-        assert (spec.kind in ("enum", "modules", "include")) == bool(spec.choices), spec
-        assert (spec.kind == "enum" and spec.setup) == (spec.enum is not None), spec
-        assert all(a in spec.choices and b in spec.choices for a, b in spec.aliases), spec
-    assert len(BY_NAME) == len(INPUTS)
+        for rule, ok in rules:
+            if not ok(spec):
+                raise TypeError(f"calculator/inputs.py: {spec.name}: {rule}")
+    if len(BY_NAME) != len(INPUTS):
+        raise TypeError("calculator/inputs.py: a key is declared twice")
 
 
 _check_table()
@@ -257,24 +269,11 @@ def _doc_default(spec: InputSpec) -> str:
                   else f'"{spec.default}"' if isinstance(spec.default, str) else f"{spec.default}") + "`"
 
 
-def _doc_values(spec: InputSpec) -> str:
-    if spec.low is not None:
-        unit = f" {spec.unit.replace('_', '-')}" if spec.unit else ""
-        lo = f"{spec.low:,}" if spec.kind == "int" else f"{spec.low:g}"
-        hi = f"{spec.high:,}" if spec.kind == "int" else f"{spec.high:g}"
-        return f"{lo} – {hi}{unit}"
-    if spec.kind == "bool":
-        return "`true`, `false`"
-    if spec.choices and spec.kind == "enum":
-        return ", ".join(f"`{c}`" for c in spec.choices)
-    return ""
-
-
 def markdown_table() -> str:
     """The request-key table of ESTIMATOR.md (between its ``inputs:begin`` / ``inputs:end`` markers)."""
     lines = ["| key | default | values | CLI flag | form | meaning |", "|---|---|---|---|---|---|"]
     for spec in INPUTS:
         form = "—" if spec.control is None else ("more settings" if spec.advanced else spec.group or "")
         flag = f"`{spec.flag}`" if spec.cli else ("`--model` / `--config`" if spec.name == "model" else "—")
-        lines.append(f"| `{spec.name}` | {_doc_default(spec)} | {_doc_values(spec)} | {flag} | {form} | {spec.doc} |")
+        lines.append(f"| `{spec.name}` | {_doc_default(spec)} | {spec.value_kind.doc_values(spec)} | {flag} | {form} | {spec.doc} |")
     return "\n".join(lines)

@@ -1,20 +1,19 @@
 """Per-GPU memory of one fine-tuning step: one pure function per component, then the phases and the peak.
 
 Every constant the model uses is in ``COEFFICIENTS`` (a frozen dataclass) with the source it comes from and, where it
-was fitted, the calibration rows (``/work/shared/calibration/measurements.csv`` ids) it was fitted on. The derivation
-of each term is in ESTIMATOR.md. All figures are bytes, per GPU, as Python ints; nothing here does I/O.
+was fitted, the ids of the calibration rows (the measurements ``benchmarks/calibration.py`` reads) it was fitted on.
+What a model holds (parameters, LoRA targets, 4-bit storage) is counted once, in ``params.py``, for memory and time.
+The derivation of each term is in ESTIMATOR.md. All figures are bytes, per GPU, as Python ints; nothing here does I/O.
 
 Vocabulary used below: ``P`` all parameters, ``T`` trainable parameters, ``h`` hidden size, ``i`` MLP width,
 ``a``/``kv`` query/key-value heads, ``d`` head dim, ``L`` layers, ``V`` vocabulary, ``b`` micro-batch, ``s`` sequence.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from functools import lru_cache
+from dataclasses import dataclass
 
+from . import vocab
 from .models import (
-    ALL_LINEAR,
-    LORA_MODULES,
     Attention,
     Estimate,
     Method,
@@ -26,15 +25,27 @@ from .models import (
     Sharding,
     TrainingSetup,
 )
+from .params import (
+    base_fp32,
+    compute_bytes,
+    count_params,
+    expert_width,
+    head_dim,
+    held_arch,
+    lm_head_quantized,
+    moe_layers,
+    nf4_bytes,
+    nf4_const_bits,
+    quantized_params,
+    stack_targets,
+    stored_weight_bytes,
+    trainable_params,
+    wrapped_linears,
+)
 
 __all__ = [
     "COEFFICIENTS",
     "Coefficients",
-    "ParamCounts",
-    "count_params",
-    "moe_layers",
-    "expert_width",
-    "trainable_params",
     "weights_bytes",
     "master_copy_bytes",
     "autocast_copy_bytes",
@@ -71,9 +82,7 @@ GB = 10**9
 @dataclass(frozen=True)
 class Coefficients:
     # --- dtype sizes (IEEE / bitsandbytes definitions) ------------------------------------------------------------
-    nf4_bits: float = 4.0                    # NF4 code, 4 bits/param (Dettmers et al. 2023, QLoRA §2)
-    nf4_const_bits: float = 0.5              # one fp32 absmax per 64-weight block = 32/64 bits (QLoRA paper §3)
-    nf4_const_bits_double_quant: float = 0.127  # 8/64 + 32/(64*256) bits with double quantisation (QLoRA paper §3)
+    # (the NF4 storage sizes are definitions, in params.py: NF4_BITS, NF4_CONST_BITS, NF4_CONST_BITS_DOUBLE_QUANT)
     adamw_8bit_state_bytes: float = 2.0      # bitsandbytes 8-bit Adam: 1 byte each for m and v (HF perf_train_gpu_one)
     adamw_32bit_state_bytes: float = 8.0     # bitsandbytes (Paged)AdamW32bit: fp32 m and v whatever the param dtype
     #                                          (bitsandbytes optim/optimizer.py Optimizer2State.init_state: float32
@@ -205,182 +214,41 @@ COEFFICIENTS = Coefficients()
 # =====================================================================================================================
 # Parameter counting
 # =====================================================================================================================
-@dataclass(frozen=True)
-class LayerKind:
-    """Decoder layers of one shape: ``count`` of them in the stack (dense and MoE layers of one model differ)."""
-
-    count: int
-    params: int                    # all parameters of one such layer
-    linear: int                    # weights of its nn.Linear modules (experts included)
-    linears: tuple[tuple[str, int, int, int], ...]  # (name, d_in, d_out, copies)
 
 
-@dataclass(frozen=True)
-class ParamCounts:
-    total: int
-    embedding: int                 # V·h
-    lm_head: int                   # V·h, 0 when tied
-    layer: int                     # the largest decoder layer, all parameters
-    layer_linear: int              # the largest decoder layer, weights of its nn.Linear modules (experts included)
-    largest_linear: int            # elements of the largest single weight matrix in a layer
-    linears: tuple[tuple[str, int, int, int], ...]  # (name, d_in, d_out, copies) of the largest layer
-    kinds: tuple[LayerKind, ...] = ()   # every layer shape of the stack with its count (one kind for dense models)
-    stack_linear: int = 0               # nn.Linear weights of the whole decoder stack
 
 
-def _head_dim(m: ModelArch) -> int:
-    return m.head_dim if m.head_dim else m.hidden_size // m.num_attention_heads
 
 
-def _attention(m: ModelArch) -> tuple[list[tuple[str, int, int, int]], int]:
-    """Attention linears and the other parameters of one layer (biases, q/k norms, sinks, MLA norms).
-    Multi-head latent attention (transformers DeepseekV2Attention / DeepseekV3Attention): q through a rank
-    ``q_lora_rank`` bottleneck with an RMSNorm (or one q_proj when it is None), k/v through one compressed
-    ``kv_lora_rank`` projection (+ the shared rope key) with an RMSNorm, expanded per head by kv_b_proj."""
-    h, a = m.hidden_size, m.num_attention_heads
-    other = 0
-    if m.kv_lora_rank:
-        qk = m.qk_nope_head_dim + m.qk_rope_head_dim
-        if m.q_lora_rank:
-            lin = [("q_a_proj", h, m.q_lora_rank, 1), ("q_b_proj", m.q_lora_rank, a * qk, 1)]
-            other += m.q_lora_rank + (m.q_lora_rank if m.attention_bias else 0)    # q_a_layernorm, q_a_proj bias
-        else:
-            lin = [("q_proj", h, a * qk, 1)]
-        kv_a = m.kv_lora_rank + m.qk_rope_head_dim
-        lin += [("kv_a_proj_with_mqa", h, kv_a, 1),
-                ("kv_b_proj", m.kv_lora_rank, a * (m.qk_nope_head_dim + m.v_head_dim), 1),
-                ("o_proj", a * m.v_head_dim, h, 1)]
-        other += m.kv_lora_rank + (kv_a if m.attention_bias else 0)              # kv_a_layernorm, kv_a_proj bias
-    else:
-        d = _head_dim(m)
-        qd, kvd = a * d, m.num_key_value_heads * d
-        lin = [("q_proj", h, qd, 1), ("k_proj", h, kvd, 1), ("v_proj", h, kvd, 1), ("o_proj", qd, h, 1)]
-        if m.attention_bias:
-            other += qd + 2 * kvd
-        if m.qk_norm == "head":
-            other += 2 * d                                 # Qwen3: q_norm, k_norm over one head
-        elif m.qk_norm == "full":
-            other += qd + kvd                              # OLMoE / OLMo 2: over all q and all k features
-    if m.o_proj_bias:
-        other += h
-    if m.attention_sinks:
-        other += a                                         # gpt-oss: one sink logit per head
-    return lin, other
 
 
-def _mlp(m: ModelArch, width: int, copies: int) -> tuple[list[tuple[str, int, int, int]], int]:
-    h = m.hidden_size
-    lin = [("gate_proj", h, width, copies)] if m.mlp_gated else []
-    lin += [("up_proj", h, width, copies), ("down_proj", width, h, copies)]
-    bias = ((2 if m.mlp_gated else 1) * width + h) * copies if m.mlp_bias else 0
-    return lin, bias
 
 
-def moe_layers(m: ModelArch) -> int:
-    """Decoder layers whose MLP is a mixture of experts (the rest are dense: ``first_k_dense_replace``)."""
-    return max(0, m.num_hidden_layers - m.first_k_dense_replace) if m.num_local_experts > 0 else 0
 
 
-def expert_width(m: ModelArch) -> int:
-    return m.moe_intermediate_size or m.intermediate_size
 
 
-@lru_cache(maxsize=256)
-def count_params(m: ModelArch) -> ParamCounts:
-    """Total parameters from the config, exactly as transformers builds the model (checked against each catalogue
-    model's safetensors total; ESTIMATOR.md "Model configs"). A MoE layer holds every expert, the router
-    (``num_local_experts × h``, + a bias), the shared expert and its gate."""
-    h = m.hidden_size
-    attn, attn_other = _attention(m)
-    base_other = 2 * h + attn_other                        # two norms + attention extras
-    kinds: list[LayerKind] = []
-    n_moe = moe_layers(m)
-    n_dense = m.num_hidden_layers - n_moe
-    if n_dense:
-        mlp, bias = _mlp(m, m.intermediate_size, 1)
-        lin = tuple(attn + mlp)
-        linear = sum(di * do * c for _, di, do, c in lin)
-        kinds.append(LayerKind(n_dense, linear + base_other + bias, linear, lin))
-    if n_moe:
-        E = m.num_local_experts
-        mlp, bias = _mlp(m, expert_width(m), E)
-        bias += E * h + (E if m.router_bias else 0)        # router weight (+ bias)
-        if m.shared_expert_intermediate_size:
-            shared, sbias = _mlp(m, m.shared_expert_intermediate_size, 1)
-            mlp += shared
-            bias += sbias + (h if m.shared_expert_gate else 0)
-        lin = tuple(attn + mlp)
-        linear = sum(di * do * c for _, di, do, c in lin)
-        kinds.append(LayerKind(n_moe, linear + base_other + bias, linear, lin))
-    big = max(kinds, key=lambda k: k.params)
-    emb = m.vocab_size * h
-    head = 0 if m.tie_word_embeddings else emb
-    total = emb + head + sum(k.count * k.params for k in kinds) + h   # + final norm
-    largest = max(di * do for k in kinds for _, di, do, _c in k.linears)
-    return ParamCounts(total, emb, head, big.params, big.linear, largest, big.linears, tuple(kinds),
-                       sum(k.count * k.linear for k in kinds))
 
 
-def _arch(s: TrainingSetup) -> ModelArch:
-    """The architecture as the framework holds it in memory. ``untie_embeddings``: litgpt's GPT has its own lm_head
-    nn.Linear next to the nn.Embedding (litgpt/model.py), and its checkpoint converter copies the embedding into it
-    when the checkpoint ties them (convert_hf_checkpoint: ``lm_head.weight = transformer.wte.weight``); only its
-    pretraining script re-ties them (``train.tie_embeddings``). Two tensors in memory."""
-    if s.untie_embeddings and s.model.tie_word_embeddings:
-        return _untied(s.model)
-    return s.model
 
 
-@lru_cache(maxsize=256)
-def _untied(m: ModelArch) -> ModelArch:
-    return replace(m, tie_word_embeddings=False)
 
 
-def _wrapped(name: str, targets: tuple[str, ...]) -> bool:
-    """A linear is LoRA-wrapped when its name is targeted; MLA's projections (q_a_proj, kv_b_proj, ...) carry no
-    Llama name, so only "all-linear" (every Llama name targeted) reaches them, as PEFT's all-linear does."""
-    if name in targets:
-        return True
-    return name not in LORA_MODULES and all(t in targets for t in ALL_LINEAR)
 
 
-@lru_cache(maxsize=1024)
-def _targets_of(m: ModelArch, targets: tuple[str, ...]) -> tuple[tuple[str, int, int, int], ...]:
-    """The wrapped linears of the largest decoder layer."""
-    return tuple(x for x in count_params(m).linears if _wrapped(x[0], targets))
 
 
-@lru_cache(maxsize=1024)
-def _stack_targets(m: ModelArch, targets: tuple[str, ...]) -> tuple[tuple[int, tuple[tuple[str, int, int, int], ...]], ...]:
-    """(layer count, wrapped linears) for every layer kind of the stack (dense and MoE layers differ)."""
-    return tuple((k.count, tuple(x for x in k.linears if _wrapped(x[0], targets))) for k in count_params(m).kinds)
 
 
-def _targets(s: TrainingSetup) -> tuple[tuple[str, int, int, int], ...]:
-    """(name, d_in, d_out, copies) of the LoRA-wrapped modules of one layer (lm_head is handled apart)."""
-    return _targets_of(s.model, s.lora_targets)
 
 
-@lru_cache(maxsize=1024)
-def _trainable(m: ModelArch, method: Method, r: int, targets: tuple[str, ...]) -> int:
-    if method is Method.FULL:
-        return count_params(m).total
-    t = sum(n * sum(r * (di + do) * c for _, di, do, c in lins) for n, lins in _stack_targets(m, targets))
-    if "lm_head" in targets:
-        t += r * (m.hidden_size + m.vocab_size)
-    return t
 
 
-def trainable_params(s: TrainingSetup) -> int:
-    """Full: every parameter. LoRA/QLoRA: r·(d_in + d_out) per wrapped linear (torchtune LoRA docs; PEFT)."""
-    return _trainable(_arch(s), s.method, s.lora_rank, s.lora_targets)
 
 
 # =====================================================================================================================
 # Helpers: dtypes and sharding
 # =====================================================================================================================
-def _compute_bytes(s: TrainingSetup) -> int:
-    return 4 if s.precision is Precision.FP32 else 2
 
 
 def _adapter_bytes_per(s: TrainingSetup) -> int:
@@ -400,66 +268,21 @@ def _shards(s: TrainingSetup) -> tuple[int, int, int]:
     return n, n, n
 
 
-def _lm_head_quantized(s: TrainingSetup) -> bool:
-    """QLoRA over bitsandbytes with lm_head in NF4 too: Lightning Fabric's BitsandbytesPrecision (litgpt --quantize)
-    replaces every torch.nn.Linear, lm_head included, unless ``ignore_modules`` names it (litgpt passes none)."""
-    return s.method is Method.QLORA and s.quantize_lm_head and s.qlora_backend is QloraBackend.BITSANDBYTES
 
 
-def _quantized_params(s: TrainingSetup) -> int:
-    """Parameters stored in NF4 (QLoRA only)."""
-    if s.method is not Method.QLORA:
-        return 0
-    pc = count_params(_arch(s))
-    if s.qlora_backend is QloraBackend.TORCHAO:
-        stack = sum(n * sum(di * do * c for _, di, do, c in lins) for n, lins in _stack_targets(s.model, s.lora_targets))
-    else:   # transformers get_keys_to_not_convert keeps lm_head 16-bit; embeddings are not nn.Linear
-        stack = pc.stack_linear
-    head = s.model.vocab_size * s.model.hidden_size if _lm_head_quantized(s) else 0
-    return stack + head
 
 
-def _stored_weight_bytes(s: TrainingSetup) -> float:
-    """All base parameters in their storage dtype (before sharding), adapters excluded."""
-    pc = count_params(_arch(s))
-    c = COEFFICIENTS
-    if s.method is Method.QLORA:
-        q = _quantized_params(s)
-        const = c.nf4_const_bits_double_quant if s.double_quant else c.nf4_const_bits
-        rest = 4 if s.precision is Precision.FP32 else 2
-        # a quantised lm_head is its own NF4 tensor (replacing the 16-bit head, if the model has one apart); a tied
-        # embedding stays 16-bit for the input lookup
-        in_layers = q - (s.model.vocab_size * s.model.hidden_size if _lm_head_quantized(s) else 0)
-        head_16 = pc.lm_head if _lm_head_quantized(s) else 0
-        return q * (c.nf4_bits + const) / 8 + (pc.total - in_layers - head_16) * max(rest, _base_bytes(s))
-    if s.precision is Precision.FP32:
-        return pc.total * 4.0
-    if s.method is Method.FULL and s.precision is Precision.MIXED:
-        return 0.0   # the fp32 weights are the master copy (master_copy_bytes); 16-bit copies: autocast_copy_bytes
-    return pc.total * float(_base_bytes(s))
 
 
-def _base_fp32(s: TrainingSetup) -> bool:
-    """A frozen base kept in fp32 (``base_fp32``; LoRA/QLoRA with ``precision: mixed``). DeepSpeed's bf16 mode casts
-    the module's parameters to bf16 whatever they were loaded in (its fp32 copies live with the optimizer), so the
-    fp32 load does not stay there."""
-    return (s.base_fp32 and s.method is not Method.FULL and s.precision is Precision.MIXED
-            and not (s.deepspeed and s.sharding is not Sharding.NONE))
 
 
 def _autocast_casts(s: TrainingSetup) -> bool:
     """An fp32 base computed through per-op autocast casts. Under FSDP its MixedPrecision policy casts each shard to
     16-bit before the all-gather instead (accelerate's ``mixed_precision: bf16``), so the gathered weights, the
     layer inputs and the residual stream are 16-bit and nothing is cast per op."""
-    return _base_fp32(s) and s.sharding is Sharding.NONE
+    return base_fp32(s) and s.sharding is Sharding.NONE
 
 
-def _base_bytes(s: TrainingSetup) -> int:
-    """Bytes per frozen (non-quantised) base parameter: 4 when loaded in fp32 (``base_fp32``, or ``precision``
-    fp32), else 2. transformers ``from_pretrained`` without a dtype loads fp32 (its default), and HF Trainer's
-    ``bf16=True`` only wraps the forward in ``torch.autocast``, which casts per op and leaves the weights as they are
-    (trace lora-llama31-8b-all-fp32base-s2048-ckpt: 8.03 B parameters x 4 B)."""
-    return 4 if (_base_fp32(s) or s.precision is Precision.FP32) else 2
 
 
 def _live_gathered_bytes(s: TrainingSetup) -> float:
@@ -471,16 +294,15 @@ def _live_gathered_bytes(s: TrainingSetup) -> float:
     (root + one layer) and a 0.38 GiB all-gather buffer (the prefetched layer) next to the 3.1 GiB shard."""
     if s.sharding is not Sharding.ZERO3 or (s.num_gpus <= 1 and not s.offload_params):
         return 0.0
-    pc = count_params(_arch(s))
+    pc = count_params(held_arch(s))
     c = COEFFICIENTS
-    dense = 2 if (_base_fp32(s) or s.precision is not Precision.FP32) else 4   # FSDP MixedPrecision gathers 16-bit
+    dense = compute_bytes(s)       # FSDP MixedPrecision gathers 16-bit (an fp32 base too)
     L = s.model.num_hidden_layers
     if s.method is Method.QLORA:
         # NF4 layers next to a 16-bit root (embeddings, final norm, lm_head unless it is quantised too)
-        const = c.nf4_const_bits_double_quant if s.double_quant else c.nf4_const_bits
-        q_layer = (_quantized_params(s) - (s.model.vocab_size * s.model.hidden_size if _lm_head_quantized(s) else 0)) / L
-        layer = q_layer * (c.nf4_bits + const) / 8 + (pc.layer - q_layer) * dense
-        head = s.model.vocab_size * s.model.hidden_size * (c.nf4_bits + const) / 8 if _lm_head_quantized(s) \
+        q_layer = (quantized_params(s) - (s.model.vocab_size * s.model.hidden_size if lm_head_quantized(s) else 0)) / L
+        layer = nf4_bytes(q_layer, s) + (pc.layer - q_layer) * dense
+        head = nf4_bytes(s.model.vocab_size * s.model.hidden_size, s) if lm_head_quantized(s) \
             else pc.lm_head * dense
         root = (pc.embedding + s.model.hidden_size) * dense + head
     else:
@@ -493,7 +315,7 @@ def _live_gathered_bytes(s: TrainingSetup) -> float:
                                   max(0.0, c.deepspeed_max_live_elements * per - layer - head))
     else:
         live = min(c.zero3_live_layers, L) * layer + root
-    return min(live, _stored_weight_bytes(s) or pc.total * 2.0)     # never more than the model
+    return min(live, stored_weight_bytes(s) or pc.total * 2.0)     # never more than the model
 
 
 # =====================================================================================================================
@@ -503,7 +325,7 @@ def weights_bytes(s: TrainingSetup) -> float:
     """Base-model weights resident on one GPU (frozen or trainable), sharded by ZeRO-3, plus the gathered set."""
     w_shard, _, _ = _shards(s)
     consts = _unsharded_quant_state_bytes(s)
-    stored = _stored_weight_bytes(s) - consts
+    stored = stored_weight_bytes(s) - consts
     if s.offload_params and s.sharding is Sharding.ZERO3:
         resident = 0.0
     else:
@@ -520,9 +342,7 @@ def _unsharded_quant_state_bytes(s: TrainingSetup) -> float:
     if s.method is not Method.QLORA or s.qlora_backend is not QloraBackend.BITSANDBYTES \
             or s.sharding is not Sharding.ZERO3:
         return 0.0
-    c = COEFFICIENTS
-    const = c.nf4_const_bits_double_quant if s.double_quant else c.nf4_const_bits
-    return _quantized_params(s) * const / 8
+    return quantized_params(s) * nf4_const_bits(s) / 8
 
 
 def master_copy_bytes(s: TrainingSetup) -> float:
@@ -556,7 +376,7 @@ def _grad_dtype_bytes(s: TrainingSetup) -> int:
 
 def gradient_bytes(s: TrainingSetup) -> float:
     """The full gradient buffer at the end of backward, per GPU (ZeRO-2/3 shard it; offload moves it to the host)."""
-    pc = count_params(_arch(s))
+    pc = count_params(held_arch(s))
     t = trainable_params(s)
     g = _grad_dtype_bytes(s)
     if s.optimizer_in_backward:
@@ -566,7 +386,7 @@ def gradient_bytes(s: TrainingSetup) -> float:
     _, g_shard, _ = _shards(s)
     total = t * g
     if s.frozen_param_grads and s.method is not Method.FULL and s.sharding is Sharding.ZERO3:
-        total += pc.total * _compute_bytes(s)   # FSDP1 flat params: the frozen base shards get gradients too
+        total += pc.total * compute_bytes(s)   # FSDP1 flat params: the frozen base shards get gradients too
     if _unsharded_accumulation(s):
         # no_sync(): FSDP skips the reduce-scatter on accumulating micro-batches and keeps the unsharded gradients
         # (PyTorch FSDP no_sync docs; pytorch#126166); the last micro-batch reduce-scatters into the shard
@@ -582,7 +402,7 @@ def _unsharded_unit_grad_bytes(s: TrainingSetup) -> float:
     shard); 0 when gradients are not sharded or stay unsharded (no_sync accumulation)."""
     if s.sharding not in (Sharding.ZERO2, Sharding.ZERO3) or s.optimizer_in_backward or _unsharded_accumulation(s):
         return 0.0
-    pc = count_params(_arch(s))
+    pc = count_params(held_arch(s))
     t = trainable_params(s)
     g = _grad_dtype_bytes(s)
     return min(pc.layer * g * (t / pc.total), t * g) * (1 - 1 / s.num_gpus)
@@ -599,9 +419,9 @@ def layer_backward_bytes(s: TrainingSetup) -> float:
     0.38 GiB at the peak) and fsdp2-full-llama31-8b-s2048-ckpt-n8."""
     if s.sharding not in (Sharding.ZERO2, Sharding.ZERO3) or s.optimizer_in_backward or s.cpu_offload:
         return 0.0
-    pc = count_params(_arch(s))
+    pc = count_params(held_arch(s))
     t = trainable_params(s)
-    g = _compute_bytes(s)     # unsharded gradients come in the compute dtype (FSDP MixedPrecision's param_dtype)
+    g = compute_bytes(s)     # unsharded gradients come in the compute dtype (FSDP MixedPrecision's param_dtype)
     layer_grads = min(pc.layer * t / pc.total, t) * g
     acts = recompute_bytes(s) if s.gradient_checkpointing else _layer_activation_bytes(s)
     root = pc.lm_head * g if (s.method is Method.FULL and not s.deepspeed) else 0.0
@@ -619,7 +439,7 @@ def grad_bucket_bytes(s: TrainingSetup) -> float:
     hidden_size². FSDP has no such buffer."""
     if not s.deepspeed or s.sharding is Sharding.NONE:
         return 0.0
-    return float(s.reduce_bucket_size * _compute_bytes(s))
+    return float(s.reduce_bucket_size * compute_bytes(s))
 
 
 def _unsharded_accumulation(s: TrainingSetup) -> bool:
@@ -647,7 +467,7 @@ def _optimizer_state_bytes_per_param(s: TrainingSetup) -> float:
 
 def _adafactor_state_bytes(s: TrainingSetup) -> float:
     """Factored second moment: (rows + cols) fp32 per matrix; vectors keep a full fp32 state."""
-    m = _arch(s)
+    m = held_arch(s)
     pc = count_params(m)
     if s.method is Method.FULL:
         stack = sum(k.count * (sum((di + do) * c for _, di, do, c in k.linears) + (k.params - k.linear))
@@ -656,7 +476,7 @@ def _adafactor_state_bytes(s: TrainingSetup) -> float:
     else:
         r = s.lora_rank
         stack = sum(n * sum(((r + di) + (do + r)) * c for _, di, do, c in lins)
-                    for n, lins in _stack_targets(m, s.lora_targets))
+                    for n, lins in stack_targets(m, s.lora_targets))
         total = stack + ((r + m.hidden_size) + (m.vocab_size + r) if "lm_head" in s.lora_targets else 0)
     return total * COEFFICIENTS.adafactor_extra_bytes
 
@@ -699,11 +519,11 @@ def optimizer_step_temp_bytes(s: TrainingSetup) -> float:
 def _largest_trainable_tensor(s: TrainingSetup) -> int:
     """Elements of the largest trainable parameter: the embedding (or an untied lm_head) or the widest linear in full
     fine-tuning; the widest LoRA matrix (r x the larger side of its module) otherwise."""
-    m = _arch(s)
+    m = held_arch(s)
     pc = count_params(m)
     if s.method is Method.FULL:
         return max(pc.embedding, pc.lm_head, pc.largest_linear)
-    sides = [max(di, do) for _, di, do, _c in _targets(s)]
+    sides = [max(di, do) for _, di, do, _c in wrapped_linears(s)]
     if "lm_head" in s.lora_targets:
         sides.append(max(m.hidden_size, m.vocab_size))
     return s.lora_rank * max(sides, default=0)
@@ -722,7 +542,7 @@ def _attn_widths(m: ModelArch, attention: Attention) -> tuple[int, int, int, int
     if m.kv_lora_rank:
         qk = m.qk_nope_head_dim + m.qk_rope_head_dim
         return a * qk, a * qk, a * m.v_head_dim, a * m.v_head_dim, m.kv_lora_rank + (m.q_lora_rank or 0)
-    d = _head_dim(m)
+    d = head_dim(m)
     qd = a * d
     kvd = qd if attention is not Attention.FLASH else m.num_key_value_heads * d
     return qd, kvd, kvd, qd, 0
@@ -754,7 +574,7 @@ def _act_per_token_layer(s: TrainingSetup) -> float:
     h = m.hidden_size
     q_w, k_w, v_w, o_in, latent = _attn_widths(m, s.attention)
     i, gathered, router = _mlp_act_widths(m)
-    cb = _compute_bytes(s)
+    cb = compute_bytes(s)
     frozen = s.method is not Method.FULL
     attn = cb * (q_w + k_w + v_w + o_in)                 # q, k, v, attention output (SDPA/flash save them)
     # torch.compile (AOTAutograd's min-cut partitioner) recomputes cheap pointwise ops in the backward instead of
@@ -792,10 +612,10 @@ def _autocast_weight_casts_per_layer(s: TrainingSetup) -> float:
     32 layers of Llama-2-7B."""
     if not _autocast_casts(s):
         return 0.0
-    pc = count_params(_arch(s))
+    pc = count_params(held_arch(s))
     if s.method is Method.QLORA:
         frozen = 0 if s.qlora_backend is QloraBackend.BITSANDBYTES else \
-            pc.layer_linear - sum(di * do * c for _, di, do, c in _targets(s))
+            pc.layer_linear - sum(di * do * c for _, di, do, c in wrapped_linears(s))
     else:
         frozen = pc.layer_linear
     return 2.0 * frozen
@@ -806,16 +626,16 @@ def _lora_act_per_token_layer(s: TrainingSetup) -> float:
     lora_A's output (r values) per wrapped module (PEFT LoraLayer.forward; IBM fm-training-estimator lora.py)."""
     m = s.model
     ab = _adapter_bytes_per(s)
-    cb = _compute_bytes(s)
+    cb = compute_bytes(s)
     k = m.num_experts_per_tok if m.num_local_experts > 0 else 1
     total = 0.0
-    shared_seen: set[int] = set()
+    shared_seen: set[object] = set()
     # Without a cast or a dropout, o_proj's adapter reads the attention output that SDPA / flash attention already
     # save (transformers' ``attn_output.transpose(1, 2).contiguous()`` is a no-op on their (b, s, heads, d) output):
     # nothing more is kept. Eager attention's output is a fresh matmul result. Trace
     # lora-llama32-3b-all-bf16adapters-s4096.
     attention_out_saved = s.attention is not Attention.EAGER
-    for name, di, _do, copies in _targets(s):
+    for name, di, _do, copies in wrapped_linears(s):
         fan = k if copies > 1 else 1
         if _autocast_casts(s):
             # autocast casts the fp32 input to 16-bit for lora_A's matmul, which saves the cast (one per module);
@@ -828,7 +648,7 @@ def _lora_act_per_token_layer(s: TrainingSetup) -> float:
         elif name == "o_proj" and attention_out_saved:
             pass
         else:
-            key = 0 if name in ("q_proj", "k_proj", "v_proj") else 1 if name in ("gate_proj", "up_proj") else id(name)
+            key = 0 if name in ("q_proj", "k_proj", "v_proj") else 1 if name in ("gate_proj", "up_proj") else name
             if key not in shared_seen:
                 shared_seen.add(key)
                 total += cb * di * fan                   # the base input itself, once per distinct tensor
@@ -839,16 +659,16 @@ def _lora_act_per_token_layer(s: TrainingSetup) -> float:
 def _head_act_per_token(s: TrainingSetup) -> float:
     """Final norm (fp32 input) and the lm_head input."""
     h = s.model.hidden_size
-    cb = _compute_bytes(s)
+    cb = compute_bytes(s)
     lm_trainable = s.method is Method.FULL or "lm_head" in s.lora_targets
-    saved = lm_trainable or _lm_head_quantized(s)      # MatMul4Bit saves its input as well
+    saved = lm_trainable or lm_head_quantized(s)      # MatMul4Bit saves its input as well
     return 4 * h + (cb * h if saved else 0)
 
 
 def _head_weight_cast_bytes(s: TrainingSetup) -> float:
     """An fp32 frozen lm_head under autocast: its 16-bit cast, saved for the input gradient (see
     _autocast_weight_casts_per_layer); a quantised lm_head is dequantised instead."""
-    if not _autocast_casts(s) or _lm_head_quantized(s):
+    if not _autocast_casts(s) or lm_head_quantized(s):
         return 0.0
     return 2.0 * s.model.vocab_size * s.model.hidden_size
 
@@ -886,7 +706,7 @@ def _layer_activation_bytes(s: TrainingSetup) -> float:
 def _checkpoint_bytes_per_token(s: TrainingSetup) -> int:
     """A checkpointed layer's input: the residual stream, fp32 when an fp32 base runs under autocast (its
     embeddings and residual adds stay fp32: trace lora-llama31-8b-all-fp32base-s2048-ckpt), else compute dtype."""
-    return s.model.hidden_size * (4 if _autocast_casts(s) else _compute_bytes(s))
+    return s.model.hidden_size * (4 if _autocast_casts(s) else compute_bytes(s))
 
 
 def activation_bytes(s: TrainingSetup) -> float:
@@ -963,7 +783,7 @@ def tied_grad_sum_bytes(s: TrainingSetup) -> float:
     the embedding lookup) that autograd adds into a third tensor before accumulating it, at the very end of the
     backward: two V·h gradients more than the finished buffer holds (trace full-gemma-7b-bf16-s2048-ckpt: mm,
     embedding_dense_backward and add outputs, 3 x 1.46 GiB, at the peak)."""
-    if s.method is not Method.FULL or not _arch(s).tie_word_embeddings or s.optimizer_in_backward:
+    if s.method is not Method.FULL or not held_arch(s).tie_word_embeddings or s.optimizer_in_backward:
         return 0.0
     return 2.0 * s.model.vocab_size * s.model.hidden_size * _grad_dtype_bytes(s)
 
@@ -977,7 +797,7 @@ def _fused_ce_bytes(s: TrainingSetup) -> float:
     c = COEFFICIENTS
     tok = _tokens(s)
     h = s.model.hidden_size
-    cb = _compute_bytes(s)
+    cb = compute_bytes(s)
     total = tok * h * (cb + c.fused_ce_chunk_bytes)
     if s.method is Method.FULL or "lm_head" in s.lora_targets:
         total += s.model.vocab_size * h * (_grad_dtype_bytes(s) if s.method is Method.FULL else cb)
@@ -996,13 +816,13 @@ def dequant_transient_bytes(s: TrainingSetup) -> float:
     """QLoRA: the largest quantised weight dequantised to 16-bit for its matmul (bitsandbytes dequantize_4bit)."""
     if s.method is not Method.QLORA:
         return 0.0
-    pc = count_params(_arch(s))
+    pc = count_params(held_arch(s))
     if s.qlora_backend is QloraBackend.TORCHAO:
-        sizes = [di * do for _, di, do, _c in _targets(s)]
+        sizes = [di * do for _, di, do, _c in wrapped_linears(s)]
         biggest = max(sizes) if sizes else 0
     else:
         biggest = pc.largest_linear
-    if _lm_head_quantized(s):
+    if lm_head_quantized(s):
         biggest = max(biggest, s.model.vocab_size * s.model.hidden_size)
     return biggest * (4 if s.precision is Precision.FP32 else 2) * _dequant_copies(s)
 
@@ -1022,7 +842,7 @@ def _head_dequant_bytes(s: TrainingSetup) -> float:
     """A quantised lm_head is dequantised again by its backward (MatMul4Bit.backward: dequantize_4bit(B) for the
     input gradient), the first op of the backward: its 16-bit weight is alive next to the logits and their
     gradient chunk."""
-    if not _lm_head_quantized(s):
+    if not lm_head_quantized(s):
         return 0.0
     return s.model.vocab_size * s.model.hidden_size * (4 if s.precision is Precision.FP32 else 2) * _dequant_copies(s)
 
@@ -1032,7 +852,7 @@ def reference_model_bytes(s: TrainingSetup) -> float:
     disabled, TRL "Reference model considerations with PEFT") or with precompute_ref_log_probs."""
     if not s.dpo or s.precompute_ref_log_probs or s.method is not Method.FULL:
         return 0.0
-    pc = count_params(_arch(s))
+    pc = count_params(held_arch(s))
     stored = pc.total * (2 if s.precision is Precision.BF16 else 4)
     w_shard, _, _ = _shards(s)
     if s.offload_params and s.sharding is Sharding.ZERO3:
@@ -1050,7 +870,7 @@ def _reference_forward_transient(s: TrainingSetup) -> float:
     m = s.model
     dense = m.intermediate_size if moe_layers(m) < m.num_hidden_layers else 0
     routed = m.num_experts_per_tok * expert_width(m) + m.shared_expert_intermediate_size if moe_layers(m) else 0
-    cb = _compute_bytes(s)
+    cb = compute_bytes(s)
     layer = n * (m.hidden_size + 2 * max(dense, routed)) * cb
     return layer + n * m.vocab_size * cb * 3
 
@@ -1068,7 +888,7 @@ def _host_ram_bytes(s: TrainingSetup) -> float:
             total += 4.0 * trainable_params(s)          # fp32 master copy on the CPU (ZeRO-Offload)
         total += trainable_params(s) * 4.0              # fp32 gradients for the CPU optimizer step
     if s.offload_params and s.sharding is Sharding.ZERO3:
-        total += _stored_weight_bytes(s) or count_params(_arch(s)).total * 2.0
+        total += stored_weight_bytes(s) or count_params(held_arch(s)).total * 2.0
     if _paged(s) and not s.cpu_offload:
         total += optimizer_state_total_bytes(s) / _shards(s)[2] * n
     total += activation_host_bytes(s) * n
@@ -1153,8 +973,11 @@ def _phase_components(s: TrainingSetup, t: _Terms) -> dict[Phase, dict[str, floa
 #: ties resolve to the later phase in the step (a full FT peak at the end of backward, then the optimizer)
 _PHASE_ORDER = (Phase.REFERENCE_FORWARD, Phase.FORWARD, Phase.BACKWARD_START, Phase.BACKWARD_END,
                 Phase.OPTIMIZER_STEP)
-_BREAKDOWN_KEYS = ("weights", "master_copy", "gradients", "optimizer_states", "optimizer_temp", "activations",
-                   "logits_loss", "lora_adapter", "dequant_transient", "reference_model")
+
+
+def _allocated_components() -> tuple[str, ...]:
+    """The components inside PyTorch's allocated memory (vocab.COMPONENTS less the reserve and the context)."""
+    return tuple(c for c in vocab.COMPONENTS if c not in vocab.OUTSIDE_ALLOCATOR)
 
 
 def _peak(comps: dict[Phase, dict[str, float]]) -> tuple[Phase, int, dict[str, int]]:
@@ -1165,7 +988,7 @@ def _peak(comps: dict[Phase, dict[str, float]]) -> tuple[Phase, int, dict[str, i
         v = phases.get(ph)
         if v is not None and v >= allocated:
             allocated, peak_phase = v, ph
-    breakdown = {k: int(comps[peak_phase].get(k, 0.0)) for k in _BREAKDOWN_KEYS}
+    breakdown = {k: int(comps[peak_phase].get(k, 0.0)) for k in _allocated_components()}
     breakdown["activations"] += allocated - sum(breakdown.values())     # int() rounding: keep the sum exact
     return peak_phase, allocated, breakdown
 
@@ -1212,14 +1035,14 @@ def allocator_reserve_bytes(s: TrainingSetup, t: _Terms, comps: dict[Phase, dict
 def estimate(s: TrainingSetup) -> Estimate:
     """Peak per-GPU memory and its breakdown at the peak phase."""
     c = COEFFICIENTS
-    pc = count_params(_arch(s))
+    pc = count_params(held_arch(s))
     t = _terms(s)
     comps = _phase_components(s, t)
     peak_phase, allocated, breakdown = _peak(comps)
     reserve = allocator_reserve_bytes(s, t, comps, allocated)
     context = c.cuda_context_bytes if s.cuda_context_bytes is None else s.cuda_context_bytes
-    breakdown["allocator_reserve"] = reserve
-    breakdown["cuda_context"] = context
+    outside = {"allocator_reserve": reserve, "cuda_context": context}
+    breakdown = {k: outside[k] if k in outside else breakdown[k] for k in vocab.COMPONENTS}   # the vocabulary's order
     reserved = allocated + reserve
     peak = reserved + context
     trainable = trainable_params(s)

@@ -5,7 +5,7 @@ Nothing here computes memory; see ``memory.py``. Nothing here imports a browser 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -61,8 +61,8 @@ class ModelArch:
 
 @dataclass(frozen=True, kw_only=True)
 class GpuSpec:
-    """One GPU model. ``memory_gb`` is the marketed capacity in decimal GB (1e9 bytes) unless ``memory_bytes`` says
-    the exact figure (e.g. an "80 GB" A100 exposes 85,899,345,920 bytes = 80 GiB)."""
+    """One GPU model. ``memory_bytes`` is the memory the driver reports (nvidia-smi ``memory.total``), which can differ
+    from the marketed size (an "80 GB" A100 exposes 85,899,345,920 bytes = 80 GiB)."""
 
     id: str                # e.g. "a100-80gb"
     name: str              # e.g. "NVIDIA A100 80GB"
@@ -87,29 +87,23 @@ class GpuSpec:
 
 
 # ---------------------------------------------------------------------------------------------------------------
-# Inputs of one estimate (added for memory.py / recommend.py / api.py). Enum values are the JSON strings.
+# Inputs of one estimate (added for memory.py / recommend.py / api.py). Enum values are the JSON strings
+# (enum.StrEnum: Python 3.11 here, 3.14 in Pyodide).
 # ---------------------------------------------------------------------------------------------------------------
 
-class _StrEnum(str, Enum):
-    """A str-valued Enum whose ``str()`` is its value on every Python (3.11's StrEnum exists; this is portable)."""
-
-    def __str__(self) -> str:  # pragma: no cover - trivial
-        return str(self.value)
-
-
-class Method(_StrEnum):
+class Method(StrEnum):
     FULL = "full"
     LORA = "lora"
     QLORA = "qlora"
 
 
-class Precision(_StrEnum):
+class Precision(StrEnum):
     FP32 = "fp32"      # everything fp32: weights, gradients, optimizer states, activations
     MIXED = "mixed"    # HF Trainer AMP on an fp32-loaded model: fp32 master weights + 16-bit autocast copies
     BF16 = "bf16"      # pure bf16: weights, gradients and (torch AdamW) states in bf16
 
 
-class Optimizer(_StrEnum):
+class Optimizer(StrEnum):
     ADAMW_TORCH = "adamw_torch"              # torch.optim.AdamW, foreach (the CUDA default)
     ADAMW_TORCH_FUSED = "adamw_torch_fused"  # torch.optim.AdamW(fused=True)
     ADAMW_8BIT = "adamw_8bit"                # bitsandbytes AdamW8bit
@@ -120,26 +114,26 @@ class Optimizer(_StrEnum):
     SGD_MOMENTUM = "sgd_momentum"
 
 
-class Attention(_StrEnum):
+class Attention(StrEnum):
     EAGER = "eager"   # stores the s x s scores / probabilities of every layer
     SDPA = "sdpa"     # picks the flash / memory-efficient kernel for 16-bit inputs: no s^2 memory
     FLASH = "flash"   # flash_attention_2
 
 
-class Sharding(_StrEnum):
+class Sharding(StrEnum):
     NONE = "none"
     ZERO1 = "zero1"   # optimizer states sharded
     ZERO2 = "zero2"   # + gradients
     ZERO3 = "zero3"   # + parameters ("fsdp" FULL_SHARD is accepted as zero3)
 
 
-class QloraBackend(_StrEnum):
+class QloraBackend(StrEnum):
     BITSANDBYTES = "bitsandbytes"  # transformers/PEFT/litgpt: every decoder nn.Linear is NF4; lm_head, embeddings 16-bit
     #                                (litgpt/Fabric quantise lm_head too: TrainingSetup.quantize_lm_head)
     TORCHAO = "torchao"            # torchtune: only the LoRA-wrapped linears are NF4
 
 
-class Phase(_StrEnum):
+class Phase(StrEnum):
     REFERENCE_FORWARD = "reference_forward"  # DPO: the frozen reference pass (no_grad)
     FORWARD = "forward"                      # end of the forward pass, loss computed
     BACKWARD_START = "backward_start"        # logits/loss gradients alive on top of every saved activation

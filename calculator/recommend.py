@@ -29,7 +29,7 @@ MICRO_BATCH_CAP = int(LIMITS["micro_batch_size"][1])
 
 
 @lru_cache(maxsize=4096)
-def estimate(s: TrainingSetup) -> Estimate:
+def cached_estimate(s: TrainingSetup) -> Estimate:
     """memory.estimate, remembered: the advice asks for the same setups again and again (the GPU table, each remedy
     alone and stacked, every probe of the inverse solver), and a page recomputing after each keystroke asks for most of
     them again. Setups are frozen, so a setup is its own key."""
@@ -60,7 +60,7 @@ def setup_for(s: TrainingSetup, n: int) -> TrainingSetup:
 
 @lru_cache(maxsize=64)
 def _peaks_by_size(s: TrainingSetup) -> dict[int, int]:
-    return {n: estimate(setup_for(s, n)).peak_bytes for n in SETUP_SIZES}
+    return {n: cached_estimate(setup_for(s, n)).peak_bytes for n in SETUP_SIZES}
 
 
 def gpu_table(s: TrainingSetup) -> list[dict[str, Any]]:
@@ -93,7 +93,7 @@ def smallest_setup(s: TrainingSetup) -> dict[str, Any] | None:
 
 
 def _fits(s: TrainingSetup, gpu: GpuSpec) -> bool:
-    return estimate(s).peak_bytes <= TIGHT_SHARE * gpu.memory_bytes
+    return cached_estimate(s).peak_bytes <= TIGHT_SHARE * gpu.memory_bytes
 
 
 def _largest(lo: int, hi: int, ok: Any, start: int | None = None) -> int:
@@ -172,13 +172,13 @@ def _remedies(s: TrainingSetup, gpu: GpuSpec) -> tuple[dict[str, Any], ...]:
     if s.method is not Method.QLORA:
         steps.append(("qlora", {"method": Method.QLORA}))
     limit = TIGHT_SHARE * gpu.memory_bytes
-    base_peak = estimate(s).peak_bytes
+    base_peak = cached_estimate(s).peak_bytes
     out: list[dict[str, Any]] = []
     cumulative, cum_peak = s, base_peak
     for name, change in steps:
         alone = replace(s, **change)
         stacked = replace(cumulative, **change)
-        e_alone, e_stacked = estimate(alone).peak_bytes, estimate(stacked).peak_bytes
+        e_alone, e_stacked = cached_estimate(alone).peak_bytes, cached_estimate(stacked).peak_bytes
         if e_alone >= base_peak and e_stacked >= cum_peak:
             continue                                   # changes nothing for this setup
         if e_stacked < cum_peak:
@@ -194,7 +194,7 @@ def _remedies(s: TrainingSetup, gpu: GpuSpec) -> tuple[dict[str, Any], ...]:
     n_alone = shard_alone or SETUP_SIZES[-1]
     out.append({"remedy": "sharding",
                 "changes": {"num_gpus": n_alone, "sharding": setup_for(s, n_alone).sharding.value},
-                "peak_bytes_alone": estimate(setup_for(s, n_alone)).peak_bytes, "fits_alone": shard_alone is not None,
+                "peak_bytes_alone": cached_estimate(setup_for(s, n_alone)).peak_bytes, "fits_alone": shard_alone is not None,
                 "peak_bytes_cumulative": None, "fits_cumulative": None, "num_gpus_cumulative": shard_cum})
     # shorter sequences, alone: the longest that fits at micro-batch 1 (with accumulation keeping the batch)
     base1 = replace(s, micro_batch_size=1, grad_accum_steps=s.grad_accum_steps * s.micro_batch_size,
@@ -202,6 +202,6 @@ def _remedies(s: TrainingSetup, gpu: GpuSpec) -> tuple[dict[str, Any], ...]:
     longest = max_seq_len(base1, gpu)
     if 0 < longest < s.seq_len:
         out.append({"remedy": "shorter_sequences", "changes": {"seq_len": longest, "micro_batch_size": 1},
-                    "peak_bytes_alone": estimate(replace(base1, seq_len=longest)).peak_bytes, "fits_alone": True,
+                    "peak_bytes_alone": cached_estimate(replace(base1, seq_len=longest)).peak_bytes, "fits_alone": True,
                     "peak_bytes_cumulative": None, "fits_cumulative": None})
     return tuple(out)

@@ -11,9 +11,8 @@ Two layers, so that the calibration can refit the few efficiencies without recou
   its memory bandwidth and its links, and the efficiencies in ``COEFFICIENTS`` (fitted on the published
   measurements in ``shared/calibration/throughput/throughput.csv``; each names its source rows).
 
-``throughput(setup, gpu)`` and ``run_time(setup, gpu, workload)`` give the figures the API returns;
-``result_json(setup, options, result)`` adds them to an API result.
-Standard library only (CPython and Pyodide); nothing here does I/O. Formulas and sources: ESTIMATOR.md "Time and
+``throughput(setup, gpu)`` and ``run_time(setup, gpu, workload)`` give the figures the API returns (laid out by
+``answer.py``: this module is physics only). Standard library only (CPython and Pyodide); nothing here does I/O. Formulas and sources: ESTIMATOR.md "Time and
 cost".
 
 Vocabulary: ``M`` tokens of one micro-batch on one GPU (all its sequences), ``s`` tokens per sequence, ``b``
@@ -28,50 +27,47 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
-from .memory import (
-    activation_bytes,
-    activation_host_bytes,
+from .errors import TimeNotModelled
+from .memory import activation_bytes, activation_host_bytes, estimate as memory_estimate
+from .models import Attention, GpuSpec, Method, Optimizer, Precision, QloraBackend, Sharding, TrainingSetup
+from .params import (
+    NF4_BITS,
+    attention_head_dims,
+    compute_bytes,
     count_params,
-    estimate as memory_estimate,
+    gathered_weight_bytes,
+    held_arch,
+    moe_layers,
+    quantized_params,
+    stack_targets,
     trainable_params,
-)
-from .models import (
-    Attention,
-    GpuSpec,
-    Method,
-    ModelArch,
-    Optimizer,
-    Precision,
-    QloraBackend,
-    Sharding,
-    TrainingSetup,
 )
 
 __all__ = [
     "effective_setup",
     "COEFFICIENTS",
-    "Coefficients",
+    "TimeCoefficients",
+    "PCIE_FALLBACK_GB_S",
     "Workload",
     "StepCounts",
     "StepTime",
-    "ThroughputError",
+    "check",
+    "setup_counts",
     "step_counts",
     "step_time",
     "throughput",
+    "setup_tokens_per_second",
     "computed_tokens_per_example",
     "run_time",
-    "flops_per_token",
-    "result_json",
-    "time_table",
 ]
 
 
 # =====================================================================================================================
-# Coefficients: every efficiency, with the rows it was fitted on (benchmarks/throughput.py --fit reproduces them)
+# TimeCoefficients: every efficiency, with the rows it was fitted on (benchmarks/time_accuracy.py --fit reproduces them)
 # =====================================================================================================================
 @dataclass(frozen=True)
-class Coefficients:
-    """Every efficiency of the time model. "Fitted": by ``python benchmarks/throughput.py --fit`` (a coordinate
+class TimeCoefficients:
+    """Every efficiency of the time model. "Fitted": by ``python benchmarks/time_accuracy.py --fit`` (a coordinate
     search over the usable rows of shared/calibration/throughput/throughput.csv, from neutral starting values; it
     reproduces these figures and lists the rows each one moves by more than 5 % when scaled by 1.25 -- the rows named
     below). Everything else is a count or a sourced constant."""
@@ -85,28 +81,28 @@ class Coefficients:
     # point-wise Triton kernels with large inputs). Not fitted: it trades off exactly with elementwise_traffic.
     bandwidth_efficiency: float = 0.92
     # Share of the peak that attention kernels sustain, causal half counted (FlashAttention-2 reports 50-73 % of an
-    # A100's peak forward). Fitted; moves only the long-context rows MF-10, MF-11, MF-28 (32k-65k tokens), so it
-    # is the least certain figure here.
-    attention_efficiency: float = 0.75
+    # A100's peak forward). Fitted; moves only the long-context rows MF-10, MF-11, MF-13, MF-28 (16k-65k tokens),
+    # so it is the least certain figure here.
+    attention_efficiency: float = 0.55
     # Element-wise traffic (norms, activations, rotary, residuals, casts, dropout) as a multiple of the bytes the
     # layers save for backward (memory.activation_bytes): eager PyTorch reads and writes each saved tensor several
-    # times in the forward and the backward. Fitted; moves 43 rows, mostly bandwidth-poor cards and small models:
-    # PF-*, MF-01/02/04/07/08/19/20/31/34, QW-02/05/06/13/14/16/19/21/22/31/32/34, AA-17/19/23/31/32, UN-*,
-    # LG-T*, PS-*.
-    elementwise_traffic: float = 11.0
+    # times in the forward and the backward. Fitted; moves 38 rows, mostly bandwidth-poor cards and small models:
+    # PF-04/05/07/08/10/11, MF-01/02/07/08/19/20/31, QW-05/06/13/14/16/21/22/31/34, AA-17/19/23/31/32,
+    # UN-01/02/04/05, LG-T*, PS-10/12/13.
+    elementwise_traffic: float = 10.0
     # --- the host ------------------------------------------------------------------------------------------------
     # Host time per launched kernel in eager PyTorch (Python dispatch, autograd, launch), kernels counted below.
-    # Fitted on the small-batch rows PF-04/05/07/08/10/11 and QW-01/02/05/07/10/11/18/19/29/38.
-    kernel_launch_s: float = 1.8e-05
+    # Fitted on the small-batch rows PF-04/05/07/08/10/11 and QW-01/02/05/07/08/10/11/18/19/23/29/38.
+    kernel_launch_s: float = 2.0e-05
     # DeepSpeed ZeRO-3 host time per decoder layer per pass (parameter fetch/release hooks). Fitted on QW-07, QW-08,
     # QW-23, QW-24 (Qwen full fine-tuning under ZeRO-3, 256-2048 tokens).
-    zero3_layer_s: float = 0.0025
+    zero3_layer_s: float = 0.002
     # How GPU and host time combine per micro-batch: (gpu^p + host^p)^(1/p); p = 1 adds them, a large p takes the
-    # slower. Fitted on the same small-batch rows (PF-*, QW-02/05/08/10/11/18/19/24/29/38).
+    # slower. Fitted on the same small-batch rows (PF-04/05/07/08/10/11, QW-02/05/08/10/11/13/16/18/19/24/29/38).
     overlap_p: float = 1.5
     # --- links ---------------------------------------------------------------------------------------------------
     # Share of the per-direction link bandwidth that collectives reach. PCIe (through the host bridge; GeForce cards
-    # have no peer-to-peer): fitted on TT-03/05, AA-02/03/04/15/16/20/22/25/26/28/29 (FSDP over PCIe on RTX 3090,
+    # have no peer-to-peer): fitted on TT-03/05, AA-02/03/04/15/20/22/25/26/28/29 (FSDP over PCIe on RTX 3090,
     # 4090, A5000, 6000 Ada; the rigs differ by 3x, see ESTIMATOR.md). NVLink: fitted on MF-05, QW-23, QW-24.
     # Network (more than 8 GPUs): fitted on MF-14, MF-16, MF-37.
     pcie_efficiency: float = 0.1
@@ -114,7 +110,7 @@ class Coefficients:
     network_efficiency: float = 1.0
     # Share of the communication that hides behind compute (FSDP prefetches gathers, DDP overlaps reductions with
     # the backward): exposed = max(0, comm - overlap * compute) + (1 - overlap) * min(comm, overlap * compute).
-    # Fitted on MF-05/14/16, AA-02/15/16/20/22/25.
+    # Fitted on MF-05/14/16, AA-02/15/20/22/25.
     comm_overlap: float = 0.4
     # Share of the PCIe link that host<->GPU copies reach when paged optimizer states are evicted and brought back,
     # weights or activations are offloaded. Fitted on TT-04 and TT-09 (paged AdamW on a 24/48 GB card).
@@ -134,13 +130,13 @@ class Coefficients:
     compile_kernel_share: float = 0.35
     # --- range ---------------------------------------------------------------------------------------------------
     # Low-high range of tokens per second: the 10th and 90th percentiles of the signed error over the usable rows
-    # (-23.8 % and +35.9 %: measured = estimate / (1 + error); printed by --fit), so 8 rows in 10 lie inside it.
+    # (-27.1 % and +30.8 %: measured = estimate / (1 + error); printed by --fit), so 8 rows in 10 lie inside it.
     # Times scale the other way.
-    range_low: float = 0.74
-    range_high: float = 1.31
+    range_low: float = 0.76
+    range_high: float = 1.37
 
 
-COEFFICIENTS = Coefficients()
+COEFFICIENTS = TimeCoefficients()
 
 
 # =====================================================================================================================
@@ -157,15 +153,13 @@ _KERNELS_FWD_BASE = 40
 _KERNELS_BWD_PER_FWD = 2.0
 _KERNELS_LORA_FWD = 5
 _KERNELS_LORA_BWD = 7
-
-
-class ThroughputError(ValueError):
-    """A time the estimator cannot compute honestly; ``code`` says why."""
-
-    def __init__(self, code: str, field: str | None = None) -> None:
-        super().__init__(code, field)
-        self.code = code
-        self.field = field
+#: Kernels outside the decoder layers, per micro-batch: the embedding lookup and its backward (2), the final RMSNorm
+#: (8 forward, 16 backward, as a layer's), lm_head's forward and two backward matmuls (3), the cross-entropy's
+#: upcast, log-softmax, loss, mean and their backward (about 11): 40. A count, for host time only.
+_KERNELS_OUTSIDE_LAYERS = 40.0
+#: Per-direction host link of a card whose datasheet gives none: PCIe 3.0 x16, 8 GT/s x 16 lanes x 128/130 encoding
+#: = 15.75 GB/s (PCI-SIG, PCI Express Base Specification 3.0), rounded to 16.
+PCIE_FALLBACK_GB_S = 16.0
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -229,31 +223,6 @@ def _roofline(matmuls: tuple[tuple[float, float], ...]) -> tuple[tuple[float, ..
     return tuple(g[0] for g in groups), tuple(flops_from), tuple(bytes_before)
 
 
-def _head_dim(m: ModelArch) -> int:
-    return m.head_dim if m.head_dim else m.hidden_size // m.num_attention_heads
-
-
-def _wrapped(s: TrainingSetup) -> tuple[tuple[str, int, int, int], ...]:
-    if s.method is Method.FULL:
-        return ()
-    return tuple(x for x in count_params(s.model).linears if x[0] in s.lora_targets)
-
-
-def _quantized_linear_params(s: TrainingSetup) -> float:
-    """Weights stored in 4 bits (per GPU before sharding): every decoder linear (bitsandbytes) or the LoRA-wrapped
-    ones (torchao, torchtune); lm_head too when ``quantize_lm_head``."""
-    if s.method is not Method.QLORA:
-        return 0.0
-    pc = count_params(s.model)
-    if s.qlora_backend is QloraBackend.TORCHAO:
-        per = sum(di * do * c for _, di, do, c in _wrapped(s))
-    else:
-        per = pc.layer_linear
-    head = s.model.vocab_size * s.model.hidden_size if (s.quantize_lm_head and s.qlora_backend is
-                                                         QloraBackend.BITSANDBYTES) else 0
-    return float(per * s.model.num_hidden_layers + head)
-
-
 def _optimizer_sweep_bytes_per_param(s: TrainingSetup) -> float:
     """Bytes the optimizer step reads and writes per trainable parameter, counted from the implementations
     (gradient-norm clipping's read of the gradients included):
@@ -303,7 +272,7 @@ def _link(s: TrainingSetup, gpu: GpuSpec) -> tuple[float, str]:
         return gpu.network_gb_s or c.internode_gb_s, "network"
     if gpu.nvlink and gpu.interconnect_gb_s:
         return gpu.interconnect_gb_s, "nvlink"
-    return gpu.host_link_gb_s or 16.0, "pcie"
+    return gpu.host_link_gb_s or PCIE_FALLBACK_GB_S, "pcie"
 
 
 @lru_cache(maxsize=512)
@@ -311,7 +280,7 @@ def step_counts(s: TrainingSetup, gpu: GpuSpec) -> StepCounts:
     """Count the work of one optimizer step on one GPU (no efficiencies; see module docstring). The card only
     decides the links (NVLink, PCIe, network) and whether paged optimizer states fit; the rest is counted once per
     setup."""
-    w = _work(s)
+    w = setup_counts(s)
     link, kind, paging, host_gb_s = _card_terms(w, s, gpu)
     return replace(w, link_gb_s=link, link_kind=kind, paging_bytes=paging, host_gb_s=host_gb_s)
 
@@ -325,52 +294,59 @@ def _card_terms(w: StepCounts, s: TrainingSetup, gpu: GpuSpec) -> tuple[float, s
         over = w.peak_bytes + w.paged_bytes - gpu.memory_bytes
         if over > 0:
             paging = 2.0 * min(over, w.paged_bytes)
-    return link, kind, paging, gpu.host_link_gb_s or 16.0
+    return link, kind, paging, gpu.host_link_gb_s or PCIE_FALLBACK_GB_S
 
 
 @lru_cache(maxsize=64)
-def _work(s: TrainingSetup) -> StepCounts:
+def setup_counts(s: TrainingSetup) -> StepCounts:
+    """What one optimizer step of ``s`` does on one GPU, before a card is chosen (``step_counts`` adds the card's
+    links): counted once per setup."""
     m = s.model
-    pc = count_params(m)
+    pc = count_params(held_arch(s))
     L = m.num_hidden_layers
     h, V = m.hidden_size, m.vocab_size
-    d = _head_dim(m)
+    qk_d, v_d = attention_head_dims(m)
     a = m.num_attention_heads
     seqs, sl = _sequence(s)
     M = seqs * sl
     full = s.method is Method.FULL
     gc = s.gradient_checkpointing
-    cb = 4 if s.precision is Precision.FP32 else 2
+    cb = compute_bytes(s)
+    # the wrapped linears of each layer kind (params.py: the count memory uses), none for full fine-tuning
+    wrapped = () if full else stack_targets(m, s.lora_targets)
     experts_active = m.num_experts_per_tok if m.num_local_experts > 0 else 1
     fwd_passes = 1 + (1 if gc else 0)                      # forward, and the recomputed forward
     ref = 1 if (s.dpo and not s.precompute_ref_log_probs) else 0   # DPO reference forward (no grad)
 
     # --- matmuls of the decoder layers: forward 2·M·din·dout; backward: input gradient 2·M·din·dout, and the
     # weight gradient 2·M·din·dout when the weight trains. Bytes: the weight (16-bit) and the activations in/out.
+    # Every layer kind of the stack (dense and MoE layers differ: DeepSeek's first layers are dense) with its count.
     matmuls: list[tuple[float, float]] = []
     model_flops = 0.0
-    for name, di, do, copies in pc.linears:
-        active = experts_active if copies > 1 else 1
-        f1 = 2.0 * M * di * do * active                     # one pass over all tokens
-        wbytes = 2.0 * di * do * copies                     # the weights are read whatever the routing
-        abytes = cb * M * (di + do) * active
-        passes = fwd_passes + 1 + (1 if full else 0) + ref  # fwd (+recompute) + input grad (+ weight grad) (+ref)
-        matmuls.append((f1 * passes * L, (wbytes + abytes) * passes * L))
-        model_flops += f1 * (2 + (1 if full else 0)) * L
+    for kind in pc.kinds:
+        for name, di, do, copies in kind.linears:
+            active = experts_active if copies > 1 else 1
+            f1 = 2.0 * M * di * do * active                     # one pass over all tokens
+            wbytes = 2.0 * di * do * copies                     # the weights are read whatever the routing
+            abytes = cb * M * (di + do) * active
+            passes = fwd_passes + 1 + (1 if full else 0) + ref  # fwd (+recompute) + input grad (+ weight grad) (+ref)
+            matmuls.append((f1 * passes * kind.count, (wbytes + abytes) * passes * kind.count))
+            model_flops += f1 * (2 + (1 if full else 0)) * kind.count
     # router of a MoE layer (tiny)
     if m.num_local_experts > 0:
         f1 = 2.0 * M * h * m.num_local_experts
-        matmuls.append((f1 * (fwd_passes + 2 + ref) * L, 0.0))
+        matmuls.append((f1 * (fwd_passes + 2 + ref) * moe_layers(m), 0.0))
     # LoRA adapters: A (din x r) and B (r x dout): forward, input and weight gradients = 3 passes (+recompute).
     # Rank-r matmuls are bandwidth-bound: each pass reads the input, writes and reads the r-wide middle, and
     # updates the output.
     r = s.lora_rank
     lora_passes = 3 + (1 if gc else 0)
-    for _name, di, do, copies in _wrapped(s):
-        active = experts_active if copies > 1 else 1
-        f1 = 2.0 * M * r * (di + do) * active
-        matmuls.append((f1 * lora_passes * L, cb * M * (di + 2 * r + 2 * do) * active * lora_passes * L))
-        model_flops += f1 * 3 * L
+    for count, lins in wrapped:
+        for _name, di, do, copies in lins:
+            active = experts_active if copies > 1 else 1
+            f1 = 2.0 * M * r * (di + do) * active
+            matmuls.append((f1 * lora_passes * count, cb * M * (di + 2 * r + 2 * do) * active * lora_passes * count))
+            model_flops += f1 * 3 * count
     # lm_head (tied or not): forward, input gradient, weight gradient when it trains; DPO reference forward
     f1 = 2.0 * M * h * V
     head_passes = 2 + (1 if full else 0) + ref
@@ -381,14 +357,15 @@ def _work(s: TrainingSetup) -> StepCounts:
         matmuls.append((f1r * 3, 0.0))
         model_flops += f1r * 3
 
-    # --- attention scores and values: 2 matmuls of 2·s_ctx·a·d FLOPs per token. Flash/SDPA kernels skip the
-    # masked half of a causal sequence (s_ctx = s/2) and their backward recomputes the scores: 2.5 x forward
-    # (FlashAttention-2 paper, §3.1); eager computes the full s x s matrix and its backward is 2 x forward.
+    # --- attention scores and values: 2·s_ctx·a·d FLOPs per token each (d: the q·k width, then the value width;
+    # MLA's are qk_nope + qk_rope and v_head_dim). Flash/SDPA kernels skip the masked half of a causal sequence
+    # (s_ctx = s/2) and their backward recomputes the scores: 2.5 x forward (FlashAttention-2 paper, §3.1); eager
+    # computes the full s x s matrix and its backward is 2 x forward.
     if s.attention is Attention.EAGER:
-        att_fwd = 4.0 * M * sl * a * d
+        att_fwd = 2.0 * M * sl * a * (qk_d + v_d)
         att_bwd = 2.0 * att_fwd
     else:
-        att_fwd = 4.0 * M * (sl / 2.0) * a * d
+        att_fwd = 2.0 * M * (sl / 2.0) * a * (qk_d + v_d)
         att_bwd = 2.5 * att_fwd
     attention = (att_fwd * (fwd_passes + ref) + att_bwd) * L
     model_flops += (att_fwd + att_bwd) * L
@@ -405,19 +382,24 @@ def _work(s: TrainingSetup) -> StepCounts:
 
     # --- QLoRA: each forward and backward dequantises every quantised weight (read 4-bit + constants, write
     # 16-bit); bitsandbytes MatMul4Bit.forward and .backward call dequantize_4bit; torchao NF4 likewise.
-    q = _quantized_linear_params(s)
-    dequant = q * (0.5 + 2.0) * (fwd_passes + 1 + ref)
+    # Per quantised weight: its NF4 code read (the constants, 3-12 % of that, are left out) and the weight written in
+    # the compute dtype.
+    q = quantized_params(s)
+    dequant = q * (NF4_BITS / 8 + cb) * (fwd_passes + 1 + ref)
 
     # --- host side: kernels launched per micro-batch
     per_layer_fwd = _KERNELS_FWD_BASE + (0 if m.mlp_gated else -2)
-    per_layer = per_layer_fwd * (fwd_passes + ref) + per_layer_fwd * _KERNELS_BWD_PER_FWD - (
-        0 if full else len(pc.linears))
-    n_wrapped = len(_wrapped(s))
-    per_layer += n_wrapped * (_KERNELS_LORA_FWD * fwd_passes + _KERNELS_LORA_BWD)
-    if s.method is Method.QLORA:
-        n_q = len(pc.linears) if s.qlora_backend is QloraBackend.BITSANDBYTES else n_wrapped
-        per_layer += n_q * (fwd_passes + 1 + ref)
-    kernels = per_layer * L + 40.0                         # embedding, final norm, lm_head, loss
+    layer_kernels = []
+    for i, kind in enumerate(pc.kinds):
+        per_layer = per_layer_fwd * (fwd_passes + ref) + per_layer_fwd * _KERNELS_BWD_PER_FWD - (
+            0 if full else len(kind.linears))
+        n_wrapped = len(wrapped[i][1]) if wrapped else 0
+        per_layer += n_wrapped * (_KERNELS_LORA_FWD * fwd_passes + _KERNELS_LORA_BWD)
+        if s.method is Method.QLORA:
+            n_q = len(kind.linears) if s.qlora_backend is QloraBackend.BITSANDBYTES else n_wrapped
+            per_layer += n_q * (fwd_passes + 1 + ref)
+        layer_kernels.append(per_layer * kind.count)
+    kernels = sum(layer_kernels) + _KERNELS_OUTSIDE_LAYERS
     if s.torch_compile:
         kernels *= COEFFICIENTS.compile_kernel_share
 
@@ -437,7 +419,7 @@ def _work(s: TrainingSetup) -> StepCounts:
     comm_step = 0.0
     if n > 1:
         frac = (n - 1) / n
-        stored = _stored_weight_bytes(s)
+        stored = gathered_weight_bytes(s)
         if s.sharding is Sharding.ZERO3:
             # all-gather the weights for the forward, again for the backward (and for a DPO reference forward);
             # reduce-scatter the gradients of every micro-batch
@@ -460,7 +442,7 @@ def _work(s: TrainingSetup) -> StepCounts:
     cpu_params = 0.0
     shard = n if s.sharding is not Sharding.NONE else 1
     if s.offload_params and s.sharding is Sharding.ZERO3:
-        host += _stored_weight_bytes(s) / shard * (2 + ref)
+        host += gathered_weight_bytes(s) / shard * (2 + ref)
     if s.cpu_offload:
         host_step += t_params / shard * (gbytes + 2)
         cpu_params = float(t_params)
@@ -481,19 +463,10 @@ def _work(s: TrainingSetup) -> StepCounts:
         elementwise_bytes=elementwise, loss_bytes=loss, dequant_bytes=dequant, kernels=kernels,
         zero3_layer_passes=zero3_passes,
         comm_bytes=comm, comm_step_bytes=comm_step, link_gb_s=0.0, link_kind="none", host_bytes=host,
-        host_step_bytes=host_step, paging_bytes=0.0, host_gb_s=16.0, optimizer_bytes=opt_bytes,
+        host_step_bytes=host_step, paging_bytes=0.0, host_gb_s=PCIE_FALLBACK_GB_S, optimizer_bytes=opt_bytes,
         cpu_optimizer_params=cpu_params, model_flops=model_flops, total_flops=total, peak_bytes=peak,
         paged_bytes=paged, roofline=_roofline(tuple(matmuls)),
     )
-
-
-def _stored_weight_bytes(s: TrainingSetup) -> float:
-    """The base weights in their storage dtype (all GPUs together): NF4 + constants for the quantised ones."""
-    pc = count_params(s.model)
-    q = _quantized_linear_params(s)
-    const = 0.127 if s.double_quant else 0.5
-    per = 4.0 if s.precision is Precision.FP32 else 2.0
-    return q * (4.0 + const) / 8.0 + (pc.total - q) * per
 
 
 # =====================================================================================================================
@@ -502,7 +475,6 @@ def _stored_weight_bytes(s: TrainingSetup) -> float:
 @dataclass(frozen=True)
 class StepTime:
     step_s: float           # one optimizer step
-    micro_s: float          # one micro-batch (compute and host combined, communication included)
     compute_s: float        # GPU time of one micro-batch
     host_s: float           # host (launch, hooks) time of one micro-batch
     comm_s: float           # exposed communication per micro-batch
@@ -516,11 +488,11 @@ def _combine(x: float, y: float, p: float) -> float:
     return hi * ((x / hi) ** p + (y / hi) ** p) ** (1.0 / p)
 
 
-def _link_efficiency(kind: str, k: Coefficients) -> float:
+def _link_efficiency(kind: str, k: TimeCoefficients) -> float:
     return {"nvlink": k.nvlink_efficiency, "network": k.network_efficiency}.get(kind, k.pcie_efficiency)
 
 
-def step_time(c: StepCounts, gpu: GpuSpec, k: Coefficients = COEFFICIENTS) -> StepTime:
+def step_time(c: StepCounts, gpu: GpuSpec, k: TimeCoefficients = COEFFICIENTS) -> StepTime:
     """Seconds of one step from the counts: a roofline per matmul group (FLOPs at the sustained peak, or its bytes
     at the sustained bandwidth, whichever is slower), attention at its own efficiency, streaming traffic at the
     bandwidth; host time combined with GPU time by ``overlap_p``; communication exposed beyond what overlaps with
@@ -528,7 +500,7 @@ def step_time(c: StepCounts, gpu: GpuSpec, k: Coefficients = COEFFICIENTS) -> St
     return _step_time(c, gpu, k, c.link_gb_s, c.link_kind, c.paging_bytes, c.host_gb_s)
 
 
-def _step_time(c: StepCounts, gpu: GpuSpec, k: Coefficients, link_gb_s: float, link_kind: str,
+def _step_time(c: StepCounts, gpu: GpuSpec, k: TimeCoefficients, link_gb_s: float, link_kind: str,
                paging_bytes: float, host_gb_s: float) -> StepTime:
     """``step_time`` with the card's terms (``_card_terms``) given apart from the counts, so that the GPU table
     times one setup's counts on every card without copying them."""
@@ -557,22 +529,23 @@ def _step_time(c: StepCounts, gpu: GpuSpec, k: Coefficients, link_gb_s: float, l
     if link and c.comm_step_bytes:
         opt += c.comm_step_bytes / link
     step = steps + opt
-    return StepTime(step_s=step, micro_s=micro_total, compute_s=compute, host_s=host, comm_s=comm, optimizer_s=opt)
+    return StepTime(step_s=step, compute_s=compute, host_s=host, comm_s=comm, optimizer_s=opt)
 
 
 # =====================================================================================================================
 # The figures the API returns
 # =====================================================================================================================
-def _check(s: TrainingSetup, gpu: GpuSpec) -> None:
+def check(s: TrainingSetup, gpu: GpuSpec) -> None:
+    """``TimeNotModelled`` for a time the model cannot give honestly (vocab.TIME_ERRORS)."""
     if s.precision is Precision.FP32:
-        raise ThroughputError("fp32_not_modelled", "precision")
+        raise TimeNotModelled("fp32_not_modelled", "precision")
     if not gpu.peak_tflops or not gpu.memory_gb_s:
-        raise ThroughputError("no_peak", "gpu")
+        raise TimeNotModelled("no_peak", "gpu")
 
 
-def throughput(s: TrainingSetup, gpu: GpuSpec, k: Coefficients = COEFFICIENTS) -> dict[str, Any]:
+def throughput(s: TrainingSetup, gpu: GpuSpec, k: TimeCoefficients = COEFFICIENTS) -> dict[str, Any]:
     """Tokens per second (computed tokens: padding included), step time, MFU, and the low-high range."""
-    _check(s, gpu)
+    check(s, gpu)
     counts = step_counts(s, gpu)
     t = step_time(counts, gpu, k)
     tokens_step = counts.tokens * counts.micro_batches
@@ -590,9 +563,14 @@ def throughput(s: TrainingSetup, gpu: GpuSpec, k: Coefficients = COEFFICIENTS) -
     }
 
 
-def flops_per_token(s: TrainingSetup, gpu: GpuSpec) -> float:
-    c = step_counts(s, gpu)
-    return c.total_flops / c.tokens
+def setup_tokens_per_second(s: TrainingSetup, gpu: GpuSpec, counts: StepCounts | None = None,
+                            k: TimeCoefficients = COEFFICIENTS) -> float:
+    """Tokens per second of the whole setup (all its GPUs) on ``gpu``, from the setup's counts (``setup_counts(s)``,
+    counted once per setup: the GPU table times one count's counts on every card)."""
+    check(s, gpu)
+    counts = counts or setup_counts(s)
+    t = _step_time(counts, gpu, k, *_card_terms(counts, s, gpu))
+    return counts.tokens * counts.micro_batches / t.step_s * s.num_gpus
 
 
 @lru_cache(maxsize=256)
@@ -646,16 +624,16 @@ def effective_setup(s: TrainingSetup, w: Workload | None) -> TrainingSetup:
     return s if length == s.seq_len else replace(s, seq_len=length)
 
 
-def run_time(s: TrainingSetup, gpu: GpuSpec, w: Workload, k: Coefficients = COEFFICIENTS,
+def run_time(s: TrainingSetup, gpu: GpuSpec, w: Workload, k: TimeCoefficients = COEFFICIENTS,
              tp: dict[str, Any] | None = None) -> dict[str, Any]:
     """Seconds and GPU-hours of the whole run (``epochs`` passes over the data). ``dataset_tokens`` counts every
     token of the data (DPO: both sequences of every pair); without a mean example length, unpacked data is taken as
     ``seq_len``-long examples (no padding). ``tp``: the throughput of ``effective_setup(s, w)`` if already known."""
-    _check(s, gpu)
+    check(s, gpu)
     if w.dataset_examples is not None and not w.mean_tokens_per_example:
-        raise ThroughputError("missing_field", "mean_tokens_per_example")
+        raise TimeNotModelled("missing_field", "mean_tokens_per_example")
     if w.dataset_examples is None and w.dataset_tokens is None:
-        raise ThroughputError("missing_field", "dataset_tokens")
+        raise TimeNotModelled("missing_field", "dataset_tokens")
     seqs = _sequences(s, w)
     if seqs is None:
         real = computed = float(w.dataset_tokens or 0)
@@ -675,182 +653,3 @@ def run_time(s: TrainingSetup, gpu: GpuSpec, w: Workload, k: Coefficients = COEF
         "padding_share": 0.0 if computed <= 0 else max(0.0, 1.0 - real / computed),
         "range_seconds": [seconds / k.range_high, seconds / k.range_low],
     }
-
-
-# =====================================================================================================================
-# JSON shaping (what api.py returns): throughput and run for the chosen card, time and cost in the GPU table, and
-# the fastest and cheapest setups that fit
-# =====================================================================================================================
-CURRENCY = "USD"
-
-
-def _price(gpu: GpuSpec, chosen: str | None, reader_price: float | None) -> tuple[float | None, str | None]:
-    """The price of one GPU-hour of ``gpu``: the reader's for the chosen card, else the catalogue's reference."""
-    if reader_price is not None and gpu.id == chosen:
-        return reader_price, "reader"
-    if gpu.price_per_hour is not None:
-        return gpu.price_per_hour, "catalogue"
-    return None, None
-
-
-def _round(x: float, digits: int = 4) -> float:
-    return float(f"{x:.{digits}g}")
-
-
-def throughput_json(s: TrainingSetup, gpu: GpuSpec) -> dict[str, Any]:
-    tp = throughput(s, gpu)
-    return {
-        "tokens_per_second_per_gpu": _round(tp["tokens_per_second_per_gpu"]),
-        "tokens_per_second": _round(tp["tokens_per_second"]),
-        "step_time_s": _round(tp["step_time_s"]),
-        "mfu": round(tp["mfu"], 4),
-        "range": [_round(tp["range"][0]), _round(tp["range"][1])],
-        "tokens_per_step": int(tp["tokens_per_step"]),
-        "breakdown_s": {k: _round(v) for k, v in tp["breakdown_s"].items()},
-        "gpu": gpu.id,
-        "num_gpus": s.num_gpus,
-        "seq_len": s.seq_len,            # the length the GPU computes on average (padded, or packed seq_len)
-    }
-
-
-def run_json(s: TrainingSetup, gpu: GpuSpec, w: Workload, price: float | None,
-             price_source: str | None) -> dict[str, Any]:
-    rt = run_time(s, gpu, w)
-    cost = None if price is None else rt["gpu_hours"] * price
-    return {
-        "seconds": _round(rt["seconds"]),
-        "hours": _round(rt["hours"]),
-        "gpu_hours": _round(rt["gpu_hours"]),
-        "range_seconds": [_round(x) for x in rt["range_seconds"]],
-        "cost": None if cost is None else round(cost, 2),
-        "cost_range": None if price is None else [round(x * s.num_gpus / 3600.0 * price, 2)
-                                                  for x in rt["range_seconds"]],
-        "currency": CURRENCY,
-        "price_per_gpu_hour": price,
-        "price_source": price_source,
-        "dataset_tokens": int(round(rt["dataset_tokens"])),
-        "computed_tokens": int(round(rt["computed_tokens"])),
-        "padding_share": round(rt["padding_share"], 4),
-        "epochs": w.epochs,
-    }
-
-
-def _setup_times(s: TrainingSetup, s_eff: TrainingSetup, work: StepCounts, gpu: GpuSpec, w: Workload | None,
-                 price: float | None) -> dict[str, Any]:
-    """Time and cost of one card and count (``s`` built by recommend.setup_for; ``s_eff`` its effective_setup,
-    ``work`` the counts of ``s_eff``)."""
-    try:
-        _check(s_eff, gpu)
-    except ThroughputError as err:
-        return {"tokens_per_second": None, "time_error": err.code}
-    t = _step_time(work, gpu, COEFFICIENTS, *_card_terms(work, s_eff, gpu))
-    tokens_per_second = work.tokens * work.micro_batches / t.step_s * s.num_gpus
-    out: dict[str, Any] = {"tokens_per_second": _round(tokens_per_second)}
-    per_million = 1e6 / tokens_per_second / 3600.0 * s.num_gpus   # GPU-hours per million computed tokens
-    out["cost_per_million_tokens"] = None if price is None else round(per_million * price, 4)
-    if w is not None:
-        rt = run_time(s, gpu, w, tp={"tokens_per_second": tokens_per_second})
-        out["seconds"] = _round(rt["seconds"])
-        out["gpu_hours"] = _round(rt["gpu_hours"])
-        out["cost"] = None if price is None else round(rt["gpu_hours"] * price, 2)
-    out["price_per_gpu_hour"] = price
-    return out
-
-
-def annotate_gpu_table(table: list[dict[str, Any]], s: TrainingSetup, w: Workload | None, chosen: str | None,
-                       reader_price: float | None) -> None:
-    """Add time and cost to every card and count of ``recommend.gpu_table`` (same setups: ``setup_for``). Each
-    count's setup is counted once (``_work``) and timed on every card."""
-    from .catalog import GPUS
-    from .recommend import setup_for
-    setups: dict[int, TrainingSetup] = {}
-    for row in table:
-        gpu = GPUS[row["gpu"]]
-        price, source = _price(gpu, chosen, reader_price)
-        row["price_per_gpu_hour"] = price
-        row["price_source"] = source
-        for setup in row["setups"]:
-            n = setup["num_gpus"]
-            if n not in setups:
-                setups[n] = setup_for(s, n)
-            setup.update(_card_times(setups[n], gpu, w, price))
-
-
-@lru_cache(maxsize=4096)
-def _card_times(sn: TrainingSetup, gpu: GpuSpec, w: Workload | None, price: float | None) -> dict[str, Any]:
-    """_setup_times of one card and count, remembered: a page recomputing after each change asks for the same cards
-    and counts again (setups, cards and workloads are frozen, so they are their own key). Read-only: callers copy."""
-    s_eff = effective_setup(sn, w)
-    return _setup_times(sn, s_eff, _work(s_eff), gpu, w, price)
-
-
-def fastest_and_cheapest(table: list[dict[str, Any]]) -> dict[str, Any]:
-    """Among the setups of an annotated GPU table that fit (recommend's rule: tight allowed), the fastest (most
-    tokens per second, the shortest run) and the cheapest (lowest cost, or cost per million tokens without a
-    workload); ties go to fewer cards, then the table's order."""
-    fits = [(row, st) for row in table for st in row["setups"]
-            if st["verdict"] != "does_not_fit" and st.get("tokens_per_second")]
-
-    def entry(row: dict[str, Any], st: dict[str, Any]) -> dict[str, Any]:
-        keys = ("tokens_per_second", "seconds", "gpu_hours", "cost", "cost_per_million_tokens", "price_per_gpu_hour",
-                "verdict")
-        return {"gpu": row["gpu"], "name": row["name"], "num_gpus": st["num_gpus"],
-                **{k: st.get(k) for k in keys if k in st}}
-
-    fastest = max(fits, key=lambda x: (x[1]["tokens_per_second"], -x[1]["num_gpus"]), default=None)
-    priced = [x for x in fits if x[1].get("cost_per_million_tokens") is not None]
-    cost_key = "cost" if priced and "cost" in priced[0][1] else "cost_per_million_tokens"
-    cheapest = min(priced, key=lambda x: (x[1][cost_key], x[1]["num_gpus"]), default=None)
-    return {"fastest_setup": entry(*fastest) if fastest else None,
-            "cheapest_setup": entry(*cheapest) if cheapest else None}
-
-
-def result_json(s: TrainingSetup, options: dict[str, Any], r: dict[str, Any]) -> None:
-    """Add the time and cost fields to an API result ``r`` in place (api.result_json calls this last).
-
-    * ``throughput`` (with a ``gpu``): tokens per second per GPU and in all, step time, MFU, range.
-    * ``run`` (with a ``gpu`` and a workload): seconds, GPU-hours, cost and currency, at the reader's price
-      (``gpu_hour_price``) or the catalogue's reference price of that card; ``cost`` is null without either.
-    * the GPU table's setups get ``tokens_per_second``, ``cost_per_million_tokens`` and, with a workload,
-      ``seconds``, ``gpu_hours``, ``cost``; ``fastest_setup`` and ``cheapest_setup`` sit beside
-      ``smallest_setup``.
-    * ``time_error``: the code of a time that is refused (``fp32_not_modelled``, ``no_peak``)."""
-    from .catalog import GPUS
-    w: Workload | None = options.get("workload")
-    reader_price = options.get("gpu_hour_price")
-    chosen = options.get("gpu")
-    if "inputs" in r:   # echo the time keys in request form (feeding the inputs back gives the same result)
-        r["inputs"].update({
-            "dataset_tokens": w.dataset_tokens if w else None, "dataset_examples": w.dataset_examples if w else None,
-            "mean_tokens_per_example": w.mean_tokens_per_example if w else None, "epochs": w.epochs if w else 1.0,
-            "gpu_hour_price": reader_price})
-    if chosen is not None:
-        gpu = GPUS[chosen]
-        try:
-            _check(s, gpu)
-            r["throughput"] = throughput_json(effective_setup(s, w), gpu)
-            if w is not None:
-                price, source = _price(gpu, chosen, reader_price)
-                r["run"] = run_json(s, gpu, w, price, source)
-        except ThroughputError as err:
-            r["time_error"] = err.code
-    if "gpu_table" in r:
-        annotate_gpu_table(r["gpu_table"], s, w, chosen, reader_price)
-        if "smallest_setup" in r:
-            r.update(fastest_and_cheapest(r["gpu_table"]))
-
-
-def gpu_speed_json(g: GpuSpec) -> dict[str, Any]:
-    """The catalogue's speed and price fields of one card, for the API schema (the form's price placeholder)."""
-    return {"peak_tflops": g.peak_tflops, "memory_gb_s": g.memory_gb_s, "interconnect_gb_s": g.interconnect_gb_s,
-            "host_link_gb_s": g.host_link_gb_s, "price_per_hour": g.price_per_hour,
-            "price_source": g.price_source or None, "price_date": g.price_date or None, "currency": CURRENCY}
-
-
-def time_table(s: TrainingSetup, w: Workload | None = None, chosen: str | None = None,
-               reader_price: float | None = None) -> list[dict[str, Any]]:
-    """The GPU table (recommend.gpu_table) with time and cost added (for callers outside the API)."""
-    from .recommend import gpu_table
-    table = gpu_table(s)
-    annotate_gpu_table(table, s, w, chosen, reader_price)
-    return table

@@ -1,6 +1,7 @@
-"""The site build, as small modules with one job each. The MkDocs hook files (``hooks/site.py``,
-``hooks/widgets.py``) only route MkDocs events here.
+"""The site build, as small modules with one job each. The MkDocs hook files (``hooks/site.py``, ``hooks/search.py``)
+and the calculator's plugin (``plugin``) only route MkDocs events here.
 
+* ``plugin``   the calculator's MkDocs plugin: markers -> figures and widgets, the runtime and the wheel into the site
 * ``strings``  the page strings, one table per language (``overrides/strings/<lang>.json``)
 * ``markers``  finding and parsing the ``<!-- calc:… -->`` markers of a page
 * ``compute``  the estimator at build time: cached API calls that fail the build on a rejected request
@@ -9,8 +10,10 @@
 * ``runtime``  the bundled Pyodide runtime copied from ``node_modules``
 * ``serve``    the static server of ``make serve`` and the browser tests
 * ``hosting``  relative URLs under any sub-path: the language links, the 404 page that finds the site root
-* ``search``   one search index per language, each page loading its own
+* ``search_index``  one search index per language, each page loading its own
 * ``a11y``     accessibility fixes to the theme's own markup (what axe-core reports there)
+* ``fonts``    the self-hosted fonts copied from ``node_modules``, with their stylesheet
+* ``calc_assets``  what calc.css and protocol.mjs must carry for the estimator's vocabularies
 
 The estimator itself (``calculator``) never imports anything from here; this package imports it.
 """

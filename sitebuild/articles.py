@@ -1,6 +1,7 @@
 """What the build alone computes into an article (no JavaScript): the article tables, the inline figures of the
 prose and the sentence that states the article's shared assumptions. Every number comes from the estimator when
-the page is built, and is formatted by ``calculator.display`` / ``calculator.widgets`` like the widgets' figures.
+the page is built, and is drawn by ``calculator.page`` like the widgets' figures (``calculator.page.figures`` says what
+each inline figure is and how it reads).
 
 An article's shared assumptions are its front matter's ``calc:`` mapping (identical in both language files); an
 inline figure starts from them and applies its marker's own keys.
@@ -12,9 +13,10 @@ from typing import Any
 from mkdocs.exceptions import PluginError
 
 from calculator.catalog import GPUS, MODELS
-from calculator.display import Html, Strings, duration, el, filled, fmt_bytes, fmt_count, fmt_int, fmt_number, \
-    fmt_percent, join, ltr, money
-from calculator.widgets import bytes_html, describe_assumptions, setup_label, table_html, verdict_html
+from calculator.errors import FigureUnavailable
+from calculator.page.figures import figure, figure_html, figure_names
+from calculator.page.pieces import bytes_html, describe_assumptions, setup_label, table_html, verdict_html
+from calculator.page.text import Html, Strings, el, filled, join, ltr
 
 from . import compute
 from .markers import Marker
@@ -108,136 +110,28 @@ def _size_cell(s: Strings, role: str, cells: list[tuple[str, str, dict[str, Any]
 
 
 # ---------------------------------------------------------------------------------------------------------------
-# Inline figures: <!-- calc:value out=… -->
+# Inline figures: <!-- calc:value out=… --> (what each figure is and how it reads: calculator/page/figures.py)
 # ---------------------------------------------------------------------------------------------------------------
-_COMPONENTS = ("weights", "master_copy", "gradients", "optimizer_states", "optimizer_temp", "activations",
-               "logits_loss", "lora_adapter", "dequant_transient", "reference_model", "allocator_reserve",
-               "cuda_context")
-
-
-class _NoFigure(ValueError):
-    """A requested figure the result does not have (no workload, no price, a refused time)."""
-
-
-def _speed(r: dict[str, Any]) -> dict[str, Any]:
-    if not r.get("throughput"):
-        raise _NoFigure(f"no time estimate ({r.get('time_error') or 'no gpu'})")
-    return r["throughput"]
-
-
-def _run(r: dict[str, Any]) -> dict[str, Any]:
-    _speed(r)
-    if not r.get("run"):
-        raise _NoFigure("no run: give dataset_tokens (or dataset_examples and mean_tokens_per_example)")
-    return r["run"]
-
-
-def _priced(x: dict[str, Any]) -> dict[str, Any]:
-    if x.get("cost") is None:
-        raise _NoFigure("no price for this card: give gpu_hour_price")
-    return x
-
-
-def _best(r: dict[str, Any], key: str) -> dict[str, Any]:
-    best = r.get(f"{key}_setup")
-    if not best or best.get("seconds") is None:
-        raise _NoFigure(f"no {key} setup with a run time (give a workload)")
-    return best
-
-
-def _state_bytes_per_param(r: dict[str, Any]) -> float:
-    b = r["breakdown_bytes"]
-    return (b["weights"] + b["master_copy"] + b["gradients"] + b["optimizer_states"]) / r["params"]
-
-
-#: out=… -> (what kind of figure, how to read it from the result, what the request must include)
-OUTPUTS: dict[str, tuple[str, Any, tuple[str, ...]]] = {
-    "peak": ("bytes", lambda r: r["peak_bytes_per_gpu"], ()),
-    "peak_gib": ("bytes", lambda r: r["peak_bytes_per_gpu"], ()),
-    "allocated": ("bytes", lambda r: r["allocated_bytes"], ()),
-    "reserved": ("bytes", lambda r: r["reserved_bytes"], ()),
-    "low": ("bytes", lambda r: r["range"]["low_bytes"], ()),
-    "high": ("bytes", lambda r: r["range"]["high_bytes"], ()),
-    "params": ("count", lambda r: r["params"], ()),
-    "trainable": ("count", lambda r: r["trainable_params"], ()),
-    "trainable_share": ("percent", lambda r: r["trainable_share"], ()),
-    "bytes_per_param": ("number", _state_bytes_per_param, ()),
-    "checkpoint": ("bytes", lambda r: r["checkpoint_bytes"], ()),
-    "adapter": ("bytes", lambda r: r["adapter_bytes"], ()),
-    "optimizer_file": ("bytes", lambda r: r["optimizer_state_file_bytes"], ()),
-    "host_ram": ("bytes", lambda r: r["host_ram_bytes"], ()),
-    "effective_batch": ("int", lambda r: r["effective_batch_size"], ()),
-    "verdict": ("verdict", lambda r: r["gpu"]["verdict"], ("gpu",)),
-    "share": ("percent", lambda r: r["gpu"]["share_of_memory"], ("gpu",)),
-    "max_seq_len": ("int", lambda r: r["max_seq_len"], ("gpu", "inverse")),
-    "max_micro_batch": ("int", lambda r: r["max_micro_batch_size"], ("gpu", "inverse")),
-    "smallest": ("setup", lambda r: (r["smallest_setup"] or {}).get("fits"), ("smallest_setup",)),
-    # time and cost (a workload in the request: dataset_tokens, or dataset_examples with mean_tokens_per_example)
-    "hours": ("duration", lambda r: _run(r)["seconds"], ("gpu",)),
-    "gpu_hours": ("number", lambda r: _run(r)["gpu_hours"], ("gpu",)),
-    "cost": ("money", lambda r: _priced(_run(r))["cost"], ("gpu",)),
-    "tokens_per_second": ("rate", lambda r: _speed(r)["tokens_per_second_per_gpu"], ("gpu",)),
-    "mfu": ("percent", lambda r: _speed(r)["mfu"], ("gpu",)),
-    "fastest": ("setup", lambda r: r.get("fastest_setup"), ("gpu_table", "smallest_setup")),
-    "cheapest": ("setup", lambda r: r.get("cheapest_setup"), ("gpu_table", "smallest_setup")),
-    "fastest_hours": ("duration", lambda r: _best(r, "fastest")["seconds"], ("gpu_table", "smallest_setup")),
-    "fastest_cost": ("money", lambda r: _priced(_best(r, "fastest"))["cost"], ("gpu_table", "smallest_setup")),
-    "cheapest_hours": ("duration", lambda r: _best(r, "cheapest")["seconds"], ("gpu_table", "smallest_setup")),
-    "cheapest_cost": ("money", lambda r: _priced(_best(r, "cheapest"))["cost"], ("gpu_table", "smallest_setup")),
-    "smallest_comfortable": ("setup", lambda r: (r["smallest_setup"] or {}).get("comfortable"), ("smallest_setup",)),
-    **{c: ("bytes", (lambda key: lambda r: r["breakdown_bytes"][key])(c), ()) for c in _COMPONENTS},
-}
-
-
 def render_value(s: Strings, marker: Marker, article: dict[str, Any], where: str) -> Html:
     out = marker.options["out"]
-    if out not in OUTPUTS:
-        raise PluginError(f"{where}: calc:value out={out!r} is not one of {sorted(OUTPUTS)}")
-    kind, read, needs = OUTPUTS[out]
+    fig = figure(out)
+    if fig is None:
+        raise PluginError(f"{where}: calc:value out={out!r} is not one of {figure_names()}")
+    needs = fig.needs
     request = {**article, **marker.attrs}
     if "gpu" in needs and not request.get("gpu"):
         raise PluginError(f"{where}: calc:value out={out} needs gpu=… (in the marker or the front matter)")
     request["include"] = [n for n in needs if n != "gpu"]
     if "model" not in request:
         raise PluginError(f"{where}: calc:value needs model=… (in the marker or the front matter)")
-    try:
-        raw = read(compute.checked(request, where))
-    except _NoFigure as exc:
-        raise PluginError(f"{where}: calc:value out={out}: {exc}") from exc
+    answer = compute.checked(request, where)
     unit = marker.options.get("unit", "gib" if out == "peak_gib" else "gb")
     if unit not in ("gb", "gib"):
         raise PluginError(f"{where}: calc:value unit must be gb or gib")
-    digits = marker.options.get("digits")
-    attrs: dict[str, Any] = {"class": "calc-value", "data-calc-out": out}
-    if kind == "bytes":
-        scale = 1 << 30 if unit == "gib" else 10**9
-        d = digits if digits is not None else (0 if raw / scale >= 10 else 1)
-        text: Any = ltr(fmt_bytes(raw, unit, d)[0])
-    elif kind == "count":
-        number, scale_key = fmt_count(raw, digits if digits is not None else 1)
-        text = filled(s.get(f"units.{scale_key}"), {"n": number}) if scale_key else ltr(number)
-    elif kind == "percent":
-        text = ltr(fmt_percent(raw, digits if digits is not None else (2 if raw < 0.1 else 0)))
-    elif kind == "number":
-        text = ltr(fmt_number(raw, digits if digits is not None else 1))
-    elif kind == "int":
-        text = ltr(fmt_int(raw))
-    elif kind == "verdict":
-        text = s.get(f"verdict.{raw}")
-    elif kind == "duration":
-        text = duration(s, raw)
-    elif kind == "money":
-        text = money(s, raw)
-    elif kind == "rate":
-        text = filled(s.get("units.tokens_per_second.other"), {"n": fmt_int(raw)})
-    else:  # setup
-        if raw is None:
-            text, raw = s.get("out.smallest_none"), 0
-        else:
-            attrs["data-calc-gpu"] = raw["gpu"]
-            text, raw = setup_label(raw["num_gpus"], GPUS[raw["gpu"]].name), raw["num_gpus"]
-    attrs["data-calc-value"] = raw
-    return el("span", attrs, text)
+    try:
+        return figure_html(s, out, answer, unit, marker.options.get("digits"))
+    except FigureUnavailable as exc:
+        raise PluginError(f"{where}: calc:value out={out}: {exc}") from exc
 
 
 def render_assumptions(s: Strings, article: dict[str, Any], where: str) -> Html:

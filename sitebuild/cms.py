@@ -129,8 +129,9 @@ def mapping_keys(paths: list[Path], key: str) -> list[str]:
 
 
 def calc_fields(keys: list[str], labels: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """CMS fields for request keys: the control follows the key's kind, limits and choices in calculator/inputs.py;
-    the label is the form's Arabic label (``calc.fields.<key>.label``) beside the key itself."""
+    """CMS fields for request keys: the field is the one the key's kind of value names (calculator/values.py), with
+    its limits and choices from calculator/inputs.py; the label is the form's Arabic label
+    (``calc.fields.<key>.label``) beside the key itself."""
     from calculator.inputs import BY_NAME
 
     fields = []
@@ -139,17 +140,8 @@ def calc_fields(keys: list[str], labels: Mapping[str, Any]) -> list[dict[str, An
         if spec is None:
             raise CmsConfigError(f"`{CALC_FIELD}: {name}` in an article is not a request key (calculator/inputs.py)")
         label = (labels.get(name) or {}).get("label") if isinstance(labels.get(name), Mapping) else None
-        field: dict[str, Any] = {"name": name, "label": f"{label} · {name}" if label else name}
-        if spec.kind in ("int", "float"):
-            field.update(widget="number", value_type=spec.kind)
-            if spec.low is not None:
-                field.update(min=spec.low, max=spec.high)
-        elif spec.kind == "bool":
-            field.update(widget="boolean")
-        elif spec.kind == "enum":
-            field.update(widget="select", options=list(spec.choices))
-        else:  # a catalogue id, a module list written as a string: kept as written
-            field.update(widget="string")
+        field: dict[str, Any] = {"name": name, "label": f"{label} · {name}" if label else name,
+                                 **spec.value_kind.cms_field(spec)}
         if spec.nullable:
             field["required"] = False
         fields.append(field)

@@ -1,4 +1,4 @@
-"""The estimator at build time: the same ``calculator.api.estimate`` the page calls later, cached (both language
+"""The estimator at build time: the same ``calculator.api`` answer the page asks for later, cached (both language
 builds ask the same questions), and a rejected request fails the build with the estimator's error code."""
 from __future__ import annotations
 
@@ -12,17 +12,17 @@ from calculator import api
 
 
 @functools.lru_cache(maxsize=8192)
-def _estimate_text(text: str) -> str:
-    return api.estimate(text)
+def _answer_text(text: str) -> str:
+    return api.answer_text(text)
 
 
-def estimate(request: dict[str, Any]) -> dict[str, Any]:
-    return json.loads(_estimate_text(json.dumps(request, sort_keys=True)))
+def answer(request: dict[str, Any]) -> dict[str, Any]:
+    return json.loads(_answer_text(json.dumps(request, sort_keys=True)))
 
 
 def checked(request: dict[str, Any], where: str) -> dict[str, Any]:
     """The result of ``request``, or a build failure naming the error code, the field and the request."""
-    out = estimate(request)
+    out = answer(request)
     if not out.get("ok"):
         err = out.get("error", {})
         raise PluginError(f"{where}: the estimator rejects this marker's inputs: {err.get('code')} "
@@ -31,4 +31,4 @@ def checked(request: dict[str, Any], where: str) -> dict[str, Any]:
 
 
 def clear() -> None:
-    _estimate_text.cache_clear()
+    _answer_text.cache_clear()

@@ -24,7 +24,7 @@ from typing import Any
 from mkdocs.exceptions import PluginError
 
 from calculator.inputs import BY_NAME
-from calculator.widgets import KINDS
+from calculator.page import WIDGET_KINDS
 
 #: Computed tables and the marker attributes each takes beside request keys.
 TABLES = {"needs-by-size": frozenset({"method"}), "gpu-classes": frozenset()}
@@ -40,7 +40,6 @@ _MARKER = re.compile(rf"<p>\s*{_COMMENT}\s*</p>|{_COMMENT.replace('body', 'inlin
 _LOOSE = re.compile(r"<!--\s*calc\b", re.I)
 _TOKEN = re.compile(r"^(?P<key>[a-z_][a-z0-9_.]*)=(?P<value>[A-Za-z0-9_.,+-]+)$")
 _INT = re.compile(r"^-?[0-9]+$")
-_FLOAT = re.compile(r"^-?[0-9]*\.?[0-9]+([eE]-?[0-9]+)?$")
 
 
 @dataclass(frozen=True)
@@ -53,18 +52,14 @@ class Marker:
 
 
 def coerce(key: str, value: str) -> Any:
-    """A marker or front-matter value read by its request key's kind."""
+    """A marker or front-matter value read by its request key's kind of value (calculator/values.py); a marker's
+    own options (``digits=1``, ``unit=gib``) are whole numbers, flags or text."""
     spec = BY_NAME.get(key)
-    kind = spec.kind if spec else ""
-    if value in ("true", "false") and kind in ("bool", ""):
+    if spec is not None:
+        return spec.value_kind.from_text(spec, value)
+    if value in ("true", "false"):
         return value == "true"
-    if kind == "int" and _INT.match(value):
-        return int(value)
-    if kind == "float" and _FLOAT.match(value):
-        return float(value)
-    if kind == "modules":
-        return value if value == "all-linear" else value.split(",")
-    if kind == "" and _INT.match(value):       # value options (digits=1)
+    if _INT.match(value):
         return int(value)
     return value
 
@@ -93,9 +88,9 @@ def parse(body: str, where: str) -> Marker:
     elif kind == "assumptions":
         if rest:
             raise PluginError(f"{where}: <!-- calc:assumptions --> takes no attributes (they come from front matter)")
-    elif kind not in KINDS:
+    elif kind not in WIDGET_KINDS:
         raise PluginError(f"{where}: unknown calculator marker 'calc:{kind}' "
-                          f"(known: {', '.join([*KINDS, *STATIC_KINDS])})")
+                          f"(known: {', '.join([*WIDGET_KINDS, *STATIC_KINDS])})")
     attrs: dict[str, Any] = {}
     options: dict[str, Any] = {}
     for token in rest:
@@ -141,5 +136,4 @@ def front_matter(meta: dict[str, Any], where: str) -> dict[str, Any]:
     if not isinstance(calc, dict):
         raise PluginError(f"{where}: front matter `calc:` must be a mapping of request keys to values")
     check_request_keys(calc, where, "front matter `calc:`")
-    return {k: coerce(k, v) if isinstance(v, str) and BY_NAME[k].kind not in ("enum", "gpu", "model") else v
-            for k, v in calc.items()}
+    return {k: coerce(k, v) if isinstance(v, str) else v for k, v in calc.items()}

@@ -1,5 +1,5 @@
 """The page strings: one table per language in ``overrides/strings/<lang>.json``, read by both build hooks
-(hooks/site.py for the site's own texts, hooks/widgets.py for the ``calc`` part) and, as a JSON block in every page,
+(hooks/site.py for the site's own texts, sitebuild/plugin.py for the ``calc`` part) and, as a JSON block in every page,
 by the widget script (which hands the ``calc`` part to the worker: the same words at build time and live)."""
 from __future__ import annotations
 
@@ -34,42 +34,41 @@ def calc_strings(lang: str) -> dict[str, Any]:
 
 def required_calc_strings() -> list[str]:
     """Every string path whose text depends on a code the estimator or the widgets can produce: error codes (and the
-    wrong-type message of every kind of input), enum options, form labels and help, memory components, verdicts,
-    remedies, notes. A new code or input without its text in both languages fails the build (and a unit test)."""
-    from calculator.api import ERROR_CODES, schema
+    wrong-type message of every kind of input), enum options, form labels and help, and every entry of the
+    vocabularies (calculator/vocab.py: memory components, verdicts, remedies, notes, refused times, the runtime
+    stages). A new code or input without its text in both languages fails the build (and a unit test)."""
+    from calculator import vocab
+    from calculator.api import ERROR_CODES
     from calculator.configs import QK_NORMS
-    from calculator.inputs import INPUTS, KINDS
-    from calculator.widgets import KINDS as WIDGETS
+    from calculator.inputs import INPUTS
+    from calculator.values import VALUE_KINDS
+    from calculator.page import WIDGET_KINDS
 
-    sch = schema()
     wanted = [f"errors.{code}" for code in ERROR_CODES if code != "wrong_type"]
-    wanted += [f"errors.wrong_type.{k}" for k in (*KINDS, "model_field", "other")]
+    wanted += [f"errors.wrong_type.{k}" for k in (*(kind.name for kind in VALUE_KINDS.values()), "model_field", "other")]
     wanted += [f"fields.{spec.name}.label" for spec in INPUTS if spec.name != "include"]   # assumption sentences
     for spec in INPUTS:
-        if spec.kind == "enum":
-            aliases = {a for a, _b in spec.aliases}
-            wanted += [f"options.{spec.name}.{v}" for v in spec.choices if v not in aliases]
+        # the labels and groups of its drop-down: an enum's options, the GPU classes
+        wanted += [p.key for o in spec.value_kind.options(spec) for p in (o.label, o.group) if p is not None and p.key]
         if spec.control is not None:
             wanted.append(f"fields.{spec.name}.help")
-    wanted += [f"options.gpu_class.{g['klass']}" for g in sch["gpus"]]
-    wanted += [f"title.{kind}" for kind in WIDGETS]
-    wanted += [f"components.{key}" for key in ("weights", "master_copy", "gradients", "optimizer_states",
-                                                "optimizer_temp", "activations", "logits_loss", "lora_adapter",
-                                                "dequant_transient", "reference_model", "allocator_reserve",
-                                                "cuda_context")]
-    wanted += ["verdict.comfortable", "verdict.tight", "verdict.does_not_fit"]
-    wanted += [f"remedies.{r}" for r in ("smaller_micro_batch", "shorter_sequences", "gradient_checkpointing",
-                                         "8bit_optimizer", "lora", "qlora", "sharding")]
-    wanted += ["notes.paged_states_excluded", "out.ignored_fields", "units.tokens.other", "units.cards.other"]
+    wanted += [f"title.{kind}" for kind in WIDGET_KINDS]
+    wanted += [f"components.{key}" for key in vocab.COMPONENTS]
+    wanted += [f"verdict.{v}" for v in vocab.VERDICTS]
+    wanted += [f"remedies.{r.name}" for r in vocab.REMEDIES]
+    wanted += [f"units.{r.noun}.other" for r in vocab.REMEDIES if r.noun]
+    wanted += [f"notes.{n}" for n in vocab.NOTES]
+    wanted += [f"out.time_error.{code}" for code in vocab.TIME_ERRORS]
+    wanted += [f"status.{stage}" for stage in vocab.STAGES] + ["status.downloading_bytes"]
+    wanted += ["out.ignored_fields", "units.tokens.other"]
     wanted += [f"options.qk_norm.{v or 'none'}" for v in QK_NORMS]
-    wanted += [f"out.time_error.{code}" for code in ("fp32_not_modelled", "no_peak")]
     wanted += [f"units.{noun}.other" for noun in ("seconds", "minutes", "hours", "days", "usd", "tokens_per_second",
                                                   "setups")]
     return wanted
 
 
 def check_calc_strings() -> None:
-    from calculator.display import Strings
+    from calculator.page.text import Strings
 
     for lang in LANGUAGES:
         s = Strings(calc_strings(lang), lang)

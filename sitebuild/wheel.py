@@ -1,5 +1,6 @@
 """The ``calculator`` wheel the page loads into Pyodide: a tiny, deterministic py3-none-any wheel writer (no build
-backend, nothing committed). Only ``calculator/`` goes in; the build code and the benchmarks never ship.
+backend, nothing committed). Only ``calculator/`` goes in, with every subpackage (``calculator/page/`` and any
+later one); the build code and the benchmarks never ship.
 
 The wheel is cached in ``.cache/calc-wheel/<hash>/`` on a hash of the package sources and the project version, so
 the two language builds (and later builds of unchanged sources) reuse it, and the page's URL for it changes exactly
@@ -18,15 +19,31 @@ from mkdocs.exceptions import PluginError
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE_DIR = ROOT / "calculator"
 CACHE_DIR = ROOT / ".cache" / "calc-wheel"
-WRITER_VERSION = "2"  # bump when the wheel layout below changes
+WRITER_VERSION = "3"  # bump when the wheel layout below changes
+#: Subpackages the page cannot work without: a wheel missing one fails the build instead of the reader's page.
+REQUIRED = ("api.py", "page/__init__.py")
+
+
+def _ships(path: Path) -> bool:
+    rel = path.relative_to(PACKAGE_DIR)
+    return path.is_file() and (path.suffix == ".py" or path.name == "py.typed") and "__pycache__" not in rel.parts
 
 
 def package_files() -> list[Path]:
-    """The files of the estimator package that ship: its modules and the py.typed marker."""
-    files = sorted(p for p in PACKAGE_DIR.iterdir() if p.is_file() and (p.suffix == ".py" or p.name == "py.typed"))
-    if not any(p.name == "api.py" for p in files):
-        raise PluginError(f"{PACKAGE_DIR}/api.py is missing")
+    """The files of the estimator package that ship, subpackages included: every module and the py.typed marker,
+    in a fixed order (their paths relative to the package)."""
+    files = sorted((p for p in PACKAGE_DIR.rglob("*") if _ships(p)),
+                   key=lambda p: p.relative_to(PACKAGE_DIR).as_posix())
+    shipped = {p.relative_to(PACKAGE_DIR).as_posix() for p in files}
+    missing = [name for name in REQUIRED if name not in shipped]
+    if missing:
+        raise PluginError(f"{PACKAGE_DIR}: {', '.join(missing)} missing from the estimator wheel")
     return files
+
+
+def wheel_name(path: Path) -> str:
+    """The name of a package file inside the wheel: ``calculator/<path relative to the package>``."""
+    return "calculator/" + path.relative_to(PACKAGE_DIR).as_posix()
 
 
 def project_version() -> str:
@@ -37,7 +54,7 @@ def project_version() -> str:
 def sources_hash() -> str:
     h = hashlib.sha256(f"wheel-writer {WRITER_VERSION} {project_version()}\n".encode())
     for path in package_files():
-        h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+        h.update(wheel_name(path).encode() + b"\0" + path.read_bytes() + b"\0")
     return h.hexdigest()[:16]
 
 
@@ -50,7 +67,7 @@ def write_wheel(target_dir: Path) -> Path:
     and a RECORD of sha256 hashes; fixed timestamps, so the same sources give the same bytes)."""
     version = project_version()
     dist_info = f"calculator-{version}.dist-info"
-    entries = [(f"calculator/{p.name}", p.read_bytes()) for p in package_files()]
+    entries = [(wheel_name(p), p.read_bytes()) for p in package_files()]
     entries.append((f"{dist_info}/METADATA", (
         "Metadata-Version: 2.1\n"
         "Name: calculator\n"

@@ -10,14 +10,14 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-KINDS = ("unit", "property", "accuracy", "docs", "e2e")
+TIERS = ("unit", "property", "accuracy", "docs", "e2e")
 
 
 def pytest_collection_modifyitems(config, items):
     """Every test carries one of the project's markers, so `-m` selections never silently miss a test."""
-    unmarked = [item.nodeid for item in items if not any(item.get_closest_marker(k) for k in KINDS)]
+    unmarked = [item.nodeid for item in items if not any(item.get_closest_marker(k) for k in TIERS)]
     if unmarked:
-        raise pytest.UsageError(f"tests without a marker ({', '.join(KINDS)}): {unmarked}")
+        raise pytest.UsageError(f"tests without a marker ({', '.join(TIERS)}): {unmarked}")
 
 
 def _mkdocs() -> list[str]:

@@ -227,7 +227,7 @@ def _coerce(value: str):
 
 
 def estimate(request: dict) -> dict:
-    out = json.loads(api.estimate(json.dumps({**request, "include": []})))
+    out = json.loads(api.answer_text(json.dumps({**request, "include": []})))
     assert out["ok"], out
     return out["result"]
 

@@ -37,7 +37,8 @@ def test_the_wheel_is_valid_and_carries_the_estimator_only(built_site, tmp_path)
     wheel = wheels[0]
     with zipfile.ZipFile(wheel) as zf:
         names = set(zf.namelist())
-        sources = {p.name for p in (ROOT / "calculator").glob("*.py")}
+        sources = {p.relative_to(ROOT / "calculator").as_posix() for p in (ROOT / "calculator").rglob("*.py")
+                   if "__pycache__" not in p.parts}
         assert {f"calculator/{n}" for n in sources} <= names
         assert not [n for n in names if not n.startswith(("calculator/", "calculator-"))], names
         dist = next(n.split("/")[0] for n in names if n.endswith(".dist-info/WHEEL"))

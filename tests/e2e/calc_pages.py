@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from calculator import widgets as W
-from calculator.display import Strings
+from calculator.page import WIDGET_KINDS, render_results
+from calculator.page.text import Strings
 from sitebuild.strings import calc_strings
 
 READY_MS = 90_000  # the most to wait for the runtime: a cold Pyodide start on two busy cores
@@ -29,7 +29,7 @@ def normalised(page, html: str) -> str:
 
 
 def python_render(kind: str, state: dict, fixed: dict, lang: str) -> tuple[str, dict]:
-    """What calculator.widgets renders on CPython for this state: the results fragment and the slots."""
-    fragment, results, errors = W.render_results(S[lang], kind, state, fixed)
+    """What calculator.page renders on CPython for this state: the results fragment and the slots."""
+    fragment, results, errors = render_results(S[lang], kind, state, fixed)
     assert not errors, errors
-    return fragment, W.slots(S[lang], kind, results)
+    return fragment, WIDGET_KINDS[kind].slots(S[lang], results)

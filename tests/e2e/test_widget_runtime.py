@@ -5,6 +5,7 @@ tables that keep their captions and verdicts on a phone. These need their own pa
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from playwright.sync_api import expect
@@ -55,6 +56,45 @@ def test_loading_goes_through_real_stages_with_a_progress_bar(page, guard, site_
     assert root.locator("[data-calc-status]").get_attribute("aria-live") == "polite"
     assert root.locator("[data-calc-announce]").get_attribute("aria-live") == "polite"
     expect(root.locator("[data-calc-status]")).to_have_text(S[lang].get("status.ready"))
+
+
+@pytest.mark.parametrize("lang", ["ar", "en"])
+def test_every_loading_stage_shows_its_words_and_the_bytes_downloaded(page, context, guard, site_url, lang):
+    """The status line says each stage in the reader's language: the bytes downloaded against the runtime's size,
+    starting Python, loading the estimator (held on screen here by holding the wheel's download), ready."""
+    page.add_init_script("""
+      window.__texts = [];
+      new MutationObserver(() => {
+        const el = document.querySelector('#calc-estimator-1 [data-calc-status]');
+        const last = window.__texts[window.__texts.length - 1];
+        if (el && el.textContent !== last) window.__texts.push(el.textContent);
+      }).observe(document, {subtree: true, childList: true, characterData: true});
+    """)
+    held = []
+    context.route("**/calculator-*-py3-none-any.whl", lambda route: held.append(route))
+    page.goto(url(site_url, lang, "calculator/"))
+    status = page.locator("#calc-estimator-1 [data-calc-status]")
+    s = S[lang]
+    expect(status).to_have_text(s.get("status.loading"), timeout=READY_MS)   # Python runs, the wheel is on its way
+    assert page.evaluate("document.documentElement.dataset.calcRuntime") == "loading"
+    assert len(held) == 1
+    held[0].continue_()
+    wait_ready(page, "#calc-estimator-1")
+    expect(status).to_have_text(s.get("status.ready"))
+    total = json.loads(page.locator("#calc-runtime").text_content())["bytes"] / 1e6
+    number = r"\d{1,3}(,\d{3})*\.\d"
+    bytes_text = re.compile("^" + re.escape(s.get("status.downloading_bytes")).replace(r"\{done\}", f"({number})")
+                            .replace(r"\{total\}", f"({number})") + "$")
+    texts = page.evaluate("window.__texts")
+    downloading = [m for m in map(bytes_text.match, texts) if m]
+    assert downloading, texts
+    assert all(abs(float(m.group(3).replace(",", "")) - total) <= 0.05 for m in downloading), texts
+    assert downloading[0].group(1) == "0.0"
+    stages = [("downloading" if bytes_text.match(x) else next((k for k in ("idle", "starting", "loading", "ready")
+                                                               if x == s.get(f"status.{k}")), x)) for x in texts]
+    stages = [x for i, x in enumerate(stages) if i == 0 or stages[i - 1] != x]
+    assert stages[-4:] == ["downloading", "starting", "loading", "ready"], texts
+    assert stages[0] in ("idle", "downloading"), texts
 
 
 def test_second_widget_on_a_page_has_its_own_live_status(page, guard, site_url):

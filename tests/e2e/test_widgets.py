@@ -1,6 +1,6 @@
 """The calculator widgets in Debian Chromium: the bundled Pyodide runtime reaches "ready"; what a widget shows before
 the runtime starts (written by the build on CPython) and after every change (written by the worker in Pyodide) is
-the same markup that ``calculator.widgets`` renders in this process for the same inputs — structure, labels and
+the same markup that ``calculator.page`` renders in this process for the same inputs — structure, labels and
 numbers, compared as DOM; invalid input is reported next to a visible control in the reader's language; links keep
 the inputs.
 
@@ -16,7 +16,9 @@ from urllib.parse import quote
 import pytest
 from playwright.sync_api import expect
 
-from calculator import widgets as W
+from calculator.page import WIDGET_KINDS
+from calculator.page.messages import message_for
+from calculator.page.text import plain_text
 from sitebuild.strings import calc_strings
 
 from calc_pages import READY_MS, S, normalised, python_render, url, wait_ready
@@ -133,7 +135,7 @@ def test_every_widget_shows_the_same_markup_before_and_after_the_runtime_starts(
             assert root.locator("[data-calc-fragment]").inner_html() == fragment
             assert root.locator("[data-calc-slot-out]").evaluate_all("els => els.map(e => e.innerHTML)") == slot_html
             seen.add(root.get_attribute("data-calc-kind"))
-    assert seen == set(W.KINDS)
+    assert seen == set(WIDGET_KINDS)
 
 
 @pytest.mark.parametrize("lang", ["ar", "en"])
@@ -254,14 +256,14 @@ def test_typed_errors_have_per_type_messages_and_keep_the_last_result_marked_out
     peak = root.locator('[data-calc-summary] [data-calc-output="peak_bytes_per_gpu"]')
     good = peak.get_attribute("data-value")
     seq = root.locator('[data-calc-field="seq_len"]')
-    between = str(W.message_for(s, "out_of_range", "seq_len"))
+    between = str(message_for(s, "out_of_range", "seq_len"))
     try:
         for typed, message, code in (("abc", s.get("errors.wrong_type.int"), "wrong_type"),
                                      ("2.5", s.get("errors.wrong_type.int"), "wrong_type"),
                                      ("0", between, "out_of_range"),
                                      ("9" * 400, between, "out_of_range")):
             seq.fill(typed)
-            expect_error(root, "seq_len", W.plain_text(message), code)
+            expect_error(root, "seq_len", plain_text(message), code)
             assert seq.get_attribute("aria-invalid") == "true"
             assert f"{seq.get_attribute('id')}-error" in seq.get_attribute("aria-describedby").split()
             assert peak.get_attribute("data-value") == good   # the last valid result stays, dimmed
@@ -271,6 +273,22 @@ def test_typed_errors_have_per_type_messages_and_keep_the_last_result_marked_out
         expect(root.locator('[data-calc-error-for="seq_len"]')).to_be_hidden()
         assert root.get_attribute("data-calc-stale") is None
         assert seq.get_attribute("aria-invalid") is None
+        # Three bad fields at once: three messages, each next to its own control.
+        mb, ga = root.locator('[data-calc-field="micro_batch_size"]'), root.locator('[data-calc-field="grad_accum_steps"]')
+        seq.fill("0")
+        mb.fill("abc")
+        ga.fill("0")
+        expect_error(root, "seq_len", plain_text(between), "out_of_range")
+        expect_error(root, "micro_batch_size", s.get("errors.wrong_type.int"), "wrong_type")
+        expect_error(root, "grad_accum_steps", plain_text(message_for(s, "out_of_range", "grad_accum_steps")),
+                     "out_of_range")
+        assert all(x.get_attribute("aria-invalid") == "true" for x in (seq, mb, ga))
+        arm(root)
+        seq.fill("2048")
+        mb.fill("1")
+        ga.fill("1")
+        wait_rendered(root)
+        expect(root.locator('[data-calc-error-for="micro_batch_size"]')).to_be_hidden()
         # A contradiction names the field to change.
         root.locator('[data-calc-field="sharding"]').select_option("zero3")
         expect_error(root, "sharding", s.get("errors.by_field.sharding"), "contradiction")

@@ -8,7 +8,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from calculator import api
-from calculator.configs import ALIASES, ARCH_FIELDS, ApiError, parse_model
+from calculator.configs import ALIASES, ARCH_FIELDS, parse_model
+from calculator.errors import InputError
 
 pytestmark = pytest.mark.property
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -33,9 +34,9 @@ _configs = st.fixed_dictionaries({"hidden_size": st.sampled_from([64, 128, 4096]
 def _check(value) -> None:
     try:
         parse_model(value)
-    except ApiError as e:
+    except InputError as e:
         assert e.code in api.ERROR_CODES and e.code != "internal_error"
-    out = json.loads(api.estimate(json.dumps({"model": value, "include": []})))
+    out = json.loads(api.answer_text(json.dumps({"model": value, "include": []})))
     if not out["ok"]:
         assert out["error"]["code"] in api.ERROR_CODES and out["error"]["code"] != "internal_error", out
 

@@ -158,7 +158,7 @@ json_values = st.recursive(
 def test_api_never_raises_on_any_json(value) -> None:
     """Anything that is not a valid request is refused with a code naming what is wrong -- never internal_error,
     which is how the boundary reports that the estimator itself raised (a bug)."""
-    out = json.loads(api.estimate(json.dumps(value)))
+    out = json.loads(api.answer_text(json.dumps(value)))
     assert out["ok"] is False and out["error"]["code"] in api.ERROR_CODES
     assert out["error"]["code"] != "internal_error", out
 
@@ -176,7 +176,7 @@ _value = st.one_of(st.none(), st.booleans(), st.integers(-10, 10**7), st.floats(
 def test_api_never_raises_on_random_real_keys(obj: dict, model: str) -> None:
     obj.setdefault("model", model)
     obj["include"] = obj.get("include") if isinstance(obj.get("include"), list) else []
-    text = api.estimate(json.dumps(obj))
+    text = api.answer_text(json.dumps(obj))
     out = json.loads(text)
     if out["ok"]:
         r = out["result"]
@@ -190,9 +190,9 @@ def test_api_never_raises_on_random_real_keys(obj: dict, model: str) -> None:
 @given(setups(catalogue_only=True))
 def test_json_round_trip(s: TrainingSetup) -> None:
     req = dict(api.inputs_json(s), model=s.model.id, include=[])
-    first = json.loads(api.estimate(json.dumps(req)))
+    first = json.loads(api.answer_text(json.dumps(req)))
     if not first["ok"]:
         assert first["error"]["code"] in ("contradiction",)
         return
-    again = json.loads(api.estimate(json.dumps(dict(first["result"]["inputs"], model=s.model.id, include=[]))))
+    again = json.loads(api.answer_text(json.dumps(dict(first["result"]["inputs"], model=s.model.id, include=[]))))
     assert again == first

@@ -77,7 +77,7 @@ def test_more_work_per_step_is_never_faster(s: TrainingSetup, gpu_id: str) -> No
     st.one_of(st.none(), st.booleans(), st.integers(-10, 10**14), st.floats(allow_nan=False, allow_infinity=False),
               st.text(max_size=12), st.sampled_from(sorted(GPUS)), st.sampled_from(["lora", "qlora", "zero3"]))))
 def test_api_never_raises_on_time_keys(extra: dict) -> None:
-    out = json.loads(api.estimate(json.dumps({"model": "llama-3.2-1b", **extra})))
+    out = json.loads(api.answer_text(json.dumps({"model": "llama-3.2-1b", **extra})))
     assert out["ok"] in (True, False)
     if not out["ok"]:
         assert out["error"]["code"] in api.ERROR_CODES and out["error"]["code"] != "internal_error"

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from calculator import api
-from calculator import widgets as W
+from calculator.page import WIDGET_KINDS, Page
 from calculator.inputs import BY_NAME
 from sitebuild.strings import calc_strings
 
@@ -20,12 +20,12 @@ _raw_value = st.one_of(st.text(max_size=12), st.booleans(), st.none(), st.intege
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from(list(W.KINDS)), st.dictionaries(st.sampled_from(sorted(BY_NAME)), _raw_value, max_size=8))
+@given(st.sampled_from(list(WIDGET_KINDS)), st.dictionaries(st.sampled_from(sorted(BY_NAME)), _raw_value, max_size=8))
 def test_anything_a_form_can_send_is_answered_never_raised(kind, raw):
     """Any raw control values: an answer or errors with the API's codes; never internal_error (a bug)."""
     raw.pop("model", None)
     raw.pop("include", None)
-    page = W.Page(json.dumps(calc_strings("ar")), "ar")
+    page = Page(json.dumps(calc_strings("ar")), "ar")
     out = json.loads(page.render(json.dumps({"kind": kind, "raw": raw, "fixed": {}})))
     if not out["ok"]:
         for e in out["errors"]:

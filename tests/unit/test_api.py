@@ -7,14 +7,13 @@ import pytest
 
 from calculator import api
 from calculator.catalog import GPUS, MODELS
-from calculator.memory import count_params
 
 pytestmark = pytest.mark.unit
 
 
 def call(obj) -> dict:
     text = obj if isinstance(obj, str) else json.dumps(obj)
-    out = json.loads(api.estimate(text))
+    out = json.loads(api.answer_text(text))
     assert isinstance(out, dict) and isinstance(out["ok"], bool)
     return out
 
@@ -147,7 +146,7 @@ def test_deep_and_huge_inputs_never_raise() -> None:
     assert err("[" * 100_000 + "]" * 100_000)[0] == "too_large"
     assert err('{"model": ' + "[" * 50 + "]" * 50 + "}")[0] == "too_large"
     assert err('{"model": "' + "x" * 300_000 + '"}')[0] == "too_large"
-    assert api.estimate(None) and json.loads(api.estimate(None))["ok"] is False  # type: ignore[arg-type]
+    assert api.answer_text(None) and json.loads(api.answer_text(None))["ok"] is False  # type: ignore[arg-type]
 
 
 def test_lora_fields_with_full_are_ignored() -> None:
@@ -190,11 +189,19 @@ def test_describe_and_schema() -> None:
 
 
 def test_output_is_strict_json() -> None:
-    text = api.estimate(json.dumps({"model": "llama-2-7b", "gpu": "h100-80gb"}))
+    text = api.answer_text(json.dumps({"model": "llama-2-7b", "gpu": "h100-80gb"}))
     json.loads(text, parse_constant=lambda c: (_ for _ in ()).throw(ValueError(c)))
 
 
-def test_params_of_every_preset_are_sane() -> None:
-    for mid, m in MODELS.items():
-        r = call({"model": mid, "include": []})["result"]
-        assert r["params"] == count_params(m).total
+def test_every_key_that_fails_on_its_own_is_reported_at_once() -> None:
+    """Three bad keys give three errors, in the input table's order (the first is ``error``, as before); the rules
+    that span several keys come only once every key is good on its own."""
+    out = call({"model": "llama-3.1-8b", "seq_len": 0, "micro_batch_size": "abc", "lora_rank": -1, "bogus": 1})
+    assert out["errors"] == [{"code": "unknown_key", "field": "bogus"}, {"code": "out_of_range", "field": "lora_rank"},
+                             {"code": "wrong_type", "field": "micro_batch_size"},
+                             {"code": "out_of_range", "field": "seq_len"}]
+    assert out["error"] == out["errors"][0]
+    both = call({"model": "llama-3.1-8b", "sharding": "zero3", "seq_len": 0})      # sharding on one card, and s = 0
+    assert both["errors"] == [{"code": "out_of_range", "field": "seq_len"}]
+    assert call({"model": "llama-3.1-8b", "sharding": "zero3"})["errors"] == [{"code": "contradiction",
+                                                                              "field": "sharding"}]

@@ -56,7 +56,7 @@ def test_units_and_statistics(tmp_path) -> None:
 
 def json_ok(req: dict) -> bool:
     import json
-    return json.loads(api.estimate(json.dumps(req)))["ok"]
+    return json.loads(api.answer_text(json.dumps(req)))["ok"]
 
 
 def test_exclusions_and_capacity(tmp_path) -> None:
@@ -158,7 +158,7 @@ def test_deepspeed_rows_get_the_zero3_bucket_and_fsdp_rows_do_not(tmp_path) -> N
     ds, fsdp = rows_from(["D-1,https://x/peft/docs/accelerate/deepspeed.md,q," + base,
                           "D-2,https://x/peft/docs/accelerate/fsdp.md,q," + base], tmp_path)
     assert ds.request["deepspeed"] is True and "deepspeed" not in fsdp.request
-    assert json.loads(api.estimate(json.dumps(ds.request)))["ok"] is True
+    assert json.loads(api.answer_text(json.dumps(ds.request)))["ok"] is True
 
 
 def test_calibration_aliases_target_existing_models() -> None:

@@ -18,7 +18,25 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_table_shows_gb_and_gib(capsys) -> None:
     assert main(["--model", "llama-3.1-8b", "--method", "qlora", "--seq-len", "2048", "--gpu", "rtx-4090"]) == 0
     out = capsys.readouterr().out
-    assert "GB" in out and "GiB" in out and "peak" in out and "RTX 4090" in out
+    assert "GB" in out and "GiB" in out and "Peak memory per GPU" in out and "RTX 4090" in out
+
+
+def test_the_text_says_what_the_page_says(capsys) -> None:
+    """The CLI's labels and figures are the page's English ones: every component of the breakdown by its label in
+    the string table, the peak as calculator.page.text formats it."""
+    from calculator.__main__ import english
+    from calculator.page.text import fmt_bytes
+
+    s = english()
+    request = {"model": "llama-3.1-8b", "gpu": "h100-80gb", "precision": "mixed", "include": []}
+    r = json.loads(api.answer_text(json.dumps(request)))["result"]
+    assert main(["--model", "llama-3.1-8b", "--gpu", "h100-80gb", "--precision", "mixed"]) == 0
+    out = capsys.readouterr().out
+    for key, value in r["breakdown_bytes"].items():
+        if value:
+            assert s.get(f"components.{key}") in out, key
+    assert fmt_bytes(r["peak_bytes_per_gpu"])[0] in out
+    assert s.get(f"verdict.{r['gpu']['verdict']}") in out
 
 
 def test_json_equals_api(capsys) -> None:
@@ -27,7 +45,7 @@ def test_json_equals_api(capsys) -> None:
     printed = json.loads(capsys.readouterr().out)
     req = {"model": "llama-2-7b", "method": "lora", "lora_targets": ["q_proj", "v_proj"], "lora_rank": 8,
            "gradient_checkpointing": False, "include": list(api.ENUMS["include"])}
-    assert printed == json.loads(api.estimate(json.dumps(req)))
+    assert printed == json.loads(api.answer_text(json.dumps(req)))
 
 
 def test_config_file(tmp_path, capsys) -> None:

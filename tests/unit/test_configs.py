@@ -11,7 +11,8 @@ import pytest
 from calculator import api
 from calculator import memory as mem
 from calculator.catalog import MODELS
-from calculator.configs import ApiError, parse_model
+from calculator.configs import parse_model
+from calculator.errors import InputError
 from calculator.models import Method, Precision, TrainingSetup
 
 pytestmark = pytest.mark.unit
@@ -37,7 +38,7 @@ def config(name: str) -> dict:
 
 
 def call(obj) -> dict:
-    return json.loads(api.estimate(json.dumps(obj)))
+    return json.loads(api.answer_text(json.dumps(obj)))
 
 
 def error(obj) -> tuple[str, str | None]:
@@ -189,18 +190,18 @@ def test_bad_moe_and_mla_fields(cfg: dict, code: str, field: str) -> None:
 
 @pytest.mark.parametrize("text", ['{"model": [1,2,3]}', '{"model": 42}', '{"model": null}', '{"model": true}'])
 def test_a_model_that_is_not_an_object_or_id(text: str) -> None:
-    assert json.loads(api.estimate(text))["error"] == {"code": "not_an_object", "field": "model"}
+    assert json.loads(api.answer_text(text))["error"] == {"code": "not_an_object", "field": "model"}
 
 
 @pytest.mark.parametrize("digits", [400, 4301, 20_000])
 def test_integers_of_any_size_are_out_of_range(digits: int) -> None:
     big = "9" * digits
-    assert json.loads(api.estimate('{"model": "llama-2-7b", "seq_len": %s}' % big))["error"] == \
+    assert json.loads(api.answer_text('{"model": "llama-2-7b", "seq_len": %s}' % big))["error"] == \
         {"code": "out_of_range", "field": "seq_len"}
-    assert json.loads(api.estimate('{"model": "llama-2-7b", "seq_len": -%s}' % big))["error"] == \
+    assert json.loads(api.answer_text('{"model": "llama-2-7b", "seq_len": -%s}' % big))["error"] == \
         {"code": "out_of_range", "field": "seq_len"}
     cfg = '{"hidden_size": %s, "num_hidden_layers": 2, "num_attention_heads": 4, "vocab_size": 10}' % big
-    assert json.loads(api.estimate('{"model": %s}' % cfg))["error"] == \
+    assert json.loads(api.answer_text('{"model": %s}' % cfg))["error"] == \
         {"code": "out_of_range", "field": "model.hidden_size"}
 
 
@@ -285,7 +286,7 @@ def test_result_model_object_round_trips_as_a_pasted_config(model_id: str) -> No
 
 
 def test_parse_errors_are_api_errors() -> None:
-    with pytest.raises(ApiError) as info:
+    with pytest.raises(InputError) as info:
         parse_model({"hidden_size": 64})
     assert (info.value.code, info.value.field) == ("missing_field", "model.num_hidden_layers")
 
@@ -293,6 +294,6 @@ def test_parse_errors_are_api_errors() -> None:
 def test_schema_lists_every_field_of_the_model_object() -> None:
     fields = api.schema()["model_fields"]
     listed = set(fields["required"]) | set(fields["optional"])
-    out = api.estimate_obj({"model": "deepseek-v3", "include": []})["result"]["model"]
+    out = api.answer({"model": "deepseek-v3", "include": []})["result"]["model"]
     assert listed == set(out) - {"id", "name", "ignored_fields"}
     assert set(fields["kinds"]) == listed

@@ -1,9 +1,10 @@
-"""calculator.display: the one place numbers become text and text becomes markup."""
+"""calculator.page.text: the one place numbers become text and text becomes markup."""
 from __future__ import annotations
 
 import pytest
 
-from calculator.display import Html, Strings, StringMissing, el, filled, fmt_bytes, fmt_count, fmt_number, \
+from calculator.errors import StringMissing
+from calculator.page.text import Html, Strings, el, filled, fmt_bytes, fmt_count, fmt_number, \
     fmt_percent, join, ltr
 
 pytestmark = pytest.mark.unit
@@ -49,7 +50,7 @@ def test_filled_isolates_values_and_keeps_unknown_placeholders_visible():
 
 def test_a_card_count_and_name_are_one_isolated_run():
     """"1 × 80 GB" isolated as a whole: an Arabic sentence cannot reorder it to "80 GB × 1"."""
-    from calculator.widgets import setup_label
+    from calculator.page.pieces import setup_label
     assert setup_label(2, "H100 80GB") == '<bdi dir="ltr">2 × H100 80GB</bdi>'
     assert ltr("13–34B") == '<bdi dir="ltr">13–34B</bdi>'
 

@@ -1,7 +1,7 @@
 """untie_embeddings, quantize_lm_head, dequant_cast: defaults keep today's behaviour; each moves the terms it names."""
 from __future__ import annotations
 
-from calculator.api import estimate_obj
+from calculator.api import answer
 
 import pytest
 
@@ -11,7 +11,7 @@ BASE = {"model": "llama-3.2-1b", "method": "qlora", "micro_batch_size": 2, "seq_
 
 
 def _r(**kw):
-    out = estimate_obj(dict(BASE, **kw))
+    out = answer(dict(BASE, **kw))
     assert out["ok"], out
     return out["result"]
 
@@ -52,5 +52,6 @@ def test_keys_are_ignored_outside_bitsandbytes_qlora() -> None:
 
 
 def test_wrong_type_is_reported() -> None:
-    out = estimate_obj(dict(BASE, dequant_cast="yes"))
-    assert out == {"ok": False, "error": {"code": "wrong_type", "field": "dequant_cast"}}
+    out = answer(dict(BASE, dequant_cast="yes"))
+    assert out == {"ok": False, "error": {"code": "wrong_type", "field": "dequant_cast"},
+                   "errors": [{"code": "wrong_type", "field": "dequant_cast"}]}

@@ -37,7 +37,7 @@ def test_training_setup_default_is_the_spec_default(spec):
 
 
 def test_defaults_echo_in_the_result():
-    inputs = json.loads(api.estimate(json.dumps({"model": "llama-3.1-8b"})))["result"]["inputs"]
+    inputs = json.loads(api.answer_text(json.dumps({"model": "llama-3.1-8b"})))["result"]["inputs"]
     for key, value in DEFAULTS.items():
         if key in ("gpu", "include"):
             continue

@@ -1,17 +1,15 @@
 """The calculator markers of a page: parsed by sitebuild.markers, computed by sitebuild.articles, and placed by the
-MkDocs hook (hooks/widgets.py), which fails the build on anything it cannot honour."""
+MkDocs plugin (sitebuild/plugin.py), which fails the build on anything it cannot honour."""
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
 from pathlib import Path
 
 import pytest
 from mkdocs.exceptions import PluginError
 
 from calculator import api
-from calculator.display import Strings
+from calculator.page.text import Strings
 from sitebuild import articles, markers
 from sitebuild.strings import calc_strings
 
@@ -59,7 +57,7 @@ def test_front_matter_assumptions_are_request_keys():
 
 def test_an_inline_figure_is_the_estimators_number_with_its_raw_value():
     request = {"model": "llama-2-7b", "method": "full", "precision": "mixed", "gpu": "h100-80gb"}
-    r = api.estimate_obj({**request, "include": []})["result"]
+    r = api.answer({**request, "include": []})["result"]
     html = articles.render_value(S, markers.parse("value out=peak", "x"), request, "x")
     assert f'data-calc-value="{r["peak_bytes_per_gpu"]}"' in html
     assert re.search(rf'>{round(r["peak_bytes_per_gpu"] / 1e9)} GB<', html)
@@ -80,16 +78,10 @@ def test_an_inline_figure_is_the_estimators_number_with_its_raw_value():
                                   markers.Marker("value", None, {}, {"out": "verdict"}), {"model": "llama-2-7b"}, "x")
 
 
-def _hook():
-    spec = importlib.util.spec_from_file_location("calc_widgets_hook", ROOT / "hooks" / "widgets.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+def test_the_plugin_places_figures_now_and_widgets_after_the_search_index():
+    from sitebuild.plugin import CalcPlugin, _Bundle
 
-
-def test_the_hook_places_figures_now_and_widgets_after_the_search_index():
-    hook = _hook()
+    plugin = CalcPlugin()
 
     class Page:
         url = "articles/x/"
@@ -101,14 +93,16 @@ def test_the_hook_places_figures_now_and_widgets_after_the_search_index():
     class Config:
         theme = {"language": "en"}
 
-    hook._STATE.update(wheel_rel="assets/calc/wheel/0/calculator-0-py3-none-any.whl", pyodide_rel="assets/pyodide/0/",
-                       runtime_bytes=1)
-    content = hook.on_page_content("<p>It needs <!-- calc:value out=peak model=llama-2-7b -->.</p>\n"
-                                   "<!-- calc:seqlen model=llama-3.1-8b method=qlora -->", Page, Config, None)
+    plugin.bundle = _Bundle(wheel=Path("calculator-0-py3-none-any.whl"),
+                            wheel_rel="assets/calc/wheel/0/calculator-0-py3-none-any.whl",
+                            pyodide_rel="assets/pyodide/0/", runtime_bytes=1)
+    content = plugin.on_page_content("<p>It needs <!-- calc:value out=peak model=llama-2-7b -->.</p>\n"
+                                     "<!-- calc:seqlen model=llama-3.1-8b method=qlora -->", page=Page, config=Config,
+                                     files=None)
     assert 'class="calc-value"' in content                # article text: searchable
     assert "data-calc-kind" not in content                # not yet: the search index reads the content first
-    html = hook.on_post_page(f"<html><head></head><body>{content}</body></html>", Page, Config)
+    html = plugin.on_post_page(f"<html><head></head><body>{content}</body></html>", page=Page, config=Config)
     assert 'data-calc-kind="seqlen"' in html and 'id="calc-seqlen-1"' in html
     assert 'id="calc-runtime"' in html.split("</head>")[0]
     with pytest.raises(PluginError):
-        hook.on_page_content("<!-- calc:estimator seq_len=0 -->", Page, Config, None)
+        plugin.on_page_content("<!-- calc:estimator seq_len=0 -->", page=Page, config=Config, files=None)

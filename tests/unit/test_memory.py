@@ -6,6 +6,7 @@ from dataclasses import replace
 import pytest
 
 from calculator import memory as mem
+from calculator import params
 from calculator.catalog import MODELS
 from calculator.models import (
     Attention,
@@ -38,7 +39,7 @@ def test_param_count_matches_published(mid: str) -> None:
     """Exact for Llama-like families; within 0.5 % where norms/biases differ (Gemma 2's four norms per layer,
     Phi/NeoX/Falcon/BLOOM biases and LayerNorms, as catalog.py documents)."""
     m = MODELS[mid]
-    total = mem.count_params(m).total
+    total = params.count_params(m).total
     if m.family in _EXACT:
         assert total == m.published_params
     else:
@@ -48,37 +49,37 @@ def test_param_count_matches_published(mid: str) -> None:
 def test_param_count_by_hand_llama2_7b() -> None:
     h, i, L, V = 4096, 11008, 32, 32000
     per_layer = 4 * h * h + 3 * h * i + 2 * h
-    assert mem.count_params(L7).total == 2 * V * h + L * per_layer + h
+    assert params.count_params(L7).total == 2 * V * h + L * per_layer + h
 
 
 def test_gqa_shapes_in_lora_count() -> None:
     # Llama 3.1 8B: k/v project 4096 -> 8 heads x 128 = 1024
     s = setup(model=L8, method=Method.LORA, lora_rank=16, lora_targets=("k_proj",))
-    assert mem.trainable_params(s) == 32 * 16 * (4096 + 1024)
+    assert params.trainable_params(s) == 32 * 16 * (4096 + 1024)
 
 
 def test_lora_all_linear_count() -> None:
     r, h, i = 8, 4096, 11008
     s = setup(method=Method.LORA, lora_rank=r, lora_targets=("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj",
                                                              "up_proj", "down_proj"))
-    assert mem.trainable_params(s) == 32 * r * (4 * 2 * h + 3 * (h + i))
+    assert params.trainable_params(s) == 32 * r * (4 * 2 * h + 3 * (h + i))
 
 
 def test_lora_on_moe_experts_multiplies_by_expert_count() -> None:
     m = MODELS["mixtral-8x7b"]
-    one = mem.trainable_params(setup(model=m, method=Method.LORA, lora_rank=8, lora_targets=("up_proj",)))
+    one = params.trainable_params(setup(model=m, method=Method.LORA, lora_rank=8, lora_targets=("up_proj",)))
     assert one == 32 * 8 * 8 * (4096 + 14336)
 
 
 def test_weights_bf16_fp32() -> None:
-    p = mem.count_params(L7).total
+    p = params.count_params(L7).total
     assert mem.weights_bytes(setup(precision=Precision.BF16)) == p * 2
     assert mem.weights_bytes(setup(precision=Precision.FP32)) == p * 4
 
 
 def test_mixed_precision_master_and_autocast_copies() -> None:
     s = setup(precision=Precision.MIXED)
-    p = mem.count_params(L7).total
+    p = params.count_params(L7).total
     assert mem.master_copy_bytes(s) == 4 * p          # fp32 master weights
     assert mem.autocast_copy_bytes(s) == 2 * p        # 16-bit copies autocast keeps: ~12.5 GiB for 7B
     assert 12.4 < mem.autocast_copy_bytes(s) / 2**30 < 12.7
@@ -88,7 +89,7 @@ def test_mixed_precision_master_and_autocast_copies() -> None:
 
 @pytest.mark.parametrize("dq,bits", [(False, 4.5), (True, 4.127)])
 def test_qlora_weights_nf4_on_linears_only(dq: bool, bits: float) -> None:
-    pc = mem.count_params(L7)
+    pc = params.count_params(L7)
     q = pc.layer_linear * 32
     s = setup(method=Method.QLORA, double_quant=dq)
     assert mem.weights_bytes(s) == pytest.approx(q * bits / 8 + (pc.total - q) * 2)
@@ -96,7 +97,7 @@ def test_qlora_weights_nf4_on_linears_only(dq: bool, bits: float) -> None:
 
 def test_qlora_torchao_quantizes_only_targets() -> None:
     s = setup(method=Method.QLORA, qlora_backend=QloraBackend.TORCHAO, lora_targets=("q_proj", "v_proj"))
-    pc = mem.count_params(L7)
+    pc = params.count_params(L7)
     q = 32 * 2 * 4096 * 4096
     assert mem.weights_bytes(s) == pytest.approx(q * (4 + 0.127) / 8 + (pc.total - q) * 2)
 
@@ -106,18 +107,18 @@ def test_qlora_torchao_quantizes_only_targets() -> None:
     (Optimizer.SGD, 0), (Optimizer.SGD_MOMENTUM, 2)])
 def test_optimizer_state_bytes_bf16_params(opt: Optimizer, per_param: int) -> None:
     s = setup(optimizer=opt)
-    assert mem.optimizer_state_bytes(s) == mem.count_params(L7).total * per_param
+    assert mem.optimizer_state_bytes(s) == params.count_params(L7).total * per_param
 
 
 def test_adamw_states_follow_adapter_dtype() -> None:
     s = setup(method=Method.LORA, lora_dtype=Precision.FP32)
-    assert mem.optimizer_state_bytes(s) == mem.trainable_params(s) * 8
+    assert mem.optimizer_state_bytes(s) == params.trainable_params(s) * 8
     s = replace(s, lora_dtype=Precision.BF16)
-    assert mem.optimizer_state_bytes(s) == mem.trainable_params(s) * 4
+    assert mem.optimizer_state_bytes(s) == params.trainable_params(s) * 4
 
 
 def test_paged_and_offloaded_states_leave_the_gpu() -> None:
-    p = mem.count_params(L7).total
+    p = params.count_params(L7).total
     s = setup(optimizer=Optimizer.PAGED_ADAMW_32BIT)
     assert mem.optimizer_state_bytes(s) == 0
     e = mem.estimate(s)
@@ -137,13 +138,13 @@ def test_adafactor_is_far_smaller_than_adam() -> None:
 def test_zero_stages_divide_the_right_terms(stage: Sharding, w: int, g: int, o: int) -> None:
     one = setup()
     four = setup(num_gpus=4, sharding=stage)
-    p = mem.count_params(L7).total
+    p = params.count_params(L7).total
     assert mem.optimizer_state_bytes(four) == pytest.approx(mem.optimizer_state_bytes(one) / o)
     assert mem.weights_bytes(four) >= mem.weights_bytes(one) / w
     if w == 1:
         assert mem.weights_bytes(four) == 2 * p
     # gradients: shard plus at most one unsharded layer bucket
-    layer = mem.count_params(L7).layer * 2
+    layer = params.count_params(L7).layer * 2
     assert mem.gradient_bytes(one) / g <= mem.gradient_bytes(four) <= mem.gradient_bytes(one) / g + layer
 
 
@@ -258,7 +259,7 @@ def test_dpo_doubles_tokens_and_adds_reference_for_full_only() -> None:
     base = setup(seq_len=512)
     dpo = replace(base, dpo=True)
     assert mem.activation_bytes(dpo) == pytest.approx(2 * mem.activation_bytes(base), rel=0.01)
-    assert mem.reference_model_bytes(dpo) == mem.count_params(L7).total * 2
+    assert mem.reference_model_bytes(dpo) == params.count_params(L7).total * 2
     assert mem.reference_model_bytes(replace(dpo, precompute_ref_log_probs=True)) == 0
     assert mem.reference_model_bytes(replace(dpo, method=Method.LORA)) == 0
 
@@ -289,12 +290,12 @@ def test_full_ft_with_small_activations_peaks_after_backward() -> None:
     # tiny batch: gradients (2P) outweigh activations + logits, so the peak is at the end of backward / step
     e = mem.estimate(setup(seq_len=64, optimizer=Optimizer.ADAMW_TORCH_FUSED))
     assert e.phase in (Phase.BACKWARD_END, Phase.OPTIMIZER_STEP)
-    p = mem.count_params(L7).total
+    p = params.count_params(L7).total
     assert e.allocated_bytes == pytest.approx(8 * p, rel=0.01)       # w + g + m + v, all bf16
 
 
 def test_foreach_adamw_adds_one_state_copy_at_step() -> None:
-    p = mem.count_params(L7).total
+    p = params.count_params(L7).total
     fused = mem.estimate(setup(seq_len=64, optimizer=Optimizer.ADAMW_TORCH_FUSED))
     foreach = mem.estimate(setup(seq_len=64, optimizer=Optimizer.ADAMW_TORCH))
     assert foreach.phase is Phase.OPTIMIZER_STEP
@@ -303,7 +304,7 @@ def test_foreach_adamw_adds_one_state_copy_at_step() -> None:
 
 def test_optimizer_in_backward_drops_the_gradient_buffer() -> None:
     s = setup(optimizer_in_backward=True, optimizer=Optimizer.ADAMW_TORCH_FUSED, seq_len=64)
-    assert mem.gradient_bytes(s) == mem.count_params(L7).embedding * 2
+    assert mem.gradient_bytes(s) == params.count_params(L7).embedding * 2
     assert Phase.OPTIMIZER_STEP.value not in mem.estimate(s).phases
 
 
@@ -316,12 +317,12 @@ def test_grad_accumulation_keeps_gradients_through_forward() -> None:
 def test_custom_arch_without_experts() -> None:
     m = ModelArch(id="custom", name="x", family="x", hidden_size=64, num_hidden_layers=2, num_attention_heads=4,
                   num_key_value_heads=2, intermediate_size=128, vocab_size=1000)
-    assert mem.count_params(m).total == 2 * 1000 * 64 + 2 * (64 * 64 * 2 + 64 * 32 * 2 + 3 * 64 * 128 + 128) + 64
+    assert params.count_params(m).total == 2 * 1000 * 64 + 2 * (64 * 64 * 2 + 64 * 32 * 2 + 3 * 64 * 128 + 128) + 64
 
 
 def test_checkpoint_and_adapter_sizes() -> None:
     e = mem.estimate(setup(method=Method.LORA, lora_rank=8, lora_targets=("q_proj", "v_proj")))
-    assert e.checkpoint_bytes == mem.count_params(L7).total * 2
+    assert e.checkpoint_bytes == params.count_params(L7).total * 2
     assert e.adapter_bytes == 32 * 8 * (2 * 4096) * 2 * 4   # fp32 adapters (PEFT default)
 
 
@@ -329,7 +330,7 @@ def test_no_sync_accumulation_keeps_unsharded_gradients() -> None:
     """FSDP no_sync(): accumulating micro-batches skip the reduce-scatter, so the gradients stay unsharded
     (PyTorch FSDP no_sync docs; pytorch#126166); it changes nothing without accumulation or gradient sharding."""
     base = setup(method=Method.FULL, num_gpus=4, sharding=Sharding.ZERO3, grad_accum_steps=4)
-    t = mem.trainable_params(base)
+    t = params.trainable_params(base)
     assert mem.gradient_bytes(replace(base, no_sync_accumulation=True)) == t * 2
     assert mem.gradient_bytes(base) < t * 2 / 4 * 1.1
     assert mem.gradient_bytes(replace(base, no_sync_accumulation=True, grad_accum_steps=1)) == \
@@ -409,7 +410,7 @@ def test_fp32_base_under_autocast() -> None:
     residual stream (the checkpointed inputs) is fp32; under FSDP MixedPrecision only the shards stay fp32."""
     lora = setup(method=Method.LORA, precision=Precision.MIXED, lora_targets=("q_proj", "v_proj"))
     fp32 = replace(lora, base_fp32=True)
-    pc = mem.count_params(L7)
+    pc = params.count_params(L7)
     assert mem.weights_bytes(fp32) == 2 * mem.weights_bytes(lora) == pc.total * 4
     assert mem._autocast_weight_casts_per_layer(fp32) == 2 * pc.layer_linear
     assert mem._autocast_weight_casts_per_layer(lora) == 0
@@ -421,7 +422,7 @@ def test_fp32_base_under_autocast() -> None:
     resident = mem.weights_bytes(fsdp) - mem._live_gathered_bytes(fsdp)
     assert resident == pytest.approx(pc.total * 4 / 8, rel=1e-9)
     assert mem._live_gathered_bytes(fsdp) == mem._live_gathered_bytes(replace(fsdp, base_fp32=False))   # 16-bit
-    assert not mem._base_fp32(replace(fsdp, deepspeed=True))       # DeepSpeed's bf16 mode casts the parameters
+    assert not params.base_fp32(replace(fsdp, deepspeed=True))       # DeepSpeed's bf16 mode casts the parameters
 
 
 def test_dpo_loss_as_trl_computes_it() -> None:
@@ -449,7 +450,7 @@ def test_fsdp_gathered_units_are_their_own_storage() -> None:
     """fsdp2-full-llama2-7b-mb4-s2048-ckpt-n4: the root unit (embeddings, final norm, lm_head) and two layers are
     gathered next to the whole shard, and released before the optimizer step."""
     s = setup(num_gpus=4, sharding=Sharding.ZERO3, gradient_checkpointing=True, optimizer=Optimizer.ADAMW_TORCH_FUSED)
-    pc = mem.count_params(L7)
+    pc = params.count_params(L7)
     gathered = (2 * pc.layer + pc.embedding + pc.lm_head + 4096) * 2
     assert mem._live_gathered_bytes(s) == gathered
     assert mem.weights_bytes(s) == pytest.approx(pc.total * 2 / 4 + gathered, rel=1e-9)
@@ -463,7 +464,7 @@ def test_late_layer_backward_sits_on_the_gradient_shards() -> None:
     the root's lm_head gradient, on top of the shards (fsdp2-full-llama31-8b-s2048-ckpt-n8); nothing of the kind
     without gradient sharding, where the end of the backward (every gradient whole) is larger."""
     s = setup(model=L8, num_gpus=8, sharding=Sharding.ZERO3, gradient_checkpointing=True)
-    pc = mem.count_params(L8)
+    pc = params.count_params(L8)
     expected = mem.recompute_bytes(s) + 2 * pc.layer * 2 + pc.lm_head * 2 - mem._unsharded_unit_grad_bytes(s)
     assert mem.layer_backward_bytes(s) == pytest.approx(expected, rel=1e-9)
     assert mem.estimate(s).phase is Phase.BACKWARD_END
@@ -490,7 +491,7 @@ def test_quant_constants_stay_whole_under_fsdp() -> None:
     """bitsandbytes keeps the NF4 constants in a QuantState on the module, outside FSDP's flat parameters: every GPU
     holds all of them, also with parameter offload."""
     s = setup(model=MODELS["llama-2-70b"], method=Method.QLORA, num_gpus=2, sharding=Sharding.ZERO3)
-    consts = mem._quantized_params(s) * 0.127 / 8
+    consts = params.quantized_params(s) * 0.127 / 8
     assert mem._unsharded_quant_state_bytes(s) == pytest.approx(consts)
     off = replace(s, offload_params=True, cpu_offload=True)
     assert mem.weights_bytes(off) == pytest.approx(consts + mem._live_gathered_bytes(off))
@@ -501,10 +502,10 @@ def test_deepspeed_zero3_working_set_is_its_live_budget_not_fsdp_units() -> None
     """DeepSpeed ZeRO-3 keeps the layer in use, the largest module and at most stage3_prefetch_bucket_size elements
     ahead (partitioned_param_coordinator.py); FSDP gathers whole units: two layers and the root."""
     s = setup(num_gpus=8, sharding=Sharding.ZERO3, method=Method.LORA)
-    pc = mem.count_params(L7)
+    pc = params.count_params(L7)
     ds = replace(s, deepspeed=True)
     assert mem._live_gathered_bytes(ds) == pytest.approx((pc.layer + pc.embedding + 50_000_000) * 2)
     assert mem._live_gathered_bytes(s) == pytest.approx((2 * pc.layer + pc.embedding + pc.lm_head + 4096) * 2)
     big = replace(ds, model=MODELS["llama-2-70b"])        # layer + lm_head beyond the 1e9 live budget: no prefetch
-    pc70 = mem.count_params(big.model)
+    pc70 = params.count_params(big.model)
     assert mem._live_gathered_bytes(big) == pytest.approx((pc70.layer + pc70.embedding) * 2)

@@ -5,7 +5,7 @@ import pytest
 
 from benchmarks import league
 from benchmarks import peers_time as pt
-from benchmarks.throughput import DEFAULT_DATA, load_rows
+from benchmarks.time_accuracy import DEFAULT_DATA, load_rows
 
 pytestmark = [pytest.mark.unit,
               pytest.mark.skipif(not DEFAULT_DATA.exists(), reason="shared/calibration/throughput not present")]

@@ -29,7 +29,7 @@ CODELLAMA_34B = {"model_type": "llama", "hidden_size": 8192, "num_hidden_layers"
 
 def est(**kw) -> dict:
     kw.setdefault("include", [])
-    out = json.loads(api.estimate(json.dumps(kw)))
+    out = json.loads(api.answer_text(json.dumps(kw)))
     assert out["ok"], out
     return out["result"]
 
@@ -457,7 +457,7 @@ def test_five_ways_the_data_centre_card_is_faster_but_bills_more_and_the_extreme
     kw = dict(model="llama-3.1-8b", method="qlora", dataset_tokens=10_000_000)
     small, big = five(**kw, gpu="rtx-4090")["run"], five(**kw, gpu="h100-80gb")["run"]
     assert big["seconds"] < small["seconds"] and big["cost"] > small["cost"]
-    r = json.loads(api.estimate(json.dumps({**assumptions("five-ways"), **kw})))["result"]
+    r = json.loads(api.answer_text(json.dumps({**assumptions("five-ways"), **kw})))["result"]
     fitting = [st for row in r["gpu_table"] for st in row["setups"] if st["verdict"] != "does_not_fit"]
     assert r["fastest_setup"]["seconds"] == min(st["seconds"] for st in fitting)
     assert r["cheapest_setup"]["cost"] == min(st["cost"] for st in fitting if st["cost"] is not None)

@@ -1,4 +1,4 @@
-"""The time estimate against the published training speeds, through benchmarks/throughput.py's own functions.
+"""The time estimate against the published training speeds, through benchmarks/time_accuracy.py's own functions.
 
 Targets (issue 12): median |error| <= 20 % over the usable rows and <= 25 % per method (full, LoRA, QLoRA), both
 with the shipped coefficients and when each source is scored with coefficients fitted on the other sources only.
@@ -9,7 +9,7 @@ import csv
 
 import pytest
 
-from benchmarks.throughput import (
+from benchmarks.time_accuracy import (
     DEFAULT_DATA,
     FIT_GRID,
     FURTHER_EXCLUSIONS,
@@ -71,13 +71,13 @@ def test_median_targets_leave_one_source_out(rows) -> None:
 
 def test_shipped_coefficients_are_what_the_fit_gives(rows) -> None:
     """The time model reads memory.activation_bytes (elementwise traffic), so a change to the memory physics can move
-    the fit: then run `python benchmarks/throughput.py --fit` and copy its figures, source rows and range into
+    the fit: then run `python benchmarks/time_accuracy.py --fit` and copy its figures, source rows and range into
     calculator/throughput.py's COEFFICIENTS (and the figures into ESTIMATOR.md, README.md and the accuracy page)."""
     k = fit(rows)
     for name in FIT_GRID:
         assert getattr(k, name) == pytest.approx(getattr(COEFFICIENTS, name)), (
             f"{name}: the fit gives {getattr(k, name)}, calculator/throughput.py ships {getattr(COEFFICIENTS, name)}; "
-            "rerun python benchmarks/throughput.py --fit")
+            "rerun python benchmarks/time_accuracy.py --fit")
 
 
 def test_range_is_the_10th_to_90th_percentile_of_the_errors(scored) -> None:

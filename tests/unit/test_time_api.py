@@ -14,7 +14,7 @@ pytestmark = pytest.mark.unit
 
 # ---------------------------------------------------------------------------------------------------------------
 def _api(**req) -> dict:
-    return json.loads(api.estimate(json.dumps({"model": "llama-3.1-8b", "method": "qlora", **req})))
+    return json.loads(api.answer_text(json.dumps({"model": "llama-3.1-8b", "method": "qlora", **req})))
 
 
 def test_api_throughput_and_run_with_the_readers_price() -> None:
@@ -92,7 +92,7 @@ def test_api_padding_with_examples() -> None:
 ])
 def test_api_rejects_bad_time_keys(req: dict, code: str, field: str) -> None:
     out = _api(**req)
-    assert out == {"ok": False, "error": {"code": code, "field": field}}
+    assert out == {"ok": False, "error": {"code": code, "field": field}, "errors": [{"code": code, "field": field}]}
 
 
 def test_api_refuses_fp32_time_with_a_code() -> None:
@@ -111,7 +111,7 @@ def test_cli_prints_time_and_cost(capsys) -> None:
     assert cli_main(["--model", "llama-3.1-8b", "--method", "qlora", "--gpu", "rtx-4090", "--dataset-tokens",
                      "10000000", "--gpu-hour-price", "2.5"]) == 0
     out = capsys.readouterr().out
-    assert "tokens/s per GPU" in out and "GPU-hours" in out and "USD" in out
-    assert "fastest setup that fits" in out and "cheapest setup that fits" in out
+    assert "Tokens per second per GPU" in out and "GPU-hours" in out and "USD" in out
+    assert "Fastest that fits:" in out and "Cheapest that fits:" in out
 
 

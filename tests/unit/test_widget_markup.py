@@ -1,4 +1,4 @@
-"""calculator.widgets: reading what readers type, planning the estimates, the words of every error, and markup that
+"""calculator.page: reading what readers type, planning the estimates, the words of every error, and markup that
 carries the estimator's own numbers (checked here against calculator.api, not against a copy of the formatting)."""
 from __future__ import annotations
 
@@ -8,13 +8,25 @@ import re
 import pytest
 
 from calculator import api
-from calculator import widgets as W
 from calculator.catalog import MODELS
-from calculator.display import Strings
 from calculator.inputs import INPUTS
+from calculator.page import WIDGET_KINDS, Page, render_results, render_widget
+from calculator.page.form import custom_values, read_form
+from calculator.page.kinds.compare import COMPARE_VARIANTS
+from calculator.page.kinds.fits import FITS_METHODS
+from calculator.page.kinds.seqlen import SEQLEN_POINTS
+from calculator.page.messages import message_for
+from calculator.page.text import Strings, plain_text
+from calculator.values import parse_number
 from sitebuild.strings import LANGUAGES, calc_strings, required_calc_strings
 
 pytestmark = pytest.mark.unit
+
+
+def read_kind_form(kind, raw):
+    return read_form(WIDGET_KINDS[kind].fields, WIDGET_KINDS[kind].defaults, raw)
+
+
 S = {lang: Strings(calc_strings(lang), lang) for lang in LANGUAGES}
 
 
@@ -24,13 +36,13 @@ S = {lang: Strings(calc_strings(lang), lang) for lang in LANGUAGES}
     ("abc", "abc"), ("", ""), ("4096 tokens", "4096 tokens"),
 ])
 def test_numbers_people_type(typed, value):
-    assert W.parse_number(typed) == value
+    assert parse_number(typed) == value
 
 
 def test_a_400_digit_number_is_out_of_range_not_an_error_of_its_own():
-    state, errors = W.read_form("estimator", {"seq_len": "9" * 400})
+    state, errors = read_kind_form("estimator", {"seq_len": "9" * 400})
     assert not errors
-    _fragment, _results, errors = W.render_results(S["en"], "estimator", state)
+    _fragment, _results, errors = render_results(S["en"], "estimator", state)
     assert [(e.code, e.field) for e in errors] == [("out_of_range", "seq_len")]
 
 
@@ -41,38 +53,38 @@ def test_a_400_digit_number_is_out_of_range_not_an_error_of_its_own():
     ("[" * 100_000, "too_large", False),
 ])
 def test_pasted_configs(text, code, quiet):
-    _state, errors = W.read_form("estimator", {"model": {"source": "paste", "value": text}})
+    _state, errors = read_kind_form("estimator", {"model": {"source": "paste", "value": text}})
     assert [(e.field, e.code, e.quiet) for e in errors] == [("model", code, quiet)]
 
 
 def test_an_empty_custom_field_is_a_field_the_config_does_not_set():
-    values = W.custom_values(api.estimate_obj({"model": "mixtral-8x7b"})["result"]["model"])
+    values = custom_values(api.answer({"model": "mixtral-8x7b"})["result"]["model"])
     assert values["num_local_experts"] == "8" and values["head_dim"] == ""
-    state, errors = W.read_form("estimator", {"model": {"source": "custom", "value": values}})
+    state, errors = read_kind_form("estimator", {"model": {"source": "custom", "value": values}})
     assert not errors and "head_dim" not in state["model"]
-    custom = api.estimate_obj({"model": state["model"]})["result"]
-    preset = api.estimate_obj({"model": "mixtral-8x7b"})["result"]
+    custom = api.answer({"model": state["model"]})["result"]
+    preset = api.answer({"model": "mixtral-8x7b"})["result"]
     assert custom["peak_bytes_per_gpu"] == preset["peak_bytes_per_gpu"]
 
 
 def test_requests_each_kind_needs():
-    state = W.state_for("compare", {})
-    assert [(r["method"], r["dpo"]) for r in W.requests_for("compare", state)] == list(W.COMPARE_VARIANTS)
-    fits = W.requests_for("fits", W.state_for("fits", {}))
-    assert len(fits) == len(MODELS) * len(W.FITS_METHODS)
-    seqlen = W.requests_for("seqlen", W.state_for("seqlen", {}))
-    assert seqlen[0]["include"] == ["inverse"] and [r["seq_len"] for r in seqlen[1:]] == list(W.SEQLEN_POINTS)
+    state = WIDGET_KINDS["compare"].state({})
+    assert [(r["method"], r["dpo"]) for r in WIDGET_KINDS["compare"].requests_for(state)] == list(COMPARE_VARIANTS)
+    fits = WIDGET_KINDS["fits"].requests_for(WIDGET_KINDS["fits"].state({}))
+    assert len(fits) == len(MODELS) * len(FITS_METHODS)
+    seqlen = WIDGET_KINDS["seqlen"].requests_for(WIDGET_KINDS["seqlen"].state({}))
+    assert seqlen[0]["include"] == ["inverse"] and [r["seq_len"] for r in seqlen[1:]] == list(SEQLEN_POINTS)
     # Keys fixed by the article go into every request; the reader's state goes on top.
-    reqs = W.requests_for("compare", W.state_for("compare", {}), {"precision": "mixed", "seq_len": 64})
+    reqs = WIDGET_KINDS["compare"].requests_for(WIDGET_KINDS["compare"].state({}), {"precision": "mixed", "seq_len": 64})
     assert all(r["precision"] == "mixed" and r["seq_len"] == 2048 for r in reqs)
 
 
 def test_article_assumptions_set_the_widget_defaults_and_fix_the_rest():
     article = {"seq_len": 4096, "precision": "mixed", "optimizer": "adamw_torch_fused"}
-    assert W.state_for("compare", {"model": "llama-2-7b"}, article)["seq_len"] == 4096
-    assert W.fixed_for("compare", {"model": "llama-2-7b"}, article) == {"precision": "mixed",
+    assert WIDGET_KINDS["compare"].state({"model": "llama-2-7b"}, article)["seq_len"] == 4096
+    assert WIDGET_KINDS["compare"].fixed({"model": "llama-2-7b"}, article) == {"precision": "mixed",
                                                                           "optimizer": "adamw_torch_fused"}
-    assert W.fixed_for("estimator", {}, article) == {}       # the estimator edits all three itself
+    assert WIDGET_KINDS["estimator"].fixed({}, article) == {}       # the estimator edits all three itself
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -82,14 +94,14 @@ def test_every_required_string_exists(lang):
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-@pytest.mark.parametrize("kind", list(W.KINDS))
+@pytest.mark.parametrize("kind", list(WIDGET_KINDS))
 def test_every_kind_renders_in_both_languages_with_the_estimators_numbers(lang, kind):
-    state = W.state_for(kind, {})
-    html = W.render_widget(S[lang], kind, f"calc-{kind}-1", state, {}, first=True)
+    state = WIDGET_KINDS[kind].state({})
+    html = render_widget(S[lang], kind, f"calc-{kind}-1", state, {})
     text = re.sub(r'(data-calc-(defaults|fixed)|placeholder)="[^"]*"', "", html)
     assert not re.search(r"\{[a-z_]+\}", text)                                   # no unfilled {placeholder}
     peaks = [int(v) for v in re.findall(r'data-calc-output="peak_bytes_per_gpu" data-value="(\d+)"', html)]
-    results = [api.estimate_obj(r)["result"] for r in W.requests_for(kind, state)]
+    results = [api.answer(r)["result"] for r in WIDGET_KINDS[kind].requests_for(state)]
     if kind == "seqlen":
         results = results[1:]
     assert peaks == [r["peak_bytes_per_gpu"] for r in results]
@@ -101,32 +113,37 @@ def test_every_option_of_every_select_renders(spec):
     for value in spec.choices:
         if value in dict(spec.aliases):
             continue
-        state = W.state_for("estimator", {spec.name: value,
+        state = WIDGET_KINDS["estimator"].state({spec.name: value,
                                           **({"num_gpus": 2} if spec.name == "sharding" and value != "none" else {})})
-        fragment, _results, errors = W.render_results(S["ar"], "estimator", state)
+        fragment, _results, errors = render_results(S["ar"], "estimator", state)
         assert not errors, (spec.name, value, errors)
         assert fragment
 
 
 def test_messages_are_per_type_and_say_the_range():
     s = S["en"]
-    assert str(W.message_for(s, "wrong_type", "seq_len")) == s.get("errors.wrong_type.int")
-    assert str(W.message_for(s, "wrong_type", "dpo")) == s.get("errors.wrong_type.bool")
-    assert str(W.message_for(s, "wrong_type", "lora_targets")) == s.get("errors.wrong_type.modules")
-    assert str(W.message_for(s, "wrong_type", "model")) == s.get("errors.wrong_type.model")
-    assert "hidden_size" in W.message_for(s, "wrong_type", "model.hidden_size")
-    rng = W.plain_text(W.message_for(s, "out_of_range", "seq_len"))
+    assert str(message_for(s, "wrong_type", "seq_len")) == s.get("errors.wrong_type.int")
+    assert str(message_for(s, "wrong_type", "dpo")) == s.get("errors.wrong_type.bool")
+    assert str(message_for(s, "wrong_type", "lora_targets")) == s.get("errors.wrong_type.modules")
+    assert str(message_for(s, "wrong_type", "model")) == s.get("errors.wrong_type.model")
+    assert "hidden_size" in message_for(s, "wrong_type", "model.hidden_size")
+    rng = plain_text(message_for(s, "out_of_range", "seq_len"))
     assert "1" in rng and "4,194,304" in rng
-    assert str(W.message_for(s, "contradiction", "sharding")) == s.get("errors.by_field.sharding")
-    assert str(W.message_for(s, "unknown_gpu", "gpu")) == s.get("errors.unknown_gpu")
+    assert str(message_for(s, "contradiction", "sharding")) == s.get("errors.by_field.sharding")
+    assert str(message_for(s, "unknown_gpu", "gpu")) == s.get("errors.unknown_gpu")
 
 
 def test_the_page_entry_point_answers_json_and_never_raises():
-    page = W.Page(json.dumps(calc_strings("en")), "en")
+    page = Page(json.dumps(calc_strings("en")), "en")
     ok = json.loads(page.render(json.dumps({"kind": "estimator", "raw": {"seq_len": "٤٠٩٦"}, "fixed": {}})))
     assert ok["ok"] and ok["state"]["seq_len"] == 4096 and "summary" in ok["slots"]
     bad = json.loads(page.render(json.dumps({"kind": "estimator", "raw": {"seq_len": "x"}, "fixed": {}})))
     assert bad == {"ok": False, "errors": [{"field": "seq_len", "code": "wrong_type", "quiet": False,
                                             "message": S["en"].get("errors.wrong_type.int")}]}
+    three = json.loads(page.render(json.dumps({"kind": "estimator", "fixed": {},
+                                               "raw": {"seq_len": "0", "micro_batch_size": "abc", "lora_rank": "-1"}})))
+    assert [(e["field"], e["code"]) for e in three["errors"]] == [
+        ("lora_rank", "out_of_range"), ("micro_batch_size", "wrong_type"), ("seq_len", "out_of_range")]
+    assert all(e["message"] for e in three["errors"])        # each shown next to its own control
     broken = json.loads(page.render("{not json"))
     assert broken["errors"][0]["code"] == "internal_error" and broken["errors"][0]["message"]

@@ -1,5 +1,5 @@
 // The calculator widgets on the page. Their markup (form and results) is rendered by Python: at build time by
-// calculator.widgets on CPython, and live by the same functions in Pyodide, in the worker. This module only moves data:
+// calculator.page on CPython, and live by the same functions in Pyodide, in the worker. This module only moves data:
 //   * it starts ONE module worker (worker.mjs) when the first widget comes into view or is touched, and shows the
 //     runtime's stage (downloading, with a progress bar, -> starting -> loading -> ready | failed) in every widget;
 //   * on every change it sends the widget's raw control values to the worker and swaps in the fragment it gets back,
@@ -49,6 +49,23 @@ function text(path, fallback = "") {
 
 function same(a, b) {
   return JSON.stringify(a) === JSON.stringify(b);
+}
+
+// Megabytes of the runtime's download, one decimal, Latin digits grouped by thousands: the format of
+// calculator.page.text.fmt_number, which cannot run before the runtime it counts has arrived.
+const MEGABYTES = new Intl.NumberFormat("en-US", { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+
+// A string of the table with its {placeholders} filled, each value an isolated left-to-right run (what
+// calculator.page.text.filled makes in Python): DOM nodes, never markup.
+function filledNodes(template, values) {
+  return template.split(/\{(\w+)\}/).map((part, i) => {
+    if (i % 2 === 0) return document.createTextNode(part);
+    if (!Object.hasOwn(values, part)) return document.createTextNode(`{${part}}`);
+    const run = document.createElement("bdi");
+    run.dir = "ltr";
+    run.textContent = values[part];
+    return run;
+  });
 }
 
 // ------------------------------------------------------------------------------------------------------------
@@ -399,7 +416,7 @@ class Errors {
       if (!box) continue;
       if (error.quiet) continue;
       quietOnly = false;
-      if (error.message) box.innerHTML = error.message;   // markup made and escaped by calculator.widgets
+      if (error.message) box.innerHTML = error.message;   // markup made and escaped by calculator.page
       else box.textContent = text("errors.internal_error");
       box.hidden = false;
       box.dataset.code = String(error.code);
@@ -446,6 +463,7 @@ class Widget {
     this.errors = new Errors(root, this.form);
     this.fieldset = root.querySelector("[data-calc-fieldset]");
     this.statusEl = root.querySelector("[data-calc-status]");
+    this.shownStatus = "";             // the status text on screen (the build wrote status.idle)
     this.progressEl = root.querySelector("[data-calc-progress]");
     this.noticeEl = root.querySelector("[data-calc-notice]");
     this.announceEl = root.querySelector("[data-calc-announce]");
@@ -478,11 +496,23 @@ class Widget {
   }
 
   // ---- status ------------------------------------------------------------------------------------------
+  // The stage in the reader's words (status.<stage> for every STATUS value; sitebuild/strings.py requires them),
+  // with the bytes downloaded so far while the runtime arrives.
   showStatus(status, code, progress) {
-    const message = status === STATUS.FAILED
-      ? `${text("status.failed")} ${text(`failure.${code}`, text("failure.start"))}`
-      : text(`status.${status}`);
-    if (message && this.statusEl.textContent !== message) this.statusEl.textContent = message;
+    let message = text(`status.${status}`);
+    let values = {};
+    if (status === STATUS.FAILED) {
+      message = `${text("status.failed")} ${text(`failure.${code}`, text("failure.start"))}`;
+    } else if (status === STATUS.DOWNLOADING && progress && progress.total > 0) {
+      message = text("status.downloading_bytes", message);
+      values = { done: MEGABYTES.format(Math.min(progress.done || 0, progress.total) / 1e6),
+                 total: MEGABYTES.format(progress.total / 1e6) };
+    }
+    const shown = JSON.stringify([message, values]);
+    if (message && this.shownStatus !== shown) {
+      this.statusEl.replaceChildren(...filledNodes(message, values));
+      this.shownStatus = shown;
+    }
     this.statusEl.dataset.calcStatus = status;
     if (this.progressEl) {
       const downloading = status === STATUS.DOWNLOADING && progress && progress.total > 0;
@@ -602,7 +632,7 @@ class Widget {
       return false;
     }
     this.errors.clear();
-    this.fragment.innerHTML = answer.html;   // markup made and escaped by calculator.widgets
+    this.fragment.innerHTML = answer.html;   // markup made and escaped by calculator.page
     for (const [name, html] of Object.entries(answer.slots || {})) {
       const slot = this.root.querySelector(`[data-calc-slot-out="${CSS.escape(name)}"]`);
       if (slot) slot.innerHTML = html;

@@ -25,6 +25,6 @@ export const STATUS = Object.freeze({
  * @typedef {{type: "status", status: string, code?: string, done?: number, total?: number}} StatusMessage
  * @typedef {{type: "rendered", id: number, answer: string, ms: number}} RenderedMessage   (ms: time in Python)
  *
- * `answer` is the JSON text of calculator.widgets.Page.render: {ok: true, html, state, summary, slots?, custom?}
+ * `answer` is the JSON text of calculator.page.Page.render: {ok: true, html, state, summary, slots?, custom?}
  * or {ok: false, errors: [{field, code, quiet, message}]}. Error codes are the estimator API's own.
  */

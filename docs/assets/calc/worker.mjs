@@ -1,6 +1,6 @@
 // The calculator's one Pyodide runtime: a module worker (Pyodide 314 needs `{type: "module"}`), started by calc.js
 // when the first widget comes into view. It loads the bundled runtime and the `calculator` wheel from this site only
-// (no micropip, no CDN), then answers each widget's RENDER with `calculator.widgets.Page.render`: the inputs read,
+// (no micropip, no CDN), then answers each widget's RENDER with `calculator.page.Page.render`: the inputs read,
 // estimated and rendered in Python, the same code the site build ran. Messages: protocol.mjs.
 //
 // Failure never hangs: a runtime file that fails to download (blocked, 404) or to compile (corrupt wasm) is reported
@@ -9,7 +9,7 @@
 
 import { MESSAGE, STATUS } from "./protocol.mjs";
 
-let page = null;          // calculator.widgets.Page for this page's language
+let page = null;          // calculator.page.Page for this page's language
 let failed = false;
 let started = false;
 let runtimeBase = "";
@@ -128,8 +128,8 @@ async function init(message) {
     // The calculator wheel, built from calculator/ when the site was built, from this site only.
     await pyodide.loadPackage(wheelURL, { messageCallback: () => {}, errorCallback: () => fail("download") });
     if (failed) return;
-    const widgets = pyodide.pyimport("calculator.widgets");
-    page = widgets.Page(JSON.stringify(strings), String(message.lang || "en"));
+    const calculatorPage = pyodide.pyimport("calculator.page");
+    page = calculatorPage.Page(JSON.stringify(strings), String(message.lang || "en"));
     // One call right away, so the first real request does not pay for the estimator's first run.
     page.render(JSON.stringify({ kind: "estimator", raw: {}, fixed: {} }));
     status(STATUS.READY);

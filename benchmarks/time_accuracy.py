@@ -1,6 +1,6 @@
 """Score the time estimate against published training speeds.
 
-    python benchmarks/throughput.py [--data PATH] [--json] [--loso] [--fit]
+    python benchmarks/time_accuracy.py [--data PATH] [--json] [--loso] [--fit]
 
 Reads ``../shared/calibration/throughput/throughput.csv`` (or ``--data PATH``, same columns), turns every usable
 row into a ``TrainingSetup`` and a catalogue GPU using only the row's own fields (and, where a field says "not
@@ -29,6 +29,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from benchmarks.calibration import framework_fields, framework_of, stated_double_quant, stated_lora_dropout
 from calculator.catalog import GPUS, MODELS
 from calculator.models import (
     ALL_LINEAR,
@@ -42,7 +43,7 @@ from calculator.models import (
     Sharding,
     TrainingSetup,
 )
-from calculator.throughput import COEFFICIENTS, Coefficients, step_counts, step_time
+from calculator.throughput import COEFFICIENTS, TimeCoefficients, step_counts, step_time
 
 __all__ = ["DEFAULT_DATA", "TARGETS", "Row", "load_rows", "score", "fit", "loso", "run", "main"]
 
@@ -232,21 +233,39 @@ def _setup(r: dict[str, str], notes: list[str]) -> TrainingSetup:
     act_offload = "activation offload" in off_text
     rank = _first_int(r["lora_rank"]) or 16
     targets = _targets(r["lora_targets"], notes) if method is not Method.FULL else ALL_LINEAR
-    backend = QloraBackend.TORCHAO if "torchao" in prec_text else QloraBackend.BITSANDBYTES
-    lora_dtype = Precision.FP32
-    fw = r["framework"].lower()
-    if "torchtune" in fw or "answerdotai" in fw:
-        lora_dtype = Precision.BF16
-    chunked = "chunked" in r["notes"].lower() and "chunked ce: no" not in r["notes"].lower()
     fused_ce = "liger" in r["method_detail"].lower()
     return TrainingSetup(
         model=model, method=method, precision=precision, optimizer=optimizer, lora_rank=rank, lora_targets=targets,
-        lora_dtype=lora_dtype, qlora_backend=backend, micro_batch_size=mb, seq_len=seq, grad_accum_steps=ga,
-        gradient_checkpointing=gc, attention=attention, chunked_cross_entropy=chunked, torch_compile=compile_,
-        fused_linear_cross_entropy=fused_ce, activation_offloading=act_offload, optimizer_in_backward=in_bwd,
-        packing=packing, num_gpus=n, sharding=sharding, cpu_offload=offload_params,
+        micro_batch_size=mb, seq_len=seq, grad_accum_steps=ga, gradient_checkpointing=gc, attention=attention,
+        torch_compile=compile_, fused_linear_cross_entropy=fused_ce, activation_offloading=act_offload,
+        optimizer_in_backward=in_bwd, packing=packing, num_gpus=n, sharding=sharding, cpu_offload=offload_params,
         deepspeed=deepspeed, offload_params=offload_params and sharding is Sharding.ZERO3,
+        **_framework_keys(r, method, notes),
     )
+
+
+def _framework_keys(r: dict[str, str], method: Method, notes: list[str]) -> dict[str, Any]:
+    """What the row's framework does by default (benchmarks/calibration.py's profiles, read the same way for the
+    memory rows), under what the row states itself: a LoRA dropout in its notes, torchao or double quantisation in
+    its text, a chunked loss in its notes."""
+    fw = framework_of(r)
+    out: dict[str, Any] = framework_fields(fw, method.value)
+    for key, value in out.items():
+        notes.append(f"{key}: {fw} default {value}")
+    dropout = stated_lora_dropout(r["notes"])
+    if method is not Method.FULL and dropout is not None:
+        out["lora_dropout"] = dropout
+    text = " ".join(r[k] for k in ("source_quote", "notes", "precision", "method_detail"))
+    if method is Method.QLORA:
+        if "torchao" in r["precision"].lower():
+            out["qlora_backend"] = "torchao"
+        if stated_double_quant(text):
+            out["double_quant"] = True
+    low = r["notes"].lower()
+    if "chunked" in low and "chunked ce: no" not in low:
+        out["chunked_cross_entropy"] = True
+    enums = {"lora_dtype": Precision, "qlora_backend": QloraBackend}
+    return {k: enums[k](v) if k in enums else v for k, v in out.items()}
 
 
 def load_rows(path: str | Path = DEFAULT_DATA) -> list[Row]:
@@ -290,14 +309,14 @@ class Scored:
     error: float
 
 
-def _estimate(row: Row, k: Coefficients) -> float:
+def _estimate(row: Row, k: TimeCoefficients) -> float:
     assert row.setup is not None and row.gpu is not None
     c = step_counts(row.setup, row.gpu)
     t = step_time(c, row.gpu, k)
     return c.tokens * c.micro_batches / t.step_s
 
 
-def score(rows: list[Row], k: Coefficients = COEFFICIENTS) -> list[Scored]:
+def score(rows: list[Row], k: TimeCoefficients = COEFFICIENTS) -> list[Scored]:
     out = []
     for row in rows:
         if row.setup is None:
@@ -380,7 +399,7 @@ FIT_OTHER_STARTS: tuple[dict[str, float], ...] = (
 )
 
 
-def fit(rows: list[Row], start: Coefficients | None = None, rounds: int = 8) -> Coefficients:
+def fit(rows: list[Row], start: TimeCoefficients | None = None, rounds: int = 8) -> TimeCoefficients:
     """The best (lowest ``objective`` on ``rows``) of coordinate searches over FIT_GRID from FIT_START and from
     FIT_OTHER_STARTS (or from ``start`` alone when given)."""
     usable = [r for r in rows if r.setup is not None]
@@ -391,7 +410,7 @@ def fit(rows: list[Row], start: Coefficients | None = None, rounds: int = 8) -> 
     return min(found, key=lambda k: objective(score(usable, k)))
 
 
-#: Coefficients that trade against each other, moved jointly over the product of their grids besides one at a time:
+#: TimeCoefficients that trade against each other, moved jointly over the product of their grids besides one at a time:
 #: the three that set a multi-GPU step's communication time (a slower link with more overlap gives the same step
 #: as a faster link with less; the Answer.AI two-GPU rows and torchtune's RTX 4090 rows pull them into two valleys
 #: that a one-at-a-time search cannot cross), and attention with the elementwise traffic (both grow with the
@@ -402,7 +421,7 @@ FIT_GROUPS: tuple[tuple[str, ...], ...] = (
 )
 
 
-def _search(usable: list[Row], start: Coefficients, rounds: int) -> Coefficients:
+def _search(usable: list[Row], start: TimeCoefficients, rounds: int) -> TimeCoefficients:
     """Coordinate search from ``start``: each coefficient in turn takes the grid value that lowers the objective
     most, then each group of FIT_GROUPS the combination of grid values; stops when a full pass improves nothing."""
     best = start
@@ -424,11 +443,11 @@ def _search(usable: list[Row], start: Coefficients, rounds: int) -> Coefficients
     return best
 
 
-def loso(rows: list[Row], start: Coefficients | None = None) -> tuple[list[Scored], dict[str, Coefficients]]:
+def loso(rows: list[Row], start: TimeCoefficients | None = None) -> tuple[list[Scored], dict[str, TimeCoefficients]]:
     """Each source scored with coefficients fitted on the other sources only."""
     usable = [r for r in rows if r.setup is not None]
     out: list[Scored] = []
-    fitted: dict[str, Coefficients] = {}
+    fitted: dict[str, TimeCoefficients] = {}
     for src in sorted({r.source for r in usable}):
         train = [r for r in usable if r.source != src]
         test = [r for r in usable if r.source == src]
@@ -438,7 +457,7 @@ def loso(rows: list[Row], start: Coefficients | None = None) -> tuple[list[Score
     return out, fitted
 
 
-def sensitivity(rows: list[Row], k: Coefficients = COEFFICIENTS, threshold: float = 0.05) -> dict[str, list[str]]:
+def sensitivity(rows: list[Row], k: TimeCoefficients = COEFFICIENTS, threshold: float = 0.05) -> dict[str, list[str]]:
     """For each fitted coefficient, the rows whose estimate moves by more than ``threshold`` when the coefficient is
     scaled by 1.25 (the rows it was fitted on, in effect): what calculator/throughput.py names as its source rows."""
     usable = [r for r in rows if r.setup is not None]
@@ -463,7 +482,7 @@ def error_percentiles(scored: list[Scored], ps: tuple[float, ...] = (0.1, 0.9)) 
     return out
 
 
-def run(path: str | Path = DEFAULT_DATA, k: Coefficients = COEFFICIENTS) -> tuple[list[Row], list[Scored]]:
+def run(path: str | Path = DEFAULT_DATA, k: TimeCoefficients = COEFFICIENTS) -> tuple[list[Row], list[Scored]]:
     rows = load_rows(path)
     return rows, score(rows, k)
 
@@ -471,7 +490,7 @@ def run(path: str | Path = DEFAULT_DATA, k: Coefficients = COEFFICIENTS) -> tupl
 # =====================================================================================================================
 # Output
 # =====================================================================================================================
-def _fit_fields(k: Coefficients) -> dict[str, float]:
+def _fit_fields(k: TimeCoefficients) -> dict[str, float]:
     return {f.name: getattr(k, f.name) for f in fields(k) if f.name in FIT_GRID}
 
 

@@ -1,20 +1,22 @@
-"""How the estimator's answers look on a page: number formatting, bidi isolation and escaped markup.
+"""How the estimator's answers read: number formatting, plurals, bidi isolation and escaped markup.
 
-The one place that turns numbers into text for readers. The site build runs it on CPython (the figures a page shows
-before any script runs) and the page's worker runs it in Pyodide (every later figure), so the two cannot differ.
-Standard library only; no string of the page's languages is written here (they come from the string tables,
-``overrides/strings/<lang>.json``, passed in as ``Strings``).
+The one place that turns numbers into text for readers: the page (the site build runs it on CPython for the figures
+a page shows before any script runs, the page's worker in Pyodide for every later figure, so the two cannot differ)
+and the CLI (``calculator/__main__.py``, in English). Standard library only; no string of the page's languages is
+written here (they come from the string tables, ``overrides/strings/<lang>.json``, passed in as ``Strings``).
 """
 from __future__ import annotations
 
 import html
 import re
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Any
+from typing import Any, Callable
 
-__all__ = ["Html", "Strings", "StringMissing", "el", "join", "ltr", "filled", "counted", "plural_category", "amount",
-           "duration", "money",
-           "fmt_number", "fmt_int", "fmt_bytes", "fmt_percent", "fmt_count", "GB", "GIB", "MB", "MIB"]
+from ..errors import StringMissing
+
+__all__ = ["Html", "Strings", "el", "join", "ltr", "filled", "plain_text", "counted", "plural_category", "amount",
+           "duration", "money", "fmt_number", "fmt_int", "fmt_bytes", "fmt_percent", "fmt_count", "GB", "GIB", "MB",
+           "MIB", "MEMO_LIMIT"]
 
 GB = 10**9
 GIB = 1 << 30
@@ -63,8 +65,9 @@ def fmt_count(n: int, digits: int = 1) -> tuple[str, str]:
 # ---------------------------------------------------------------------------------------------------------------
 # Strings of the page's language
 # ---------------------------------------------------------------------------------------------------------------
-class StringMissing(KeyError):
-    """A string the markup needs is not in the table (the build fails on it; a test renders every widget)."""
+#: Fragments a Strings remembers (verdict badges, GPU-table rows, time-and-cost lines) before it starts afresh: a page
+#: recomputing after each change asks for the same few hundred again; the bound keeps a long session's memory flat.
+MEMO_LIMIT = 20_000
 
 
 class Strings:
@@ -91,6 +94,15 @@ class Strings:
 
     def has(self, path: str) -> bool:
         return isinstance(_find(self.table, path.split(".")), str)
+
+    def remember(self, key: Any, make: Callable[[], Any]) -> Any:
+        """The fragment ``make()`` builds, remembered under ``key`` (a tuple naming what it depends on besides the
+        language), up to MEMO_LIMIT fragments."""
+        if key not in self.memo:
+            if len(self.memo) > MEMO_LIMIT:
+                self.memo.clear()
+            self.memo[key] = make()
+        return self.memo[key]
 
     __call__ = get
 
@@ -217,6 +229,11 @@ def ltr(text: Any, **attrs: Any) -> Html:
 
 
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+def plain_text(markup: Any) -> str:
+    """The text of a piece of markup (an aria-label, a live region, a title)."""
+    return html.unescape(re.sub(r"<[^>]+>", "", str(markup)))
 
 
 def filled(template: str, values: dict[str, Any]) -> Html:

@@ -1,0 +1,269 @@
+"""The answer's shape, one owner: what the API returns for one request, as JSON-ready values.
+
+``result_json(setup, estimate, options)`` lays out the memory estimate (memory.py), the advice (recommend.py) and
+the time and cost (throughput.py) of one request; ``gpu_json`` is a card of the schema. The physics modules return
+numbers and dataclasses and never shape an answer; this module computes nothing of its own beyond prices, rounding
+and the choice of the fastest and cheapest setups. ESTIMATOR.md documents every field. Standard library only.
+"""
+from __future__ import annotations
+
+from enum import Enum
+from functools import lru_cache
+from typing import Any
+
+from . import recommend, throughput
+from .catalog import GPUS
+from .configs import model_json
+from .errors import TimeNotModelled
+from .inputs import INPUTS
+from .memory import GB, GIB
+from .models import Estimate, GpuSpec, TrainingSetup
+from .throughput import Workload, effective_setup, run_time
+
+__all__ = ["CURRENCY", "result_json", "inputs_json", "gpu_json"]
+
+
+# =====================================================================================================================
+# The estimate
+# =====================================================================================================================
+def _sizes(b: int) -> dict[str, float]:
+    return {"gb": round(b / GB, 2), "gib": round(b / GIB, 2)}
+
+
+def _json_value(x: Any) -> Any:
+    if isinstance(x, Enum):
+        return x.value
+    if isinstance(x, tuple):
+        return list(x)
+    return x
+
+
+def inputs_json(s: TrainingSetup) -> dict[str, Any]:
+    """The normalised inputs (defaults filled in), in request form: feeding it back gives the same estimate."""
+    out = {spec.name: _json_value(getattr(s, spec.name)) for spec in INPUTS if spec.setup and spec.name != "model"}
+    out["momentum"] = False          # folded into the optimizer (sgd + momentum = sgd_momentum)
+    return out
+
+
+def result_json(s: TrainingSetup, e: Estimate, options: dict[str, Any]) -> dict[str, Any]:
+    """The answer to one request: the estimate and its breakdown, the counts and files, the normalised inputs, and
+    what ``options`` asks for: the verdict on a card, the GPU table, the smallest setup, the remedies, the inverse
+    solver, and the time and cost of the run."""
+    gpu = options.get("gpu")
+    include = options.get("include", ())
+    r: dict[str, Any] = {
+        "peak_bytes_per_gpu": e.peak_bytes,
+        "peak_gb": round(e.peak_bytes / GB, 2),
+        "peak_gib": round(e.peak_bytes / GIB, 2),
+        "allocated_bytes": e.allocated_bytes,
+        "reserved_bytes": e.reserved_bytes,
+        "range": {"low_bytes": e.low_bytes, "high_bytes": e.high_bytes,
+                  "low_gb": round(e.low_bytes / GB, 2), "high_gb": round(e.high_bytes / GB, 2),
+                  "low_gib": round(e.low_bytes / GIB, 2), "high_gib": round(e.high_bytes / GIB, 2)},
+        "phase": e.phase.value,
+        "phases_allocated_bytes": e.phases,
+        "breakdown_bytes": e.breakdown,
+        "params": e.params,
+        "trainable_params": e.trainable_params,
+        "trainable_share": e.trainable_params / e.params,
+        "host_ram_bytes": e.host_ram_bytes,
+        "host_ram": _sizes(e.host_ram_bytes),
+        "paged_optimizer_bytes": e.paged_optimizer_bytes,
+        "checkpoint_bytes": e.checkpoint_bytes,
+        "checkpoint": _sizes(e.checkpoint_bytes),
+        "adapter_bytes": e.adapter_bytes,
+        "adapter": _sizes(e.adapter_bytes),
+        "optimizer_state_file_bytes": e.optimizer_state_file_bytes,
+        "effective_batch_size": s.micro_batch_size * s.grad_accum_steps * s.num_gpus,
+        "notes": list(e.notes),
+        "model": model_json(s.model),
+        "inputs": inputs_json(s),
+        "units": {"gb": 1_000_000_000, "gib": 1 << 30},
+    }
+    if "gpu_table" in include:
+        r["gpu_table"] = recommend.gpu_table(s)
+    if "smallest_setup" in include:
+        r["smallest_setup"] = recommend.smallest_setup(s)
+    if gpu is not None:
+        spec = GPUS[gpu]
+        r["gpu"] = {"id": spec.id, "name": spec.name, "memory_bytes": spec.memory_bytes,
+                    "verdict": recommend.verdict(e.peak_bytes, spec.memory_bytes),
+                    "share_of_memory": e.peak_bytes / spec.memory_bytes}
+        if "remedies" in include:
+            r["remedies"] = recommend.remedies(s, spec)
+        if "inverse" in include:
+            r["max_seq_len"] = recommend.max_seq_len(s, spec)
+            r["max_micro_batch_size"] = recommend.max_micro_batch(s, spec)
+    _time_fields(s, options, r)      # throughput, run, time and cost in the GPU table, fastest/cheapest
+    return r
+
+
+# =====================================================================================================================
+# Time and cost: throughput and run for the chosen card, time and cost in the GPU table, the fastest and cheapest
+# setups that fit
+# =====================================================================================================================
+CURRENCY = "USD"
+
+
+def _price(gpu: GpuSpec, chosen: str | None, reader_price: float | None) -> tuple[float | None, str | None]:
+    """The price of one GPU-hour of ``gpu``: the reader's for the chosen card, else the catalogue's reference."""
+    if reader_price is not None and gpu.id == chosen:
+        return reader_price, "reader"
+    if gpu.price_per_hour is not None:
+        return gpu.price_per_hour, "catalogue"
+    return None, None
+
+
+def _round(x: float, digits: int = 4) -> float:
+    return float(f"{x:.{digits}g}")
+
+
+def throughput_json(s: TrainingSetup, gpu: GpuSpec) -> dict[str, Any]:
+    tp = throughput.throughput(s, gpu)
+    return {
+        "tokens_per_second_per_gpu": _round(tp["tokens_per_second_per_gpu"]),
+        "tokens_per_second": _round(tp["tokens_per_second"]),
+        "step_time_s": _round(tp["step_time_s"]),
+        "mfu": round(tp["mfu"], 4),
+        "range": [_round(tp["range"][0]), _round(tp["range"][1])],
+        "tokens_per_step": int(tp["tokens_per_step"]),
+        "breakdown_s": {k: _round(v) for k, v in tp["breakdown_s"].items()},
+        "gpu": gpu.id,
+        "num_gpus": s.num_gpus,
+        "seq_len": s.seq_len,            # the length the GPU computes on average (padded, or packed seq_len)
+    }
+
+
+def run_json(s: TrainingSetup, gpu: GpuSpec, w: Workload, price: float | None,
+             price_source: str | None) -> dict[str, Any]:
+    rt = run_time(s, gpu, w)
+    cost = None if price is None else rt["gpu_hours"] * price
+    return {
+        "seconds": _round(rt["seconds"]),
+        "hours": _round(rt["hours"]),
+        "gpu_hours": _round(rt["gpu_hours"]),
+        "range_seconds": [_round(x) for x in rt["range_seconds"]],
+        "cost": None if cost is None else round(cost, 2),
+        "cost_range": None if price is None else [round(x * s.num_gpus / 3600.0 * price, 2)
+                                                  for x in rt["range_seconds"]],
+        "currency": CURRENCY,
+        "price_per_gpu_hour": price,
+        "price_source": price_source,
+        "dataset_tokens": int(round(rt["dataset_tokens"])),
+        "computed_tokens": int(round(rt["computed_tokens"])),
+        "padding_share": round(rt["padding_share"], 4),
+        "epochs": w.epochs,
+    }
+
+
+def _setup_times(s: TrainingSetup, s_eff: TrainingSetup, work: throughput.StepCounts, gpu: GpuSpec, w: Workload | None,
+                 price: float | None) -> dict[str, Any]:
+    """Time and cost of one card and count (``s`` built by recommend.setup_for; ``s_eff`` its effective_setup,
+    ``work`` the counts of ``s_eff``)."""
+    try:
+        tokens_per_second = throughput.setup_tokens_per_second(s_eff, gpu, work)
+    except TimeNotModelled as err:
+        return {"tokens_per_second": None, "time_error": err.code}
+    out: dict[str, Any] = {"tokens_per_second": _round(tokens_per_second)}
+    per_million = 1e6 / tokens_per_second / 3600.0 * s.num_gpus   # GPU-hours per million computed tokens
+    out["cost_per_million_tokens"] = None if price is None else round(per_million * price, 4)
+    if w is not None:
+        rt = run_time(s, gpu, w, tp={"tokens_per_second": tokens_per_second})
+        out["seconds"] = _round(rt["seconds"])
+        out["gpu_hours"] = _round(rt["gpu_hours"])
+        out["cost"] = None if price is None else round(rt["gpu_hours"] * price, 2)
+    out["price_per_gpu_hour"] = price
+    return out
+
+
+def annotate_gpu_table(table: list[dict[str, Any]], s: TrainingSetup, w: Workload | None, chosen: str | None,
+                       reader_price: float | None) -> None:
+    """Add time and cost to every card and count of ``recommend.gpu_table`` (same setups: ``setup_for``). Each
+    count's setup is counted once (``throughput.setup_counts``) and timed on every card."""
+    setups: dict[int, TrainingSetup] = {}
+    for row in table:
+        gpu = GPUS[row["gpu"]]
+        price, source = _price(gpu, chosen, reader_price)
+        row["price_per_gpu_hour"] = price
+        row["price_source"] = source
+        for setup in row["setups"]:
+            n = setup["num_gpus"]
+            if n not in setups:
+                setups[n] = recommend.setup_for(s, n)
+            setup.update(_card_times(setups[n], gpu, w, price))
+
+
+@lru_cache(maxsize=4096)
+def _card_times(sn: TrainingSetup, gpu: GpuSpec, w: Workload | None, price: float | None) -> dict[str, Any]:
+    """_setup_times of one card and count, remembered: a page recomputing after each change asks for the same cards
+    and counts again (setups, cards and workloads are frozen, so they are their own key). Read-only: callers copy."""
+    s_eff = effective_setup(sn, w)
+    return _setup_times(sn, s_eff, throughput.setup_counts(s_eff), gpu, w, price)
+
+
+def fastest_and_cheapest(table: list[dict[str, Any]]) -> dict[str, Any]:
+    """Among the setups of an annotated GPU table that fit (recommend's rule: tight allowed), the fastest (most
+    tokens per second, the shortest run) and the cheapest (lowest cost, or cost per million tokens without a
+    workload); ties go to fewer cards, then the table's order."""
+    fits = [(row, st) for row in table for st in row["setups"]
+            if st["verdict"] != "does_not_fit" and st.get("tokens_per_second")]
+
+    def entry(row: dict[str, Any], st: dict[str, Any]) -> dict[str, Any]:
+        keys = ("tokens_per_second", "seconds", "gpu_hours", "cost", "cost_per_million_tokens", "price_per_gpu_hour",
+                "verdict")
+        return {"gpu": row["gpu"], "name": row["name"], "num_gpus": st["num_gpus"],
+                **{k: st.get(k) for k in keys if k in st}}
+
+    fastest = max(fits, key=lambda x: (x[1]["tokens_per_second"], -x[1]["num_gpus"]), default=None)
+    priced = [x for x in fits if x[1].get("cost_per_million_tokens") is not None]
+    cost_key = "cost" if priced and "cost" in priced[0][1] else "cost_per_million_tokens"
+    cheapest = min(priced, key=lambda x: (x[1][cost_key], x[1]["num_gpus"]), default=None)
+    return {"fastest_setup": entry(*fastest) if fastest else None,
+            "cheapest_setup": entry(*cheapest) if cheapest else None}
+
+
+def _time_fields(s: TrainingSetup, options: dict[str, Any], r: dict[str, Any]) -> None:
+    """Add the time and cost fields to the answer ``r`` (result_json calls this last).
+
+    * ``throughput`` (with a ``gpu``): tokens per second per GPU and in all, step time, MFU, range.
+    * ``run`` (with a ``gpu`` and a workload): seconds, GPU-hours, cost and currency, at the reader's price
+      (``gpu_hour_price``) or the catalogue's reference price of that card; ``cost`` is null without either.
+    * the GPU table's setups get ``tokens_per_second``, ``cost_per_million_tokens`` and, with a workload,
+      ``seconds``, ``gpu_hours``, ``cost``; ``fastest_setup`` and ``cheapest_setup`` sit beside
+      ``smallest_setup``.
+    * ``time_error``: the code of a time that is refused (``fp32_not_modelled``, ``no_peak``)."""
+    w: Workload | None = options.get("workload")
+    reader_price = options.get("gpu_hour_price")
+    chosen = options.get("gpu")
+    if "inputs" in r:   # echo the time keys in request form (feeding the inputs back gives the same result)
+        r["inputs"].update({
+            "dataset_tokens": w.dataset_tokens if w else None, "dataset_examples": w.dataset_examples if w else None,
+            "mean_tokens_per_example": w.mean_tokens_per_example if w else None, "epochs": w.epochs if w else 1.0,
+            "gpu_hour_price": reader_price})
+    if chosen is not None:
+        gpu = GPUS[chosen]
+        try:
+            throughput.check(s, gpu)
+            r["throughput"] = throughput_json(effective_setup(s, w), gpu)
+            if w is not None:
+                price, source = _price(gpu, chosen, reader_price)
+                r["run"] = run_json(s, gpu, w, price, source)
+        except TimeNotModelled as err:
+            r["time_error"] = err.code
+    if "gpu_table" in r:
+        annotate_gpu_table(r["gpu_table"], s, w, chosen, reader_price)
+        if "smallest_setup" in r:
+            r.update(fastest_and_cheapest(r["gpu_table"]))
+
+
+def gpu_json(g: GpuSpec) -> dict[str, Any]:
+    """One card of the catalogue as the schema lists it: its memory and class, its speed and price fields (the
+    form's price placeholder)."""
+    return {"id": g.id, "name": g.name, "memory_bytes": g.memory_bytes, "klass": g.klass, "nvlink": g.nvlink,
+            **_speed_json(g)}
+
+
+def _speed_json(g: GpuSpec) -> dict[str, Any]:
+    return {"peak_tflops": g.peak_tflops, "memory_gb_s": g.memory_gb_s, "interconnect_gb_s": g.interconnect_gb_s,
+            "host_link_gb_s": g.host_link_gb_s, "price_per_hour": g.price_per_hour,
+            "price_source": g.price_source or None, "price_date": g.price_date or None, "currency": CURRENCY}

@@ -1,0 +1,59 @@
+"""Every error the estimator package raises, in one module (the shape of httpx's ``_exceptions.py``): a base class
+per side, one class per cause, each with a code the string tables have words for.
+
+    EstimatorError(code, field)   what the estimator refuses; ``field`` names the request key (``model.<field>``)
+    ├── InputError                a request it refuses (``api.ERROR_CODES``); api answers it, never raises it
+    │   └── InputErrors           every key of one request that fails on its own (the first is its code and field)
+    └── TimeNotModelled           a time it cannot compute honestly (``vocab.TIME_ERRORS``); answered as time_error
+    PageError                     what the page's renderer cannot do (the build fails on it, naming it)
+    ├── StringMissing             a text the page needs is missing from the language's string table
+    └── FigureUnavailable         an inline figure the answer does not have (no workload, no price, a refused time)
+
+The JSON boundary (``api``) and the page's worker entry (``page.Page``) answer every one of them and never raise;
+the site build catches exactly these classes (``sitebuild/plugin.py``), so any other exception is a bug and fails the
+build as one. Standard library only.
+"""
+from __future__ import annotations
+
+__all__ = ["EstimatorError", "InputError", "InputErrors", "TimeNotModelled", "PageError", "StringMissing", "FigureUnavailable"]
+
+
+class EstimatorError(Exception):
+    """Something the estimator refuses: an error code and the request field it names."""
+
+    def __init__(self, code: str, field: str | None = None) -> None:
+        super().__init__(code, field)
+        self.code = code
+        self.field = field
+
+
+class InputError(EstimatorError):
+    """A request the estimator refuses (a code of ``api.ERROR_CODES``)."""
+
+
+class InputErrors(InputError):
+    """Several keys of one request that fail, each on its own: ``errors`` lists them, the first gives ``code`` and
+    ``field``."""
+
+    def __init__(self, errors: list[InputError]) -> None:
+        super().__init__(errors[0].code, errors[0].field)
+        self.errors = list(errors)
+
+
+class TimeNotModelled(EstimatorError):
+    """A time the estimator cannot compute honestly (a code of ``vocab.TIME_ERRORS``, or ``missing_field``)."""
+
+
+class PageError(Exception):
+    """Something the page's renderer cannot do."""
+
+
+class StringMissing(PageError, KeyError):
+    """A string the markup needs is not in the table (the build fails on it; a test renders every widget)."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
+class FigureUnavailable(PageError, ValueError):
+    """A requested inline figure the answer does not have (no workload, no price, a refused time)."""

@@ -1,0 +1,119 @@
+"""What readers see: the estimator's answers as the page's markup, in the reader's language.
+
+One renderer for every figure a reader sees: the site build calls it on CPython to write each widget into the page
+(useful before any script runs, and without JavaScript), and the page's worker calls the same functions in Pyodide
+on every change (``Page.render``), so the page script only swaps the fragment it receives.
+
+The rooms inside, each depending only on those before it: ``text`` (numbers, plurals, escaped markup) -> ``pieces``
+(bytes, verdicts, bars, tables, phrases) -> ``messages`` (refusals in words) -> ``form`` (controls, the model
+fieldset, reading what was typed) -> ``figures`` (inline figures of the articles) -> ``kinds/*`` (one module per
+widget kind) -> this module (the widget shell, the worker's entry point). Nothing here computes memory or time: it
+imports the estimator's boundary only (``calculator.api``, the declarations its requests and answers are written in:
+``inputs``, ``values``, ``vocab``, ``errors``).
+
+A widget's state is a dict of request keys in the API's own form (``model`` a catalogue id or a config object,
+``lora_targets`` a list of modules). ``fixed`` keys come from the article (its front matter and the marker) and are
+not editable in that widget; the editable ``state`` goes on top of them.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .. import api
+from ..errors import InputError
+from .form import read_form
+from .kinds import WIDGET_KINDS, WidgetKind
+from .messages import FieldError, message_for
+from .pieces import describe_assumptions
+from .text import Html, Strings, el, join
+
+__all__ = ["Page", "WIDGET_KINDS", "WidgetKind", "render_results", "render_widget"]
+
+
+def render_results(s: Strings, kind: str, state: dict[str, Any], fixed: dict[str, Any] | None = None,
+                   ) -> tuple[Html | None, list[dict[str, Any]], list[FieldError]]:
+    """The results fragment for a state, the API results it shows, and the API's refusals (as field errors, every
+    key that fails) if the estimator rejects the state."""
+    k = WIDGET_KINDS[kind]
+    if "gpu" in k.fields and not state.get("gpu"):
+        return None, [], [FieldError("gpu", "missing_field")]     # every widget gives its verdict on a card
+    results = []
+    for request in k.requests_for(state, fixed):
+        out = api.answer(request)
+        if not out["ok"]:
+            return None, [], [FieldError(e["field"], e["code"]) for e in out["errors"]]
+        results.append(out["result"])
+    return k.results(s, results, state), results, []
+
+
+def render_widget(s: Strings, kind: str, wid: str, state: dict[str, Any], fixed: dict[str, Any]) -> Html:
+    """The widget as the build writes it: shell, form and the results for ``state``. Raises ``InputError`` (the
+    first refusal) when the estimator rejects the state: the build reports it."""
+    fragment, results, errors = render_results(s, kind, state, fixed)
+    if errors:
+        raise InputError(errors[0].code, errors[0].field)
+    k = WIDGET_KINDS[kind]
+    form = k.draw_form(s, wid, state, results)
+    fixed_note = el("p", {"class": "calc__fixed"}, s.get("out.fixed"), " ", describe_assumptions(s, fixed)) \
+        if fixed else join()
+    return el("div", {"class": f"calc calc--{kind}", "id": wid, "data-calc-root": True, "data-calc-kind": kind,
+                      "data-calc-state": "loading", "data-calc-defaults": _json_attr(state),
+                      "data-calc-fixed": _json_attr(fixed)},
+              el("p", {"class": "calc__title"}, s.get(f"title.{kind}")),
+              fixed_note,
+              el("div", {"class": "calc__state"},
+                 el("p", {"class": "calc__status", "data-calc-status": True, "role": "status", "aria-live": "polite"},
+                    s.get("status.idle")),
+                 el("progress", {"class": "calc__progress", "data-calc-progress": True, "hidden": True,
+                                 "aria-label": s.get("status.downloading")})),
+              el("noscript", {}, el("p", {"class": "calc__noscript"}, s.get("status.noscript"))),
+              el("p", {"class": "calc__notice", "data-calc-notice": True, "role": "status", "hidden": True}),
+              el("p", {"class": "calc-sr-only", "data-calc-announce": True, "aria-live": "polite"}),
+              el("div", {"class": "calc__body"},
+                 el("form", {"class": "calc__form", "data-calc-form": True, "autocomplete": "off", "novalidate": True,
+                             "aria-label": s.get("a11y.inputs")},
+                    el("fieldset", {"class": "calc__fieldset", "data-calc-fieldset": True, "disabled": True},
+                       el("legend", {"class": "calc-sr-only"}, s.get("a11y.inputs")), form),
+                    el("p", {"class": "calc__form-error", "data-calc-error-for": "", "role": "alert", "hidden": True})),
+                 [el("div", {"class": f"calc__slot calc__slot--{name}", "data-calc-slot-out": name}, part)
+                  for name, part in k.slots(s, results).items() if name == "summary"],
+                 el("section", {"class": "calc__results", "data-calc-results": True,
+                                "aria-label": s.get("a11y.results")},
+                    el("p", {"class": "calc__stale", "data-calc-stale-note": True, "hidden": True},
+                       s.get("out.stale")),
+                    el("div", {"class": "calc__fragment", "data-calc-fragment": True}, fragment))))
+
+
+def _json_attr(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+class Page:
+    """What the page's worker holds: the strings of the page's language. ``render`` takes a JSON message from the
+    page script and answers with JSON; it never raises (a bug is answered as ``internal_error``)."""
+
+    def __init__(self, strings_json: str, lang: str) -> None:
+        self.s = Strings(json.loads(strings_json), lang)
+
+    def render(self, message: str) -> str:
+        try:
+            return json.dumps(self._render(json.loads(message)), ensure_ascii=False)
+        except Exception:  # noqa: BLE001 - the boundary never raises
+            return json.dumps({"ok": False, "errors": [{"field": None, "code": "internal_error",
+                                                        "message": str(self.s.get("errors.internal_error", ""))}]})
+
+    def _render(self, msg: dict[str, Any]) -> dict[str, Any]:
+        kind = WIDGET_KINDS[msg["kind"]]
+        fixed = msg.get("fixed") or {}
+        state, errors = read_form(kind.fields, kind.defaults, msg.get("raw") or {})
+        if not errors:
+            fragment, results, errors = render_results(self.s, kind.name, state, fixed)
+        if errors:
+            return {"ok": False, "errors": [self._error(e) for e in errors]}
+        return {"ok": True, "html": fragment, "state": state, "slots": kind.slots(self.s, results),
+                "summary": kind.summary(self.s, results), **kind.extra(results)}
+
+    def _error(self, e: FieldError) -> dict[str, Any]:
+        return {"field": e.field, "code": e.code, "quiet": e.quiet,
+                "message": "" if e.quiet else str(message_for(self.s, e.code, e.field))}

@@ -1,0 +1,260 @@
+"""The widgets' forms: every control, drawn from the key's spec (its kind of value says which control and which
+choices), the estimator's model fieldset (a catalogue model, a custom architecture, a pasted config.json), and the
+reading of what the reader typed (the page sends the controls' raw values; Python turns them into request values).
+
+A control knows its key, never a widget kind: the kinds (``page/kinds/``) pass the keys they show.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from .. import api
+from ..errors import InputError
+from ..inputs import BY_NAME, DEFAULTS, InputSpec
+from ..values import Option, Phrase, parse_number
+from .messages import FieldError
+from .pieces import bounds_text
+from .text import Html, Strings, el, filled, join, ltr
+
+__all__ = ["CONTROLS", "control", "compact_form", "model_fieldset", "custom_fields", "custom_values", "read_form",
+           "field_id"]
+
+
+def field_id(wid: str, key: str) -> str:
+    return f"{wid}-{key.replace('.', '-').replace('_', '-')}"
+
+
+def _help_and_error(wid: str, key: str, help_text: Any) -> Html:
+    return join(el("p", {"class": "calc-field__help", "id": f"{field_id(wid, key)}-help"}, help_text),
+                el("p", {"class": "calc-field__error", "id": f"{field_id(wid, key)}-error", "data-calc-error-for": key,
+                         "role": "alert", "hidden": True}))
+
+
+def _phrase_text(s: Strings, phrase: Phrase) -> str:
+    """A phrase as plain text (an option's label, a group's)."""
+    return s.get(phrase.key) if phrase.key is not None else str(phrase.text)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The controls
+# ---------------------------------------------------------------------------------------------------------------
+def _number(s: Strings, wid: str, key: str, value: Any, label: Any, help_text: Any,
+            bounds: tuple[float, float, bool] | None) -> Html:
+    """A typed number (text, so that Arabic digits and separators can be typed; Python reads them)."""
+    decimal = bounds is not None and not bounds[2]
+    attrs = {"class": "calc-field__input", "id": field_id(wid, key), "type": "text",
+             "inputmode": "decimal" if decimal else "numeric", "dir": "ltr",
+             "spellcheck": "false", "autocomplete": "off", "data-calc-field": key,
+             "value": "" if value is None else value, "aria-describedby": f"{field_id(wid, key)}-help"}
+    hint: Any = ""
+    if bounds is not None:
+        attrs.update({"data-min": bounds[0], "data-max": bounds[1]})
+        lo, hi = bounds_text(*bounds)
+        hint = join(" ", el("span", {"class": "calc-field__range"}, filled(s.get("fields.range"), {"min": lo, "max": hi})))
+    return el("div", {"class": "calc-field", "data-calc-wrap": key},
+              el("label", {"class": "calc-field__label", "for": field_id(wid, key)}, label), el("input", attrs),
+              _help_and_error(wid, key, join(help_text, hint)))
+
+
+def _checkbox(wid: str, key: str, value: bool, label: Any, help_text: Any) -> Html:
+    return el("div", {"class": "calc-field calc-field--check", "data-calc-wrap": key},
+              el("input", {"class": "calc-field__check", "id": field_id(wid, key), "type": "checkbox",
+                           "data-calc-field": key, "checked": bool(value),
+                           "aria-describedby": f"{field_id(wid, key)}-help"}),
+              el("label", {"class": "calc-field__label", "for": field_id(wid, key)}, label),
+              _help_and_error(wid, key, help_text))
+
+
+def _select(wid: str, key: str, label: Any, help_text: Any, options: Html, ltr_text: bool = False) -> Html:
+    return el("div", {"class": "calc-field", "data-calc-wrap": key},
+              el("label", {"class": "calc-field__label", "for": field_id(wid, key)}, label),
+              el("select", {"class": "calc-field__input", "id": field_id(wid, key), "data-calc-field": key,
+                            "dir": "ltr" if ltr_text else None, "aria-describedby": f"{field_id(wid, key)}-help"},
+                 options),
+              _help_and_error(wid, key, help_text))
+
+
+def _options(s: Strings, options: list[Option], value: Any) -> Html:
+    """The options of a drop-down, under their groups (in the order the groups first appear) when they have any."""
+    def option(o: Option) -> Html:
+        return el("option", {"value": o.value, "selected": o.value == value}, _phrase_text(s, o.label))
+    if not any(o.group for o in options):
+        return join(*[option(o) for o in options])
+    groups: dict[Phrase, list[Option]] = {}
+    for o in options:
+        groups.setdefault(o.group, []).append(o)
+    return join(*[el("optgroup", {"label": _phrase_text(s, group)}, [option(o) for o in members])
+                  for group, members in groups.items()])
+
+
+def _number_control(s: Strings, wid: str, spec: InputSpec, value: Any, label: Any, help_text: Any) -> Html:
+    return _number(s, wid, spec.name, value, label, help_text, spec.value_kind.bounds(spec))
+
+
+def _checkbox_control(s: Strings, wid: str, spec: InputSpec, value: Any, label: Any, help_text: Any) -> Html:
+    return _checkbox(wid, spec.name, value, label, help_text)
+
+
+def _select_control(s: Strings, wid: str, spec: InputSpec, value: Any, label: Any, help_text: Any) -> Html:
+    kind = spec.value_kind
+    return _select(wid, spec.name, label, help_text, _options(s, kind.options(spec), value), ltr_text=kind.ltr_options)
+
+
+def _modules_control(s: Strings, wid: str, spec: InputSpec, value: Any, label: Any, help_text: Any) -> Html:
+    """One checkbox per LoRA module."""
+    key = spec.name
+    boxes = [el("label", {"class": "calc-targets__item"},
+                el("input", {"type": "checkbox", "value": o.value, "data-calc-field": key, "checked": o.value in value}),
+                " ", ltr(el("code", {}, o.value)))
+             for o in spec.value_kind.options(spec)]
+    return el("fieldset", {"class": "calc-field calc-field--targets", "data-calc-wrap": key,
+                           "aria-describedby": f"{field_id(wid, key)}-help"},
+              el("legend", {"class": "calc-field__label"}, label),
+              el("div", {"class": "calc-targets"}, boxes), _help_and_error(wid, key, help_text))
+
+
+#: One renderer per form control (inputs.CONTROLS): the key's kind of value names the one that edits it.
+CONTROLS: dict[str, Callable[..., Html]] = {"checkbox": _checkbox_control, "number": _number_control,
+                                            "select": _select_control, "modules": _modules_control}
+
+
+def control(s: Strings, wid: str, key: str, value: Any) -> Html:
+    """The form control of one request key, with its label and help from the string table."""
+    spec = BY_NAME[key]
+    name = spec.value_kind.control
+    if name not in CONTROLS:
+        raise TypeError(f"{key}: its kind of value ({spec.kind}) names no control of page/form.py CONTROLS: {name!r}")
+    return CONTROLS[name](s, wid, spec, value, s.get(f"fields.{key}.label"), s.get(f"fields.{key}.help"))
+
+
+def compact_form(s: Strings, wid: str, fields: tuple[str, ...], state: dict[str, Any]) -> Html:
+    """The controls of ``fields`` in one grid (the compact widgets)."""
+    return el("div", {"class": "calc-grid"}, [control(s, wid, key, state[key]) for key in fields])
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The model fieldset: a catalogue model, a custom architecture, a pasted config.json
+# ---------------------------------------------------------------------------------------------------------------
+def custom_fields() -> list[tuple[str, str]]:
+    """The fields a "Custom architecture" carries: every architecture field the estimator reads (configs.MODEL_FIELDS,
+    in their order), with how the form edits it (int, int_or_null, bool, enum, string)."""
+    return [(f.name, f.kind) for f in api.MODEL_FIELDS]
+
+
+def custom_values(model: dict[str, Any]) -> dict[str, Any]:
+    """A result's ``model`` object as the custom fields show it (numbers and text as typed, flags as booleans; a
+    field the config leaves unset is empty)."""
+    out: dict[str, Any] = {}
+    for name, kind in custom_fields():
+        v = model.get(name)
+        out[name] = bool(v) if kind == "bool" else ("" if v is None else str(v))
+    return out
+
+
+def _custom_field(s: Strings, wid: str, field: Any, value: Any) -> Html:
+    key = f"model.{field.name}"
+    label = ltr(el("code", {}, field.name))
+    help_text = s.get(f"fields.{key}.help", "")
+    if field.kind == "bool":
+        return _checkbox(wid, key, value, label, help_text)
+    if field.kind == "enum":
+        options = join(*[el("option", {"value": v, "selected": v == value}, s.get(f"options.{field.name}.{v or 'none'}"))
+                         for v in field.choices])
+        return _select(wid, key, label, help_text, options, ltr_text=True)
+    if field.kind == "string":
+        return el("div", {"class": "calc-field", "data-calc-wrap": key},
+                  el("label", {"class": "calc-field__label", "for": field_id(wid, key)}, label),
+                  el("input", {"class": "calc-field__input", "id": field_id(wid, key), "type": "text",
+                               "dir": "ltr", "spellcheck": "false", "autocomplete": "off",
+                               "data-calc-field": key, "data-calc-text": True, "value": value,
+                               "aria-describedby": f"{field_id(wid, key)}-help"}),
+                  _help_and_error(wid, key, help_text))
+    return _number(s, wid, key, value, label, help_text, None)
+
+
+def model_fieldset(s: Strings, wid: str, state: dict[str, Any], model: dict[str, Any]) -> Html:
+    radios = [el("label", {"class": "calc-choice__item"},
+                 el("input", {"type": "radio", "name": f"{wid}-model-source", "value": src,
+                              "data-calc-control": "model_source", "checked": src == "preset"}),
+                 " ", s.get(f"fields.model_source_{src}"))
+              for src in ("preset", "custom", "paste")]
+    values = custom_values(model)
+    custom = [_custom_field(s, wid, f, values[f.name]) for f in api.MODEL_FIELDS]
+    return el("fieldset", {"class": "calc-group calc-group--model"},
+              el("legend", {"class": "calc-group__legend"}, s.get("fields.model_source.label")),
+              el("div", {"class": "calc-choice", "role": "radiogroup",
+                         "aria-describedby": f"{field_id(wid, 'model_source')}-help"}, radios),
+              el("p", {"class": "calc-field__help", "id": f"{field_id(wid, 'model_source')}-help"},
+                 s.get("fields.model_source.help")),
+              el("div", {"class": "calc-source", "data-calc-source": "preset"},
+                 el("div", {"class": "calc-field calc-field--filter"},
+                    el("label", {"class": "calc-field__label", "for": field_id(wid, "model_filter")},
+                       s.get("fields.model_filter.label")),
+                    el("input", {"class": "calc-field__input", "id": field_id(wid, "model_filter"), "type": "search",
+                                 "dir": "ltr", "spellcheck": "false", "autocomplete": "off",
+                                 "data-calc-control": "model_filter",
+                                 "aria-describedby": f"{field_id(wid, 'model_filter')}-help"}),
+                    el("p", {"class": "calc-field__help", "id": f"{field_id(wid, 'model_filter')}-help"},
+                       s.get("fields.model_filter.help"))),
+                 control(s, wid, "model", state["model"] if isinstance(state["model"], str) else "")),
+              el("div", {"class": "calc-source calc-grid", "data-calc-source": "custom", "hidden": True}, custom),
+              el("div", {"class": "calc-source", "data-calc-source": "paste", "hidden": True},
+                 el("div", {"class": "calc-field", "data-calc-wrap": "config"},
+                    el("label", {"class": "calc-field__label", "for": field_id(wid, "config")},
+                       s.get("fields.config.label")),
+                    el("textarea", {"class": "calc-field__input calc-field__textarea", "id": field_id(wid, "config"),
+                                    "rows": 6, "dir": "ltr", "spellcheck": "false", "autocomplete": "off",
+                                    "data-calc-field": "config",
+                                    "placeholder": '{"hidden_size": 4096, "num_hidden_layers": 32, '
+                                                   '"num_attention_heads": 32, "vocab_size": 32000}',
+                                    "aria-describedby": f"{field_id(wid, 'config')}-help"}),
+                    _help_and_error(wid, "config", s.get("fields.config.help")))))
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Reading what the reader typed
+# ---------------------------------------------------------------------------------------------------------------
+def read_form(fields: tuple[str, ...], defaults: dict[str, Any], raw: dict[str, Any]
+              ) -> tuple[dict[str, Any], list[FieldError]]:
+    """The state of a widget from the raw values of its controls for ``fields``: ``{key: checkbox bool | select
+    string | typed text | list}``, each read by its key's kind of value; ``model`` is ``{"source": "preset" |
+    "custom" | "paste", "value": ...}`` (a custom model is ``{field: text}``, a pasted one the text of the box).
+    Errors that can be seen before asking the estimator come back per field."""
+    state: dict[str, Any] = {}
+    errors: list[FieldError] = []
+    for key in fields:
+        value = raw.get(key, defaults.get(key, DEFAULTS.get(key)))
+        if key == "model":
+            value, err = _read_model(value)
+            if err:
+                errors.append(err)
+        else:
+            spec = BY_NAME[key]
+            value = spec.value_kind.from_form(spec, value)
+        state[key] = value
+    return state, errors
+
+
+def _read_model(raw: Any) -> tuple[Any, FieldError | None]:
+    if isinstance(raw, str):
+        return raw, None
+    if not isinstance(raw, dict):
+        return raw, None
+    source = raw.get("source")
+    value = raw.get("value")
+    if source == "paste":
+        text = value if isinstance(value, str) else ""
+        if not text.strip():
+            return None, FieldError("model", "missing_field", quiet=True)
+        try:
+            parsed = api.read_json(text, "model")       # as the API reads a request: size, depth, no NaN
+        except InputError as err:
+            return None, FieldError(err.field, err.code)
+        if not isinstance(parsed, dict):
+            return None, FieldError("model", "not_an_object")
+        return parsed, None
+    if source == "custom" and isinstance(value, dict):
+        # An empty field is a field the config does not set (head_dim, for instance).
+        return {name: parse_number(v) if isinstance(v, str) else v for name, v in value.items()
+                if not (isinstance(v, str) and not v.strip())}, None
+    return value, None

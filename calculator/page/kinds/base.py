@@ -1,0 +1,66 @@
+"""What a widget kind is: the request keys the reader edits in it, its defaults over the API's, the requests one
+state needs, and how its results (and its form, its slots, its live-region sentence) are drawn. Each kind's module
+(``estimator``, ``compare``, ``fits``, ``seqlen``) makes one ``WidgetKind`` and owns everything about it."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from ... import api
+from ...inputs import BY_NAME, DEFAULTS
+from ..form import compact_form
+from ..text import Html, Strings
+
+__all__ = ["WidgetKind", "DEFAULT_MODEL", "DEFAULT_GPU", "COMPACT"]
+
+DEFAULT_MODEL = "llama-3.1-8b"
+DEFAULT_GPU = "rtx-4090"
+#: The compact widgets train with gradient checkpointing on by default: without it nothing but tiny models fits a
+#: 24 GB card, and every QLoRA recipe turns it on.
+COMPACT = {"seq_len": 2048, "micro_batch_size": 1, "gradient_checkpointing": True}
+
+
+def _compact(kind: "WidgetKind") -> Callable[[Strings, str, dict[str, Any], list[dict[str, Any]]], Html]:
+    return lambda s, wid, state, results: compact_form(s, wid, kind.fields, state)
+
+
+@dataclass(frozen=True)
+class WidgetKind:
+    """One kind of widget. ``fields``: the request keys it lets the reader edit, in form order; ``requests``: the
+    API requests one state needs, in the order ``results`` reads their answers; ``form``: its form (default: the
+    controls of ``fields`` in one grid); ``slots``: parts of the widget outside the results fragment that follow the
+    results; ``summary``: the sentence of its live region; ``extra``: more of the worker's answer."""
+
+    name: str
+    fields: tuple[str, ...]
+    defaults: dict[str, Any]
+    requests: Callable[[dict[str, Any]], list[dict[str, Any]]]
+    results: Callable[[Strings, list[dict[str, Any]], dict[str, Any]], Html]
+    form: Callable[[Strings, str, dict[str, Any], list[dict[str, Any]]], Html] | None = None
+    slots: Callable[[Strings, list[dict[str, Any]]], dict[str, Html]] = lambda s, results: {}
+    summary: Callable[[Strings, list[dict[str, Any]]], str] = lambda s, results: s.get("out.updated")
+    extra: Callable[[list[dict[str, Any]]], dict[str, Any]] = lambda results: {}
+
+    def draw_form(self, s: Strings, wid: str, state: dict[str, Any], results: list[dict[str, Any]]) -> Html:
+        return (self.form or _compact(self))(s, wid, state, results)
+
+    def state(self, attrs: dict[str, Any], fixed: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The widget's editable state for a marker: its fields, from the marker's attributes, else the article's
+        assumptions, else the kind's defaults, else the API's. Values in the API's form."""
+        fixed = fixed or {}
+        state: dict[str, Any] = {}
+        for key in self.fields:
+            value = attrs.get(key, fixed.get(key, self.defaults.get(key, DEFAULTS.get(key))))
+            if key == "lora_targets":          # the form shows one checkbox per module: the state is the list
+                value = list(api.check_value(BY_NAME[key], value))
+            state[key] = value
+        return state
+
+    def fixed(self, attrs: dict[str, Any], article: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The request keys a widget takes from its article and marker without letting the reader edit them."""
+        merged = {**(article or {}), **attrs}
+        return {k: v for k, v in merged.items() if k not in self.fields}
+
+    def requests_for(self, state: dict[str, Any], fixed: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+        """The API requests one state needs, in the order the renderer reads their results."""
+        return self.requests({**(fixed or {}), **state})

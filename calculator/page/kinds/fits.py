@@ -1,0 +1,38 @@
+"""The "what fits" widget: every catalogue model on one card, by method (QLoRA, LoRA, full), with its verdict."""
+from __future__ import annotations
+
+from typing import Any
+
+from ... import api
+from .base import COMPACT, DEFAULT_GPU, WidgetKind
+from ..pieces import bytes_html, table_html, verdict_html
+from ..text import Html, Strings, el, filled, ltr
+
+__all__ = ["KIND", "FITS_METHODS"]
+
+#: "What fits" lists the method most readers of a card's page came for first: QLoRA, then LoRA, then full.
+FITS_METHODS = ("qlora", "lora", "full")
+
+
+def requests(q: dict[str, Any]) -> list[dict[str, Any]]:
+    return [{**q, "model": model, "method": m, "include": []} for model in api.MODELS for m in FITS_METHODS]
+
+
+def results(s: Strings, results: list[dict[str, Any]], state: dict[str, Any]) -> Html:
+    g = results[0]["gpu"]
+    k = len(FITS_METHODS)
+    head = [el("th", {"scope": "col"}, s.get("out.model_col"))]
+    head += [el("th", {"scope": "col"}, s.get(f"options.method.{m}")) for m in FITS_METHODS]
+    body = []
+    for row, model_id in enumerate(api.MODELS):
+        cells = []
+        for j, _m in enumerate(FITS_METHODS):
+            r = results[row * k + j]
+            cells.append(el("td", {"class": f"calc-cell calc-cell--{r['gpu']['verdict']}"},
+                            verdict_html(s, r["gpu"]["verdict"]), " ", bytes_html(r["peak_bytes_per_gpu"], "peak_bytes_per_gpu")))
+        body.append(el("tr", {"data-model": model_id}, el("th", {"scope": "row"}, ltr(api.MODELS[model_id].name)), cells))
+    return table_html({}, filled(s.get("out.fits_caption"), {"gpu": g["name"]}), head, body, "calc-table calc-table--fits")
+
+
+KIND = WidgetKind("fits", ("gpu", "seq_len", "micro_batch_size", "gradient_checkpointing"),
+                  {"gpu": DEFAULT_GPU, **COMPACT}, requests, results)

@@ -1,0 +1,297 @@
+"""One count of a model's parameters, of the linears LoRA wraps and of the weights QLoRA stores in 4 bits.
+
+Memory (``memory.py``: weights, gradients, optimizer states, activations) and time (``throughput.py``: matmuls,
+dequantisation, traffic) both read these counts, so the two can never count the same model differently. Exact as
+transformers builds the model (every catalogue model's total is checked against its safetensors index,
+tests/unit/test_catalog.py); ESTIMATOR.md "Model configs" gives the rules. Standard library only; no I/O.
+
+Vocabulary: ``h`` hidden size, ``a`` query heads, ``d`` head dim, ``L`` layers, ``V`` vocabulary, ``E`` experts.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+from .models import ALL_LINEAR, LORA_MODULES, Method, ModelArch, Precision, QloraBackend, Sharding, TrainingSetup
+
+__all__ = ["NF4_BITS", "NF4_CONST_BITS", "NF4_CONST_BITS_DOUBLE_QUANT", "LayerKind", "ParamCounts", "head_dim", "attention_head_dims",
+           "moe_layers", "expert_width", "count_params", "held_arch", "is_wrapped", "wrapped_of", "stack_targets",
+           "wrapped_linears", "trainable_params", "compute_bytes", "lm_head_quantized", "quantized_params",
+           "nf4_const_bits", "nf4_bytes", "base_fp32", "base_bytes", "weight_bytes", "stored_weight_bytes", "gathered_weight_bytes"]
+
+# =====================================================================================================================
+# 4-bit storage (bitsandbytes / torchao NF4): definitions, not fitted
+# =====================================================================================================================
+#: The NF4 code: 4 bits per parameter (Dettmers et al. 2023, "QLoRA", §2).
+NF4_BITS = 4.0
+#: Its quantisation constants: one fp32 absmax per 64-weight block, 32/64 bits per parameter (QLoRA paper §3).
+NF4_CONST_BITS = 0.5
+#: With double quantisation the absmax are themselves 8-bit, with one fp32 constant per 256 of them:
+#: 8/64 + 32/(64·256) = 0.127 bits per parameter (QLoRA paper §3).
+NF4_CONST_BITS_DOUBLE_QUANT = 0.127
+
+
+# =====================================================================================================================
+# Parameter counting
+# =====================================================================================================================
+@dataclass(frozen=True)
+class LayerKind:
+    """Decoder layers of one shape: ``count`` of them in the stack (dense and MoE layers of one model differ)."""
+
+    count: int
+    params: int                    # all parameters of one such layer
+    linear: int                    # weights of its nn.Linear modules (experts included)
+    linears: tuple[tuple[str, int, int, int], ...]  # (name, d_in, d_out, copies)
+
+
+@dataclass(frozen=True)
+class ParamCounts:
+    total: int
+    embedding: int                 # V·h
+    lm_head: int                   # V·h, 0 when tied
+    layer: int                     # the largest decoder layer, all parameters
+    layer_linear: int              # the largest decoder layer, weights of its nn.Linear modules (experts included)
+    largest_linear: int            # elements of the largest single weight matrix in a layer
+    linears: tuple[tuple[str, int, int, int], ...]  # (name, d_in, d_out, copies) of the largest layer
+    kinds: tuple[LayerKind, ...] = ()   # every layer shape of the stack with its count (one kind for dense models)
+    stack_linear: int = 0               # nn.Linear weights of the whole decoder stack
+
+
+def head_dim(m: ModelArch) -> int:
+    return m.head_dim if m.head_dim else m.hidden_size // m.num_attention_heads
+
+
+def attention_head_dims(m: ModelArch) -> tuple[int, int]:
+    """Per-head widths of attention's two matmuls: the scores (q·k) and the values. Multi-head latent attention
+    expands k and v per head (kv_b_proj) to ``qk_nope_head_dim + qk_rope_head_dim`` and ``v_head_dim``."""
+    if m.kv_lora_rank:
+        return m.qk_nope_head_dim + m.qk_rope_head_dim, m.v_head_dim
+    d = head_dim(m)
+    return d, d
+
+
+def _attention(m: ModelArch) -> tuple[list[tuple[str, int, int, int]], int]:
+    """Attention linears and the other parameters of one layer (biases, q/k norms, sinks, MLA norms).
+    Multi-head latent attention (transformers DeepseekV2Attention / DeepseekV3Attention): q through a rank
+    ``q_lora_rank`` bottleneck with an RMSNorm (or one q_proj when it is None), k/v through one compressed
+    ``kv_lora_rank`` projection (+ the shared rope key) with an RMSNorm, expanded per head by kv_b_proj."""
+    h, a = m.hidden_size, m.num_attention_heads
+    other = 0
+    if m.kv_lora_rank:
+        qk = m.qk_nope_head_dim + m.qk_rope_head_dim
+        if m.q_lora_rank:
+            lin = [("q_a_proj", h, m.q_lora_rank, 1), ("q_b_proj", m.q_lora_rank, a * qk, 1)]
+            other += m.q_lora_rank + (m.q_lora_rank if m.attention_bias else 0)    # q_a_layernorm, q_a_proj bias
+        else:
+            lin = [("q_proj", h, a * qk, 1)]
+        kv_a = m.kv_lora_rank + m.qk_rope_head_dim
+        lin += [("kv_a_proj_with_mqa", h, kv_a, 1),
+                ("kv_b_proj", m.kv_lora_rank, a * (m.qk_nope_head_dim + m.v_head_dim), 1),
+                ("o_proj", a * m.v_head_dim, h, 1)]
+        other += m.kv_lora_rank + (kv_a if m.attention_bias else 0)              # kv_a_layernorm, kv_a_proj bias
+    else:
+        d = head_dim(m)
+        qd, kvd = a * d, m.num_key_value_heads * d
+        lin = [("q_proj", h, qd, 1), ("k_proj", h, kvd, 1), ("v_proj", h, kvd, 1), ("o_proj", qd, h, 1)]
+        if m.attention_bias:
+            other += qd + 2 * kvd
+        if m.qk_norm == "head":
+            other += 2 * d                                 # Qwen3: q_norm, k_norm over one head
+        elif m.qk_norm == "full":
+            other += qd + kvd                              # OLMoE / OLMo 2: over all q and all k features
+    if m.o_proj_bias:
+        other += h
+    if m.attention_sinks:
+        other += a                                         # gpt-oss: one sink logit per head
+    return lin, other
+
+
+def _mlp(m: ModelArch, width: int, copies: int) -> tuple[list[tuple[str, int, int, int]], int]:
+    h = m.hidden_size
+    lin = [("gate_proj", h, width, copies)] if m.mlp_gated else []
+    lin += [("up_proj", h, width, copies), ("down_proj", width, h, copies)]
+    bias = ((2 if m.mlp_gated else 1) * width + h) * copies if m.mlp_bias else 0
+    return lin, bias
+
+
+def moe_layers(m: ModelArch) -> int:
+    """Decoder layers whose MLP is a mixture of experts (the rest are dense: ``first_k_dense_replace``)."""
+    return max(0, m.num_hidden_layers - m.first_k_dense_replace) if m.num_local_experts > 0 else 0
+
+
+def expert_width(m: ModelArch) -> int:
+    return m.moe_intermediate_size or m.intermediate_size
+
+
+@lru_cache(maxsize=256)
+def count_params(m: ModelArch) -> ParamCounts:
+    """Total parameters from the config, exactly as transformers builds the model (checked against each catalogue
+    model's safetensors total; ESTIMATOR.md "Model configs"). A MoE layer holds every expert, the router
+    (``num_local_experts × h``, + a bias), the shared expert and its gate."""
+    h = m.hidden_size
+    attn, attn_other = _attention(m)
+    base_other = 2 * h + attn_other                        # two norms + attention extras
+    kinds: list[LayerKind] = []
+    n_moe = moe_layers(m)
+    n_dense = m.num_hidden_layers - n_moe
+    if n_dense:
+        mlp, bias = _mlp(m, m.intermediate_size, 1)
+        lin = tuple(attn + mlp)
+        linear = sum(di * do * c for _, di, do, c in lin)
+        kinds.append(LayerKind(n_dense, linear + base_other + bias, linear, lin))
+    if n_moe:
+        E = m.num_local_experts
+        mlp, bias = _mlp(m, expert_width(m), E)
+        bias += E * h + (E if m.router_bias else 0)        # router weight (+ bias)
+        if m.shared_expert_intermediate_size:
+            shared, sbias = _mlp(m, m.shared_expert_intermediate_size, 1)
+            mlp += shared
+            bias += sbias + (h if m.shared_expert_gate else 0)
+        lin = tuple(attn + mlp)
+        linear = sum(di * do * c for _, di, do, c in lin)
+        kinds.append(LayerKind(n_moe, linear + base_other + bias, linear, lin))
+    big = max(kinds, key=lambda k: k.params)
+    emb = m.vocab_size * h
+    head = 0 if m.tie_word_embeddings else emb
+    total = emb + head + sum(k.count * k.params for k in kinds) + h   # + final norm
+    largest = max(di * do for k in kinds for _, di, do, _c in k.linears)
+    return ParamCounts(total, emb, head, big.params, big.linear, largest, big.linears, tuple(kinds),
+                       sum(k.count * k.linear for k in kinds))
+
+
+def held_arch(s: TrainingSetup) -> ModelArch:
+    """The architecture as the framework holds it in memory. ``untie_embeddings``: litgpt's GPT has its own lm_head
+    nn.Linear next to the nn.Embedding (litgpt/model.py), and its checkpoint converter copies the embedding into it
+    when the checkpoint ties them (convert_hf_checkpoint: ``lm_head.weight = transformer.wte.weight``); only its
+    pretraining script re-ties them (``train.tie_embeddings``). Two tensors in memory."""
+    if s.untie_embeddings and s.model.tie_word_embeddings:
+        return _untied(s.model)
+    return s.model
+
+
+@lru_cache(maxsize=256)
+def _untied(m: ModelArch) -> ModelArch:
+    return replace(m, tie_word_embeddings=False)
+
+
+def is_wrapped(name: str, targets: tuple[str, ...]) -> bool:
+    """A linear is LoRA-wrapped when its name is targeted; MLA's projections (q_a_proj, kv_b_proj, ...) carry no
+    Llama name, so only "all-linear" (every Llama name targeted) reaches them, as PEFT's all-linear does."""
+    if name in targets:
+        return True
+    return name not in LORA_MODULES and all(t in targets for t in ALL_LINEAR)
+
+
+@lru_cache(maxsize=1024)
+def wrapped_of(m: ModelArch, targets: tuple[str, ...]) -> tuple[tuple[str, int, int, int], ...]:
+    """The wrapped linears of the largest decoder layer."""
+    return tuple(x for x in count_params(m).linears if is_wrapped(x[0], targets))
+
+
+@lru_cache(maxsize=1024)
+def stack_targets(m: ModelArch, targets: tuple[str, ...]) -> tuple[tuple[int, tuple[tuple[str, int, int, int], ...]], ...]:
+    """(layer count, wrapped linears) for every layer kind of the stack (dense and MoE layers differ)."""
+    return tuple((k.count, tuple(x for x in k.linears if is_wrapped(x[0], targets))) for k in count_params(m).kinds)
+
+
+def wrapped_linears(s: TrainingSetup) -> tuple[tuple[str, int, int, int], ...]:
+    """(name, d_in, d_out, copies) of the LoRA-wrapped modules of one layer (lm_head is handled apart)."""
+    return wrapped_of(s.model, s.lora_targets)
+
+
+@lru_cache(maxsize=1024)
+def _trainable(m: ModelArch, method: Method, r: int, targets: tuple[str, ...]) -> int:
+    if method is Method.FULL:
+        return count_params(m).total
+    t = sum(n * sum(r * (di + do) * c for _, di, do, c in lins) for n, lins in stack_targets(m, targets))
+    if "lm_head" in targets:
+        t += r * (m.hidden_size + m.vocab_size)
+    return t
+
+
+def trainable_params(s: TrainingSetup) -> int:
+    """Full: every parameter. LoRA/QLoRA: r·(d_in + d_out) per wrapped linear (torchtune LoRA docs; PEFT)."""
+    return _trainable(held_arch(s), s.method, s.lora_rank, s.lora_targets)
+
+
+# =====================================================================================================================
+# Storage: what each parameter costs where it is held
+# =====================================================================================================================
+def compute_bytes(s: TrainingSetup) -> int:
+    """Bytes of one element in the compute dtype: 4 in fp32, 2 under bf16 or 16-bit autocast."""
+    return 4 if s.precision is Precision.FP32 else 2
+
+
+def lm_head_quantized(s: TrainingSetup) -> bool:
+    """QLoRA over bitsandbytes with lm_head in NF4 too: Lightning Fabric's BitsandbytesPrecision (litgpt --quantize)
+    replaces every torch.nn.Linear, lm_head included, unless ``ignore_modules`` names it (litgpt passes none)."""
+    return s.method is Method.QLORA and s.quantize_lm_head and s.qlora_backend is QloraBackend.BITSANDBYTES
+
+
+def quantized_params(s: TrainingSetup) -> int:
+    """Parameters stored in NF4 (QLoRA only): every decoder nn.Linear of every layer kind (bitsandbytes; lm_head
+    too when ``lm_head_quantized``), or only the LoRA-wrapped ones (torchao, torchtune)."""
+    if s.method is not Method.QLORA:
+        return 0
+    pc = count_params(held_arch(s))
+    if s.qlora_backend is QloraBackend.TORCHAO:
+        stack = sum(n * sum(di * do * c for _, di, do, c in lins) for n, lins in stack_targets(s.model, s.lora_targets))
+    else:   # transformers get_keys_to_not_convert keeps lm_head 16-bit; embeddings are not nn.Linear
+        stack = pc.stack_linear
+    head = s.model.vocab_size * s.model.hidden_size if lm_head_quantized(s) else 0
+    return stack + head
+
+
+def nf4_const_bits(s: TrainingSetup) -> float:
+    """Bits of quantisation constants per NF4 parameter, with or without double quantisation."""
+    return NF4_CONST_BITS_DOUBLE_QUANT if s.double_quant else NF4_CONST_BITS
+
+
+def nf4_bytes(n: float, s: TrainingSetup) -> float:
+    """Bytes of ``n`` NF4 parameters with their quantisation constants."""
+    return n * (NF4_BITS + nf4_const_bits(s)) / 8
+
+
+def base_fp32(s: TrainingSetup) -> bool:
+    """A frozen base kept in fp32 (``base_fp32``; LoRA/QLoRA with ``precision: mixed``). DeepSpeed's bf16 mode casts
+    the module's parameters to bf16 whatever they were loaded in (its fp32 copies live with the optimizer), so the
+    fp32 load does not stay there."""
+    return (s.base_fp32 and s.method is not Method.FULL and s.precision is Precision.MIXED
+            and not (s.deepspeed and s.sharding is not Sharding.NONE))
+
+
+def base_bytes(s: TrainingSetup) -> int:
+    """Bytes per frozen (non-quantised) base parameter: 4 when loaded in fp32 (``base_fp32``, or ``precision``
+    fp32), else 2. transformers ``from_pretrained`` without a dtype loads fp32 (its default), and HF Trainer's
+    ``bf16=True`` only wraps the forward in ``torch.autocast``, which casts per op and leaves the weights as they are
+    (trace lora-llama31-8b-all-fp32base-s2048-ckpt: 8.03 B parameters x 4 B)."""
+    return 4 if (base_fp32(s) or s.precision is Precision.FP32) else 2
+
+
+def weight_bytes(s: TrainingSetup, dense_bytes: int) -> float:
+    """Every base parameter of the model as the framework holds it (all GPUs together, adapters excluded): the
+    quantised ones in NF4 with their constants, the others ``dense_bytes`` each. A quantised lm_head is its own NF4
+    tensor (replacing the 16-bit head, if the model has one apart); a tied embedding stays 16-bit for the input
+    lookup."""
+    pc = count_params(held_arch(s))
+    q = quantized_params(s)
+    head = s.model.vocab_size * s.model.hidden_size if lm_head_quantized(s) else 0
+    in_layers = q - head
+    head_16 = pc.lm_head if head else 0
+    return nf4_bytes(q, s) + (pc.total - in_layers - head_16) * dense_bytes
+
+
+def stored_weight_bytes(s: TrainingSetup) -> float:
+    """The base weights in their storage dtype before sharding (the frozen base's dtype, NF4 for the quantised
+    ones). 0 for full fine-tuning under mixed precision: there the fp32 weights are the master copy
+    (memory.master_copy_bytes) and their 16-bit copies autocast's (memory.autocast_copy_bytes)."""
+    if s.method is Method.FULL and s.precision is Precision.MIXED:
+        return 0.0
+    return weight_bytes(s, base_bytes(s))
+
+
+def gathered_weight_bytes(s: TrainingSetup) -> float:
+    """The base weights as ZeRO-3 / FSDP all-gathers them, and as parameter offloading moves them: NF4 (with its
+    constants) for the quantised ones, the compute dtype for the rest (FSDP MixedPrecision's ``param_dtype``,
+    DeepSpeed's bf16 mode)."""
+    return weight_bytes(s, compute_bytes(s))

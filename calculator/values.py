@@ -1,0 +1,360 @@
+"""The kinds of value a request key takes, one class each (MkDocs's one class per config option type): everything
+that depends on the kind lives in its class, and every reader asks the class instead of switching on a kind name.
+
+Each kind says how the API checks a value (``check``), how a marker, the front matter (``from_text``) and the form
+(``from_form``) write one, which CLI argument reads it (``cli_argument``), which CMS field edits it (``cms_field``),
+which form control shows it (``control``, drawn by ``calculator/page/form.py``) with its choices (``options``), how
+an assumption sentence says it (``describe``, a ``Phrase`` the page puts in the reader's words) and which values
+ESTIMATOR.md's key table lists (``doc_values``). A new kind is
+one class here (registered in ``VALUE_KINDS``) plus its wrong-type message in both string tables
+(``errors.wrong_type.<name>``); a class that leaves one of these out cannot be instantiated, and says which.
+
+This module writes no markup and formats no number: a ``Phrase`` names a string-table key, a literal run or a
+number, and the page renders it. Standard library only.
+"""
+from __future__ import annotations
+
+import argparse
+import re
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .catalog import GPUS, MODELS
+from .configs import parse_model
+from .errors import InputError
+from .models import ALL_LINEAR, LORA_MODULES
+
+if TYPE_CHECKING:
+    from .inputs import InputSpec
+
+__all__ = ["Phrase", "Option", "ValueKind", "VALUE_KINDS", "MAX_LIST", "parse_number"]
+
+#: Longest list a list-valued key accepts (more is ``too_large``).
+MAX_LIST = 64
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """A value as a sentence says it: a string-table key (``key``), a literal left-to-right run (``text``), or a
+    number (``number``, whole when ``integer``) that the page formats."""
+
+    key: str | None = None
+    text: str | None = None
+    number: float | None = None
+    integer: bool = False
+
+
+@dataclass(frozen=True)
+class Option:
+    """One choice of a drop-down: its value, its label and the group it is listed under (None: no groups)."""
+
+    value: str
+    label: Phrase
+    group: Phrase | None = None
+
+
+# Digits and separators people type: Arabic-Indic and Extended Arabic-Indic (Persian/Urdu) digits, the Arabic
+# thousands separator and decimal point, and the usual grouping characters.
+_DIGITS = {**{ord(c): str(i) for i, c in enumerate("٠١٢٣٤٥٦٧٨٩")},
+           **{ord(c): str(i) for i, c in enumerate("۰۱۲۳۴۵۶۷۸۹")},
+           ord("٫"): ".", ord("٬"): None, ord(","): None, ord("_"): None, ord("'"): None, ord(" "): None,
+           ord("\u00a0"): None, ord("\u202f"): None, ord("\u2009"): None, ord("\u066c"): None}
+_NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
+_INTEGER = re.compile(r"^[+-]?\d+$")
+# A marker's or the front matter's numbers: plain ASCII.
+_TEXT_INT = re.compile(r"^-?[0-9]+$")
+_TEXT_FLOAT = re.compile(r"^-?[0-9]*\.?[0-9]+([eE]-?[0-9]+)?$")
+
+
+def parse_number(text: Any) -> Any:
+    """A typed number as the API expects it: an int for whole numbers (any size, so a 400-digit one is out of
+    range, not an error of its own), a float for decimals; anything else goes on as typed, so that the estimator
+    names the error (``wrong_type``)."""
+    if not isinstance(text, str):
+        return text
+    s = text.strip().translate(_DIGITS)
+    if _INTEGER.match(s):
+        return int(s)
+    if _NUMBER.match(s):
+        try:
+            return float(s)
+        except (ValueError, OverflowError):   # pragma: no cover - the pattern admits only floats Python reads
+            return text
+    return text
+
+
+def _of_type(spec: InputSpec, value: Any, types: type | tuple[type, ...]) -> Any:
+    """``value`` when it is of ``types`` (a bool is not a number), else ``wrong_type`` naming the key."""
+    allowed = types if isinstance(types, tuple) else (types,)
+    if not isinstance(value, allowed) or (isinstance(value, bool) and bool not in allowed):
+        raise InputError("wrong_type", spec.name)
+    return value
+
+
+class ValueKind(ABC):
+    """One kind of value. ``name`` is the kind's name in the input table, the schema and the string tables."""
+
+    name: str = ""
+    #: The form control that edits a value of this kind (page/form.py CONTROLS), None: the form never shows it.
+    control: str | None = None
+    #: A drop-down whose labels are names written left to right (model names), not words of the page.
+    ltr_options: bool = False
+
+    @abstractmethod
+    def check(self, spec: InputSpec, value: Any) -> Any:
+        """The value, checked and normalised; ``InputError(code, spec.name)`` when it cannot be used."""
+
+    @abstractmethod
+    def from_text(self, spec: InputSpec, text: str) -> Any:
+        """A value as a marker or the front matter writes it (``seq_len=4096``, ``all-linear``)."""
+
+    @abstractmethod
+    def cli_argument(self, spec: InputSpec, help_text: str) -> dict[str, Any]:
+        """The keyword arguments of ``argparse.ArgumentParser.add_argument`` for the key's flag."""
+
+    @abstractmethod
+    def cms_field(self, spec: InputSpec) -> dict[str, Any]:
+        """The CMS field that edits the key in an article's front matter (Sveltia CMS widget options)."""
+
+    @abstractmethod
+    def describe(self, spec: InputSpec, value: Any) -> Phrase:
+        """How an assumption sentence says the value."""
+
+    def doc_values(self, spec: InputSpec) -> str:
+        """The values column of ESTIMATOR.md's key table (Markdown)."""
+        return ""
+
+    def from_form(self, spec: InputSpec, raw: Any) -> Any:
+        """A value as the page's form sends it (a checkbox flag, a select's string, typed text)."""
+        return raw
+
+    def options(self, spec: InputSpec) -> list[Option]:
+        """The choices of its drop-down, in order (kinds drawn as a select)."""
+        return []
+
+    def bounds(self, spec: InputSpec) -> tuple[float, float, bool] | None:
+        """(lowest, highest, whole numbers only) for kinds with limits; None otherwise."""
+        return None
+
+
+class BoolKind(ValueKind):
+    name = "bool"
+    control = "checkbox"
+
+    def check(self, spec, value):
+        return _of_type(spec, value, bool)
+
+    def from_text(self, spec, text):
+        return text == "true" if text in ("true", "false") else text
+
+    def cli_argument(self, spec, help_text):
+        return {"action": argparse.BooleanOptionalAction, "help": help_text}
+
+    def cms_field(self, spec):
+        return {"widget": "boolean"}
+
+    def describe(self, spec, value):
+        return Phrase(key="out.on" if value else "out.off")
+
+    def doc_values(self, spec):
+        return "`true`, `false`"
+
+
+class _NumberKind(ValueKind):
+    control = "number"
+    integer = True
+
+    def check(self, spec, value):
+        _of_type(spec, value, int if self.integer else (int, float))
+        if not spec.low <= value <= spec.high:    # also rejects NaN, and integers of any size
+            raise InputError("out_of_range", spec.name)
+        return value if self.integer else float(value)
+
+    def from_text(self, spec, text):
+        if self.integer and _TEXT_INT.match(text):
+            return int(text)
+        if not self.integer and _TEXT_FLOAT.match(text):
+            return float(text)
+        return text
+
+    def from_form(self, spec, raw):
+        if spec.nullable and (raw is None or (isinstance(raw, str) and not raw.strip())):
+            return None                          # an empty optional field: not given
+        return parse_number(raw)
+
+    def cms_field(self, spec):
+        return {"widget": "number", "value_type": self.name, "min": spec.low, "max": spec.high}
+
+    def describe(self, spec, value):
+        return Phrase(number=value, integer=self.integer)
+
+    def bounds(self, spec):
+        return spec.low, spec.high, self.integer
+
+    def doc_values(self, spec):
+        unit = f" {spec.unit.replace('_', '-')}" if spec.unit else ""
+        lo, hi = (f"{spec.low:,}", f"{spec.high:,}") if self.integer else (f"{spec.low:g}", f"{spec.high:g}")
+        return f"{lo} – {hi}{unit}"
+
+
+class IntKind(_NumberKind):
+    name = "int"
+
+    def cli_argument(self, spec, help_text):
+        return {"type": int, "metavar": (spec.unit or "N").upper(), "help": help_text}
+
+
+class FloatKind(_NumberKind):
+    name = "float"
+    integer = False
+
+    def cli_argument(self, spec, help_text):
+        return {"type": float, "metavar": "X", "help": help_text}
+
+
+class EnumKind(ValueKind):
+    name = "enum"
+    control = "select"
+
+    def check(self, spec, value):
+        if _of_type(spec, value, str) not in spec.choices:
+            raise InputError("unknown_value", spec.name)
+        return dict(spec.aliases).get(value, value)
+
+    def from_text(self, spec, text):
+        return text
+
+    def cli_argument(self, spec, help_text):
+        return {"choices": spec.choices, "help": help_text}
+
+    def cms_field(self, spec):
+        return {"widget": "select", "options": list(spec.choices)}
+
+    def describe(self, spec, value):
+        return Phrase(key=f"options.{spec.name}.{value}")
+
+    def doc_values(self, spec):
+        return ", ".join(f"`{c}`" for c in spec.choices)
+
+    def options(self, spec):
+        aliases = {a for a, _b in spec.aliases}
+        return [Option(v, Phrase(key=f"options.{spec.name}.{v}")) for v in spec.choices if v not in aliases]
+
+
+def _choice_list(spec: InputSpec, value: Any) -> list[str]:
+    """A list of choices (one string is a list of one)."""
+    items = _of_type(spec, [value] if isinstance(value, str) else value, list)
+    if len(items) > MAX_LIST:
+        raise InputError("too_large", spec.name)
+    for item in items:
+        if _of_type(spec, item, str) not in spec.choices:
+            raise InputError("unknown_value", spec.name)
+    return items
+
+
+def _comma_list(text: str) -> str | list[str]:
+    t = text.strip()
+    return t if t == "all-linear" else [x.strip() for x in t.split(",") if x.strip()]
+
+
+class _TextKind(ValueKind):
+    """A kind written as its own text (an id, a list written as a string) in markers, front matter and the CMS."""
+
+    def from_text(self, spec, text):
+        return text
+
+    def cms_field(self, spec):
+        return {"widget": "string"}
+
+
+class ModulesKind(_TextKind):
+    """LoRA target modules: a list of module names, or ``all-linear`` (PEFT: every linear layer but lm_head)."""
+
+    name = "modules"
+    control = "modules"
+
+    def check(self, spec, value):
+        seen = [m for item in _choice_list(spec, value) for m in (ALL_LINEAR if item == "all-linear" else (item,))]
+        if not seen:
+            raise InputError("out_of_range", spec.name)
+        return tuple(m for m in LORA_MODULES if m in seen)
+
+    def from_text(self, spec, text):
+        return text if text == "all-linear" else text.split(",")
+
+    def cli_argument(self, spec, help_text):
+        return {"metavar": "M1,M2", "type": _comma_list,
+                "help": f"comma-separated, from {', '.join(spec.choices)}; " + help_text}
+
+    def describe(self, spec, value):
+        return Phrase(text=", ".join(self.check(spec, value)))
+
+    def options(self, spec):
+        return [Option(m, Phrase(text=m)) for m in spec.choices if m != "all-linear"]
+
+
+class IncludeKind(_TextKind):
+    """Which parts of the answer to compute beyond the estimate."""
+
+    name = "include"
+
+    def check(self, spec, value):
+        return tuple(_choice_list(spec, value))
+
+    def cli_argument(self, spec, help_text):
+        return {"metavar": "PART", "help": help_text}
+
+    def describe(self, spec, value):
+        return Phrase(text=", ".join(self.check(spec, value)))
+
+
+class GpuKind(_TextKind):
+    """A catalogue GPU id (or null: no card)."""
+
+    name = "gpu"
+    control = "select"
+
+    def check(self, spec, value):
+        if value is None:
+            return None
+        if _of_type(spec, value, str) not in GPUS:
+            raise InputError("unknown_gpu", spec.name)
+        return value
+
+    def cli_argument(self, spec, help_text):
+        return {"metavar": "ID", "help": help_text}
+
+    def describe(self, spec, value):
+        return Phrase(text=GPUS[value].name) if value else Phrase(key="out.none_fits")
+
+    def options(self, spec):
+        return [Option(g.id, Phrase(text=g.name), Phrase(key=f"options.gpu_class.{g.klass}")) for g in GPUS.values()]
+
+
+class ModelKind(_TextKind):
+    """A catalogue model id, or a Hugging Face ``config.json`` object (configs.parse_model reads it)."""
+
+    name = "model"
+    control = "select"
+    ltr_options = True
+
+    def check(self, spec, value):
+        return parse_model(value)
+
+    def cli_argument(self, spec, help_text):
+        return {"metavar": "ID", "help": help_text}
+
+    def describe(self, spec, value):
+        if isinstance(value, str) and value in MODELS:
+            return Phrase(text=MODELS[value].name)
+        return Phrase(key="out.custom_model")
+
+    def options(self, spec):
+        return [Option(m.id, Phrase(text=m.name), Phrase(text=m.family)) for m in MODELS.values()]
+
+
+#: Every kind of value, by name: the one registry that the input table, the API, the CLI, the form, the CMS fields
+#: and the string check read.
+VALUE_KINDS: dict[str, ValueKind] = {k.name: k for k in (BoolKind(), IntKind(), FloatKind(), EnumKind(),
+                                                          ModulesKind(), ModelKind(), GpuKind(), IncludeKind())}

@@ -1,0 +1,68 @@
+"""The estimator's small vocabularies, one list each: the memory components of a breakdown, the remedies, the notes,
+the codes of a refused time, the verdicts and the page's runtime stages.
+
+The estimator produces these codes; the page (``calculator/page/``) and the CLI show them in the words of the string
+tables (``overrides/strings/<lang>.json``: ``components.<c>``, ``remedies.<r>``, ``notes.<n>``,
+``out.time_error.<e>``, ``verdict.<v>``, ``status.<stage>``); ``sitebuild/strings.py`` requires a text for every
+entry in both languages, and the tests tie each list to its other readers (a colour per component and a style per
+verdict in ``docs/assets/calc/calc.css``, the stages of ``docs/assets/calc/protocol.mjs``). Every reader looks the
+lists up here when it runs, so a new entry is one line here plus its texts (and, for a component, its formula in
+``memory.py`` and its colour). Standard library only.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["COMPONENTS", "OUTSIDE_ALLOCATOR", "REMEDIES", "Remedy", "remedy", "NOTES", "TIME_ERRORS", "VERDICTS",
+           "STAGES"]
+
+#: The components of a per-GPU peak, in the order a breakdown lists them (``breakdown_bytes``, the page's bar and
+#: legend, the CLI). They sum to the peak.
+COMPONENTS: tuple[str, ...] = (
+    "weights", "master_copy", "gradients", "optimizer_states", "optimizer_temp", "activations", "logits_loss",
+    "lora_adapter", "dequant_transient", "reference_model", "allocator_reserve", "cuda_context",
+)
+#: Components outside PyTorch's allocated memory, added on top of the peak phase (memory.estimate): the caching
+#: allocator's reserve and the CUDA context.
+OUTSIDE_ALLOCATOR: tuple[str, ...] = ("allocator_reserve", "cuda_context")
+
+
+@dataclass(frozen=True)
+class Remedy:
+    """One remedy of the guide (recommend.remedies): its code and, when its name shows a number, which of its
+    ``changes`` that is and the unit noun it is counted in (``calc.units.<noun>``)."""
+
+    name: str
+    amount: str | None = None
+    noun: str | None = None
+
+
+#: In the order recommend.remedies offers them.
+REMEDIES: tuple[Remedy, ...] = (
+    Remedy("smaller_micro_batch"),
+    Remedy("gradient_checkpointing"),
+    Remedy("8bit_optimizer"),
+    Remedy("lora"),
+    Remedy("qlora"),
+    Remedy("sharding", amount="num_gpus", noun="cards"),
+    Remedy("shorter_sequences", amount="seq_len", noun="tokens"),
+)
+
+
+def remedy(name: str) -> Remedy:
+    """The remedy of that code (KeyError for a code the list does not have)."""
+    for r in REMEDIES:
+        if r.name == name:
+            return r
+    raise KeyError(name)
+
+
+#: Codes of the assumptions an estimate states (``notes``).
+NOTES: tuple[str, ...] = ("paged_states_excluded",)
+#: Why a time is refused (``time_error``): fp32 training (the model counts 16-bit tensor throughput), a card whose
+#: datasheet gives no peak.
+TIME_ERRORS: tuple[str, ...] = ("fp32_not_modelled", "no_peak")
+#: Whether a setup fits a card (recommend.verdict), from the most room to none.
+VERDICTS: tuple[str, ...] = ("comfortable", "tight", "does_not_fit")
+#: The page's runtime stages, in order (``failed`` can follow any): the values of ``STATUS`` in protocol.mjs.
+STAGES: tuple[str, ...] = ("idle", "downloading", "starting", "loading", "ready", "failed")

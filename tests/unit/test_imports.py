@@ -1,0 +1,93 @@
+"""The import graph keeps one direction: the estimator's modules never import the page, the page imports the
+estimator's boundary only (calculator.api and the declarations its requests and answers are written in), and no
+module of calculator/ imports itself back through a cycle."""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.unit
+PACKAGE = Path(__file__).resolve().parents[2] / "calculator"
+#: What calculator/page/ may import from the estimator: its boundary.
+BOUNDARY = {"calculator.api", "calculator.inputs", "calculator.values", "calculator.vocab", "calculator.errors"}
+
+
+def _module(path: Path) -> str:
+    rel = path.relative_to(PACKAGE.parent).with_suffix("")
+    parts = rel.parts[:-1] if rel.name == "__init__" else rel.parts
+    return ".".join(parts)
+
+
+def _runtime_nodes(tree: ast.AST):
+    """Every node that runs at import, leaving out ``if TYPE_CHECKING:`` blocks (annotations only)."""
+    for node in ast.iter_child_nodes(tree):
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
+            continue
+        yield node
+        yield from _runtime_nodes(node)
+
+
+def _imports() -> dict[str, set[str]]:
+    """Every module of calculator/ and the calculator modules it imports (``from . import x`` counts as x)."""
+    graph: dict[str, set[str]] = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        name = _module(path)
+        package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+        found: set[str] = set()
+        for node in _runtime_nodes(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                base = package.split(".")
+                if node.level:
+                    base = base[:len(base) - node.level + 1]
+                    target = ".".join(base + ([node.module] if node.module else []))
+                else:
+                    target = node.module or ""
+                if not target.startswith("calculator"):
+                    continue
+                subs = [f"{target}.{a.name}" for a in node.names]
+                found |= {s for s in subs if (PACKAGE.parent / s.replace(".", "/")).with_suffix(".py").exists()
+                          or (PACKAGE.parent / s.replace(".", "/") / "__init__.py").exists()} or {target}
+            elif isinstance(node, ast.Import):
+                found |= {a.name for a in node.names if a.name.startswith("calculator")}
+        graph[name] = found - {name}
+    return graph
+
+
+def test_the_page_imports_the_boundary_only():
+    for module, targets in _imports().items():
+        if module.startswith("calculator.page"):
+            outside = {t for t in targets if not t.startswith("calculator.page")} - BOUNDARY - {"calculator"}
+            assert not outside, f"{module} imports {sorted(outside)}"
+
+
+def test_the_estimator_never_imports_the_page():
+    for module, targets in _imports().items():
+        if not module.startswith("calculator.page") and module != "calculator.__main__":
+            assert not {t for t in targets if t.startswith("calculator.page")}, module
+
+
+def test_no_cycles():
+    graph = _imports()
+    state: dict[str, int] = {}
+
+    def visit(node: str, path: list[str]) -> None:
+        state[node] = 1
+        for nxt in graph.get(node, ()):
+            if nxt not in graph:
+                continue
+            if state.get(nxt) == 1 and not _package_of(nxt, node):
+                raise AssertionError(" -> ".join(path + [nxt]))
+            if nxt not in state:
+                visit(nxt, path + [nxt])
+        state[node] = 2
+
+    for node in graph:
+        if node not in state:
+            visit(node, [node])
+
+
+def _package_of(package: str, module: str) -> bool:
+    """A package's __init__ importing its own submodules (and they it, for their package) is not a cycle."""
+    return module.startswith(package + ".") or package.startswith(module + ".")
