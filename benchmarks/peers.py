@@ -58,9 +58,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from benchmarks import DATA_DIR
+
 ROOT = Path(__file__).resolve().parents[1]
 
-DEFAULT_DATA = Path(__file__).resolve().parents[1].parent / "shared/calibration/measurements.csv"
+DEFAULT_DATA = DATA_DIR / "measurements.csv"
 ADAPTER_DIR = ROOT / "benchmarks" / "peers"
 DEFAULT_VENV = ROOT / ".cache" / "peers-venv"
 REQUIREMENTS = ADAPTER_DIR / "requirements.txt"

@@ -1,7 +1,7 @@
 """Per-GPU memory of one fine-tuning step: one pure function per component, then the phases and the peak.
 
 Every constant the model uses is in ``COEFFICIENTS`` (a frozen dataclass) with the source it comes from and, where it
-was fitted, the calibration rows (``/work/shared/calibration/measurements.csv`` ids) it was fitted on. The derivation
+was fitted, the calibration rows (``benchmarks/data/measurements.csv`` ids) it was fitted on. The derivation
 of each term is in ESTIMATOR.md. All figures are bytes, per GPU, as Python ints; nothing here does I/O.
 
 Vocabulary used below: ``P`` all parameters, ``T`` trainable parameters, ``h`` hidden size, ``i`` MLP width,
