@@ -7,9 +7,10 @@ from playwright.sync_api import expect
 from calculator import widgets as W
 from calculator.display import Strings
 from sitebuild.strings import calc_strings
+from tests.lazy import OnFirstUse
 
 READY_MS = 90_000  # the most to wait for the runtime: a cold Pyodide start on two busy cores
-S = {lang: Strings(calc_strings(lang), lang) for lang in ("ar", "en")}
+S = OnFirstUse(("ar", "en"), lambda lang: Strings(calc_strings(lang), lang))   # read by the tests, not at import
 
 
 def url(base: str, lang: str, path: str) -> str:

@@ -17,13 +17,22 @@ from playwright.sync_api import expect
 pytestmark = pytest.mark.e2e
 
 ROOT = Path(__file__).resolve().parents[2]
-UI_AR = json.loads((ROOT / "node_modules" / "@sveltia" / "cms" / "locales" / "ar.json").read_text(encoding="utf-8"))
-SEEDED = sorted(
-    str(p.relative_to(ROOT)) for pattern in ("docs/articles/*.md", "docs/glossary*.md", "docs/index*.md")
-    for p in ROOT.glob(pattern)
-)
 EDITED = ("docs/articles/vram-guide.md", "docs/articles/vram-guide.en.md")
 NEW_TITLES = {"ar": "عنوان جديد من المحرر", "en": "A new title from the editor"}
+
+
+@pytest.fixture(scope="module")
+def ui_ar() -> dict[str, str]:
+    """Sveltia CMS's own Arabic labels (read here, not at import: collecting needs no node_modules)."""
+    return json.loads((ROOT / "node_modules" / "@sveltia" / "cms" / "locales" / "ar.json").read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def seeded() -> list[str]:
+    """The files a test backend is seeded with: every article, the glossary and the home page, both languages."""
+    return sorted(str(p.relative_to(ROOT)) for pattern in ("docs/articles/*.md", "docs/glossary*.md", "docs/index*.md")
+                  for p in ROOT.glob(pattern))
+
 
 TEST_REPO_JS = """async ({files, root}) => {
   const top = await (await navigator.storage.getDirectory()).getDirectoryHandle(root, {create: true});
@@ -73,8 +82,8 @@ def _changed_lines(before: str, after: str) -> list[tuple[str, str]]:
 
 
 @pytest.mark.browser_context_args(locale="ar")
-def test_admin_edits_both_languages_of_an_article_offline(page, guard, subpath_site_url):
-    originals = {path: (ROOT / path).read_text(encoding="utf-8") for path in SEEDED}
+def test_admin_edits_both_languages_of_an_article_offline(page, guard, subpath_site_url, ui_ar, seeded):
+    originals = {path: (ROOT / path).read_text(encoding="utf-8") for path in seeded}
     requests: list[str] = []
     page.on("request", lambda r: requests.append(r.url))
     # The CMS reports a configuration problem (unknown or deprecated option, unreadable entry) as a warning.
@@ -90,7 +99,7 @@ def test_admin_edits_both_languages_of_an_article_offline(page, guard, subpath_s
     page.goto(subpath_site_url + "admin/")
     expect(page.locator("html")).to_have_attribute("lang", "ar")  # Sveltia's Arabic UI, mirrored
     expect(page.locator("html")).to_have_attribute("dir", "rtl")
-    page.get_by_role("button", name=UI_AR["work_with_test_repo"]).click()
+    page.get_by_role("button", name=ui_ar["work_with_test_repo"]).click()
     page.goto(subpath_site_url + "admin/#/collections/articles/entries/vram-guide")
 
     # Both languages side by side; the Arabic fields right-to-left, the English ones left-to-right.
@@ -115,20 +124,20 @@ def test_admin_edits_both_languages_of_an_article_offline(page, guard, subpath_s
     switches.nth(0).click()
     expect(switches.nth(0)).to_have_attribute("aria-checked", "false")
     expect(switches.nth(1)).to_have_attribute("aria-checked", "false")
-    page.get_by_role("button", name=UI_AR["save"], exact=True).click()
+    page.get_by_role("button", name=ui_ar["save"], exact=True).click()
     page.wait_for_function(
         SAVED_JS,
         arg={"root": "sveltia-cms-test", "expect": {EDITED[0]: NEW_TITLES["ar"], EDITED[1]: NEW_TITLES["en"]}},
         timeout=30_000, polling=200)
 
     # Only the title and draft lines changed, in both files; every other file is untouched.
-    saved = page.evaluate(READ_JS, {"paths": SEEDED, "root": "sveltia-cms-test"})
+    saved = page.evaluate(READ_JS, {"paths": seeded, "root": "sveltia-cms-test"})
     for path, lang in zip(EDITED, ("ar", "en")):
         assert _changed_lines(originals[path], saved[path]) == [
             (originals[path].split("\n")[1], f"title: {NEW_TITLES[lang]}"),
             ("draft: true", "draft: false"),
         ], path
-    for path in SEEDED:
+    for path in seeded:
         if path not in EDITED:
             assert saved[path] == originals[path], f"{path} changed"
     assert not warnings, warnings
@@ -138,7 +147,8 @@ def test_admin_edits_both_languages_of_an_article_offline(page, guard, subpath_s
 
 
 @pytest.mark.browser_context_args(locale="ar")
-def test_admin_edits_a_local_clone_once_a_backend_is_named(page, context, guard, site_url, built_site):
+def test_admin_edits_a_local_clone_once_a_backend_is_named(page, context, guard, site_url, built_site, ui_ar,
+                                                            seeded):
     """The local workflow of the README: the configuration names a real backend (here GitHub), the admin runs on
     127.0.0.1, and "work with a local repository" edits the files of a clone. The folder picker is the browser's
     (File System Access API); the test answers it with an origin-private folder holding a clone's files."""
@@ -153,22 +163,22 @@ def test_admin_edits_a_local_clone_once_a_backend_is_named(page, context, guard,
         status=200, content_type="application/json", body='{"status": {"indicator": "none"}}')))
     context.add_init_script("window.showDirectoryPicker = async () =>"
                             " (await navigator.storage.getDirectory()).getDirectoryHandle('clone');")
-    originals = {path: (ROOT / path).read_text(encoding="utf-8") for path in SEEDED}
+    originals = {path: (ROOT / path).read_text(encoding="utf-8") for path in seeded}
 
     page.goto(site_url)
     page.evaluate(TEST_REPO_JS, {"files": {**originals, ".git/HEAD": "ref: refs/heads/main\n"}, "root": "clone"})
     page.goto(site_url + "admin/")
-    page.get_by_role("button", name=UI_AR["work_with_local_repo"]).click()
+    page.get_by_role("button", name=ui_ar["work_with_local_repo"]).click()
     page.goto(site_url + "admin/#/collections/articles/entries/five-ways")
     title = page.locator('input[lang="en"]').first
     expect(title).to_have_value(originals["docs/articles/five-ways.en.md"].split("\n")[1].removeprefix("title: "))
     title.fill(NEW_TITLES["en"])
-    page.get_by_role("button", name=UI_AR["save"], exact=True).click()
+    page.get_by_role("button", name=ui_ar["save"], exact=True).click()
     edited = "docs/articles/five-ways.en.md"
     page.wait_for_function(SAVED_JS, arg={"root": "clone", "expect": {edited: NEW_TITLES["en"]}}, timeout=30_000,
                            polling=200)
-    saved = page.evaluate(READ_JS, {"paths": SEEDED, "root": "clone"})
+    saved = page.evaluate(READ_JS, {"paths": seeded, "root": "clone"})
     assert _changed_lines(originals[edited], saved[edited]) == [
         (originals[edited].split("\n")[1], f"title: {NEW_TITLES['en']}")]
-    assert all(saved[p] == originals[p] for p in SEEDED if p != edited)
+    assert all(saved[p] == originals[p] for p in seeded if p != edited)
     assert status_checks in ([], ["https://www.githubstatus.com/api/v2/status.json"])

@@ -18,12 +18,13 @@ from playwright.sync_api import expect
 
 from calculator import widgets as W
 from sitebuild.strings import calc_strings
+from tests.lazy import OnFirstUse
 
 from calc_pages import READY_MS, S, normalised, python_render, url, wait_ready
 
 pytestmark = pytest.mark.e2e
 
-STRINGS = {lang: calc_strings(lang) for lang in ("ar", "en")}
+STRINGS = OnFirstUse(("ar", "en"), calc_strings)   # read by the tests, not at import
 
 
 def meta(root) -> tuple[str, dict, dict]:

@@ -13,9 +13,10 @@ from calculator.catalog import MODELS
 from calculator.display import Strings
 from calculator.inputs import INPUTS
 from sitebuild.strings import LANGUAGES, calc_strings, required_calc_strings
+from tests.lazy import OnFirstUse
 
 pytestmark = pytest.mark.unit
-S = {lang: Strings(calc_strings(lang), lang) for lang in LANGUAGES}
+S = OnFirstUse(LANGUAGES, lambda lang: Strings(calc_strings(lang), lang))   # read by the tests, not at import
 
 
 @pytest.mark.parametrize("typed,value", [
