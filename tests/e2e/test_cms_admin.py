@@ -14,6 +14,8 @@ import pytest
 import yaml
 from playwright.sync_api import expect
 
+from calc_pages import loaded
+
 pytestmark = pytest.mark.e2e
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -91,7 +93,8 @@ def test_admin_edits_both_languages_of_an_article_offline(page, guard, subpath_s
     page.on("console", lambda m: warnings.append(m.text) if m.type == "warning" else None)
 
     # A reader page loads nothing of the admin.
-    page.goto(subpath_site_url + "articles/vram-guide/", wait_until="networkidle")
+    page.goto(subpath_site_url + "articles/vram-guide/")
+    loaded(page)
     assert not [u for u in requests if "/admin/" in u]
 
     # Seed the test backend from a page of the same origin, then open the admin.

@@ -4,8 +4,9 @@ the same markup that ``calculator.widgets`` renders in this process for the same
 numbers, compared as DOM; invalid input is reported next to a visible control in the reader's language; links keep
 the inputs.
 
-Pyodide takes seconds to start on two cores, so the tests that do not need a cold start share one started page per
-language (``live``): each test puts the widget back to its defaults when it is done.
+Pyodide takes seconds to start on two cores, so the tests that do not need a cold start use the session's started
+pages (``started`` in conftest.py; ``live`` is its calculator page per language): each test puts the widget back to
+its defaults when it is done.
 """
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from calculator import widgets as W
 from sitebuild.strings import calc_strings
 from tests.lazy import OnFirstUse
 
-from calc_pages import READY_MS, S, normalised, python_render, url, wait_ready
+from calc_pages import WIDGET_PAGES, S, normalised, python_render, url, wait_ready
 
 pytestmark = pytest.mark.e2e
 
@@ -67,17 +68,11 @@ def link_state(page) -> dict:
 
 
 # ------------------------------------------------------------------------------------------------------------
-# One started calculator page per language, shared by the tests that do not need a cold start
+# The started calculator page of each language (the session's, shared by the tests that do not need a cold start)
 # ------------------------------------------------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def live(guarded_context, site_url):
-    pages = {}
-    for lang in ("ar", "en"):
-        page = guarded_context(viewport={"width": 1280, "height": 900}).new_page()
-        page.goto(url(site_url, lang, "calculator/"))
-        wait_ready(page, "#calc-estimator-1")
-        pages[lang] = page
-    return pages
+@pytest.fixture
+def live(started):
+    return {lang: started(lang, "calculator/").page for lang in ("ar", "en")}
 
 
 def reset(page) -> None:
@@ -113,47 +108,52 @@ def reset(page) -> None:
 # Build-time DOM = live DOM = CPython, for every widget kind, in both languages
 # ------------------------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("lang", ["ar", "en"])
-def test_every_widget_shows_the_same_markup_before_and_after_the_runtime_starts(page, guard, site_url, lang):
+def test_every_widget_shows_the_same_markup_before_and_after_the_runtime_starts(started, lang):
     seen = set()
-    for path in ("calculator/", "articles/vram-guide/", "articles/five-ways/"):
-        page.goto(url(site_url, lang, path))
+    for path in WIDGET_PAGES:
+        shown = started(lang, path)          # read as it loaded (the build's markup), then started
+        page = shown.page
         roots = page.locator("[data-calc-root]").all()
-        assert roots
-        prerendered = {}
+        assert roots and {root.get_attribute("id") for root in roots} == set(shown.prerendered)
         for root in roots:
-            assert_shows(root, lang=lang)   # the build wrote what CPython renders now
-            prerendered[root.get_attribute("id")] = (
-                root.locator("[data-calc-fragment]").inner_html(),
-                root.locator("[data-calc-slot-out]").evaluate_all("els => els.map(e => e.innerHTML)"))
-        wait_ready(page)
-        for root in roots:
+            fragment, slot_html, state = shown.prerendered[root.get_attribute("id")]
+            assert state != "ready", "read after the runtime had rendered"
+            kind, defaults, fixed = meta(root)
+            python_fragment, python_slots = python_render(kind, defaults, fixed, lang)
+            assert fragment == normalised(page, python_fragment)   # the build wrote what CPython renders now
+            for name, html in python_slots.items():
+                assert slot_html[name] == normalised(page, html), name
             root.scroll_into_view_if_needed()
-            expect(root).to_have_attribute("data-calc-state", "ready", timeout=READY_MS)
             recompute(root)                  # the same inputs, now rendered by Pyodide in the worker
-            fragment, slot_html = prerendered[root.get_attribute("id")]
             assert root.locator("[data-calc-fragment]").inner_html() == fragment
-            assert root.locator("[data-calc-slot-out]").evaluate_all("els => els.map(e => e.innerHTML)") == slot_html
-            seen.add(root.get_attribute("data-calc-kind"))
+            assert root.locator("[data-calc-slot-out]").evaluate_all(
+                "els => Object.fromEntries(els.map(e => [e.dataset.calcSlotOut, e.innerHTML]))") == slot_html
+            seen.add(kind)
     assert seen == set(W.KINDS)
 
 
 @pytest.mark.parametrize("lang", ["ar", "en"])
-def test_article_widgets_follow_their_inputs(page, guard, site_url, lang):
+def test_article_widgets_follow_their_inputs(started, lang):
     for path in ("articles/vram-guide/", "articles/five-ways/"):
-        page.goto(url(site_url, lang, path))
+        shown = started(lang, path)
         # Nothing starts while no widget is in view (the article is read first).
-        assert page.evaluate("document.documentElement.dataset.calcRuntime") == "idle"
-        wait_ready(page)
-        for root in page.locator("[data-calc-root]").all():
+        assert shown.runtime_at_load == "idle"
+        for root in shown.page.locator("[data-calc-root]").all():
             root.scroll_into_view_if_needed()
-            expect(root).to_have_attribute("data-calc-state", "ready", timeout=READY_MS)
             kind, defaults, _ = meta(root)
             key, typed, value = {"estimator": ("seq_len", "1024", 1024), "seqlen": ("micro_batch_size", "2", 2),
                                  "fits": ("seq_len", "8,192", 8192), "compare": ("seq_len", "512", 512)}[kind]
-            arm(root)
-            root.locator(f'[data-calc-field="{key}"]').fill(typed)
-            wait_rendered(root)
-            assert_shows(root, {**defaults, key: value}, lang)
+            field = root.locator(f'[data-calc-field="{key}"]')
+            try:
+                arm(root)
+                field.fill(typed)
+                wait_rendered(root)
+                assert_shows(root, {**defaults, key: value}, lang)
+            finally:                         # back to the defaults for the next test on this page
+                arm(root)
+                field.fill(str(defaults[key]))
+                wait_rendered(root)
+            assert_shows(root, defaults, lang)
 
 
 @pytest.mark.parametrize("lang", ["ar", "en"])
@@ -416,8 +416,7 @@ HOSTILE = [
 
 
 def test_hostile_links_are_inert_and_fall_back_to_defaults(page, guard, site_url):
-    page.goto(url(site_url, "en", "calculator/"))
-    wait_ready(page, "#calc-estimator-1")
+    page.goto(url(site_url, "en", "calculator/"))      # the defaults, as written at build time
     root = page.locator("#calc-estimator-1")
     _, defaults, fixed = meta(root)
     default_fragment = normalised(page, python_render("estimator", defaults, fixed, "en")[0])
