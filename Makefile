@@ -39,7 +39,7 @@ serve: build
 	$(PY) -m sitebuild.serve site --host $(HOST) --port $(PORT)
 
 test: install chromium
-	$(PY) -m pytest
+	$(PY) -m pytest --durations=15
 
 check: $(VENV)/.installed
 	$(PY) -m pytest -m "unit or property" -q
