@@ -33,15 +33,22 @@ def meta(root) -> tuple[str, dict, dict]:
             json.loads(root.get_attribute("data-calc-fixed")))
 
 
+#: The most to wait for a widget to show a state (a render in the worker, on two busy cores).
+RENDER_MS = 20_000
+
+
 def assert_shows(root, state: dict | None = None, lang: str = "en") -> None:
     """The widget's results (fragment and slots) are, as DOM, what CPython renders for ``state`` (default: the
-    widget's defaults)."""
+    widget's defaults). Waits for that state (up to RENDER_MS): a render event can come from a computation started
+    before the last change, so the DOM itself is what is waited for, then compared."""
     page = root.page
     kind, defaults, fixed = meta(root)
     fragment, slots = python_render(kind, defaults if state is None else state, fixed, lang)
-    assert root.locator("[data-calc-fragment]").inner_html() == normalised(page, fragment)
+    expect(root.locator("[data-calc-fragment]")).to_have_js_property("innerHTML", normalised(page, fragment),
+                                                                     timeout=RENDER_MS)
     for name, html in slots.items():
-        assert root.locator(f'[data-calc-slot-out="{name}"]').inner_html() == normalised(page, html), name
+        expect(root.locator(f'[data-calc-slot-out="{name}"]')).to_have_js_property(
+            "innerHTML", normalised(page, html), timeout=RENDER_MS)
 
 
 def arm(root) -> None:
@@ -51,7 +58,7 @@ def arm(root) -> None:
 
 def wait_rendered(root, count: int = 1) -> None:
     root.page.wait_for_function("([id, n]) => document.getElementById(id).__renders >= n",
-                                arg=[root.get_attribute("id"), count], timeout=20_000)
+                                arg=[root.get_attribute("id"), count], timeout=RENDER_MS)
 
 
 def recompute(root) -> None:
@@ -316,17 +323,20 @@ def test_pasted_and_custom_models(live, lang):
         assert page.evaluate("window.__pwned") is None
         assert root.locator("img, script").count() == 0
         # A catalogue MoE model switched to "Custom architecture" keeps every field the estimator uses.
+        arm(root)
         root.locator('[data-calc-control="model_source"][value="preset"]').check()
+        wait_rendered(root)
         arm(root)
         root.locator('select[data-calc-field="model"]').select_option("mixtral-8x7b")
         wait_rendered(root)
-        preset_peak = root.locator('[data-calc-summary] [data-calc-output="peak_bytes_per_gpu"]').get_attribute("data-value")
+        assert_shows(root, {**defaults, "model": "mixtral-8x7b"}, lang)      # the preset's own figures first
+        peak = root.locator('[data-calc-summary] [data-calc-output="peak_bytes_per_gpu"]')
+        preset_peak = peak.get_attribute("data-value")
         arm(root)
         root.locator('[data-calc-control="model_source"][value="custom"]').check()
         wait_rendered(root)
         assert root.locator('[data-calc-field="model.num_local_experts"]').input_value() == "8"
-        assert root.locator('[data-calc-summary] [data-calc-output="peak_bytes_per_gpu"]').get_attribute(
-            "data-value") == preset_peak
+        expect(peak).to_have_attribute("data-value", preset_peak, timeout=RENDER_MS)
         # A custom field error shows next to that field.
         root.locator('[data-calc-field="model.num_key_value_heads"]').fill("3")
         expect(root.locator('[data-calc-error-for="model.num_key_value_heads"]')).to_be_visible()
