@@ -132,7 +132,7 @@ def test_every_widget_shows_the_same_markup_before_and_after_the_runtime_starts(
                 assert slot_html[name] == normalised(page, html), name
             root.scroll_into_view_if_needed()
             recompute(root)                  # the same inputs, now rendered by Pyodide in the worker
-            assert root.locator("[data-calc-fragment]").inner_html() == fragment
+            expect(root.locator("[data-calc-fragment]")).to_have_js_property("innerHTML", fragment, timeout=RENDER_MS)
             assert root.locator("[data-calc-slot-out]").evaluate_all(
                 "els => Object.fromEntries(els.map(e => [e.dataset.calcSlotOut, e.innerHTML]))") == slot_html
             seen.add(kind)
