@@ -1,6 +1,7 @@
 # Two commands for a newcomer (see README.md):
 #   make serve   install what is missing, build the site, serve it at a printed local address
 #   make test    install what is missing, run every test (unit, property, accuracy, docs, e2e)
+#   make check   the fast tiers only (unit, property), for contributors: seconds, needs no npm, browser or site
 # Both are idempotent: a second run only redoes what changed.
 
 PYTHON  ?= python3
@@ -13,7 +14,7 @@ CHROMIUM ?= /usr/bin/chromium
 # mkdocs-material 9.7 prints a banner about MkDocs 2.0 on every build; we pin MkDocs 1.6 (see README).
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: serve test build install chromium clean
+.PHONY: serve test check build install chromium clean
 
 install: $(VENV)/.installed node_modules/.installed
 
@@ -43,7 +44,10 @@ docs: install
 	$(PY) -m sitebuild.docs
 
 test: install chromium
-	$(PY) -m pytest
+	$(PY) -m pytest --durations=15
+
+check: $(VENV)/.installed
+	$(PY) -m pytest -m "unit or property" -q
 
 clean:
 	rm -rf site .pytest_cache build dist *.egg-info

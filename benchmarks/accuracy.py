@@ -2,14 +2,14 @@
 
     python benchmarks/accuracy.py [--data PATH] [--json] [--rows]
 
-Runs ``calculator.api`` on every usable row of the calibration CSV (default: ../shared/calibration/measurements.csv
-next to the repository), compares like with like (allocated / reserved / nvidia-smi, GB vs GiB; see
+Runs ``calculator.api`` on every usable row of the calibration CSV (default: benchmarks/data/measurements.csv,
+the project's copy), compares like with like (allocated / reserved / nvidia-smi, GB vs GiB; see
 ``calibration.py``) and prints each row's signed error, then the median and worst absolute error per method, for the sharded
 rows (FSDP FULL_SHARD / ZeRO-3, any method; their signed median shows a systematic bias) and overall. Rows left out (SUSPECT, ESTIMATE, encoder / encoder-decoder) are listed by id with the reason. Capacity rows
 (UN-*) are upper bounds: the estimate at the stated context must not exceed the stated VRAM (pass/fail). Bracket rows
 (no effective seq_len) pass when the measurement lies between the estimates at 1 token and at the stated cap.
 
-Targets (pinned by tests/unit/test_accuracy.py): median |error| <= 10 % overall and <= 15 % per method; no usable
+Targets (pinned by tests/accuracy/test_accuracy.py): median |error| <= 10 % overall and <= 15 % per method; no usable
 row off by more than 35 %.
 """
 from __future__ import annotations

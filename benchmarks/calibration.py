@@ -1,4 +1,4 @@
-"""Turn the calibration CSV (shared/calibration/measurements.csv) into estimator requests and measured figures.
+"""Turn the calibration CSV (benchmarks/data/measurements.csv) into estimator requests and measured figures.
 
 Shared by ``benchmarks/accuracy.py`` and other comparisons (e.g. a peers benchmark): ``load_rows(path)`` returns one
 ``Row`` per CSV row with
@@ -26,29 +26,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from benchmarks import DATA_DIR, require_data
+
 __all__ = ["Row", "load_rows", "require_data", "DEFAULT_DATA", "FRAMEWORK_PROFILES", "CALIBRATION_ALIASES",
            "CALIBRATION_GPU_ALIASES", "framework_of", "framework_fields", "stated_lora_dropout", "stated_double_quant",
            "row_to_request"]
 
-DEFAULT_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "calibration" / "measurements.csv"
+DEFAULT_DATA = DATA_DIR / "measurements.csv"
 
 GB = 10**9
 GIB = 1 << 30
 
 
-def require_data(path: str | Path = DEFAULT_DATA) -> Path:
-    """The calibration CSV, or a clear error naming where it is expected (tests fail on it rather than skip)."""
-    p = Path(path)
-    if not p.is_file():
-        raise FileNotFoundError(
-            f"calibration data not found at {p}: the accuracy benchmark and its tests read the shared "
-            "measurements (shared/calibration/measurements.csv next to the repository; --data PATH for another CSV)")
-    return p
-
-
 # The calibration CSV's model and GPU names -> catalogue ids. Only the benchmarks use these (they do not ship in
 # the browser wheel, which holds calculator/ only).
-# Exact `model` strings of shared/calibration/measurements.csv (decoder-only rows) -> catalogue id.
+# Exact `model` strings of benchmarks/data/measurements.csv (decoder-only rows) -> catalogue id.
 # Encoder-decoder (T0_3B, mt0-xxl) and encoder-only (bert-large-uncased) rows are deliberately absent.
 CALIBRATION_ALIASES: dict[str, str] = {
     # GaLore's configs/llama_7b.json (random-init LLaMA 7B, vocab 32000) has exactly Llama 2 7B's shapes.

@@ -56,12 +56,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from benchmarks import league
+from benchmarks import DATA_DIR, league
 from benchmarks.league import ADAPTER_DIR, DEFAULT_VENV, OURS, RESULTS_DIR, Measured, Peer, StaleAnswers
 
 ROOT = Path(__file__).resolve().parents[1]
 
-DEFAULT_DATA = Path(__file__).resolve().parents[1].parent / "shared/calibration/measurements.csv"
+DEFAULT_DATA = DATA_DIR / "measurements.csv"
 ANSWERS = RESULTS_DIR / "memory.json"
 COMMAND = "python benchmarks/peers.py"
 GB, GIB = 1_000_000_000, 1 << 30

@@ -2,7 +2,7 @@
 
     python benchmarks/time_accuracy.py [--data PATH] [--json] [--loso] [--fit]
 
-Reads ``../shared/calibration/throughput/throughput.csv`` (or ``--data PATH``, same columns), turns every usable
+Reads ``benchmarks/data/throughput/throughput.csv`` (or ``--data PATH``, same columns), turns every usable
 row into a ``TrainingSetup`` and a catalogue GPU using only the row's own fields (and, where a field says "not
 stated", the documented default named in the row's assumptions), and compares the estimated tokens per second per
 GPU (``calculator.throughput.throughput``) with the row's ``derived_tokens_per_sec_per_gpu``. Signed error =
@@ -14,7 +14,7 @@ the reason (``FURTHER_EXCLUSIONS``).
 
 ``--loso`` scores each source (the id prefix: TT, PF, MF, QW, AA, UN, LG, PS) with coefficients fitted on the other
 sources only. ``--fit`` prints the coefficients fitted on every usable row (what ``calculator/throughput.py``
-holds). Targets (pinned by tests/unit/test_throughput_accuracy.py): median |error| <= 20 % over the usable rows and
+holds). Targets (pinned by tests/accuracy/test_throughput_accuracy.py): median |error| <= 20 % over the usable rows and
 <= 25 % per method (full, LoRA, QLoRA), both in-sample and leave-one-source-out.
 """
 from __future__ import annotations
@@ -29,6 +29,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from benchmarks import DATA_DIR, require_data
 from benchmarks.calibration import framework_fields, framework_of, stated_double_quant, stated_lora_dropout
 from calculator.catalog import GPUS, MODELS
 from calculator.models import (
@@ -47,7 +48,7 @@ from calculator.throughput import COEFFICIENTS, TimeCoefficients, step_counts, s
 
 __all__ = ["DEFAULT_DATA", "TARGETS", "Row", "load_rows", "score", "fit", "loso", "run", "main"]
 
-DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "calibration" / "throughput" / "throughput.csv"
+DEFAULT_DATA = DATA_DIR / "throughput" / "throughput.csv"
 PEAKS_CSV_NAME = "gpu_peaks.csv"
 TARGETS = {"median_overall": 0.20, "median_per_method": 0.25}
 METHODS = ("full", "lora", "qlora")
@@ -275,7 +276,7 @@ def load_rows(path: str | Path = DEFAULT_DATA) -> list[Row]:
     if peaks_path.exists():
         with open(peaks_path, newline="", encoding="utf-8") as f:
             peaks = {p["gpu_model"]: p for p in csv.DictReader(f)}
-    with open(path, newline="", encoding="utf-8") as f:
+    with open(require_data(path), newline="", encoding="utf-8") as f:
         raw_rows = list(csv.DictReader(f))
     rows = []
     for r in raw_rows:

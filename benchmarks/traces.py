@@ -1,21 +1,24 @@
-"""Score the estimator against exact traces of real training steps (the memory oracle in ../shared/oracle).
+"""Score the estimator against exact traces of real training steps (recorded by the memory oracle, a developer tool).
 
     python benchmarks/traces.py                 # score every committed trace (no torch needed)
     python benchmarks/traces.py --rows          # plus one line per trace
     python benchmarks/traces.py --json          # machine output
-    ORACLE_VENV=/path/to/venv python benchmarks/traces.py --generate [NAME ...]   # (re)run the oracle
+    ORACLE_DIR=/path/to/oracle ORACLE_VENV=/path/to/venv python benchmarks/traces.py --generate [NAME ...]  # (re)run it
 
-The oracle (``../shared/oracle/oracle.py`` and ``fsdp_oracle.py``, its README says how it works and what it does not
-capture) runs a real Hugging Face transformers/peft training step (a TRL-style DPO step with ``--dpo``; one rank of
-PyTorch FSDP2 with ``fsdp_oracle.py``) on fake CUDA tensors and reports the exact ``torch.cuda.max_memory_allocated()``
-of the step. ``--generate`` runs it for the configurations in ``TRACE_SET`` with the Python of ``$ORACLE_VENV`` (its
-own virtualenv with the CPU build of torch, outside this project) and writes one JSON file per configuration to
-``tests/data/traces/``: the exact command, the oracle's record (peak, its phase and breakdown, the phase peaks,
-the live tensors at the peak, versions) and nothing else. Scoring reads only those files, so CI needs no torch.
+The oracle (``oracle.py`` and ``fsdp_oracle.py``; its README says how it works and what it does not capture) runs a
+real Hugging Face transformers/peft training step (a TRL-style DPO step with ``--dpo``; one rank of PyTorch FSDP2
+with ``fsdp_oracle.py``) on fake CUDA tensors and reports the exact ``torch.cuda.max_memory_allocated()`` of the
+step. It is a developer tool that stays outside this repository: ``$ORACLE_DIR`` names its folder (there is no default
+place) and ``$ORACLE_VENV`` its own virtualenv with the CPU build of torch. ``--generate`` runs it for the
+configurations in ``TRACE_SET`` and writes one JSON file per configuration to ``tests/data/traces/``: the exact
+command, the oracle's record (peak, its phase and breakdown, the phase peaks, the live tensors at the peak, versions)
+and nothing else. Scoring reads only those committed files, so neither the tests nor CI need the oracle or torch.
+The traces recorded before the oracle was found through ``$ORACLE_DIR`` keep their command text as recorded
+(``cd ../shared/oracle && ...``, the oracle's folder beside the checkout then; ``RECORDED_PREFIXES``).
 
 Each trace is compared with the estimate's ``allocated_bytes`` (the oracle counts allocated memory, not the
 allocator's reserve nor the CUDA context). The request comes from the trace's own recorded configuration
-(``trace_to_request``); no trace is special-cased. Targets (issue 13, pinned by ``tests/unit/test_traces.py``):
+(``trace_to_request``); no trace is special-cased. Targets (issue 13, pinned by ``tests/accuracy/test_traces.py``):
 median |error| <= 3 %, worst <= 10 %.
 """
 from __future__ import annotations
@@ -37,11 +40,14 @@ from calculator.catalog import MODELS
 
 ROOT = Path(__file__).resolve().parents[1]
 
-__all__ = ["TRACE_SET", "TRACE_DIR", "ORACLE_DIR", "TARGETS", "Trace", "load_traces", "trace_to_request", "score",
+__all__ = ["TRACE_SET", "TRACE_DIR", "ORACLE_ENV", "RECORDED_PREFIXES", "TARGETS", "Trace", "load_traces", "trace_to_request", "score",
            "main"]
 
 TRACE_DIR = ROOT / "tests" / "data" / "traces"
-ORACLE_DIR = ROOT.parent / "shared" / "oracle"
+#: The environment variable that names the oracle's folder (outside the repository; no default: --generate stops).
+ORACLE_ENV = "ORACLE_DIR"
+#: How a trace's ``command`` starts: what --generate writes now, and what the traces recorded before 2026-12-01 say.
+RECORDED_PREFIXES = ("cd $ORACLE_DIR && ", "cd ../shared/oracle && ")
 TARGETS = {"median": 0.03, "worst": 0.10}
 
 # transformers model_type of each catalogue model used below (the oracle builds the model from it and the shape)
@@ -181,12 +187,12 @@ _KEEP = ("oracle", "fsdp", "world_size", "rank", "config", "model_type", "num_pa
 
 
 def command_of(name: str) -> list[str]:
-    """The oracle command of one configuration, as run from ``../shared/oracle`` with ``$ORACLE_VENV/bin/python``."""
+    """The oracle command of one configuration, as run from ``$ORACLE_DIR`` with ``$ORACLE_VENV/bin/python``."""
     script, model, flags = TRACE_SET[name]
     return ["$ORACLE_VENV/bin/python", script, *_shape_flags(model), *shlex.split(flags)]
 
 
-def generate(names: list[str], venv: str, oracle_dir: Path = ORACLE_DIR, out_dir: Path = TRACE_DIR) -> None:
+def generate(names: list[str], venv: str, oracle_dir: Path, out_dir: Path = TRACE_DIR) -> None:
     """Run the oracle for each configuration and write its trace file (needs the oracle venv; minutes per trace)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     python = str(Path(venv) / "bin" / "python")
@@ -203,7 +209,7 @@ def generate(names: list[str], venv: str, oracle_dir: Path = ORACLE_DIR, out_dir
         record = {
             "name": name,
             "model": TRACE_SET[name][1],
-            "command": "cd ../shared/oracle && " + " ".join(shlex.quote(c) if not c.startswith("$") else c
+            "command": RECORDED_PREFIXES[0] + " ".join(shlex.quote(c) if not c.startswith("$") else c
                                                              for c in cmd),
             "oracle_record": {k: rec[k] for k in _KEEP if k in rec},
         }
@@ -397,16 +403,24 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--missing", action="store_true", help="with --generate: only configurations without a trace file")
     a = p.parse_args(argv)
     if a.generate is not None:
+        oracle_dir = os.environ.get(ORACLE_ENV)
+        if not oracle_dir:
+            p.error(f"--generate needs {ORACLE_ENV}: the folder of the memory oracle (oracle.py, fsdp_oracle.py and "
+                    "their README), a developer tool kept outside this repository; the committed traces in "
+                    "tests/data/traces/ are scored without it")
+        if not (Path(oracle_dir) / "oracle.py").is_file():
+            p.error(f"{ORACLE_ENV}={oracle_dir} holds no oracle.py: point it at the memory oracle's folder")
         venv = os.environ.get("ORACLE_VENV")
         if not venv:
-            p.error("--generate needs ORACLE_VENV (the oracle's own virtualenv, see ../shared/oracle/README.md)")
+            p.error("--generate needs ORACLE_VENV: the oracle's own virtualenv (its README in $ORACLE_DIR says how "
+                    "to make it; never this project's environment)")
         names = a.generate or list(TRACE_SET)
         unknown = [n for n in names if n not in TRACE_SET]
         if unknown:
             p.error(f"unknown configuration(s): {', '.join(unknown)}")
         if a.missing:
             names = [n for n in names if not (TRACE_DIR / f"{n}.json").exists()]
-        generate(names, venv)
+        generate(names, venv, Path(oracle_dir))
         return 0
     traces = load_traces()
     rows, summary = score(traces)

@@ -335,7 +335,7 @@ if len(MODELS) != len(_MODEL_LIST):  # pragma: no cover - guards against a dupli
 _MIB = 1024 * 1024
 
 # --- speed and price sources (calculator/throughput.py). Dense = without 2:4 sparsity; BF16 with FP32 accumulate
-# (what PyTorch runs). Peaks of the cards in shared/calibration/throughput/gpu_peaks.csv are that file's figures with
+# (what PyTorch runs). Peaks of the cards in benchmarks/data/throughput/gpu_peaks.csv are that file's figures with
 # its datasheet; the others are from the vendor's datasheet as quoted at a pinned commit. Link figures are per
 # direction (datasheets give NVLink and PCIe bidirectional: 600 GB/s NVLink 3 -> 300; PCIe 4.0 x16 64 GB/s -> 32).
 _PCIE4 = "PCIe 4.0 x16 (32 GB/s per direction)"

@@ -1,7 +1,7 @@
 """Per-GPU memory of one fine-tuning step: one pure function per component, then the phases and the peak.
 
 Every constant the model uses is in ``COEFFICIENTS`` (a frozen dataclass) with the source it comes from and, where it
-was fitted, the ids of the calibration rows (the measurements ``benchmarks/calibration.py`` reads) it was fitted on.
+was fitted, the ids of the calibration rows (``benchmarks/data/measurements.csv``, read by ``benchmarks/calibration.py``) it was fitted on.
 What a model holds (parameters, LoRA targets, 4-bit storage) is counted once, in ``params.py``, for memory and time.
 The derivation of each term is in ESTIMATOR.md. All figures are bytes, per GPU, as Python ints; nothing here does I/O.
 

@@ -9,7 +9,7 @@ Two layers, so that the calibration can refit the few efficiencies without recou
   to the other GPUs and to the host. Pure counting: no efficiency in it.
 * ``step_time(counts, gpu, coefficients)`` turns the counts into seconds with the card's dense 16-bit tensor peak,
   its memory bandwidth and its links, and the efficiencies in ``COEFFICIENTS`` (fitted on the published
-  measurements in ``shared/calibration/throughput/throughput.csv``; each names its source rows).
+  measurements in ``benchmarks/data/throughput/throughput.csv``; each names its source rows).
 
 ``throughput(setup, gpu)`` and ``run_time(setup, gpu, workload)`` give the figures the API returns (laid out by
 ``answer.py``: this module is physics only). Standard library only (CPython and Pyodide); nothing here does I/O. Formulas and sources: ESTIMATOR.md "Time and
@@ -68,7 +68,7 @@ __all__ = [
 @dataclass(frozen=True)
 class TimeCoefficients:
     """Every efficiency of the time model. "Fitted": by ``python benchmarks/time_accuracy.py --fit`` (a coordinate
-    search over the usable rows of shared/calibration/throughput/throughput.csv, from neutral starting values; it
+    search over the usable rows of benchmarks/data/throughput/throughput.csv, from neutral starting values; it
     reproduces these figures and lists the rows each one moves by more than 5 % when scaled by 1.25 -- the rows named
     below). Everything else is a count or a sourced constant."""
 

@@ -8,9 +8,27 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).resolve().parents[1]
 TIERS = ("unit", "property", "accuracy", "docs", "e2e")
+
+# Hypothesis example counts, one profile per kind of run; no test sets its own count, so the profile always applies.
+#: ``ci``: Hypothesis's own CI profile (derandomized, no database; Hypothesis loads it itself when it sees a CI
+#: environment, e.g. CI=true as .ci/run sets), with at least as many examples for every property test as any of them
+#: ran before the profiles existed (150, 300, 120 and 150 in the four modules: 300 for all).
+CI_EXAMPLES = 300
+#: ``dev``: every other run (a contributor's `make check`), quick; HYPOTHESIS_PROFILE=ci gives the full counts locally.
+DEV_EXAMPLES = 25
+_SLOW_OK = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}   # the estimator's cost varies per draw
+settings.register_profile("ci", settings.get_profile("ci"), max_examples=CI_EXAMPLES, **_SLOW_OK)
+settings.register_profile("dev", max_examples=DEV_EXAMPLES, **_SLOW_OK)
+if settings.get_current_profile_name() != "ci":          # not chosen by Hypothesis's CI detection: dev unless asked
+    settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+
+def pytest_report_header(config) -> str:
+    return f"hypothesis profile: {settings.get_current_profile_name()} (max_examples={settings().max_examples})"
 
 
 def pytest_collection_modifyitems(config, items):

@@ -1,6 +1,7 @@
 """Playwright fixtures: Debian's Chromium, one browser for the whole session, one static server on port 0 that
-serves the site built once by ``built_site``, and a guard on every page that fails the test on any request
-leaving 127.0.0.1 or any console error."""
+serves the site built once by ``built_site``, a guard on every page that fails the test on any request leaving
+127.0.0.1 or any console error, and the session's started widget pages (``started``), so that a test that needs a
+ready calculator does not pay for another cold start of the runtime."""
 from __future__ import annotations
 
 import os
@@ -10,7 +11,9 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from playwright.sync_api import expect
 
+from calc_pages import READY_MS, url
 from sitebuild.serve import serve_in_thread
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -123,22 +126,71 @@ def guard(context) -> Guard:
     assert not problems, "\n".join(problems)
 
 
-@pytest.fixture(scope="module")
-def guarded_context(browser):
-    """A browser context with the off-host and console guard, for fixtures that outlive one test (a started page
-    shared by a module's tests); it fails the module's last test if anything was recorded."""
-    made = []
+# ------------------------------------------------------------------------------------------------------------
+# Started pages, shared by the session: a cold start of Pyodide costs seconds on two busy cores, and most tests need
+# only a widget page whose runtime is ready. The tests that are about starting (stages, failures, links applied at
+# load, reloads) open their own pages.
+# ------------------------------------------------------------------------------------------------------------
+#: The viewport of each shared page (the calculator page is taller, so that the estimator's results are in view).
+STARTED_VIEWPORTS = {"calculator/": {"width": 1280, "height": 900}}
+DEFAULT_VIEWPORT = {"width": 1280, "height": 720}
 
-    def make(**options):
-        context = browser.new_context(**options)
-        g = Guard()
-        watch(context, g)
-        made.append((context, g))
-        return context
 
-    yield make
-    problems = []
-    for context, g in made:
-        context.close()
-        problems += g.problems()
+@dataclass
+class Started:
+    """A widget page as it loaded, then with every widget's runtime ready."""
+    page: object
+    status: int                     # HTTP status of its load
+    runtime_at_load: str            # data-calc-runtime when the load event fired, before any scrolling
+    #: root id -> (fragment HTML, {slot: its HTML}, data-calc-state) as the build wrote them, read at load
+    prerendered: dict[str, tuple[str, dict[str, str], str]]
+    viewport: dict[str, int]
+
+    def restore_viewport(self) -> None:
+        self.page.set_viewport_size(self.viewport)
+
+
+@pytest.fixture(scope="session")
+def _started_pages(browser, site_url):
+    context = browser.new_context(viewport=DEFAULT_VIEWPORT)
+    g = Guard()
+    watch(context, g)
+    pages: dict[tuple[str, str], Started] = {}
+
+    def get(lang: str, path: str) -> Started:
+        if (lang, path) not in pages:
+            viewport = STARTED_VIEWPORTS.get(path, DEFAULT_VIEWPORT)
+            page = context.new_page()
+            page.set_viewport_size(viewport)
+            response = page.goto(url(site_url, lang, path))
+            runtime = page.evaluate("document.documentElement.dataset.calcRuntime")
+            prerendered = {r["id"]: (r["fragment"], r["slots"], r["state"]) for r in page.locator(
+                "[data-calc-root]").evaluate_all("""roots => roots.map(r => ({
+                  id: r.id, state: r.dataset.calcState || "",
+                  fragment: r.querySelector("[data-calc-fragment]").innerHTML,
+                  slots: Object.fromEntries([...r.querySelectorAll("[data-calc-slot-out]")].map(
+                    e => [e.dataset.calcSlotOut, e.innerHTML]))}))""")}
+            assert prerendered, f"{path} has no widget"
+            for root in page.locator("[data-calc-root]").all():
+                root.scroll_into_view_if_needed()          # the runtime starts when a widget comes near the view
+                expect(root).to_have_attribute("data-calc-state", "ready", timeout=READY_MS)
+            expect(page.locator("html")).to_have_attribute("data-calc-runtime", "ready")
+            page.evaluate("window.scrollTo(0, 0)")
+            pages[(lang, path)] = Started(page, response.status, runtime, prerendered, viewport)
+        return pages[(lang, path)]
+
+    yield get, g
+    context.close()
+
+
+@pytest.fixture
+def started(_started_pages):
+    """``started(lang, path)``: the session's page at that address with every widget ready (opened on first use).
+    A test that changes a widget or the viewport puts it back. Anything its guard records during the test (a request
+    off the host, a console or page error) fails that test."""
+    get, g = _started_pages
+    seen = len(g.external), len(g.console_errors), len(g.page_errors)
+    yield get
+    new = Guard(g.external[seen[0]:], g.console_errors[seen[1]:], g.page_errors[seen[2]:])
+    problems = new.problems()
     assert not problems, "\n".join(problems)

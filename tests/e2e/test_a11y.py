@@ -5,7 +5,9 @@ is injected from ``node_modules`` into each page, so nothing is fetched from els
 critical violation on any HTML document of the built site, in both languages, in light and dark mode (dark through
 ``prefers-color-scheme``, which Material's palette follows). The pages are enumerated from the built files, so a
 page added later (an admin page, a new article) is checked without touching this file. A widget is checked once its
-calculator is ready, the state in which its controls are enabled (axe skips disabled controls).
+calculator is ready, the state in which its controls are enabled (axe skips disabled controls). In light mode (the
+browser's default scheme) the widget pages are the session's started pages (``started``), so their runtime is not
+started again; dark mode opens each page itself.
 
 A finding this test must not count goes in ``NOT_COUNTED`` with its reason: third-party UI that cannot be changed
 here, or widget markup owned by another change. Every entry must still match something in each run, so a fixed
@@ -18,7 +20,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from calc_pages import READY_MS
+from calc_pages import READY_MS, WIDGET_PAGES, loaded
 
 pytestmark = pytest.mark.e2e
 
@@ -90,9 +92,10 @@ _SHOWN = ("() => document.documentElement.classList.contains('js')"
 def settle(page) -> bool:
     """Wait until the page is shown, then bring every calculator widget on it to its ready state (controls enabled),
     if it has any; return whether it is one of Material's pages. Another app's page (the CMS's admin) is settled when
-    its script has loaded what it renders: no request for half a second."""
+    its script has drawn its first screen: a control to press, with the page's fonts loaded."""
     if not page.locator("#__config").count():
-        page.wait_for_load_state("networkidle")
+        expect(page.get_by_role("button").first).to_be_visible(timeout=30_000)
+        loaded(page)
         return False
     page.wait_for_function(_SHOWN)
     roots = page.locator("[data-calc-root]")
@@ -108,7 +111,7 @@ def settle(page) -> bool:
 
 @pytest.mark.parametrize("scheme", SCHEMES)
 @pytest.mark.parametrize("lang", LANGS)
-def test_axe_finds_no_serious_violation(page, guard, site_url, site_pages, missing_path, lang, scheme):
+def test_axe_finds_no_serious_violation(page, guard, started, site_url, site_pages, missing_path, lang, scheme):
     # The 404 page and its loader's probes of the folders below the site root answer 404 (the browser logs each);
     # any other failed request fails the test.
     guard.allow_console.append("Failed to load resource: the server responded with a status of 404")
@@ -124,16 +127,23 @@ def test_axe_finds_no_serious_violation(page, guard, site_url, site_pages, missi
     found: list[str] = []
     excused = [0] * len(NOT_COUNTED)
     for path in paths:
-        response = page.goto(site_url + path)
-        assert response.status == (404 if path == missing_path else 200), path
-        material = settle(page)
+        in_lang = path.removeprefix("en/") if lang == "en" else path
+        if scheme == "light" and in_lang in WIDGET_PAGES:        # light is the shared pages' scheme too
+            shown = started(lang, in_lang)
+            assert shown.status == 200, path
+            checked, material = shown.page, True
+            checked.evaluate("window.scrollTo(0, 0)")
+        else:
+            response = page.goto(site_url + path)
+            assert response.status == (404 if path == missing_path else 200), path
+            checked, material = page, settle(page)
         if material:  # Material follows prefers-color-scheme; another app's page has its own way, or none
-            expect(page.locator("body")).to_have_attribute("data-md-color-scheme", SCHEMES[scheme])
-        page.add_script_tag(path=str(AXE))
-        page.evaluate(_TEXT_FONTS)
+            expect(checked.locator("body")).to_have_attribute("data-md-color-scheme", SCHEMES[scheme])
+        checked.add_script_tag(path=str(AXE))
+        checked.evaluate(_TEXT_FONTS)
         if material:
-            assert page.evaluate(_CHECKS_HEADING), f"{path}: axe does not check the colours of this page's text"
-        result = page.evaluate(_RUN, [list(COUNTED), [list(entry[:2]) for entry in NOT_COUNTED]])
+            assert checked.evaluate(_CHECKS_HEADING), f"{path}: axe does not check the colours of this page's text"
+        result = checked.evaluate(_RUN, [list(COUNTED), [list(entry[:2]) for entry in NOT_COUNTED]])
         found += [f"/{path}: {line}" for line in result["counted"]]
         excused = [a + b for a, b in zip(excused, result["excused"])]
     assert not failed, failed
@@ -175,10 +185,14 @@ def contrast(a, b) -> float:
 
 
 @pytest.mark.parametrize("scheme", SCHEMES)
-def test_keyboard_focus_ring_contrasts_with_its_background(page, guard, site_url, scheme):
-    page.emulate_media(color_scheme=scheme)
-    page.goto(site_url + "en/calculator/")
-    settle(page)
+def test_keyboard_focus_ring_contrasts_with_its_background(page, guard, started, site_url, scheme):
+    if scheme == "light":               # the session's started page (light is the browser's default scheme)
+        page = started("en", "calculator/").page
+        page.evaluate("window.scrollTo(0, 0)")
+    else:
+        page.emulate_media(color_scheme=scheme)
+        page.goto(site_url + "en/calculator/")
+        settle(page)
     expect(page.locator("body")).to_have_attribute("data-md-color-scheme", SCHEMES[scheme])
     page.keyboard.press("Tab")  # a keyboard user: links show their focus ring from now on
     checked = []

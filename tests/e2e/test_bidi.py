@@ -1,44 +1,71 @@
 """Generated strings in Arabic pages read in the right visual order in Chromium: a card count and its card ("2 × H100
 80GB"), a figure and its unit ("57 GB"), a range ("13–34B") stay one left-to-right run inside the right-to-left
-sentence, on one line. Checked by where the browser actually draws each character, not by the markup."""
+sentence, on one line. Checked by where the browser actually draws each character, not by the markup, on the session's
+started pages (their widgets ready, so nothing is redrawn while it is measured)."""
 from __future__ import annotations
 
 import pytest
 
 pytestmark = pytest.mark.e2e
 
-# x of the first drawn box of the i-th character of an element's text, and the tops of all its characters' lines
-CHAR_X = """(el, i) => {
-  const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
-  let node, seen = 0;
-  while ((node = walker.nextNode())) {
-    if (i < seen + node.length) {
-      const r = document.createRange();
-      r.setStart(node, i - seen);
-      r.setEnd(node, i - seen + 1);
-      const box = r.getClientRects()[0];
-      return box ? box.x : null;
+# In one go (one layout): the x of the first drawn box of the i-th and the j-th character of an element's text, and
+# how many lines its characters are drawn on.
+MEASURE = """(el, [i, j]) => {
+  const charX = (k) => {
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    let node, seen = 0;
+    while ((node = walker.nextNode())) {
+      if (k < seen + node.length) {
+        const r = document.createRange();
+        r.setStart(node, k - seen);
+        r.setEnd(node, k - seen + 1);
+        const box = r.getClientRects()[0];
+        return box ? box.x : null;
+      }
+      seen += node.length;
     }
-    seen += node.length;
-  }
-  return null;
+    return null;
+  };
+  const all = document.createRange();
+  all.selectNodeContents(el);
+  const lines = new Set([...all.getClientRects()].map(b => Math.round(b.top))).size;
+  return {xi: charX(i), xj: charX(j), lines, text: el.textContent};
 }"""
-LINES = """el => { const r = document.createRange(); r.selectNodeContents(el);
-  return new Set([...r.getClientRects()].map(b => Math.round(b.top))).size; }"""
+
+
+def laid_out(page) -> None:
+    """The page's web fonts are loaded (a font swapping in moves every glyph): what is measured is the final layout."""
+    assert page.evaluate("document.fonts.ready.then(() => document.fonts.status)") == "loaded"
 
 
 def reads_left_to_right(locator, first: str, last: str) -> None:
     locator.scroll_into_view_if_needed()     # off-screen tables are not laid out (content-visibility: auto)
     text = locator.text_content()
     i, j = text.index(first), text.rindex(last)
-    xi, xj = locator.evaluate(CHAR_X, i), locator.evaluate(CHAR_X, j)
-    assert xi is not None and xj is not None and xi < xj, (text, first, xi, last, xj)
-    assert locator.evaluate(LINES) == 1, text
+    m = locator.evaluate(MEASURE, [i, j])
+    assert m["text"] == text, (text, m["text"])
+    assert m["xi"] is not None and m["xj"] is not None and m["xi"] < m["xj"], (text, first, m["xi"], last, m["xj"])
+    assert m["lines"] == 1, text
 
 
-def test_card_counts_figures_and_ranges_keep_their_order_in_arabic(page, guard, site_url):
+def test_card_counts_figures_and_ranges_keep_their_order_in_arabic(started):
+    article = started("ar", "articles/vram-guide/")
+    page = article.page
     page.set_viewport_size({"width": 1280, "height": 900})
-    page.goto(f"{site_url}articles/vram-guide/")
+    try:
+        laid_out(page)
+        _article_runs(page)
+    finally:
+        article.restore_viewport()
+    # The estimator's smallest setup: "N × <card>", as the started widget shows it.
+    page = started("ar", "calculator/").page
+    laid_out(page)
+    setup = page.locator('#calc-estimator-1 [data-calc-output="smallest_setup"] li bdi').filter(has_text="×").first
+    text = setup.text_content()
+    reads_left_to_right(setup, text[0], text[-1])
+
+
+def _article_runs(page) -> None:
     # Column headers of the size table: "1 × 80 GB" … "8 × 80 GB" (count first, reading left to right).
     headers = page.locator('[data-calc-table="needs-by-size"] thead th:visible').filter(has_text="×")
     assert headers.count() >= 4
@@ -59,8 +86,3 @@ def test_card_counts_figures_and_ranges_keep_their_order_in_arabic(page, guard, 
             reads_left_to_right(ranges.nth(k), text[0], text[-1])
             found += 1
     assert found >= 1
-    # The estimator's smallest setup: "N × <card>".
-    page.goto(f"{site_url}calculator/")
-    setup = page.locator('#calc-estimator-1 [data-calc-output="smallest_setup"] li bdi').filter(has_text="×").first
-    text = setup.text_content()
-    reads_left_to_right(setup, text[0], text[-1])

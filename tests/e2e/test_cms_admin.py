@@ -26,13 +26,15 @@ from playwright.sync_api import expect
 
 from sitebuild import cms
 from sitebuild.serve import serve_in_thread
+from tests.lazy import OnFirstUse
 
 pytestmark = pytest.mark.e2e
 
 ROOT = Path(__file__).resolve().parents[2]
 LOCALES = ROOT / "node_modules" / "@sveltia" / "cms" / "locales"
-UI = {"ar": json.loads((LOCALES / "ar.json").read_text(encoding="utf-8")),
-      "en": json.loads((LOCALES / "en-US.json").read_text(encoding="utf-8"))}
+# Sveltia's own interface labels, read by the tests that use them (collecting needs no node_modules).
+UI = OnFirstUse(("ar", "en"), lambda lang: json.loads(
+    (LOCALES / {"ar": "ar.json", "en": "en-US.json"}[lang]).read_text(encoding="utf-8")))
 FOLDER = "sveltia-cms-test"
 
 # What the collections edit, found here from the files themselves: every article in both languages, the home page,

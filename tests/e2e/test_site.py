@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
-from calc_pages import url
+from calc_pages import loaded, url
 
 pytestmark = pytest.mark.e2e
 
@@ -30,17 +30,19 @@ def test_every_page_loads_offline_without_errors(page, guard, site_url, lang):
     failed: list[str] = []
     page.on("response", lambda r: failed.append(f"{r.status} {r.url}") if r.status >= 400 else None)
     for path in page_paths():
-        page.goto(url(site_url, lang, path), wait_until="networkidle")
+        page.goto(url(site_url, lang, path))
+        loaded(page)
         expect(page.locator("html")).to_have_attribute("lang", lang)
         expect(page.locator("html")).to_have_attribute("dir", "rtl" if lang == "ar" else "ltr")
         expect(page.locator("h1").first).to_be_visible()
     assert not failed, failed
     # Self-hosted fonts were actually used by the browser (no system fallback, nothing fetched elsewhere).
-    page.goto(url(site_url, lang, "articles/vram-guide/"), wait_until="networkidle")
+    page.goto(url(site_url, lang, "articles/vram-guide/"))
+    loaded(page)
     family = "Noto Naskh Arabic" if lang == "ar" else "Inter"
     assert page.evaluate(f"document.fonts.ready.then(() => document.fonts.check('16px \"{family}\"', 'a'))")
-    loaded = page.evaluate("[...document.fonts].filter(f => f.status === 'loaded').map(f => f.family)")
-    assert any(family in f for f in loaded), loaded
+    families = page.evaluate("[...document.fonts].filter(f => f.status === 'loaded').map(f => f.family)")
+    assert any(family in f for f in families), families
 
 
 @pytest.mark.parametrize("lang,needle", [("ar", "مسودة غير منشورة"), ("en", "Unpublished draft")])
@@ -68,6 +70,8 @@ def test_language_switcher_lands_on_the_same_section(page, guard, site_url, src,
     page.wait_for_url(f"**/articles/vram-guide/#{anchor}")
     assert page.url == url(site_url, dst, f"articles/vram-guide/#{anchor}")
     expect(page.locator("html")).to_have_attribute("lang", dst)
+    loaded(page)                              # fonts in and layout final before the section's place is read
+    expect(page.locator(f"#{anchor}")).to_be_in_viewport()
     box = page.locator(f"#{anchor}").bounding_box()
     assert box is not None and 0 <= box["y"] < WIDE["height"], "the section is not in view after switching"
 
@@ -161,7 +165,8 @@ def test_every_link_and_asset_resolves_inside_a_sub_path(page, guard, subpath_si
         target = queue.pop(0)
         if target in visited:
             continue
-        response = page.goto(target, wait_until="networkidle")
+        response = page.goto(target)
+        loaded(page)
         assert response.status == 200, f"{response.status} {target}"
         visited[target] = set(page.eval_on_selector_all("[id], a[name]", "els => els.map(e => e.id || e.name)"))
         for href in page.eval_on_selector_all("a[href]", "els => els.map(a => a.href)"):
@@ -194,7 +199,7 @@ def test_404_page_under_a_sub_path_is_styled_and_its_links_work(page, guard, sub
     guard.allow_console.append("Failed to load resource: the server responded with a status of 404")
     responses: list[tuple[int, str]] = []
     page.on("response", lambda r: responses.append((r.status, r.url)))
-    response = page.goto(address, wait_until="networkidle")
+    response = page.goto(address)
     assert response.status == 404
     # Shown, with Material's script running (the page stays hidden until its stylesheets have loaded).
     try:
@@ -202,6 +207,7 @@ def test_404_page_under_a_sub_path_is_styled_and_its_links_work(page, guard, sub
                                " && getComputedStyle(document.documentElement).visibility === 'visible'")
     except PlaywrightTimeoutError:
         pytest.fail(f"the 404 page never ran Material's script; its requests: {responses}")
+    loaded(page)                         # its fonts too: every request it makes is in `responses`
     expect(page.locator("h1")).to_contain_text("الصفحة غير موجودة")
     expect(page.locator('[lang="en"] h2')).to_contain_text("Page not found")
     # Material's stylesheet and script ran: a sticky header, the palette set on <body>.

@@ -1,7 +1,8 @@
 """How the calculator starts, fails and lays out, in Debian Chromium: real loading stages, a message for every failure
 (blocked or corrupt runtime, a script that never loads), the build-time figures without JavaScript, nothing heavy
 before a widget is reached, the estimator's result on screen while its inputs are edited (desktop and phone), and
-tables that keep their captions and verdicts on a phone. These need their own page loads (a cold runtime)."""
+tables that keep their captions and verdicts on a phone. The tests about starting need their own page loads (a cold
+runtime); the layout tests use the session's started pages (``started``), resized and put back."""
 from __future__ import annotations
 
 import json
@@ -10,7 +11,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from calc_pages import READY_MS, S, normalised, python_render, url, wait_ready
+from calc_pages import READY_MS, WIDGET_PAGES, S, loaded, normalised, python_render, url, wait_ready
 
 pytestmark = pytest.mark.e2e
 
@@ -157,7 +158,7 @@ def test_without_javascript_the_build_time_figures_are_there(browser, site_url):
     try:
         page = context.new_page()
         for lang in ("ar", "en"):
-            for path in ("calculator/", "articles/vram-guide/", "articles/five-ways/"):
+            for path in WIDGET_PAGES:
                 page.goto(url(site_url, lang, path))
                 roots = page.locator("[data-calc-root]").all()
                 assert roots
@@ -177,7 +178,8 @@ def test_nothing_heavy_loads_before_a_widget_is_reached(page, guard, site_url):
     requested: list[str] = []
     page.on("request", lambda r: requested.append(r.url))
     page.set_viewport_size(DESKTOP)
-    page.goto(url(site_url, "en", "articles/vram-guide/"), wait_until="networkidle")
+    page.goto(url(site_url, "en", "articles/vram-guide/"))
+    loaded(page)
     assert page.evaluate("document.documentElement.dataset.calcRuntime") == "idle"
     assert not [u for u in requested if "pyodide" in u or u.endswith(".whl") or "worker.mjs" in u]
     page.locator("[data-calc-root]").first.scroll_into_view_if_needed()
@@ -190,11 +192,20 @@ def test_nothing_heavy_loads_before_a_widget_is_reached(page, guard, site_url):
 # ------------------------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("lang", ["ar", "en"])
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
-def test_the_peak_stays_on_screen_while_any_input_is_edited(page, guard, site_url, lang, viewport):
+def test_the_peak_stays_on_screen_while_any_input_is_edited(started, lang, viewport):
+    shown = started(lang, "calculator/")
+    page = shown.page
     page.set_viewport_size(viewport)
-    page.goto(url(site_url, lang, "calculator/"))
-    wait_ready(page, "#calc-estimator-1")
+    try:
+        _peak_stays_in_view(page, viewport)
+    finally:
+        shown.restore_viewport()
+
+
+def _peak_stays_in_view(page, viewport) -> None:
+    page.evaluate("window.scrollTo(0, 0)")       # as a reader arrives: at the top, then the widget brought to view
     root = page.locator("#calc-estimator-1")
+    root.scroll_into_view_if_needed()
     peak = root.locator('[data-calc-summary] [data-calc-output="peak_bytes_per_gpu"]')
     for key in ("method", "seq_len", "grad_accum_steps", "optimizer", "gpu", "num_gpus"):
         field = root.locator(f'[data-calc-field="{key}"]')
@@ -209,9 +220,20 @@ def test_the_peak_stays_on_screen_while_any_input_is_edited(page, guard, site_ur
 
 
 @pytest.mark.parametrize("lang", ["ar", "en"])
-def test_tables_on_a_phone_keep_captions_and_verdicts(page, guard, site_url, lang):
-    page.set_viewport_size(PHONE)
-    page.goto(url(site_url, lang, "calculator/"))
+def test_tables_on_a_phone_keep_captions_and_verdicts(started, lang):
+    calculator, article = started(lang, "calculator/"), started(lang, "articles/vram-guide/")
+    try:
+        for shown in (calculator, article):
+            shown.page.set_viewport_size(PHONE)
+        _tables_fit_a_phone(calculator.page, article.page)
+    finally:
+        calculator.restore_viewport()
+        article.restore_viewport()
+
+
+def _tables_fit_a_phone(page, article) -> None:
+    for shown in (page, article):
+        shown.evaluate("window.scrollTo(0, 0)")
     table = page.locator('#calc-estimator-1 [data-calc-output="gpu_table"]')
     table.scroll_into_view_if_needed()
     # The caption sits outside the horizontal scroller and is not cut off.
@@ -225,8 +247,7 @@ def test_tables_on_a_phone_keep_captions_and_verdicts(page, guard, site_url, lan
         box = cell.bounding_box()
         assert 0 <= box["x"] and box["x"] + box["width"] <= PHONE["width"] + 1, box
     # The article tables too.
-    page.goto(url(site_url, lang, "articles/vram-guide/"))
-    for figure in page.locator("[data-calc-table]").all():
+    for figure in article.locator("[data-calc-table]").all():
         assert figure.locator(".calc-table-caption").evaluate("c => !c.closest('.calc-table-wrap')")
 
 

@@ -4,8 +4,9 @@ the same markup that ``calculator.page`` renders in this process for the same in
 numbers, compared as DOM; invalid input is reported next to a visible control in the reader's language; links keep
 the inputs.
 
-Pyodide takes seconds to start on two cores, so the tests that do not need a cold start share one started page per
-language (``live``): each test puts the widget back to its defaults when it is done.
+Pyodide takes seconds to start on two cores, so the tests that do not need a cold start use the session's started
+pages (``started`` in conftest.py; ``live`` is its calculator page per language): each test puts the widget back to
+its defaults when it is done.
 """
 from __future__ import annotations
 
@@ -20,12 +21,13 @@ from calculator.page import WIDGET_KINDS
 from calculator.page.messages import message_for
 from calculator.page.text import plain_text
 from sitebuild.strings import calc_strings
+from tests.lazy import OnFirstUse
 
-from calc_pages import READY_MS, S, normalised, python_render, url, wait_ready
+from calc_pages import WIDGET_PAGES, S, normalised, python_render, url, wait_ready
 
 pytestmark = pytest.mark.e2e
 
-STRINGS = {lang: calc_strings(lang) for lang in ("ar", "en")}
+STRINGS = OnFirstUse(("ar", "en"), calc_strings)   # read by the tests, not at import
 
 
 def meta(root) -> tuple[str, dict, dict]:
@@ -33,15 +35,22 @@ def meta(root) -> tuple[str, dict, dict]:
             json.loads(root.get_attribute("data-calc-fixed")))
 
 
+#: The most to wait for a widget to show a state (a render in the worker, on two busy cores).
+RENDER_MS = 20_000
+
+
 def assert_shows(root, state: dict | None = None, lang: str = "en") -> None:
     """The widget's results (fragment and slots) are, as DOM, what CPython renders for ``state`` (default: the
-    widget's defaults)."""
+    widget's defaults). Waits for that state (up to RENDER_MS): a render event can come from a computation started
+    before the last change, so the DOM itself is what is waited for, then compared."""
     page = root.page
     kind, defaults, fixed = meta(root)
     fragment, slots = python_render(kind, defaults if state is None else state, fixed, lang)
-    assert root.locator("[data-calc-fragment]").inner_html() == normalised(page, fragment)
+    expect(root.locator("[data-calc-fragment]")).to_have_js_property("innerHTML", normalised(page, fragment),
+                                                                     timeout=RENDER_MS)
     for name, html in slots.items():
-        assert root.locator(f'[data-calc-slot-out="{name}"]').inner_html() == normalised(page, html), name
+        expect(root.locator(f'[data-calc-slot-out="{name}"]')).to_have_js_property(
+            "innerHTML", normalised(page, html), timeout=RENDER_MS)
 
 
 def arm(root) -> None:
@@ -51,7 +60,7 @@ def arm(root) -> None:
 
 def wait_rendered(root, count: int = 1) -> None:
     root.page.wait_for_function("([id, n]) => document.getElementById(id).__renders >= n",
-                                arg=[root.get_attribute("id"), count], timeout=20_000)
+                                arg=[root.get_attribute("id"), count], timeout=RENDER_MS)
 
 
 def recompute(root) -> None:
@@ -68,17 +77,11 @@ def link_state(page) -> dict:
 
 
 # ------------------------------------------------------------------------------------------------------------
-# One started calculator page per language, shared by the tests that do not need a cold start
+# The started calculator page of each language (the session's, shared by the tests that do not need a cold start)
 # ------------------------------------------------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def live(guarded_context, site_url):
-    pages = {}
-    for lang in ("ar", "en"):
-        page = guarded_context(viewport={"width": 1280, "height": 900}).new_page()
-        page.goto(url(site_url, lang, "calculator/"))
-        wait_ready(page, "#calc-estimator-1")
-        pages[lang] = page
-    return pages
+@pytest.fixture
+def live(started):
+    return {lang: started(lang, "calculator/").page for lang in ("ar", "en")}
 
 
 def reset(page) -> None:
@@ -114,47 +117,52 @@ def reset(page) -> None:
 # Build-time DOM = live DOM = CPython, for every widget kind, in both languages
 # ------------------------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("lang", ["ar", "en"])
-def test_every_widget_shows_the_same_markup_before_and_after_the_runtime_starts(page, guard, site_url, lang):
+def test_every_widget_shows_the_same_markup_before_and_after_the_runtime_starts(started, lang):
     seen = set()
-    for path in ("calculator/", "articles/vram-guide/", "articles/five-ways/"):
-        page.goto(url(site_url, lang, path))
+    for path in WIDGET_PAGES:
+        shown = started(lang, path)          # read as it loaded (the build's markup), then started
+        page = shown.page
         roots = page.locator("[data-calc-root]").all()
-        assert roots
-        prerendered = {}
+        assert roots and {root.get_attribute("id") for root in roots} == set(shown.prerendered)
         for root in roots:
-            assert_shows(root, lang=lang)   # the build wrote what CPython renders now
-            prerendered[root.get_attribute("id")] = (
-                root.locator("[data-calc-fragment]").inner_html(),
-                root.locator("[data-calc-slot-out]").evaluate_all("els => els.map(e => e.innerHTML)"))
-        wait_ready(page)
-        for root in roots:
+            fragment, slot_html, state = shown.prerendered[root.get_attribute("id")]
+            assert state != "ready", "read after the runtime had rendered"
+            kind, defaults, fixed = meta(root)
+            python_fragment, python_slots = python_render(kind, defaults, fixed, lang)
+            assert fragment == normalised(page, python_fragment)   # the build wrote what CPython renders now
+            for name, html in python_slots.items():
+                assert slot_html[name] == normalised(page, html), name
             root.scroll_into_view_if_needed()
-            expect(root).to_have_attribute("data-calc-state", "ready", timeout=READY_MS)
             recompute(root)                  # the same inputs, now rendered by Pyodide in the worker
-            fragment, slot_html = prerendered[root.get_attribute("id")]
-            assert root.locator("[data-calc-fragment]").inner_html() == fragment
-            assert root.locator("[data-calc-slot-out]").evaluate_all("els => els.map(e => e.innerHTML)") == slot_html
-            seen.add(root.get_attribute("data-calc-kind"))
+            expect(root.locator("[data-calc-fragment]")).to_have_js_property("innerHTML", fragment, timeout=RENDER_MS)
+            assert root.locator("[data-calc-slot-out]").evaluate_all(
+                "els => Object.fromEntries(els.map(e => [e.dataset.calcSlotOut, e.innerHTML]))") == slot_html
+            seen.add(kind)
     assert seen == set(WIDGET_KINDS)
 
 
 @pytest.mark.parametrize("lang", ["ar", "en"])
-def test_article_widgets_follow_their_inputs(page, guard, site_url, lang):
+def test_article_widgets_follow_their_inputs(started, lang):
     for path in ("articles/vram-guide/", "articles/five-ways/"):
-        page.goto(url(site_url, lang, path))
+        shown = started(lang, path)
         # Nothing starts while no widget is in view (the article is read first).
-        assert page.evaluate("document.documentElement.dataset.calcRuntime") == "idle"
-        wait_ready(page)
-        for root in page.locator("[data-calc-root]").all():
+        assert shown.runtime_at_load == "idle"
+        for root in shown.page.locator("[data-calc-root]").all():
             root.scroll_into_view_if_needed()
-            expect(root).to_have_attribute("data-calc-state", "ready", timeout=READY_MS)
             kind, defaults, _ = meta(root)
             key, typed, value = {"estimator": ("seq_len", "1024", 1024), "seqlen": ("micro_batch_size", "2", 2),
                                  "fits": ("seq_len", "8,192", 8192), "compare": ("seq_len", "512", 512)}[kind]
-            arm(root)
-            root.locator(f'[data-calc-field="{key}"]').fill(typed)
-            wait_rendered(root)
-            assert_shows(root, {**defaults, key: value}, lang)
+            field = root.locator(f'[data-calc-field="{key}"]')
+            try:
+                arm(root)
+                field.fill(typed)
+                wait_rendered(root)
+                assert_shows(root, {**defaults, key: value}, lang)
+            finally:                         # back to the defaults for the next test on this page
+                arm(root)
+                field.fill(str(defaults[key]))
+                wait_rendered(root)
+            assert_shows(root, defaults, lang)
 
 
 @pytest.mark.parametrize("lang", ["ar", "en"])
@@ -333,17 +341,20 @@ def test_pasted_and_custom_models(live, lang):
         assert page.evaluate("window.__pwned") is None
         assert root.locator("img, script").count() == 0
         # A catalogue MoE model switched to "Custom architecture" keeps every field the estimator uses.
+        arm(root)
         root.locator('[data-calc-control="model_source"][value="preset"]').check()
+        wait_rendered(root)
         arm(root)
         root.locator('select[data-calc-field="model"]').select_option("mixtral-8x7b")
         wait_rendered(root)
-        preset_peak = root.locator('[data-calc-summary] [data-calc-output="peak_bytes_per_gpu"]').get_attribute("data-value")
+        assert_shows(root, {**defaults, "model": "mixtral-8x7b"}, lang)      # the preset's own figures first
+        peak = root.locator('[data-calc-summary] [data-calc-output="peak_bytes_per_gpu"]')
+        preset_peak = peak.get_attribute("data-value")
         arm(root)
         root.locator('[data-calc-control="model_source"][value="custom"]').check()
         wait_rendered(root)
         assert root.locator('[data-calc-field="model.num_local_experts"]').input_value() == "8"
-        assert root.locator('[data-calc-summary] [data-calc-output="peak_bytes_per_gpu"]').get_attribute(
-            "data-value") == preset_peak
+        expect(peak).to_have_attribute("data-value", preset_peak, timeout=RENDER_MS)
         # A custom field error shows next to that field.
         root.locator('[data-calc-field="model.num_key_value_heads"]').fill("3")
         expect(root.locator('[data-calc-error-for="model.num_key_value_heads"]')).to_be_visible()
@@ -433,8 +444,7 @@ HOSTILE = [
 
 
 def test_hostile_links_are_inert_and_fall_back_to_defaults(page, guard, site_url):
-    page.goto(url(site_url, "en", "calculator/"))
-    wait_ready(page, "#calc-estimator-1")
+    page.goto(url(site_url, "en", "calculator/"))      # the defaults, as written at build time
     root = page.locator("#calc-estimator-1")
     _, defaults, fixed = meta(root)
     default_fragment = normalised(page, python_render("estimator", defaults, fixed, "en")[0])

@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from calculator import api
@@ -12,7 +12,6 @@ from calculator.configs import ALIASES, ARCH_FIELDS, parse_model
 from calculator.errors import InputError
 
 pytestmark = pytest.mark.property
-SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 _json = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=8),
@@ -41,13 +40,11 @@ def _check(value) -> None:
         assert out["error"]["code"] in api.ERROR_CODES and out["error"]["code"] != "internal_error", out
 
 
-@SETTINGS
 @given(_json)
 def test_parse_never_raises_on_arbitrary_json(value) -> None:
     _check(value)
 
 
-@SETTINGS
 @given(_configs)
 def test_parse_never_raises_on_configs_with_mixed_fields(cfg: dict) -> None:
     _check(cfg)

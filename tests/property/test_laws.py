@@ -6,71 +6,19 @@ import math
 from dataclasses import replace
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from calculator import api
 from calculator import memory as mem
 from calculator.catalog import MODELS
-from calculator.models import (
-    ALL_LINEAR,
-    LORA_MODULES,
-    Attention,
-    Method,
-    ModelArch,
-    Optimizer,
-    Precision,
-    QloraBackend,
-    Sharding,
-    TrainingSetup,
-)
+from calculator.models import LORA_MODULES, Method, Sharding, TrainingSetup
+
+from tests.strategies import setups
 
 pytestmark = pytest.mark.property
-SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-@st.composite
-def archs(draw, catalogue_only: bool = False) -> ModelArch:
-    if catalogue_only or draw(st.booleans()):
-        return MODELS[draw(st.sampled_from(sorted(MODELS)))]
-    kv = draw(st.integers(1, 16))
-    a = kv * draw(st.integers(1, 8))
-    d = draw(st.sampled_from([16, 32, 64, 128]))
-    experts = draw(st.sampled_from([0, 0, 4, 8]))
-    return ModelArch(id="custom", name="c", family="c", hidden_size=a * d, num_hidden_layers=draw(st.integers(1, 96)),
-                     num_attention_heads=a, num_key_value_heads=kv, intermediate_size=draw(st.integers(1, 30000)),
-                     vocab_size=draw(st.integers(1, 260000)), tie_word_embeddings=draw(st.booleans()),
-                     num_local_experts=experts, num_experts_per_tok=min(2, experts), mlp_gated=draw(st.booleans()),
-                     attention_bias=draw(st.booleans()))
-
-
-@st.composite
-def setups(draw, catalogue_only: bool = False) -> TrainingSetup:
-    n = draw(st.sampled_from([1, 1, 2, 4, 8]))
-    sharding = draw(st.sampled_from(list(Sharding))) if n > 1 else Sharding.NONE
-    cpu_offload = sharding is not Sharding.NONE and draw(st.booleans())
-    opt_in_bwd = draw(st.booleans())
-    targets = tuple(m for m in LORA_MODULES if draw(st.booleans())) or ALL_LINEAR
-    return TrainingSetup(
-        model=draw(archs(catalogue_only)), method=draw(st.sampled_from(list(Method))), dpo=draw(st.booleans()),
-        precompute_ref_log_probs=draw(st.booleans()), precision=draw(st.sampled_from(list(Precision))),
-        optimizer=draw(st.sampled_from(list(Optimizer))), lora_rank=draw(st.integers(1, 512)), lora_targets=targets,
-        lora_dtype=draw(st.sampled_from([Precision.FP32, Precision.BF16])),
-        lora_dropout=draw(st.sampled_from([0.0, 0.05, 0.1])), double_quant=draw(st.booleans()),
-        qlora_backend=draw(st.sampled_from(list(QloraBackend))), micro_batch_size=draw(st.integers(1, 64)),
-        seq_len=draw(st.integers(1, 65536)), grad_accum_steps=1 if opt_in_bwd else draw(st.integers(1, 16)),
-        gradient_checkpointing=draw(st.booleans()), attention=draw(st.sampled_from(list(Attention))),
-        chunked_cross_entropy=draw(st.booleans()), torch_compile=draw(st.booleans()),
-        fused_linear_cross_entropy=draw(st.booleans()),
-        activation_offloading=draw(st.booleans()),
-        optimizer_in_backward=opt_in_bwd, num_gpus=n, sharding=sharding, cpu_offload=cpu_offload,
-        deepspeed=draw(st.booleans()), reduce_bucket_size=draw(st.integers(1, 10**9)),
-        offload_params=cpu_offload and sharding is Sharding.ZERO3 and draw(st.booleans()),
-        frozen_param_grads=draw(st.booleans()),
-    )
-
-
-@SETTINGS
 @given(setups())
 def test_finite_and_non_negative(s: TrainingSetup) -> None:
     e = mem.estimate(s)
@@ -84,34 +32,31 @@ def test_finite_and_non_negative(s: TrainingSetup) -> None:
         assert e.trainable_params == e.params   # (LoRA may exceed P on toy shapes with r > d: PEFT allows it)
 
 
-@SETTINGS
 @given(setups(), st.integers(1, 8))
 def test_monotone_in_micro_batch(s: TrainingSetup, k: int) -> None:
     assert mem.estimate(replace(s, micro_batch_size=s.micro_batch_size + k)).peak_bytes >= mem.estimate(s).peak_bytes
 
 
-@SETTINGS
 @given(setups(), st.integers(1, 8192))
 def test_monotone_in_seq_len(s: TrainingSetup, k: int) -> None:
     assert mem.estimate(replace(s, seq_len=s.seq_len + k)).peak_bytes >= mem.estimate(s).peak_bytes
 
 
-@SETTINGS
 @given(setups(), st.integers(1, 256))
 def test_monotone_in_lora_rank(s: TrainingSetup, k: int) -> None:
     assert mem.estimate(replace(s, lora_rank=s.lora_rank + k)).peak_bytes >= mem.estimate(s).peak_bytes
 
 
-@SETTINGS
-@given(setups())
+@given(setups(narrow={"num_gpus": st.integers(1, 16)}))
 def test_qlora_weights_not_above_lora(s: TrainingSetup) -> None:
     # With ZeRO-3 parameter offload LoRA's 16-bit weights leave the GPU while bitsandbytes' quantisation constants
-    # stay on every GPU (a QuantState on the module, not a parameter): not this law.
+    # stay on every GPU (a QuantState on the module, not a parameter): not this law. For the same reason the law
+    # holds up to about 24 GPUs under ZeRO-3: 0.5 bit of constants per parameter on every GPU plus 4/N bits beat
+    # LoRA's 16/N bits beyond that (DeepSeek-V3 over 98 GPUs: 63.5 vs 63.4 GB), hence at most 16 here.
     s = replace(s, offload_params=False)
     assert mem.weights_bytes(replace(s, method=Method.QLORA)) <= mem.weights_bytes(replace(s, method=Method.LORA))
 
 
-@SETTINGS
 @given(setups(), st.sampled_from([Sharding.ZERO1, Sharding.ZERO2, Sharding.ZERO3]), st.sampled_from([2, 4]))
 def test_more_gpus_with_sharding_never_raise_per_gpu_memory(s: TrainingSetup, stage: Sharding, n: int) -> None:
     # frozen_param_grads is the FSDP1 pathology that does raise memory (PyTorch warns about it): not this law.
@@ -127,7 +72,6 @@ def test_more_gpus_with_sharding_never_raise_per_gpu_memory(s: TrainingSetup, st
     assert mem.estimate(more).peak_bytes <= mem.estimate(fewer).peak_bytes
 
 
-@SETTINGS
 @given(setups())
 def test_checkpointing_never_raises_activations(s: TrainingSetup) -> None:
     on = replace(s, gradient_checkpointing=True)
@@ -137,7 +81,6 @@ def test_checkpointing_never_raises_activations(s: TrainingSetup) -> None:
         assert mem.estimate(on).peak_bytes <= mem.estimate(off).peak_bytes
 
 
-@SETTINGS
 @given(setups())
 def test_compile_never_raises_memory(s: TrainingSetup) -> None:
     """torch.compile only drops saved tensors (recomputed pointwise results, fused loss buffers)."""
@@ -153,7 +96,6 @@ json_values = st.recursive(
 )
 
 
-@SETTINGS
 @given(json_values)
 def test_api_never_raises_on_any_json(value) -> None:
     """Anything that is not a valid request is refused with a code naming what is wrong -- never internal_error,
@@ -170,7 +112,6 @@ _value = st.one_of(st.none(), st.booleans(), st.integers(-10, 10**7), st.floats(
                    st.lists(st.sampled_from(list(LORA_MODULES) + ["all-linear", "x"]), max_size=4))
 
 
-@SETTINGS
 @given(st.dictionaries(st.sampled_from(sorted(set(api.DEFAULTS) | {"model"})), _value, max_size=12),
        st.sampled_from(sorted(MODELS)))
 def test_api_never_raises_on_random_real_keys(obj: dict, model: str) -> None:
@@ -186,7 +127,6 @@ def test_api_never_raises_on_random_real_keys(obj: dict, model: str) -> None:
         assert out["error"]["code"] != "internal_error", (obj, out)   # the estimator raised: a bug, not an answer
 
 
-@SETTINGS
 @given(setups(catalogue_only=True))
 def test_json_round_trip(s: TrainingSetup) -> None:
     req = dict(api.inputs_json(s), model=s.model.id, include=[])

@@ -6,7 +6,7 @@ import math
 from dataclasses import replace
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from calculator import api
@@ -14,10 +14,9 @@ from calculator.catalog import GPUS
 from calculator.models import Precision, TrainingSetup
 from calculator.throughput import Workload, run_time, step_counts, throughput
 
-from tests.property.test_laws import setups  # the same setups the memory laws draw
+from tests.strategies import setups  # the same setups the memory laws draw
 
 pytestmark = pytest.mark.property
-SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 CARDS = st.sampled_from(sorted(GPUS))
 
 
@@ -25,7 +24,6 @@ def _timed(s: TrainingSetup) -> bool:
     return s.precision is not Precision.FP32
 
 
-@SETTINGS
 @given(setups(), CARDS)
 def test_throughput_finite_positive_and_below_the_peak(s: TrainingSetup, gpu_id: str) -> None:
     assume(_timed(s))
@@ -38,7 +36,6 @@ def test_throughput_finite_positive_and_below_the_peak(s: TrainingSetup, gpu_id:
     assert tp["tokens_per_second"] == pytest.approx(tp["tokens_per_second_per_gpu"] * s.num_gpus)
 
 
-@SETTINGS
 @given(setups(), CARDS, st.integers(1, 10**11), st.floats(0.01, 100))
 def test_run_time_is_linear_in_tokens_and_epochs(s: TrainingSetup, gpu_id: str, tokens: int, epochs: float) -> None:
     assume(_timed(s))
@@ -49,17 +46,19 @@ def test_run_time_is_linear_in_tokens_and_epochs(s: TrainingSetup, gpu_id: str, 
     assert one["gpu_hours"] == pytest.approx(one["seconds"] * s.num_gpus / 3600, rel=1e-9)
 
 
-@SETTINGS
 @given(setups(), CARDS)
 def test_more_work_per_step_is_never_faster(s: TrainingSetup, gpu_id: str) -> None:
     """Recomputing the forward or a second micro-batch of accumulation only add time (with activation offloading,
     checkpointing shrinks what crosses PCIe, so it can be faster: that case is left out; when paged optimizer states
-    are evicted every step, their transfer can outlast a short micro-batch, which then adds nothing)."""
+    are evicted every step, their transfer can outlast a short micro-batch, which then adds nothing, and
+    checkpointing frees activation memory, so fewer states are evicted: a step bound by that transfer gets shorter)."""
     assume(_timed(s))
     gpu = GPUS[gpu_id]
     t = throughput(s, gpu)["step_time_s"]
     if not s.gradient_checkpointing and not s.activation_offloading:
-        assert throughput(replace(s, gradient_checkpointing=True), gpu)["step_time_s"] >= t * (1 - 1e-9)
+        ckpt = replace(s, gradient_checkpointing=True)
+        if step_counts(ckpt, gpu).paging_bytes >= step_counts(s, gpu).paging_bytes:
+            assert throughput(ckpt, gpu)["step_time_s"] >= t * (1 - 1e-9)
     if not s.optimizer_in_backward:
         t_more = throughput(replace(s, grad_accum_steps=s.grad_accum_steps + 1), gpu)["step_time_s"]
         if step_counts(s, gpu).paging_bytes:
@@ -70,7 +69,6 @@ def test_more_work_per_step_is_never_faster(s: TrainingSetup, gpu_id: str) -> No
     assert c.total_flops >= c.model_flops * (1 - 1e-12) > 0
 
 
-@SETTINGS
 @given(st.dictionaries(
     st.sampled_from(["dataset_tokens", "dataset_examples", "mean_tokens_per_example", "epochs", "gpu_hour_price",
                      "gpu", "packing", "dpo", "method"]),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from calculator import api
@@ -19,7 +19,6 @@ _raw_value = st.one_of(st.text(max_size=12), st.booleans(), st.none(), st.intege
                                                                                               max_size=3))
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(list(WIDGET_KINDS)), st.dictionaries(st.sampled_from(sorted(BY_NAME)), _raw_value, max_size=8))
 def test_anything_a_form_can_send_is_answered_never_raised(kind, raw):
     """Any raw control values: an answer or errors with the API's codes; never internal_error (a bug)."""

@@ -10,11 +10,9 @@ import pytest
 from benchmarks.calibration import (
     CALIBRATION_ALIASES,
     CALIBRATION_GPU_ALIASES,
-    DEFAULT_DATA,
     GB,
     GIB,
     load_rows,
-    require_data,
     row_to_request,
 )
 from calculator import api
@@ -98,12 +96,6 @@ def test_bracket_when_seq_len_missing(tmp_path) -> None:
     assert rows[0].bracket_low_request["seq_len"] == 1
 
 
-def test_real_csv_rows_all_become_valid_requests() -> None:
-    for r in load_rows(DEFAULT_DATA):
-        if r.request is not None:
-            assert json_ok(r.request), r.id
-
-
 def test_row_to_request_reads_notes_for_dropout_and_double_quant() -> None:
     raw = next(csv.DictReader(io.StringIO(
         HEADER + "\n" + 'E-1,https://github.com/Lightning-AI/lit-gpt/x,bnb.nf4-dq,Llama-2-7B,6.7,4096,32,32,32,11008,'
@@ -166,41 +158,6 @@ def test_calibration_aliases_target_existing_models() -> None:
         assert target in MODELS, (name, target)
     for name, target in CALIBRATION_GPU_ALIASES.items():
         assert target in GPUS, (name, target)
-
-
-def _calibration_rows() -> list[dict[str, str]]:
-    with require_data(DEFAULT_DATA).open(newline="", encoding="utf-8") as fh:
-        return list(csv.DictReader(fh))
-
-
-def test_calibration_aliases_cover_every_decoder_only_model() -> None:
-    rows = _calibration_rows()
-    non_decoder = {"T0_3B", "mt0-xxl", "bert-large-uncased"}
-    models = {r["model"] for r in rows} - non_decoder
-    assert models == set(CALIBRATION_ALIASES)
-
-
-def test_calibration_arch_columns_agree_with_catalogue() -> None:
-    for row in _calibration_rows():
-        target = CALIBRATION_ALIASES.get(row["model"])
-        if target is None:
-            continue
-        arch = MODELS[target]
-        expected = {
-            "arch_hidden": arch.hidden_size, "arch_layers": arch.num_hidden_layers,
-            "arch_heads": arch.num_attention_heads, "arch_kv_heads": arch.num_key_value_heads,
-            "arch_intermediate": arch.intermediate_size, "arch_vocab": arch.vocab_size,
-        }
-        for col, value in expected.items():
-            if row[col]:
-                assert int(row[col]) == value, (row["id"], col)
-        if row["params_b"] and arch.published_params:
-            assert float(row["params_b"]) == pytest.approx(arch.published_params / 1e9, abs=0.01), row["id"]
-
-
-def test_calibration_gpu_aliases_are_csv_values() -> None:
-    gpus = {r["gpu_model"] for r in _calibration_rows()}
-    assert set(CALIBRATION_GPU_ALIASES) <= gpus
 
 
 def test_missing_calibration_data_fails_with_a_clear_message(tmp_path) -> None:

@@ -12,10 +12,11 @@ from calculator import api
 from calculator.page.text import Strings
 from sitebuild import articles, markers
 from sitebuild.strings import calc_strings
+from tests.lazy import OnFirstUse
 
 pytestmark = pytest.mark.unit
 ROOT = Path(__file__).resolve().parents[2]
-S = Strings(calc_strings("en"), "en")
+S = OnFirstUse(("en",), lambda lang: Strings(calc_strings(lang), lang))   # read by the tests, not at import
 
 
 def test_markers_parse_request_keys_by_their_kind():
@@ -56,25 +57,26 @@ def test_front_matter_assumptions_are_request_keys():
 
 
 def test_an_inline_figure_is_the_estimators_number_with_its_raw_value():
+    en = S["en"]
     request = {"model": "llama-2-7b", "method": "full", "precision": "mixed", "gpu": "h100-80gb"}
     r = api.answer({**request, "include": []})["result"]
-    html = articles.render_value(S, markers.parse("value out=peak", "x"), request, "x")
+    html = articles.render_value(S["en"], markers.parse("value out=peak", "x"), request, "x")
     assert f'data-calc-value="{r["peak_bytes_per_gpu"]}"' in html
     assert re.search(rf'>{round(r["peak_bytes_per_gpu"] / 1e9)} GB<', html)
-    share = articles.render_value(S, markers.parse("value out=share", "x"), request, "x")
+    share = articles.render_value(en, markers.parse("value out=share", "x"), request, "x")
     assert f'data-calc-value="{r["gpu"]["share_of_memory"]}"' in share
-    verdict = articles.render_value(S, markers.parse("value out=verdict", "x"), request, "x")
-    assert S.get(f"verdict.{r['gpu']['verdict']}") in verdict
+    verdict = articles.render_value(en, markers.parse("value out=verdict", "x"), request, "x")
+    assert en.get(f"verdict.{r['gpu']['verdict']}") in verdict
     # bytes per parameter of the model state: ~16 under mixed precision with fp32 AdamW, ~8 in pure bf16
-    mixed = articles.render_value(S, markers.parse("value out=bytes_per_param optimizer=adamw_torch_fused", "x"),
+    mixed = articles.render_value(en, markers.parse("value out=bytes_per_param optimizer=adamw_torch_fused", "x"),
                                   request, "x")
-    bf16 = articles.render_value(S, markers.parse("value out=bytes_per_param optimizer=adamw_torch_fused "
+    bf16 = articles.render_value(en, markers.parse("value out=bytes_per_param optimizer=adamw_torch_fused "
                                                   "precision=bf16", "x"), request, "x")
     value = lambda h: float(re.search(r'data-calc-value="([0-9.]+)"', h).group(1))  # noqa: E731
     assert 15.5 < value(mixed) < 17 and 7.5 < value(bf16) < 8.5
     for bad in ("value out=nope", "value out=verdict gpu=", "value out=peak unit=kb"):
         with pytest.raises(PluginError):
-            articles.render_value(S, markers.parse(bad, "x") if "gpu=" not in bad else
+            articles.render_value(en, markers.parse(bad, "x") if "gpu=" not in bad else
                                   markers.Marker("value", None, {}, {"out": "verdict"}), {"model": "llama-2-7b"}, "x")
 
 

@@ -2,6 +2,7 @@
 misspelt or misplaced key, and the CMS configuration against the files it edits."""
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 
@@ -16,7 +17,12 @@ pytestmark = pytest.mark.unit
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
-CMS_CONFIG = cms.read_config(ROOT / "cms" / "config.yml")
+
+
+@functools.cache
+def cms_config() -> dict:
+    """cms/config.yml as the build reads it (read by the tests that use it, not at import)."""
+    return cms.read_config(ROOT / "cms" / "config.yml")
 
 
 @pytest.fixture(scope="module")
@@ -117,7 +123,7 @@ def test_draft_must_agree_between_the_language_files(tmp_path):
 
 
 def test_articles_are_drafts_in_both_files_while_not_connected():
-    if cms.is_connected(CMS_CONFIG):
+    if cms.is_connected(cms_config()):
         pytest.skip("cms/config.yml is connected: each article's own `draft` decides")
     for path in sorted((DOCS / "articles").glob("*.md")):
         assert front_matter(path).get("draft") is True, f"{path.name} lacks `draft: true` while no CMS is connected"
@@ -128,7 +134,7 @@ def test_articles_are_drafts_in_both_files_while_not_connected():
 # ---------------------------------------------------------------------------------------------------------------
 def _served(site_config, draft_default: bool = True) -> dict:
     langs = languages(site_config)
-    return cms.admin_config(CMS_CONFIG, locales=[lang.locale for lang in langs],
+    return cms.admin_config(cms_config(), locales=[lang.locale for lang in langs],
                             default_locale=next(lang.locale for lang in langs if lang.default),
                             draft_default=draft_default, root=ROOT, calc_labels=load_strings("ar")["calc"]["fields"])
 
@@ -138,7 +144,7 @@ def test_admin_config_takes_what_mkdocs_yml_declares(site_config):
     assert served["i18n"]["locales"] == ["ar", "en"] and served["i18n"]["default_locale"] == "ar"
     drafts = [f for c in served["collections"] for f in c.get("fields") or [] if f["name"] == "draft"]
     assert drafts and all(f["default"] is False for f in drafts)
-    assert "default" not in next(f for f in CMS_CONFIG["collections"][0]["fields"] if f["name"] == "draft")
+    assert "default" not in next(f for f in cms_config()["collections"][0]["fields"] if f["name"] == "draft")
     reparsed = yaml.safe_load(cms.dump_admin_config(served))
     assert reparsed == served
 
@@ -186,10 +192,10 @@ def _collection_files(collection: dict) -> list[tuple[dict, list[Path]]]:
 
 
 def test_every_collection_matches_existing_files_in_both_languages():
-    assert CMS_CONFIG["i18n"]["structure"] == "multiple_files"
-    assert CMS_CONFIG["i18n"]["omit_default_locale_from_file_path"] is True  # foo.md is Arabic, as in mkdocs.yml
+    assert cms_config()["i18n"]["structure"] == "multiple_files"
+    assert cms_config()["i18n"]["omit_default_locale_from_file_path"] is True  # foo.md is Arabic, as in mkdocs.yml
     names = set()
-    for collection in CMS_CONFIG["collections"]:
+    for collection in cms_config()["collections"]:
         entries = _collection_files(collection)
         assert entries, f"collection {collection['name']} matches no file"
         for _, files in entries:
@@ -200,7 +206,7 @@ def test_every_collection_matches_existing_files_in_both_languages():
 
 
 def test_articles_collection_is_the_folder_the_draft_flag_applies_to():
-    (articles,) = [c for c in CMS_CONFIG["collections"] if "folder" in c]
+    (articles,) = [c for c in cms_config()["collections"] if "folder" in c]
     assert [f"{articles['folder'].removeprefix('docs/')}/"] == list(publish.ARTICLE_DIRS)
     draft = next(f for f in articles["fields"] if f["name"] == "draft")
     assert draft["widget"] == "boolean" and draft["i18n"] == "duplicate"  # one switch, written to both files

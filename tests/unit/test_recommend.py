@@ -124,9 +124,23 @@ def test_inverse_solver_zero_when_weights_alone_do_not_fit() -> None:
     assert rec.max_seq_len(s, GPU) == 0 and rec.max_micro_batch(s, GPU) == 0
 
 
+def _near(x: int) -> set[int]:
+    """x and the points where a doubling or halving step from x changes bracket: x ± (2^k - 1, 2^k, 2^k + 1)."""
+    return {x} | {x + sign * (2**k + d) for sign in (-1, 1) for k in range(0, 22) for d in (-1, 0, 1)}
+
+
 def test_the_inverse_search_finds_the_boundary_from_any_start() -> None:
-    """The galloping search returns what a plain scan would, wherever it starts (every boundary, every start)."""
-    for hi in (1, 2, 3, 10, 100, 1000):
+    """The galloping search returns what a plain scan would, wherever it starts: every boundary and every start on
+    small ranges; on large ones every answer near the edges, the middle and the start (where each doubling or halving
+    step lands, one before and one after), from starts at the edges, the middle and around the answer."""
+    for hi in (1, 2, 3, 10, 33):
         for answer in range(0, hi + 1):
             for start in (None, *range(1, hi + 1)):
+                assert rec._largest(1, hi, lambda x: x <= answer, start) == answer, (hi, answer, start)
+    for hi in (100, 1000, 1 << 20, 10**6 + 7):
+        edges = {0, 1, 2, 3, hi // 2 - 1, hi // 2, hi // 2 + 1, hi - 2, hi - 1, hi}
+        starts = {s for s in edges | _near(hi // 3) if 1 <= s <= hi}
+        for start in (None, *sorted(starts)):
+            near = _near(start) if start is not None else set()
+            for answer in sorted(a for a in edges | near | _near(hi // 3) if 0 <= a <= hi):
                 assert rec._largest(1, hi, lambda x: x <= answer, start) == answer, (hi, answer, start)

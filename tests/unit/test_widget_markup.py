@@ -19,6 +19,7 @@ from calculator.page.messages import message_for
 from calculator.page.text import Strings, plain_text
 from calculator.values import parse_number
 from sitebuild.strings import LANGUAGES, calc_strings, required_calc_strings
+from tests.lazy import OnFirstUse
 
 pytestmark = pytest.mark.unit
 
@@ -27,7 +28,7 @@ def read_kind_form(kind, raw):
     return read_form(WIDGET_KINDS[kind].fields, WIDGET_KINDS[kind].defaults, raw)
 
 
-S = {lang: Strings(calc_strings(lang), lang) for lang in LANGUAGES}
+S = OnFirstUse(LANGUAGES, lambda lang: Strings(calc_strings(lang), lang))   # read by the tests, not at import
 
 
 @pytest.mark.parametrize("typed,value", [

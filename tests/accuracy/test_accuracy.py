@@ -11,7 +11,7 @@ import re
 import pytest
 
 from benchmarks.accuracy import TARGETS, run
-from benchmarks.calibration import DEFAULT_DATA
+from benchmarks.calibration import DEFAULT_DATA, require_data
 
 pytestmark = pytest.mark.accuracy
 
@@ -54,7 +54,7 @@ def test_bracket_rows_hold(report) -> None:
 
 
 def test_only_suspect_estimate_and_encoder_rows_are_left_out(report) -> None:
-    with open(DEFAULT_DATA, newline="", encoding="utf-8") as f:
+    with open(require_data(DEFAULT_DATA), newline="", encoding="utf-8") as f:
         rows = list(csv.DictReader(f))
     expected = {r["id"] for r in rows if "SUSPECT" in r["notes"] or "ESTIMATE" in r["notes"]
                 or "ENCODER" in r["notes"].upper()}
