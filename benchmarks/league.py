@@ -422,13 +422,8 @@ def markdown_command(command: str, lang: str, *extra: str) -> str:
 
 def shown_path(path: Path) -> str:
     """A file as the reports and the documents name it: its place in the repository (``benchmarks/data/...`` for the
-    calibration data, the project's own copy), whatever folder it was read from."""
-    from benchmarks.calibration import DEFAULT_DATA
-
-    p = Path(path).resolve()
-    for base, prefix in ((ROOT, ""), (DEFAULT_DATA.resolve().parent, "benchmarks/data/")):
-        try:
-            return prefix + p.relative_to(base).as_posix()
-        except ValueError:
-            continue
-    return str(path)
+    calibration data, the project's own copy), or the path as given for a file outside it."""
+    try:
+        return Path(path).resolve().relative_to(ROOT).as_posix()
+    except ValueError:
+        return str(path)

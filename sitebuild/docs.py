@@ -101,9 +101,9 @@ def output(script: str, *args: str) -> str:
 
 @functools.cache
 def throughput_scores() -> tuple[Any, Any, Any]:
-    """``benchmarks/throughput.py``'s rows, in-sample scores and leave-one-source-out scores (the one slow part:
+    """``benchmarks/time_accuracy.py``'s rows, in-sample scores and leave-one-source-out scores (the one slow part:
     every time block and test shares it)."""
-    from benchmarks import throughput
+    from benchmarks import time_accuracy as throughput
 
     rows, scored = throughput.run()
     return rows, scored, throughput.loso(rows)[0]
@@ -112,7 +112,8 @@ def throughput_scores() -> tuple[Any, Any, Any]:
 @functools.cache
 def reports() -> dict[str, dict[str, Any]]:
     """What each benchmark's ``--json`` prints, by script (``throughput`` with ``--loso``), the slow ones included."""
-    from benchmarks import peers_time, throughput
+    from benchmarks import peers_time
+    from benchmarks import time_accuracy as throughput
 
     rows, scored, held_out = throughput_scores()
     return {**fast_reports(), "throughput": throughput.to_json(rows, scored, held_out),
@@ -145,7 +146,8 @@ def _from(text: str, first_line: str) -> str:
 
 
 def _data(kind: str) -> str:
-    from benchmarks import calibration, throughput
+    from benchmarks import calibration
+    from benchmarks import time_accuracy as throughput
     from benchmarks.league import shown_path
 
     return shown_path(calibration.DEFAULT_DATA if kind == "memory" else throughput.DEFAULT_DATA)
@@ -170,11 +172,11 @@ def traces_summary(lang: str, args: tuple[str, ...]) -> str:
 
 
 def throughput_summary(lang: str, args: tuple[str, ...]) -> str:
-    from benchmarks import throughput
+    from benchmarks import time_accuracy as throughput
 
     rows, scored, held_out = throughput_scores()
     text = throughput.render(rows, scored, held_out)
-    return _fence(f"`python benchmarks/throughput.py --loso` on `{_data('time')}` (the end of its output; the lines "
+    return _fence(f"`python benchmarks/time_accuracy.py --loso` on `{_data('time')}` (the end of its output; the lines "
                   "above it give every row and every row left out):", _from(text, "Summary"))
 
 
@@ -200,7 +202,7 @@ def accuracy_rows(lang: str, args: tuple[str, ...]) -> str:
 
 
 def throughput_rows(lang: str, args: tuple[str, ...]) -> str:
-    """The named rows of ``benchmarks/throughput.py --loso``: measured and estimated tokens/s per GPU, the error with
+    """The named rows of ``benchmarks/time_accuracy.py --loso``: measured and estimated tokens/s per GPU, the error with
     the shipped coefficients and with the row's source held out."""
     rows = {r["id"]: r for r in reports()["throughput"]["rows"]}
     lines = ["| row | method | GPU | measured tok/s/GPU | estimate | error | source held out |",
@@ -209,7 +211,7 @@ def throughput_rows(lang: str, args: tuple[str, ...]) -> str:
         r = rows[rid]
         lines.append(f"| {rid} | {r['method']} | {r['gpu']} | {r['measured']:,.0f} | {r['estimate']:,.0f} | "
                      f"{_pct(r['error'], signed=True)} | {_pct(r['loso_error'], signed=True)} |")
-    return "From `python benchmarks/throughput.py --loso`:\n\n" + "\n".join(lines) + "\n"
+    return "From `python benchmarks/time_accuracy.py --loso`:\n\n" + "\n".join(lines) + "\n"
 
 
 def _league(kind: str, lang: str) -> str:
@@ -278,7 +280,8 @@ def own_accuracy(lang: str, args: tuple[str, ...]) -> str:
 
 def targets(lang: str, args: tuple[str, ...]) -> str:
     """Every benchmark's targets, read from where each is declared (its ``TARGETS``)."""
-    from benchmarks import accuracy, page, throughput, traces
+    from benchmarks import accuracy, page, traces
+    from benchmarks import time_accuracy as throughput
 
     a, t, h, p = accuracy.TARGETS, traces.TARGETS, throughput.TARGETS, page.TARGETS
     rows = [
@@ -286,9 +289,9 @@ def targets(lang: str, args: tuple[str, ...]) -> str:
          f"≤ {a['median_per_method']:.0%} per method; no row beyond {a['worst']:.0%}", "`accuracy.TARGETS`"),
         ("`benchmarks/traces.py`", f"median error ≤ {t['median']:.0%}, worst ≤ {t['worst']:.0%}",
          "`traces.TARGETS`"),
-        ("`benchmarks/throughput.py --loso`", f"median error ≤ {h['median_overall']:.0%} overall and "
+        ("`benchmarks/time_accuracy.py --loso`", f"median error ≤ {h['median_overall']:.0%} overall and "
          f"≤ {h['median_per_method']:.0%} per method, with the shipped coefficients and with each source held out",
-         "`throughput.TARGETS`"),
+         "`time_accuracy.TARGETS`"),
         ("`benchmarks/page.py`", f"calculator ready within {p['ready_vs_bare']} × bare Pyodide (cold and warm cache); "
          f"recalculation round trip median < {p['recalc_median_ms']} ms; an article ≤ "
          f"{p['article_bytes'] / 1e6:g} MB before a widget starts", "`page.TARGETS`"),
@@ -346,8 +349,8 @@ BLOCKS: dict[str, Block] = {b.name: b for b in (
           ("en", "ar")),
     Block("memory-runs", "accuracy", memory_runs, "every run of the memory league with each tool's figure",
           ("en", "ar")),
-    Block("throughput-summary", "accuracy", throughput_summary, "the summary printed by benchmarks/throughput.py --loso"),
-    Block("throughput-rows", "accuracy", throughput_rows, "named rows of benchmarks/throughput.py --loso"),
+    Block("throughput-summary", "accuracy", throughput_summary, "the summary printed by benchmarks/time_accuracy.py --loso"),
+    Block("throughput-rows", "accuracy", throughput_rows, "named rows of benchmarks/time_accuracy.py --loso"),
     Block("time-league", "accuracy", time_league, "the time league table (benchmarks/peers_time.py --markdown)",
           ("en", "ar")),
     Block("targets", "unit", targets, "every benchmark's targets, from its TARGETS"),

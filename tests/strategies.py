@@ -21,6 +21,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from calculator import api
+from calculator.errors import InputError
 from calculator.catalog import MODELS
 from calculator.inputs import INPUTS
 from calculator.models import ModelArch, TrainingSetup
@@ -79,7 +80,7 @@ def _parse(request: dict[str, Any]) -> TrainingSetup:
     for _ in range(len(request) + 1):
         try:
             return api.parse_request({**request, "model": _PARSE_MODEL, "include": []})[0]
-        except api.ApiError as e:
+        except InputError as e:
             if e.code != "contradiction" or e.field not in request:
                 raise AssertionError(f"tests/strategies.py drew a request the API refuses: {e.code} {e.field} "
                                      f"{request}") from e

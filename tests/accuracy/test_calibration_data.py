@@ -23,7 +23,7 @@ pytestmark = pytest.mark.accuracy
 
 
 def json_ok(req: dict) -> bool:
-    return json.loads(api.estimate(json.dumps(req)))["ok"]
+    return json.loads(api.answer_text(json.dumps(req)))["ok"]
 
 
 def test_real_csv_rows_all_become_valid_requests() -> None:

@@ -8,7 +8,7 @@ import pytest
 
 from benchmarks import peers, peers_time
 from benchmarks.league import OURS
-from benchmarks.throughput import load_rows
+from benchmarks.time_accuracy import load_rows
 
 pytestmark = pytest.mark.accuracy
 

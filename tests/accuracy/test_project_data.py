@@ -3,7 +3,7 @@
 The repository's layout is copied into a temporary folder whose sibling ``shared/calibration/`` holds WRONG data
 (every measured figure doubled, where the team's shared folder used to be found). Both accuracy tiers are run there
 in a subprocess, the way a reader runs them (``python -m benchmarks.accuracy --json``, ``python -m
-benchmarks.throughput --json``), and their figures must be exactly those computed here from ``benchmarks/data``.
+benchmarks.time_accuracy --json``), and their figures must be exactly those computed here from ``benchmarks/data``.
 The files are copied, not linked: a module that resolves its own path would otherwise land back in this checkout.
 """
 from __future__ import annotations
@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks import DATA_DIR, accuracy, throughput
+from benchmarks import DATA_DIR, accuracy
+from benchmarks import time_accuracy as throughput
 
 pytestmark = pytest.mark.accuracy
 
@@ -101,7 +102,7 @@ def test_memory_accuracy_figures_are_the_projects_own(layout: Path) -> None:
 
 
 def test_time_accuracy_figures_are_the_projects_own(layout: Path) -> None:
-    there = json.loads(_run(layout, "-m", "benchmarks.throughput", "--json"))
+    there = json.loads(_run(layout, "-m", "benchmarks.time_accuracy", "--json"))
     here = _as_json(throughput.to_json(*throughput.run(DATA_DIR / "throughput" / "throughput.csv")))
     assert there["summary"] == here["summary"]
     assert there == here
