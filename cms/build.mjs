@@ -14,7 +14,7 @@
 // them fails loudly:
 // * No CDN in any code path. The npm build bundles everything the CDN build fetches, but keeps the CDN addresses
 //   as fallbacks (a chunk that fails to load is retried from unpkg.com). They are pointed at the site itself, as
-//   hooks/site.py does for Material's bundle: offline, a failed load stays a failed load.
+//   sitebuild/site_plugin.py does for Material's bundle: offline, a failed load stays a failed load.
 // * Zoom. Sveltia's app shell writes its own viewport tag with maximum-scale=1, which stops editors from zooming
 //   on a phone (WCAG 1.4.4, axe's meta-viewport rule); that one term is dropped.
 // * Syntax grammars. Sveltia's editor can highlight code in 240 languages, each a lazily loaded chunk (11 MB in all).

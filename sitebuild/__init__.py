@@ -1,7 +1,10 @@
-"""The site build, as small modules with one job each. The MkDocs hook files (``hooks/site.py``, ``hooks/search.py``)
-and the calculator's plugin (``plugin``) only route MkDocs events here.
+"""The site build, as small modules with one job each. The two MkDocs plugins (``site_plugin``, ``plugin``) and the
+hook file ``hooks/search.py`` only route MkDocs events here, and keep a build's state on the plugin instance.
 
+* ``site_plugin``  the site's MkDocs plugin: the draft flag, the string tables, the CMS admin, fonts, offline fixes
 * ``plugin``   the calculator's MkDocs plugin: markers -> figures and widgets, the runtime and the wheel into the site
+* ``publish``  the one publish switch: which articles are unpublished drafts
+* ``cms``      the CMS configuration and the admin bundle copied into ``site/admin/``
 * ``strings``  the page strings, one table per language (``overrides/strings/<lang>.json``)
 * ``markers``  finding and parsing the ``<!-- calc:… -->`` markers of a page
 * ``compute``  the estimator at build time: cached API calls that fail the build on a rejected request
@@ -14,6 +17,7 @@ and the calculator's plugin (``plugin``) only route MkDocs events here.
 * ``a11y``     accessibility fixes to the theme's own markup (what axe-core reports there)
 * ``fonts``    the self-hosted fonts copied from ``node_modules``, with their stylesheet
 * ``calc_assets``  what calc.css and protocol.mjs must carry for the estimator's vocabularies
+* ``docs``     every generated block of the repository's documents (``python -m sitebuild.docs``, ``make docs``)
 
 The estimator itself (``calculator``) never imports anything from here; this package imports it.
 """

@@ -1,6 +1,6 @@
 """Self-hosted fonts: the ``@fontsource`` packages installed by ``npm ci`` are copied into the built site (woff2 files
 of the subsets the site uses) with a generated ``assets/fonts/fonts.css``; nothing is fetched from another host.
-Called by hooks/site.py after each language build (idempotent: unchanged files are not copied again)."""
+Called by the site plugin (sitebuild/site_plugin.py) after each language build (idempotent: unchanged files are not copied again)."""
 from __future__ import annotations
 
 import re

@@ -8,7 +8,7 @@ write the index again: one index of both languages at the site root, which every
 ``<__config.base>/search/search_index.json``, and every page's base is the site root). So an English query's first
 hits could be Arabic pages.
 
-Here, after both plugins (hooks/site.py runs this at priority -200), the entries the search plugin holds are split
+Here, after both plugins (hooks/search.py runs this at priority -200), the entries the search plugin holds are split
 by language: the default language's (those whose location is not under another language's folder) to
 ``search/search_index.json``, any other language's to ``<lang>/search/search_index.json`` with locations relative
 to that folder. The last run, the default language's, holds every language's entries and writes every index (the

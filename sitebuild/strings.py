@@ -1,5 +1,5 @@
-"""The page strings: one table per language in ``overrides/strings/<lang>.json``, read by both build hooks
-(hooks/site.py for the site's own texts, sitebuild/plugin.py for the ``calc`` part) and, as a JSON block in every page,
+"""The page strings: one table per language in ``overrides/strings/<lang>.json``, read by both build plugins
+(sitebuild/site_plugin.py for the site's own texts, sitebuild/plugin.py for the ``calc`` part) and, as a JSON block in every page,
 by the widget script (which hands the ``calc`` part to the worker: the same words at build time and live)."""
 from __future__ import annotations
 
