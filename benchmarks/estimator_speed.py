@@ -1,4 +1,4 @@
-"""Speed of one ``calculator.api.estimate`` call on this interpreter. Prints figures; not a test.
+"""Speed of one ``calculator.api.answer_text`` call on this interpreter. Prints figures; not a test.
 
     .venv/bin/python benchmarks/estimator_speed.py [--repeat N]
 

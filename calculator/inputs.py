@@ -3,7 +3,7 @@
 One ``InputSpec`` per key: its kind, default, limits or choices, unit, whether the estimator form shows it (and
 where), and what it means. Everything else is derived from this table: request parsing and validation
 (``api.parse_request`` is a loop over it plus the few rules that span several keys), ``api.schema()``, the CLI flags
-(``__main__``), the estimator form and its range hints (``widgets``), and the key table of ESTIMATOR.md (checked
+(``__main__``), the estimator form and its range hints (``page.form``), and the key table of ESTIMATOR.md (checked
 against ``markdown_table()`` by tests/unit/test_inputs.py). ``TrainingSetup``'s defaults are tested against it.
 
 A new input is one entry here, its ``TrainingSetup`` field (when it is an estimate input), and its label and help

@@ -2,7 +2,7 @@
 hand outside a block, in README.md, CONTRIBUTING.md, ESTIMATOR.md, benchmarks/README.md, cms/README.md or any page
 under docs/ (sitebuild/docs.py: ``hand_copied``).
 
-The rule, per figure of each benchmark's ``--json`` (accuracy.py, traces.py, throughput.py --loso, peers.py and
+The rule, per figure of each benchmark's ``--json`` (accuracy.py, traces.py, time_accuracy.py --loso, peers.py and
 peers_time.py from the peers' committed answers): a median, worst or signed median is matched as printed, with one
 decimal and a % sign (a space or none before it, any sign before it; not inside a longer number); a count is matched
 with a word of what it counts after it ("78 runs", "41 training steps", the Arabic «قياسًا») or as printed ("n=78"), a
