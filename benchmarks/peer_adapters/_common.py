@@ -31,7 +31,7 @@ import os
 import sys
 import tempfile
 import traceback
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -75,6 +75,20 @@ def check_special(cfg: Config, handled: frozenset[str] = frozenset()) -> None:
     missing = [SPECIAL.get(s, s) for s in cfg.get("special") or () if s not in handled]
     if missing:
         raise Unsupported(f"cannot express {', '.join(missing)}")
+
+
+def check_no_offload(cfg: Config) -> None:
+    """No peer run here can keep weights, gradients or optimizer states in host memory."""
+    if cfg.get("offload"):
+        raise Unsupported(f"offload to host memory ({', '.join(cfg['offload'])})")
+
+
+def peer_sharding(cfg: Config, known: Mapping[str, Any]) -> Any:
+    """The peer's own value for the row's sharding (``known``: our name -> the peer's); Unsupported without one."""
+    value = known.get(cfg["sharding"])
+    if value is None:
+        raise Unsupported(f"sharding {cfg['sharding']}")
+    return value
 
 
 def run(peer: str, distribution: str, estimate: Callable[[Config], dict[str, Any]],

@@ -20,7 +20,7 @@ import sys
 import types
 
 import accelerate.commands.estimate as acc_estimate
-from _common import Config, Unsupported, config_dir, run
+from _common import Config, Unsupported, check_no_offload, config_dir, run
 
 
 def _offline_verify_on_hub(repo: str, token=None):  # noqa: ANN001 - mirrors accelerate's signature
@@ -36,8 +36,7 @@ def estimate(cfg: Config) -> dict:
         raise Unsupported(f"{cfg['method']}: accelerate estimates full training with Adam only")
     if cfg["num_gpus"] != 1 or cfg["sharding"] not in ("none", "ddp"):
         raise Unsupported(f"{cfg['num_gpus']} GPUs / {cfg['sharding']}: accelerate has no sharding")
-    if cfg.get("offload"):
-        raise Unsupported(f"offload to host memory ({', '.join(cfg['offload'])})")
+    check_no_offload(cfg)
     if cfg["weights"] == "fp32" and cfg["compute"] == "fp32":
         dtype = "float32"
     elif cfg["weights"] in ("bf16", "fp16", "fp32"):

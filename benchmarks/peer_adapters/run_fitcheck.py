@@ -25,7 +25,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import fitcheck.config_parser as fc_parser
-from _common import Config, Unsupported, config_dir, run
+from _common import Config, Unsupported, check_no_offload, config_dir, run
 from fitcheck.estimator import TrainingConfig
 from fitcheck.estimator import estimate as fitcheck_estimate
 from fitcheck.gpu_db import GPU_DB, get_gpu
@@ -59,8 +59,7 @@ _TARGETS = {"q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "dow
 def estimate(cfg: Config) -> dict:
     if cfg["num_gpus"] != 1:
         raise Unsupported(f"{cfg['num_gpus']} GPUs: FitCheck models single-GPU training only")
-    if cfg.get("offload"):
-        raise Unsupported(f"offload to host memory ({', '.join(cfg['offload'])})")
+    check_no_offload(cfg)
     method, weights = cfg["method"], cfg["weights"]
     lora: dict = {}
     if method == "full":

@@ -18,7 +18,7 @@ from __future__ import annotations
 import sys
 
 import ftuneai.hub
-from _common import ATTENTION, MLP, Config, Unsupported, run, targets
+from _common import ATTENTION, MLP, Config, Unsupported, check_no_offload, peer_sharding, run, targets
 from ftuneai import Estimator
 
 _CONFIGS: dict[str, dict] = {}
@@ -71,11 +71,8 @@ def estimate(cfg: Config) -> dict:
     optimizer = _OPTIMIZERS.get(cfg["optimizer"])
     if optimizer is None:
         raise Unsupported(f"optimizer {cfg['optimizer']} (ftune: adamw, adam, sgd, adam_8bit, adafactor)")
-    if cfg.get("offload"):
-        raise Unsupported(f"offload to host memory ({', '.join(cfg['offload'])})")
-    sharding = _SHARDING.get(cfg["sharding"])
-    if sharding is None:
-        raise Unsupported(f"sharding {cfg['sharding']}")
+    check_no_offload(cfg)
+    sharding = peer_sharding(cfg, _SHARDING)
 
     name = f"offline/{cfg['id']}"  # matches no bundled model, so ftune takes its config.json path
     _CONFIGS[name] = cfg["hf_config"]

@@ -29,7 +29,7 @@ import dataclasses
 import sys
 
 import llm_analysis.config as la_config
-from _common import Config, Unsupported, config_dir, run
+from _common import Config, Unsupported, check_no_offload, config_dir, peer_sharding, run
 from llm_analysis.analysis import train
 
 _UNBOUNDED_GPU = "peers-unbounded-a100-sxm-80gb"
@@ -67,11 +67,8 @@ def estimate(cfg: Config) -> dict:
     if cfg["compute"] == "fp32" or cfg["weights"] not in ("bf16", "fp16", "fp32"):
         raise Unsupported(f"{cfg['weights']} weights, {cfg['compute']} compute: llm-analysis dtype configs "
                           "are 4/8/16-bit (mixed precision = 16-bit weights + fp32 master copy)")
-    if cfg.get("offload"):
-        raise Unsupported(f"offload to host memory ({', '.join(cfg['offload'])})")
-    zero = _ZERO.get(cfg["sharding"])
-    if zero is None:
-        raise Unsupported(f"sharding {cfg['sharding']}")
+    check_no_offload(cfg)
+    zero = peer_sharding(cfg, _ZERO)
     master, other = _optimizer_bytes(cfg)
     with config_dir(cfg) as folder:
         summary = train(

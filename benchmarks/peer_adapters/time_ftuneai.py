@@ -17,7 +17,7 @@ from __future__ import annotations
 import sys
 
 
-from _common import Config, Unsupported, run
+from _common import Config, Unsupported, peer_sharding, run
 from ftuneai import Estimator
 from run_ftuneai import _CONFIGS, _OPTIMIZERS, _PRESETS, _SHARDING, targets
 
@@ -44,9 +44,7 @@ def estimate(cfg: Config) -> dict:
     optimizer = _OPTIMIZERS.get(cfg["optimizer"])
     if optimizer is None:
         raise Unsupported(f"optimizer {cfg['optimizer']}")
-    sharding = _SHARDING.get(cfg["sharding"])
-    if sharding is None:
-        raise Unsupported(f"sharding {cfg['sharding']}")
+    sharding = peer_sharding(cfg, _SHARDING)
     name = f"offline/{cfg['id']}"
     _CONFIGS[name] = cfg["hf_config"]
     est = Estimator(model=name, method=method, batch_size=cfg["micro_batch"], seq_length=cfg["seq_len"],

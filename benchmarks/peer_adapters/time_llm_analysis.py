@@ -15,7 +15,7 @@ import dataclasses
 import sys
 
 import llm_analysis.config as la_config
-from _common import Config, Unsupported, config_dir, run
+from _common import Config, Unsupported, check_no_offload, config_dir, peer_sharding, run
 from llm_analysis.analysis import train
 from run_llm_analysis import _ZERO, _optimizer_bytes
 
@@ -40,11 +40,8 @@ def estimate(cfg: Config) -> dict:
     gpu = GPUS.get(cfg.get("gpu") or "")
     if gpu is None:
         raise Unsupported(f"GPU {cfg.get('gpu')}: not in llm-analysis's gpu_configs")
-    zero = _ZERO.get(cfg["sharding"])
-    if zero is None:
-        raise Unsupported(f"sharding {cfg['sharding']}")
-    if cfg.get("offload"):
-        raise Unsupported(f"offload to host memory ({', '.join(cfg['offload'])})")
+    zero = peer_sharding(cfg, _ZERO)
+    check_no_offload(cfg)
     master, other = _optimizer_bytes(cfg)
     with config_dir(cfg) as folder:
         summary = train(model_name=str(folder), gpu_name=_unbounded(gpu), dtype_name="w16a16e16", log_level="ERROR",
