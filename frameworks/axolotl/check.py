@@ -1,0 +1,98 @@
+"""Axolotl's own checks of the Axolotl exports, run inside the Axolotl venv (stdin JSON in, stdout JSON out).
+
+mode ``check``: ``{"configs": [{"id", "files", "capabilities"}]}`` -> per config: ``validate_config`` with the
+chosen card's capabilities (``{bf16, fp8, tf32, n_gpu, n_node, compute_capability}``) and the torch version, the
+values Axolotl ends up with, and the warnings beyond those of a minimal config on the same card.
+mode ``snapshot``: ``AxolotlInputConfig`` fields (names, types, defaults, aliases), the FSDP config's fields and the
+optimizer names Axolotl accepts (transformers ``OptimizerNames`` and its own ``CustomSupportedOptimizers``).
+"""
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import _checklib as lib  # noqa: E402
+
+import torch  # noqa: E402
+import yaml  # noqa: E402  (Axolotl reads its config with PyYAML: the check does too)
+from axolotl.utils.config import validate_config  # noqa: E402
+from axolotl.utils.dict import DictDefault  # noqa: E402
+
+MINIMAL = {"base_model": "m", "datasets": [{"path": "d", "type": "alpaca"}], "output_dir": "o",
+           "learning_rate": 0.0002, "micro_batch_size": 1, "gradient_accumulation_steps": 1}
+ENV = {"torch_version": torch.__version__.split("+")[0]}
+VIEW = ("adapter", "load_in_4bit", "bnb_config_kwargs", "lora_r", "lora_dropout", "lora_target_linear",
+        "lora_target_modules", "lora_mlp_kernel", "lora_qkv_kernel", "lora_o_kernel", "rl", "sequence_len",
+        "sample_packing", "micro_batch_size", "gradient_accumulation_steps", "num_epochs", "optimizer", "optim_args",
+        "bf16", "fp16", "attn_implementation", "gradient_checkpointing", "activation_offloading",
+        "chunked_cross_entropy", "torch_compile", "deepspeed", "fsdp_version", "fsdp_config",
+        "precompute_ref_log_probs")
+
+
+def _validate(cfg: dict, caps: dict) -> tuple[dict | None, list[str], list[str]]:
+    errors: list[str] = []
+    out = None
+    with lib.captured() as warns:
+        try:
+            out = validate_config(DictDefault(cfg), capabilities=caps, env_capabilities=ENV)
+        except Exception as exc:  # noqa: BLE001
+            errors.append(lib.error_text(exc))
+    return out, errors, warns
+
+
+def _one(cfg_entry: dict) -> dict:
+    files = cfg_entry["files"]
+    caps = cfg_entry["capabilities"]
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, text in files.items():
+            Path(tmp, name).write_text(text)
+        cwd = os.getcwd()
+        os.chdir(tmp)
+        try:
+            cfg = yaml.safe_load(files["axolotl.yaml"])
+            out, errors, warns = _validate(cfg, caps)
+            _, _, base = _validate(dict(MINIMAL, **({"rl": "dpo", "datasets": [{"path": "d", "split": "train",
+                                                                                "type": "chatml.intel"}]}
+                                                    if cfg.get("rl") == "dpo" else {})), caps)
+        finally:
+            os.chdir(cwd)
+    view = {}
+    if out is not None:
+        for key in VIEW:
+            v = out.get(key)
+            view[key] = lib.jsonable(dict(v) if hasattr(v, "items") else v)
+    return {"ok": not errors, "errors": errors, "view": view, "new_warnings": [w for w in warns if w not in base]}
+
+
+def check(request: dict) -> dict:
+    return {"results": {c["id"]: _one(c) for c in request["configs"]}}
+
+
+def snapshot(request: dict) -> dict:
+    import axolotl
+    import transformers
+    from axolotl.utils.schemas.config import AxolotlInputConfig
+    from axolotl.utils.schemas.enums import CustomSupportedOptimizers
+    from axolotl.utils.schemas.fsdp import FSDPConfig
+    from transformers.training_args import OptimizerNames
+
+    def fields(model) -> dict:
+        out = {}
+        for name, f in model.model_fields.items():
+            entry = {"type": lib.type_name(f.annotation), "default": lib.jsonable(f.default)}
+            if f.alias and f.alias != name:
+                entry["alias"] = f.alias
+            out[name] = entry
+        return dict(sorted(out.items()))
+
+    return {"versions": {"axolotl": axolotl.__version__, "transformers": transformers.__version__},
+            "classes": {"AxolotlInputConfig": fields(AxolotlInputConfig), "FSDPConfig": fields(FSDPConfig)},
+            "enums": {"optimizer": sorted({o.value for o in OptimizerNames} | {o.value for o in
+                                                                              CustomSupportedOptimizers})}}
+
+
+if __name__ == "__main__":
+    lib.main({"check": check, "snapshot": snapshot})

@@ -1,0 +1,238 @@
+"""TRL's own checks of the TRL exports, run inside the TRL venv (stdin JSON in, stdout JSON out).
+
+mode ``check``: ``{"configs": [{"id", "files": {name: text}}]}`` -> per config: the framework's parse of each file
+(``TrlParser.parse_args_and_config(fail_with_unknown_args=True)``, ``get_quantization_config``, ``get_peft_config``;
+accelerate's ``_validate_launch_command`` + ``prepare_multi_gpu_env``/``prepare_deepspeed_cmd_env`` and the FSDP or
+DeepSpeed plugin built from that environment, as ``accelerate launch`` does; ``DeepSpeedConfig`` and
+``HfDeepSpeedConfig`` on the JSON), the values the framework ends up with, and the warnings the config causes beyond
+those of a minimal config of the same trainer.
+mode ``snapshot``: the field lists (names, types, defaults, choices) of every class the exports write keys of.
+mode ``train``: run the TRL script in this process (the real-run test); ``{"argv": [...], "dpo": bool}``.
+"""
+from __future__ import annotations
+
+import copy
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import _checklib as lib  # noqa: E402
+
+import transformers.training_args as _ta  # noqa: E402
+
+# The bf16 probe asks the machine, not the config: the exports are for the chosen GPU (section 5 of the survey).
+_ta.is_torch_bf16_gpu_available = lambda *a, **k: True
+
+from accelerate.commands.config.config_args import ClusterConfig  # noqa: E402
+from accelerate.commands.launch import _validate_launch_command, launch_command_parser  # noqa: E402
+from accelerate.utils.launch import prepare_deepspeed_cmd_env, prepare_multi_gpu_env  # noqa: E402
+from trl import (DatasetMixtureConfig, DPOConfig, ModelConfig, ScriptArguments, SFTConfig, TrlParser,  # noqa: E402
+                 get_peft_config, get_quantization_config)
+
+try:   # DeepSpeed says once which accelerator it found: say it here, before any config is checked
+    from deepspeed.accelerator import get_accelerator
+    get_accelerator()
+except ImportError:  # pragma: no cover
+    pass
+
+MINIMAL = "model_name_or_path: m\ndataset_name: d\noutput_dir: o\nreport_to: none\n"
+
+
+def _parse(path: str, dpo: bool):
+    types = (ScriptArguments, DPOConfig if dpo else SFTConfig, ModelConfig, DatasetMixtureConfig)
+    parser = TrlParser(types)
+    return parser.parse_args_and_config(args=["--config", path], fail_with_unknown_args=True)
+
+
+def _train_view(script, train, model) -> dict:
+    qc = get_quantization_config(model)
+    pc = get_peft_config(model)
+    view = {
+        "dtype": model.dtype, "attn_implementation": model.attn_implementation, "use_peft": model.use_peft,
+        "bf16": train.bf16, "fp16": train.fp16, "activation_checkpointing": train.activation_checkpointing,
+        "gradient_checkpointing": train.gradient_checkpointing, "optim": str(getattr(train.optim, "value", train.optim)),
+        "optim_args": train.optim_args, "per_device_train_batch_size": train.per_device_train_batch_size,
+        "gradient_accumulation_steps": train.gradient_accumulation_steps, "max_length": train.max_length,
+        "packing": getattr(train, "packing", None), "activation_offloading": train.activation_offloading,
+        "torch_compile": train.torch_compile, "num_train_epochs": train.num_train_epochs,
+        "precompute_ref_log_probs": getattr(train, "precompute_ref_log_probs", None),
+        "disable_dropout": getattr(train, "disable_dropout", None),
+        "sync_each_batch": (train.accelerator_config.gradient_accumulation_kwargs or {}).get("sync_each_batch")
+        if train.accelerator_config is not None else None,
+        "dataset_name": script.dataset_name, "output_dir": train.output_dir,
+    }
+    if qc is not None:
+        d = qc.to_dict()
+        view["quantization"] = {k: str(d.get(k)) for k in ("load_in_4bit", "bnb_4bit_quant_type",
+                                                           "bnb_4bit_use_double_quant", "bnb_4bit_compute_dtype",
+                                                           "bnb_4bit_quant_storage")}
+    if pc is not None:
+        tm = pc.target_modules
+        view["lora"] = {"r": pc.r, "lora_alpha": pc.lora_alpha, "lora_dropout": pc.lora_dropout,
+                        "target_modules": tm if isinstance(tm, str) or tm is None else sorted(tm)}
+    return view
+
+
+def _accelerate(path: str) -> dict:
+    ClusterConfig.from_yaml_file(path)                      # unknown top-level keys raise here
+    parser = launch_command_parser()
+    args = parser.parse_args(["--config_file", path, "train.py"])
+    args, defaults, _ = _validate_launch_command(args)
+    view = {"num_processes": args.num_processes, "mixed_precision": args.mixed_precision}
+    if args.use_fsdp:
+        env = prepare_multi_gpu_env(args)
+        from accelerate.utils import FullyShardedDataParallelPlugin
+        saved = dict(os.environ)
+        os.environ.update(env)
+        try:
+            plugin = FullyShardedDataParallelPlugin()
+        finally:
+            os.environ.clear()
+            os.environ.update(saved)
+        view.update(distributed="FSDP", fsdp_version=plugin.fsdp_version,
+                    reshard_after_forward=plugin.reshard_after_forward,
+                    offload_params=bool(getattr(plugin.cpu_offload, "offload_params", False)),
+                    activation_checkpointing=plugin.activation_checkpointing,
+                    auto_wrap_policy=str(plugin.auto_wrap_policy), state_dict_type=str(plugin.state_dict_type),
+                    cpu_ram_efficient_loading=plugin.cpu_ram_efficient_loading)
+    elif args.use_deepspeed:
+        args.deepspeed_fields_from_accelerate_config = ",".join(list(defaults.deepspeed_config.keys()))
+        _, env = prepare_deepspeed_cmd_env(args)
+        view.update(distributed="DEEPSPEED", deepspeed_config_file=env.get("ACCELERATE_DEEPSPEED_CONFIG_FILE"),
+                    zero3_init=env.get("ACCELERATE_DEEPSPEED_ZERO3_INIT"))
+    else:
+        env = prepare_multi_gpu_env(args)
+        view.update(distributed="MULTI_GPU" if args.multi_gpu else "NO")
+    return view
+
+
+def _fill_auto(ds: dict, micro: int, accum: int) -> dict:
+    """What the HF integration puts for "auto" (transformers/integrations/deepspeed.py trainer_config_process)."""
+    out = copy.deepcopy(ds)
+    for key, value in (("train_micro_batch_size_per_gpu", micro), ("gradient_accumulation_steps", accum),
+                       ("gradient_clipping", 1.0)):
+        if out.get(key) == "auto":
+            out[key] = value
+    out["train_batch_size"] = micro * accum
+    for half in ("bf16", "fp16"):
+        if isinstance(out.get(half), dict) and out[half].get("enabled") == "auto":
+            out[half]["enabled"] = True
+    zero = out.get("zero_optimization", {})
+    for key in ("reduce_bucket_size", "stage3_prefetch_bucket_size", "stage3_param_persistence_threshold"):
+        if zero.get(key) == "auto":
+            zero[key] = 4096 * 4096
+    return out
+
+
+def _deepspeed(path: str, micro: int, accum: int) -> dict:
+    from deepspeed.runtime.config import DeepSpeedConfig
+    from transformers.integrations.deepspeed import HfDeepSpeedConfig
+    raw = json.loads(Path(path).read_text())
+    HfDeepSpeedConfig(copy.deepcopy(raw))
+    cfg = DeepSpeedConfig(_fill_auto(raw, micro, accum))
+    zero = cfg.zero_config
+    return {"stage": int(zero.stage), "offload_optimizer": str(getattr(zero.offload_optimizer, "device", None)),
+            "offload_param": str(getattr(zero.offload_param, "device", None)),
+            "reduce_bucket_size": int(zero.reduce_bucket_size), "bf16": cfg.bfloat16_config.enabled
+            if hasattr(cfg, "bfloat16_config") else None}
+
+
+def _one(files: dict) -> dict:
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, text in files.items():
+            Path(tmp, name).write_text(text)
+        main = "dpo.yaml" if "dpo.yaml" in files else "sft.yaml"
+        dpo = main == "dpo.yaml"
+        cwd = os.getcwd()
+        os.chdir(tmp)
+        result: dict = {"ok": True, "errors": [], "view": {}}
+        try:
+            with lib.captured() as warns:
+                try:
+                    script, train, model, _ = _parse(main, dpo)
+                    result["view"]["trainer"] = _train_view(script, train, model)
+                except BaseException as exc:  # noqa: BLE001 - argparse exits with SystemExit
+                    result["errors"].append(f"{main}: {lib.error_text(exc)}")
+                    train = None
+                if "accelerate.yaml" in files:
+                    try:
+                        result["view"]["accelerate"] = _accelerate("accelerate.yaml")
+                    except BaseException as exc:  # noqa: BLE001
+                        result["errors"].append(f"accelerate.yaml: {lib.error_text(exc)}")
+                if "ds_config.json" in files and train is not None:
+                    try:
+                        result["view"]["deepspeed"] = _deepspeed("ds_config.json", train.per_device_train_batch_size,
+                                                                 train.gradient_accumulation_steps)
+                    except BaseException as exc:  # noqa: BLE001
+                        result["errors"].append(f"ds_config.json: {lib.error_text(exc)}")
+            result["warnings"] = warns
+        finally:
+            os.chdir(cwd)
+    result["ok"] = not result["errors"]
+    return result
+
+
+def check(request: dict) -> dict:
+    baseline = {}
+    for dpo in (False, True):
+        files = {("dpo.yaml" if dpo else "sft.yaml"): MINIMAL}
+        baseline["dpo" if dpo else "sft"] = set(_one(files).get("warnings", []))
+    results = {}
+    for cfg in request["configs"]:
+        r = _one(cfg["files"])
+        base = baseline["dpo" if "dpo.yaml" in cfg["files"] else "sft"]
+        r["new_warnings"] = [w for w in r.pop("warnings", []) if w not in base]
+        results[cfg["id"]] = r
+    return {"results": results, "baseline": {k: sorted(v) for k, v in baseline.items()}}
+
+
+def snapshot(request: dict) -> dict:
+    import accelerate
+    import deepspeed
+    import peft
+    import transformers
+    import trl
+    from deepspeed.runtime.zero.config import DeepSpeedZeroConfig
+    from deepspeed.runtime.zero.offload_config import DeepSpeedZeroOffloadOptimizerConfig, DeepSpeedZeroOffloadParamConfig
+    from transformers.training_args import OptimizerNames
+    parser = launch_command_parser()
+    launch = sorted(a.dest for a in parser._actions if a.dest.startswith(("fsdp_", "deepspeed_", "zero3_", "offload_",
+                                                                          "zero_")))
+    return {
+        "versions": {m.__name__: m.__version__ for m in (trl, transformers, peft, accelerate, deepspeed)},
+        "classes": {
+            "ScriptArguments": lib.dataclass_fields(ScriptArguments),
+            "SFTConfig": lib.dataclass_fields(SFTConfig),
+            "DPOConfig": lib.dataclass_fields(DPOConfig),
+            "ModelConfig": lib.dataclass_fields(ModelConfig),
+            "DatasetMixtureConfig": lib.dataclass_fields(DatasetMixtureConfig),
+            "ClusterConfig": lib.dataclass_fields(ClusterConfig),
+        },
+        "enums": {"OptimizerNames": sorted(o.value for o in OptimizerNames),
+                  "DistributedType": sorted(d.value for d in accelerate.DistributedType)},
+        "accelerate_launch_args": launch,
+        "deepspeed": {
+            "zero_optimization": sorted(DeepSpeedZeroConfig.model_fields),
+            "offload_optimizer": sorted(DeepSpeedZeroOffloadOptimizerConfig.model_fields),
+            "offload_param": sorted(DeepSpeedZeroOffloadParamConfig.model_fields),
+        },
+    }
+
+
+def train(request: dict) -> dict:
+    """Run ``trl.scripts.sft`` / ``dpo`` main through measure.py's launcher, as a reader would (the real runs)."""
+    import runpy
+    os.chdir(request["cwd"])
+    sys.argv = request["argv"]
+    try:
+        runpy.run_path(sys.argv[0], run_name="__main__")
+    except SystemExit as exc:
+        return {"exit": exc.code}
+    return {"exit": 0}
+
+
+if __name__ == "__main__":
+    lib.main({"check": check, "snapshot": snapshot, "train": train})
