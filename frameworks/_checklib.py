@@ -17,6 +17,10 @@ import traceback
 import typing
 import warnings
 
+#: The answer goes to the real stdout; everything the frameworks print (at import too) goes to stderr.
+REAL_STDOUT = sys.stdout
+sys.stdout = sys.stderr
+
 LOGGERS = ("transformers", "trl", "accelerate", "peft", "DeepSpeed", "deepspeed", "bitsandbytes", "axolotl",
            "llamafactory", "datasets", "torch")
 
@@ -128,16 +132,89 @@ def dataclass_fields(cls: type) -> dict[str, dict[str, typing.Any]]:
 def main(handlers: dict[str, typing.Callable[[dict], typing.Any]]) -> None:
     """Read ``{"mode": ..., ...}`` from stdin, answer the handler's result as JSON on stdout (one line)."""
     request = json.load(sys.stdin)
-    real_stdout = sys.stdout
-    sys.stdout = sys.stderr            # frameworks print; keep stdout for the answer
     try:
         result = handlers[request["mode"]](request)
     except Exception:  # noqa: BLE001
         result = {"fatal": traceback.format_exc()[-4000:]}
-    sys.stdout = real_stdout
-    json.dump(result, sys.stdout, default=repr)
-    sys.stdout.write("\n")
+    json.dump(result, REAL_STDOUT, default=repr)
+    REAL_STDOUT.write("\n")
+    REAL_STDOUT.flush()
 
 
 def error_text(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"[:2000]
+
+
+def accelerate_view(path: str) -> dict:
+    """What ``accelerate launch --config_file path`` makes of the file: its own validation, the launcher's
+    environment, and the FSDP plugin built from that environment."""
+    import os
+    from accelerate.commands.config.config_args import ClusterConfig
+    from accelerate.commands.launch import _validate_launch_command, launch_command_parser
+    from accelerate.utils.launch import prepare_deepspeed_cmd_env, prepare_multi_gpu_env
+    ClusterConfig.from_yaml_file(path)                      # unknown top-level keys raise here
+    parser = launch_command_parser()
+    args = parser.parse_args(["--config_file", path, "train.py"])
+    args, defaults, _ = _validate_launch_command(args)
+    view = {"num_processes": args.num_processes, "mixed_precision": args.mixed_precision}
+    if args.use_fsdp:
+        env = prepare_multi_gpu_env(args)
+        from accelerate.utils import FullyShardedDataParallelPlugin
+        saved = dict(os.environ)
+        os.environ.update(env)
+        try:
+            plugin = FullyShardedDataParallelPlugin()
+        finally:
+            os.environ.clear()
+            os.environ.update(saved)
+        view.update(distributed="FSDP", fsdp_version=plugin.fsdp_version,
+                    reshard_after_forward=plugin.reshard_after_forward,
+                    offload_params=bool(getattr(plugin.cpu_offload, "offload_params", False)),
+                    activation_checkpointing=plugin.activation_checkpointing,
+                    auto_wrap_policy=str(plugin.auto_wrap_policy), state_dict_type=str(plugin.state_dict_type),
+                    cpu_ram_efficient_loading=plugin.cpu_ram_efficient_loading)
+    elif args.use_deepspeed:
+        args.deepspeed_fields_from_accelerate_config = ",".join(list(defaults.deepspeed_config.keys()))
+        _, env = prepare_deepspeed_cmd_env(args)
+        view.update(distributed="DEEPSPEED", deepspeed_config_file=env.get("ACCELERATE_DEEPSPEED_CONFIG_FILE"),
+                    zero3_init=env.get("ACCELERATE_DEEPSPEED_ZERO3_INIT"))
+    else:
+        env = prepare_multi_gpu_env(args)
+        view.update(distributed="MULTI_GPU" if args.multi_gpu else "NO")
+    return view
+
+
+def fill_auto(ds: dict, micro: int, accum: int) -> dict:
+    import copy
+
+    """What the HF integration puts for "auto" (transformers/integrations/deepspeed.py trainer_config_process)."""
+    out = copy.deepcopy(ds)
+    for key, value in (("train_micro_batch_size_per_gpu", micro), ("gradient_accumulation_steps", accum),
+                       ("gradient_clipping", 1.0)):
+        if out.get(key) == "auto":
+            out[key] = value
+    out["train_batch_size"] = micro * accum
+    for half in ("bf16", "fp16"):
+        if isinstance(out.get(half), dict) and out[half].get("enabled") == "auto":
+            out[half]["enabled"] = True
+    zero = out.get("zero_optimization", {})
+    for key in ("reduce_bucket_size", "stage3_prefetch_bucket_size", "stage3_param_persistence_threshold"):
+        if zero.get(key) == "auto":
+            zero[key] = 4096 * 4096
+    return out
+
+
+def deepspeed_view(path: str, micro: int, accum: int) -> dict:
+    """``HfDeepSpeedConfig`` on the file as written and ``DeepSpeedConfig`` after the HF integration's "auto" fill."""
+    import copy
+    from pathlib import Path
+    from deepspeed.runtime.config import DeepSpeedConfig
+    from transformers.integrations.deepspeed import HfDeepSpeedConfig
+    raw = json.loads(Path(path).read_text())
+    HfDeepSpeedConfig(copy.deepcopy(raw))
+    cfg = DeepSpeedConfig(fill_auto(raw, micro, accum))
+    zero = cfg.zero_config
+    return {"stage": int(zero.stage), "offload_optimizer": str(getattr(zero.offload_optimizer, "device", None)),
+            "offload_param": str(getattr(zero.offload_param, "device", None)),
+            "reduce_bucket_size": int(zero.reduce_bucket_size), "bf16": cfg.bfloat16_config.enabled
+            if hasattr(cfg, "bfloat16_config") else None}

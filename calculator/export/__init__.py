@@ -28,7 +28,7 @@ TARGETS: tuple[str, ...] = ("trl", "axolotl", "llamafactory", "unsloth")
 _MODULES = {"trl": trl, "axolotl": axolotl, "llamafactory": llamafactory, "unsloth": unsloth}
 
 #: Error codes ``read`` answers with (beside the request codes of ``calculator.api.ERROR_CODES``).
-READ_ERRORS: tuple[str, ...] = ("invalid_yaml", "invalid_json", "not_an_object", "too_large", "unknown_target",
+READ_ERRORS: tuple[str, ...] = ("invalid_yaml", "invalid_json", "invalid_python", "not_an_object", "too_large", "unknown_target",
                                 "missing_field", "wrong_type", "unknown_value", "out_of_range", "contradiction",
                                 "not_modelled")
 

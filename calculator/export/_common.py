@@ -526,6 +526,9 @@ def parse_texts(files: Mapping[str, str], state: ReadState) -> dict[str, dict[st
         if not isinstance(text, str) or len(text) > api.MAX_INPUT_CHARS:
             state.error("too_large", name, None)
             continue
+        if name.endswith(".py") or "FastLanguageModel" in text:
+            out[name] = {"__python__": text}        # a script: read with ast by the Unsloth reader
+            continue
         if name.endswith(".json") or text.lstrip().startswith("{"):
             try:
                 data = json.loads(text)
@@ -547,6 +550,8 @@ def parse_texts(files: Mapping[str, str], state: ReadState) -> dict[str, dict[st
 
 def kind_of(cfg: Mapping[str, Any]) -> str:
     """What a parsed file is: ``deepspeed``, ``accelerate``, ``unsloth``, ``axolotl``, ``llamafactory``, ``trl``."""
+    if "__python__" in cfg:
+        return "unsloth"
     if "zero_optimization" in cfg or "train_micro_batch_size_per_gpu" in cfg:
         return "deepspeed"
     if "distributed_type" in cfg or "compute_environment" in cfg:

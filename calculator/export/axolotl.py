@@ -222,8 +222,9 @@ def read(state: ReadState, cfgs: Mapping[str, Mapping[str, Any]], kinds: Mapping
             state.set("lora_targets", names)
         else:
             state.set("lora_targets", ("q_proj", "v_proj"))
-        state.set("lora_dropout", 0.0 if dpo else state.typed(name, "lora_dropout", t("lora_dropout"), float)
-                  if cfg.get("lora_dropout") is not None else d["lora_dropout"])
+        dropout = state.typed(name, "lora_dropout", t("lora_dropout"), float) if cfg.get("lora_dropout") is not None \
+            else d["lora_dropout"]
+        state.set("lora_dropout", 0.0 if dpo else dropout)      # TRL's DPOConfig.disable_dropout=True
         state.set("lora_dtype", "fp32")
         for key in ("lora_alpha", "lora_mlp_kernel", "lora_qkv_kernel", "lora_o_kernel", "peft_use_rslora"):
             if t(key) is True and key.endswith("kernel"):

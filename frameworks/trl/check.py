@@ -11,8 +11,6 @@ mode ``train``: run the TRL script in this process (the real-run test); ``{"argv
 """
 from __future__ import annotations
 
-import copy
-import json
 import os
 import sys
 import tempfile
@@ -27,8 +25,7 @@ import transformers.training_args as _ta  # noqa: E402
 _ta.is_torch_bf16_gpu_available = lambda *a, **k: True
 
 from accelerate.commands.config.config_args import ClusterConfig  # noqa: E402
-from accelerate.commands.launch import _validate_launch_command, launch_command_parser  # noqa: E402
-from accelerate.utils.launch import prepare_deepspeed_cmd_env, prepare_multi_gpu_env  # noqa: E402
+from accelerate.commands.launch import launch_command_parser  # noqa: E402
 from trl import (DatasetMixtureConfig, DPOConfig, ModelConfig, ScriptArguments, SFTConfig, TrlParser,  # noqa: E402
                  get_peft_config, get_quantization_config)
 
@@ -76,70 +73,6 @@ def _train_view(script, train, model) -> dict:
     return view
 
 
-def _accelerate(path: str) -> dict:
-    ClusterConfig.from_yaml_file(path)                      # unknown top-level keys raise here
-    parser = launch_command_parser()
-    args = parser.parse_args(["--config_file", path, "train.py"])
-    args, defaults, _ = _validate_launch_command(args)
-    view = {"num_processes": args.num_processes, "mixed_precision": args.mixed_precision}
-    if args.use_fsdp:
-        env = prepare_multi_gpu_env(args)
-        from accelerate.utils import FullyShardedDataParallelPlugin
-        saved = dict(os.environ)
-        os.environ.update(env)
-        try:
-            plugin = FullyShardedDataParallelPlugin()
-        finally:
-            os.environ.clear()
-            os.environ.update(saved)
-        view.update(distributed="FSDP", fsdp_version=plugin.fsdp_version,
-                    reshard_after_forward=plugin.reshard_after_forward,
-                    offload_params=bool(getattr(plugin.cpu_offload, "offload_params", False)),
-                    activation_checkpointing=plugin.activation_checkpointing,
-                    auto_wrap_policy=str(plugin.auto_wrap_policy), state_dict_type=str(plugin.state_dict_type),
-                    cpu_ram_efficient_loading=plugin.cpu_ram_efficient_loading)
-    elif args.use_deepspeed:
-        args.deepspeed_fields_from_accelerate_config = ",".join(list(defaults.deepspeed_config.keys()))
-        _, env = prepare_deepspeed_cmd_env(args)
-        view.update(distributed="DEEPSPEED", deepspeed_config_file=env.get("ACCELERATE_DEEPSPEED_CONFIG_FILE"),
-                    zero3_init=env.get("ACCELERATE_DEEPSPEED_ZERO3_INIT"))
-    else:
-        env = prepare_multi_gpu_env(args)
-        view.update(distributed="MULTI_GPU" if args.multi_gpu else "NO")
-    return view
-
-
-def _fill_auto(ds: dict, micro: int, accum: int) -> dict:
-    """What the HF integration puts for "auto" (transformers/integrations/deepspeed.py trainer_config_process)."""
-    out = copy.deepcopy(ds)
-    for key, value in (("train_micro_batch_size_per_gpu", micro), ("gradient_accumulation_steps", accum),
-                       ("gradient_clipping", 1.0)):
-        if out.get(key) == "auto":
-            out[key] = value
-    out["train_batch_size"] = micro * accum
-    for half in ("bf16", "fp16"):
-        if isinstance(out.get(half), dict) and out[half].get("enabled") == "auto":
-            out[half]["enabled"] = True
-    zero = out.get("zero_optimization", {})
-    for key in ("reduce_bucket_size", "stage3_prefetch_bucket_size", "stage3_param_persistence_threshold"):
-        if zero.get(key) == "auto":
-            zero[key] = 4096 * 4096
-    return out
-
-
-def _deepspeed(path: str, micro: int, accum: int) -> dict:
-    from deepspeed.runtime.config import DeepSpeedConfig
-    from transformers.integrations.deepspeed import HfDeepSpeedConfig
-    raw = json.loads(Path(path).read_text())
-    HfDeepSpeedConfig(copy.deepcopy(raw))
-    cfg = DeepSpeedConfig(_fill_auto(raw, micro, accum))
-    zero = cfg.zero_config
-    return {"stage": int(zero.stage), "offload_optimizer": str(getattr(zero.offload_optimizer, "device", None)),
-            "offload_param": str(getattr(zero.offload_param, "device", None)),
-            "reduce_bucket_size": int(zero.reduce_bucket_size), "bf16": cfg.bfloat16_config.enabled
-            if hasattr(cfg, "bfloat16_config") else None}
-
-
 def _one(files: dict) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         for name, text in files.items():
@@ -159,12 +92,12 @@ def _one(files: dict) -> dict:
                     train = None
                 if "accelerate.yaml" in files:
                     try:
-                        result["view"]["accelerate"] = _accelerate("accelerate.yaml")
+                        result["view"]["accelerate"] = lib.accelerate_view("accelerate.yaml")
                     except BaseException as exc:  # noqa: BLE001
                         result["errors"].append(f"accelerate.yaml: {lib.error_text(exc)}")
                 if "ds_config.json" in files and train is not None:
                     try:
-                        result["view"]["deepspeed"] = _deepspeed("ds_config.json", train.per_device_train_batch_size,
+                        result["view"]["deepspeed"] = lib.deepspeed_view("ds_config.json", train.per_device_train_batch_size,
                                                                  train.gradient_accumulation_steps)
                     except BaseException as exc:  # noqa: BLE001
                         result["errors"].append(f"ds_config.json: {lib.error_text(exc)}")
