@@ -109,6 +109,8 @@ _TRL = (
     _d("torch_compile", False, "transformers/training_args.py TrainingArguments.torch_compile"),
     _d("precompute_ref_log_probs", False, "trl/trainer/dpo_config.py DPOConfig.precompute_ref_log_probs"),
     _d("epochs", 3.0, "transformers/training_args.py TrainingArguments.num_train_epochs"),
+    _d("no_sync_accumulation", True, "transformers/trainer.py _inner_training_loop (accelerator.no_sync on every "
+                                     "micro-batch but the last unless sync_each_batch; not under DeepSpeed)"),
     _d("fsdp_version", 1, "accelerate/commands/config/config_args.py (fsdp_config without fsdp_version is FSDP1)"),
     _d("fsdp2_upcast", "trainable", "accelerate/utils/fsdp_utils.py fsdp2_prepare_model 1.15.0 (trainable params to "
                                     "fp32 when mixed_precision != 'no' and no Params4bit)"),
@@ -145,6 +147,8 @@ _AXOLOTL = (
     _d("torch_compile", False, "axolotl/utils/schemas/config.py torch_compile=None"),
     _d("precompute_ref_log_probs", False, "axolotl/utils/schemas/config.py precompute_ref_log_probs=None"),
     _d("epochs", 1.0, "axolotl/utils/schemas/training.py num_epochs=1.0"),
+    _d("no_sync_accumulation", True, "transformers/trainer.py _inner_training_loop (accelerator.no_sync on every "
+                                     "micro-batch but the last unless sync_each_batch; not under DeepSpeed)"),
     _d("fsdp_version", 1, "axolotl/utils/schemas/fsdp.py fsdp_version=None (accelerate FSDP1)"),
     _d("fsdp2_upcast", "trainable", "accelerate/utils/fsdp_utils.py fsdp2_prepare_model 1.15.0"),
 )
@@ -182,6 +186,8 @@ _LLAMAFACTORY = (
     _d("torch_compile", False, "transformers/training_args.py TrainingArguments.torch_compile"),
     _d("precompute_ref_log_probs", False, "trl/trainer/dpo_config.py 0.24.0 DPOConfig.precompute_ref_log_probs"),
     _d("epochs", 3.0, "transformers/training_args.py TrainingArguments.num_train_epochs"),
+    _d("no_sync_accumulation", True, "transformers/trainer.py _inner_training_loop (accelerator.no_sync on every "
+                                     "micro-batch but the last unless sync_each_batch; not under DeepSpeed)"),
     _d("fsdp_version", 1, "accelerate/commands/config/config_args.py 1.11.0"),
     _d("fsdp2_upcast", "all", "accelerate/utils/fsdp_utils.py fsdp2_prepare_model 1.11.0 (the whole model to fp32 "
                               "after sharding, frozen base included)"),
@@ -199,7 +205,8 @@ _UNSLOTH = (
     _d("gradient_checkpointing", True, "unsloth/models/llama.py get_peft_model(use_gradient_checkpointing='unsloth')"),
     _d("activation_offloading", True, "unsloth/models/llama.py use_gradient_checkpointing='unsloth' (checkpointed "
                                       "layer inputs offloaded to host RAM)"),
-    _d("fused_linear_cross_entropy", True, "unsloth_zoo fused cross-entropy loss (built in)"),
+    _d("fused_linear_cross_entropy", True, "unsloth_zoo/fused_losses/cross_entropy_loss.py unsloth_fused_ce_loss "
+                                           "(unsloth-zoo 2026.10.9: lm_head and loss in chunks)"),
     _d("attention", "sdpa", "unsloth/models/loader.py (sdpa unless flash-attn is installed)"),
     _d("optimizer", "adamw_8bit", "studio/backend/core/training/worker.py (optim default 'adamw_8bit'); a script "
                                   "passes its own SFTConfig.optim"),

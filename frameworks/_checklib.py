@@ -110,6 +110,20 @@ def jsonable(value: typing.Any) -> typing.Any:
     return repr(value)
 
 
+def type_choices(tp: typing.Any) -> list | None:
+    """The values a Literal or an Enum type (also inside Optional/Union) admits, or None."""
+    if typing.get_origin(tp) is typing.Literal:
+        return [jsonable(a) for a in typing.get_args(tp)]
+    if isinstance(tp, type) and issubclass(tp, enum.Enum):
+        return [m.value for m in tp]
+    for arg in typing.get_args(tp) if typing.get_origin(tp) in (typing.Union, getattr(__import__("types"),
+                                                                                     "UnionType", None)) else ():
+        found = type_choices(arg)
+        if found:
+            return found
+    return None
+
+
 def dataclass_fields(cls: type) -> dict[str, dict[str, typing.Any]]:
     """name -> {type, default, choices} of a dataclass (HfArgumentParser's view of a config class)."""
     out: dict[str, dict[str, typing.Any]] = {}
@@ -121,8 +135,9 @@ def dataclass_fields(cls: type) -> dict[str, dict[str, typing.Any]]:
     for f in dataclasses.fields(cls):
         if not f.init:
             continue
-        entry = {"type": type_name(hints.get(f.name, f.type)), "default": _default(f)}
-        choices = f.metadata.get("choices") if f.metadata else None
+        tp = hints.get(f.name, f.type)
+        entry = {"type": type_name(tp), "default": _default(f)}
+        choices = (f.metadata.get("choices") if f.metadata else None) or type_choices(tp)
         if choices:
             entry["choices"] = [jsonable(c) for c in choices]
         out[f.name] = entry

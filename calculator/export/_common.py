@@ -182,10 +182,14 @@ class Plan:
     def cannot_express(self, key: str, becomes: Any, reason: str, what_to_do: str) -> None:
         """The target has no way to write ``key``'s value: the file gives ``becomes`` (the estimate is recomputed for
         it) and the reader is told what to do instead."""
-        if self.keys[key] != becomes:
-            self.cannot.append(CannotExpress(key=key, value=self.keys[key], becomes=becomes, reason=reason,
+        if self.keys[key] == becomes:
+            return
+        asked = self.original[key]
+        self.cannot = [c for c in self.cannot if c.key != key]     # a later rule restates an earlier one
+        if becomes != asked:
+            self.cannot.append(CannotExpress(key=key, value=asked, becomes=becomes, reason=reason,
                                              what_to_do=what_to_do))
-            self.keys[key] = becomes
+        self.keys[key] = becomes
 
     def _canonical(self) -> None:
         """One spelling per regime, so that reading a file back can give exactly these keys."""

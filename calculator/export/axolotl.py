@@ -31,8 +31,10 @@ def plan(p: Plan) -> None:
     if k["precision"] != "fp32":
         p.cannot_express("lora_dtype", "fp32", "peft_autocasts_adapters", "none")
     if k["precision"] == "mixed":
-        # bf16 loads the weights in bf16 (normalize_config): no fp32 master copy, no fp32 base under autocast
-        p.cannot_express("precision", "bf16", "axolotl_loads_16bit", "use_trl_for_fp32_master")
+        # bf16 loads the weights in bf16 (normalize_config): no fp32 master copy, no fp32 base under autocast; on a
+        # card without bf16, fp16 weights cannot train a full model (the gradient scaler refuses fp16 gradients)
+        closest = "bf16" if card_bf16(p.gpu) or k["method"] != "full" else "fp32"
+        p.cannot_express("precision", closest, "axolotl_loads_16bit", "use_trl_for_fp32_master")
         p.adjust("base_fp32", False, "ignored_by_estimate")
     p.cannot_express("keeps_logits", False, "not_an_axolotl_regime", "none")
     p.cannot_express("optimizer_in_backward", False, "axolotl_no_optimizer_in_backward", "use_torchtune")

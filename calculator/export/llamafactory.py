@@ -114,6 +114,7 @@ def write(p: Plan, summary: Mapping[str, Any] | None, text: Mapping[str, str] | 
     pure = k["method"] == "full" and k["precision"] == "bf16"
     if k["precision"] == "fp32":
         add(("bf16", False, None))
+        add(("infer_dtype", "float32", render("why_precision", text, value="fp32", default="auto")))
     elif card_bf16(p.gpu):
         add(("bf16", True, None))
         if pure:
@@ -192,10 +193,13 @@ def read(state: ReadState, cfgs: Mapping[str, Mapping[str, Any]], kinds: Mapping
     pure = state.typed(name, "pure_bf16", t("pure_bf16"), bool) or False
     if bf16 and fp16:
         state.error("contradiction", name, "fp16")
+    infer = t("infer_dtype") or "auto"
+    if infer not in ("auto", "float16", "bfloat16", "float32"):
+        state.error("unknown_value", name, "infer_dtype")
     if method == "full":
         state.set("precision", "bf16" if pure else "mixed" if (bf16 or fp16) else "fp32")
-    else:
-        state.set("precision", "bf16")
+    else:          # the base loads in the compute dtype: bf16/fp16 when set, else infer_dtype (auto: 16-bit)
+        state.set("precision", "bf16" if (bf16 or fp16 or pure or infer != "float32") else "fp32")
     state.set("base_fp32", False)
     if method != "full":
         state.set("lora_rank", state.typed(name, "lora_rank", t("lora_rank"), int) if "lora_rank" in cfg

@@ -18,6 +18,12 @@ import _checklib as lib  # noqa: E402
 
 import torch  # noqa: E402
 import yaml  # noqa: E402  (Axolotl reads its config with PyYAML: the check does too)
+
+try:   # DeepSpeed says once which accelerator it found: say it before any config is checked
+    from deepspeed.accelerator import get_accelerator
+    get_accelerator()
+except ImportError:  # pragma: no cover
+    pass
 from axolotl.utils.config import validate_config  # noqa: E402
 from axolotl.utils.dict import DictDefault  # noqa: E402
 
@@ -54,6 +60,23 @@ def _one(cfg_entry: dict) -> dict:
         try:
             cfg = yaml.safe_load(files["axolotl.yaml"])
             out, errors, warns = _validate(cfg, caps)
+            if "ds_config.json" in files:
+                try:
+                    view_ds = lib.deepspeed_view("ds_config.json", cfg.get("micro_batch_size", 1),
+                                                 cfg.get("gradient_accumulation_steps", 1))
+                except Exception as exc:  # noqa: BLE001
+                    errors.append(f"ds_config.json: {lib.error_text(exc)}")
+                    view_ds = None
+            else:
+                view_ds = None
+            if "accelerate.yaml" in files:
+                try:
+                    view_acc = lib.accelerate_view("accelerate.yaml")
+                except BaseException as exc:  # noqa: BLE001
+                    errors.append(f"accelerate.yaml: {lib.error_text(exc)}")
+                    view_acc = None
+            else:
+                view_acc = None
             _, _, base = _validate(dict(MINIMAL, **({"rl": "dpo", "datasets": [{"path": "d", "split": "train",
                                                                                 "type": "chatml.intel"}]}
                                                     if cfg.get("rl") == "dpo" else {})), caps)
@@ -64,6 +87,7 @@ def _one(cfg_entry: dict) -> dict:
         for key in VIEW:
             v = out.get(key)
             view[key] = lib.jsonable(dict(v) if hasattr(v, "items") else v)
+    view["deepspeed"], view["accelerate"] = view_ds, view_acc
     return {"ok": not errors, "errors": errors, "view": view, "new_warnings": [w for w in warns if w not in base]}
 
 
