@@ -110,7 +110,8 @@ _TRL = (
     _d("precompute_ref_log_probs", False, "trl/trainer/dpo_config.py DPOConfig.precompute_ref_log_probs"),
     _d("epochs", 3.0, "transformers/training_args.py TrainingArguments.num_train_epochs"),
     _d("no_sync_accumulation", True, "transformers/trainer.py _inner_training_loop (accelerator.no_sync on every "
-                                     "micro-batch but the last unless sync_each_batch; not under DeepSpeed)"),
+                                     "micro-batch but the last unless sync_each_batch; not under DeepSpeed)",
+       deepspeed=False),
     _d("fsdp_version", 1, "accelerate/commands/config/config_args.py (fsdp_config without fsdp_version is FSDP1)"),
     _d("fsdp2_upcast", "trainable", "accelerate/utils/fsdp_utils.py fsdp2_prepare_model 1.15.0 (trainable params to "
                                     "fp32 when mixed_precision != 'no' and no Params4bit)"),
@@ -148,7 +149,8 @@ _AXOLOTL = (
     _d("precompute_ref_log_probs", False, "axolotl/utils/schemas/config.py precompute_ref_log_probs=None"),
     _d("epochs", 1.0, "axolotl/utils/schemas/training.py num_epochs=1.0"),
     _d("no_sync_accumulation", True, "transformers/trainer.py _inner_training_loop (accelerator.no_sync on every "
-                                     "micro-batch but the last unless sync_each_batch; not under DeepSpeed)"),
+                                     "micro-batch but the last unless sync_each_batch; not under DeepSpeed)",
+       deepspeed=False),
     _d("fsdp_version", 1, "axolotl/utils/schemas/fsdp.py fsdp_version=None (accelerate FSDP1)"),
     _d("fsdp2_upcast", "trainable", "accelerate/utils/fsdp_utils.py fsdp2_prepare_model 1.15.0"),
 )
@@ -187,7 +189,8 @@ _LLAMAFACTORY = (
     _d("precompute_ref_log_probs", False, "trl/trainer/dpo_config.py 0.24.0 DPOConfig.precompute_ref_log_probs"),
     _d("epochs", 3.0, "transformers/training_args.py TrainingArguments.num_train_epochs"),
     _d("no_sync_accumulation", True, "transformers/trainer.py _inner_training_loop (accelerator.no_sync on every "
-                                     "micro-batch but the last unless sync_each_batch; not under DeepSpeed)"),
+                                     "micro-batch but the last unless sync_each_batch; not under DeepSpeed)",
+       deepspeed=False),
     _d("fsdp_version", 1, "accelerate/commands/config/config_args.py 1.11.0"),
     _d("fsdp2_upcast", "all", "accelerate/utils/fsdp_utils.py fsdp2_prepare_model 1.11.0 (the whole model to fp32 "
                               "after sharding, frozen base included)"),
