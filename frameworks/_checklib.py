@@ -233,3 +233,30 @@ def deepspeed_view(path: str, micro: int, accum: int) -> dict:
             "offload_param": str(getattr(zero.offload_param, "device", None)),
             "reduce_bucket_size": int(zero.reduce_bucket_size), "bf16": cfg.bfloat16_config.enabled
             if hasattr(cfg, "bfloat16_config") else None}
+
+
+def accelerate_lists() -> dict:
+    """accelerate's config fields, the launcher's ``--fsdp_*``/``--deepspeed_*`` options (the inner keys of an
+    accelerate config, which accelerate itself does not check) and its distributed types."""
+    import accelerate
+    from accelerate.commands.config.config_args import ClusterConfig
+    from accelerate.commands.launch import launch_command_parser
+    parser = launch_command_parser()
+    launch = sorted(a.dest for a in parser._actions if a.dest.startswith(("fsdp_", "deepspeed_", "zero3_", "offload_",
+                                                                          "zero_")))
+    return {"version": accelerate.__version__, "ClusterConfig": dataclass_fields(ClusterConfig),
+            "launch_args": launch, "DistributedType": sorted(d.value for d in accelerate.DistributedType)}
+
+
+def deepspeed_lists() -> dict:
+    """DeepSpeed's ZeRO config fields with their JSON aliases (``stage3_*``), and its offload configs'."""
+    import deepspeed
+    from deepspeed.runtime.zero.config import DeepSpeedZeroConfig
+    from deepspeed.runtime.zero.offload_config import DeepSpeedZeroOffloadOptimizerConfig, DeepSpeedZeroOffloadParamConfig
+
+    def names(model) -> list:
+        return sorted({n for n in model.model_fields} | {f.alias for f in model.model_fields.values() if f.alias})
+
+    return {"version": deepspeed.__version__, "zero_optimization": names(DeepSpeedZeroConfig),
+            "offload_optimizer": names(DeepSpeedZeroOffloadOptimizerConfig),
+            "offload_param": names(DeepSpeedZeroOffloadParamConfig)}

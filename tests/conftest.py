@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-KINDS = ("unit", "property", "accuracy", "docs", "e2e")
+KINDS = ("unit", "property", "accuracy", "docs", "e2e", "frameworks")
 
 
 def pytest_collection_modifyitems(config, items):

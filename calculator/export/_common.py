@@ -359,9 +359,18 @@ MEASURE_AT_STEP = 3
 
 
 class MeasureMemory(transformers.TrainerCallback):
+    done = False
+
     def on_step_end(self, args, state, control, **kwargs):
-        if state.global_step != MEASURE_AT_STEP:
-            return
+        if state.global_step == MEASURE_AT_STEP:
+            self.report(state)
+
+    def on_train_end(self, args, state, control, **kwargs):
+        if not self.done:            # a run shorter than MEASURE_AT_STEP steps
+            self.report(state)
+
+    def report(self, state):
+        self.done = True
         row = {"step": state.global_step, "rank": int(os.environ.get("RANK", "0"))}
         if torch.cuda.is_available():
             free, total = torch.cuda.mem_get_info()

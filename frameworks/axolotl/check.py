@@ -115,7 +115,8 @@ def snapshot(request: dict) -> dict:
     return {"versions": {"axolotl": axolotl.__version__, "transformers": transformers.__version__},
             "classes": {"AxolotlInputConfig": fields(AxolotlInputConfig), "FSDPConfig": fields(FSDPConfig)},
             "enums": {"optimizer": sorted({o.value for o in OptimizerNames} | {o.value for o in
-                                                                              CustomSupportedOptimizers})}}
+                                                                              CustomSupportedOptimizers})},
+            "accelerate": lib.accelerate_lists(), "deepspeed": lib.deepspeed_lists()}
 
 
 if __name__ == "__main__":

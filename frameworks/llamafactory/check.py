@@ -116,7 +116,8 @@ def snapshot(request: dict) -> dict:
     return {"versions": {"llamafactory": llamafactory.__version__, "transformers": transformers.__version__},
             "classes": {c.__name__: lib.dataclass_fields(c) for c in (ModelArguments, DataArguments,
                                                                        FinetuningArguments, TrainingArguments)},
-            "enums": {"OptimizerNames": sorted(o.value for o in OptimizerNames)}}
+            "enums": {"OptimizerNames": sorted(o.value for o in OptimizerNames)},
+            "accelerate": lib.accelerate_lists(), "deepspeed": lib.deepspeed_lists()}
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ DeepSpeed plugin built from that environment, as ``accelerate launch`` does; ``D
 ``HfDeepSpeedConfig`` on the JSON), the values the framework ends up with, and the warnings the config causes beyond
 those of a minimal config of the same trainer.
 mode ``snapshot``: the field lists (names, types, defaults, choices) of every class the exports write keys of.
-mode ``train``: run the TRL script in this process (the real-run test); ``{"argv": [...], "dpo": bool}``.
+mode ``overrides``: the fields the real-run test's command-line overrides change (they must be only those allowed).
 """
 from __future__ import annotations
 
@@ -24,8 +24,6 @@ import transformers.training_args as _ta  # noqa: E402
 # The bf16 probe asks the machine, not the config: the exports are for the chosen GPU (section 5 of the survey).
 _ta.is_torch_bf16_gpu_available = lambda *a, **k: True
 
-from accelerate.commands.config.config_args import ClusterConfig  # noqa: E402
-from accelerate.commands.launch import launch_command_parser  # noqa: E402
 from trl import (DatasetMixtureConfig, DPOConfig, ModelConfig, ScriptArguments, SFTConfig, TrlParser,  # noqa: E402
                  get_peft_config, get_quantization_config)
 
@@ -123,49 +121,45 @@ def check(request: dict) -> dict:
 
 
 def snapshot(request: dict) -> dict:
-    import accelerate
-    import deepspeed
     import peft
     import transformers
     import trl
-    from deepspeed.runtime.zero.config import DeepSpeedZeroConfig
-    from deepspeed.runtime.zero.offload_config import DeepSpeedZeroOffloadOptimizerConfig, DeepSpeedZeroOffloadParamConfig
     from transformers.training_args import OptimizerNames
-    parser = launch_command_parser()
-    launch = sorted(a.dest for a in parser._actions if a.dest.startswith(("fsdp_", "deepspeed_", "zero3_", "offload_",
-                                                                          "zero_")))
     return {
-        "versions": {m.__name__: m.__version__ for m in (trl, transformers, peft, accelerate, deepspeed)},
+        "versions": {m.__name__: m.__version__ for m in (trl, transformers, peft)},
         "classes": {
             "ScriptArguments": lib.dataclass_fields(ScriptArguments),
             "SFTConfig": lib.dataclass_fields(SFTConfig),
             "DPOConfig": lib.dataclass_fields(DPOConfig),
             "ModelConfig": lib.dataclass_fields(ModelConfig),
             "DatasetMixtureConfig": lib.dataclass_fields(DatasetMixtureConfig),
-            "ClusterConfig": lib.dataclass_fields(ClusterConfig),
         },
-        "enums": {"OptimizerNames": sorted(o.value for o in OptimizerNames),
-                  "DistributedType": sorted(d.value for d in accelerate.DistributedType)},
-        "accelerate_launch_args": launch,
-        "deepspeed": {
-            "zero_optimization": sorted(DeepSpeedZeroConfig.model_fields),
-            "offload_optimizer": sorted(DeepSpeedZeroOffloadOptimizerConfig.model_fields),
-            "offload_param": sorted(DeepSpeedZeroOffloadParamConfig.model_fields),
-        },
+        "enums": {"OptimizerNames": sorted(o.value for o in OptimizerNames)},
+        "accelerate": lib.accelerate_lists(),
+        "deepspeed": lib.deepspeed_lists(),
     }
 
 
-def train(request: dict) -> dict:
-    """Run ``trl.scripts.sft`` / ``dpo`` main through measure.py's launcher, as a reader would (the real runs)."""
-    import runpy
-    os.chdir(request["cwd"])
-    sys.argv = request["argv"]
-    try:
-        runpy.run_path(sys.argv[0], run_name="__main__")
-    except SystemExit as exc:
-        return {"exit": exc.code}
-    return {"exit": 0}
+def overrides(request: dict) -> dict:
+    """Which parsed fields the command-line overrides change: ``{"config": text, "dpo": bool, "args": [...]}`` ->
+    the dotted names of every dataclass field whose value differs with the arguments given."""
+    import dataclasses
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp, "config.yaml")
+        path.write_text(request["config"])
+        types = (ScriptArguments, DPOConfig if request["dpo"] else SFTConfig, ModelConfig, DatasetMixtureConfig)
+        plain = TrlParser(types).parse_args_and_config(args=["--config", str(path)], fail_with_unknown_args=True)
+        given = TrlParser(types).parse_args_and_config(args=["--config", str(path), *request["args"]],
+                                                       fail_with_unknown_args=True)
+    changed = []
+    for a, b in zip(plain, given):
+        for f in dataclasses.fields(a):
+            if f.name in ("logging_dir",):          # derived from output_dir by TrainingArguments
+                continue
+            if repr(getattr(a, f.name)) != repr(getattr(b, f.name)):
+                changed.append(f"{type(a).__name__}.{f.name}")
+    return {"changed": sorted(changed)}
 
 
 if __name__ == "__main__":
-    lib.main({"check": check, "snapshot": snapshot, "train": train})
+    lib.main({"check": check, "snapshot": snapshot, "overrides": overrides})
