@@ -25,6 +25,13 @@ LOGGERS = ("transformers", "trl", "accelerate", "peft", "DeepSpeed", "deepspeed"
            "llamafactory", "datasets", "torch")
 
 
+#: Warnings about this CPU machine, not about a config (the exports are for the chosen GPU): not counted.
+MACHINE_WARNINGS = (
+    "mostly come with GPU Ampere or higher and which is not detected here",   # transformers, torch_compile on CPU
+    "Setting accelerator to CPU",                                             # DeepSpeed without a GPU
+)
+
+
 class _Collect(logging.Handler):
     def __init__(self) -> None:
         super().__init__(logging.WARNING)
@@ -69,11 +76,15 @@ def captured():
             seen = set()
             for w in caught:
                 text = f"warning:{w.category.__name__}:{_normal(str(w.message))}"
+                if any(m in text for m in MACHINE_WARNINGS):
+                    continue
                 if text not in seen:
                     seen.add(text)
                     out.append(text)
             for rec in handler.records:
                 text = _normal(rec)
+                if any(m in text for m in MACHINE_WARNINGS):
+                    continue
                 if text not in seen:
                     seen.add(text)
                     out.append(text)
@@ -184,7 +195,9 @@ def accelerate_view(path: str) -> dict:
             os.environ.update(saved)
         view.update(distributed="FSDP", fsdp_version=plugin.fsdp_version,
                     reshard_after_forward=plugin.reshard_after_forward,
-                    offload_params=bool(getattr(plugin.cpu_offload, "offload_params", False)),
+                    # FSDP1: CPUOffload(offload_params=...); FSDP2: a CPUOffloadPolicy, or OffloadPolicy() for none
+                    offload_params=bool(getattr(plugin.cpu_offload, "offload_params",
+                                                type(plugin.cpu_offload).__name__ == "CPUOffloadPolicy")),
                     activation_checkpointing=plugin.activation_checkpointing,
                     auto_wrap_policy=str(plugin.auto_wrap_policy), state_dict_type=str(plugin.state_dict_type),
                     cpu_ram_efficient_loading=plugin.cpu_ram_efficient_loading)

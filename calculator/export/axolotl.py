@@ -44,8 +44,14 @@ def plan(p: Plan) -> None:
         p.cannot_express("packing", False, "axolotl_dpo_no_packing", "none")
         if k["method"] != "full":     # TRL 1.14's DPOConfig.disable_dropout=True, which Axolotl leaves as it is
             p.cannot_express("lora_dropout", 0.0, "dpo_disables_dropout", "use_trl_disable_dropout_false")
+    if k["activation_offloading"] and not k["gradient_checkpointing"]:
+        # schemas/config.py: "activation_offloading requires gradient_checkpointing"
+        p.cannot_express("activation_offloading", False, "axolotl_offloading_needs_checkpointing", "none")
     if k["sharding"] in ("zero1", "zero2"):
         p.cannot_express("deepspeed", True, "fsdp_has_no_zero1_2", "deepspeed_zero")
+    if k["sharding"] == "zero3" and k["method"] == "qlora" and k["dpo"]:
+        # schemas/config.py: "FSDP2 does not support load_in_8bit or load_in_4bit with dpo. Please use DeepSpeed"
+        p.cannot_express("deepspeed", True, "axolotl_fsdp2_no_4bit_dpo", "deepspeed_zero")
     if k["sharding"] == "zero3" and not k["deepspeed"]:
         if k["cpu_offload"] or k["offload_params"]:
             p.cannot_express("cpu_offload", True, "fsdp_offloads_together", "deepspeed_for_split_offload")

@@ -49,6 +49,22 @@ def _validate(cfg: dict, caps: dict) -> tuple[dict | None, list[str], list[str]]
     return out, errors, warns
 
 
+_BASELINES: dict = {}
+
+
+def _baseline(dpo: bool, adapter, caps: dict) -> list[str]:
+    """Warnings of a minimal config of the same trainer and adapter on the same card (computed once)."""
+    key = (dpo, adapter, tuple(sorted(caps.items())))
+    if key not in _BASELINES:
+        cfg = dict(MINIMAL)
+        if dpo:
+            cfg.update(rl="dpo", datasets=[{"path": "d", "split": "train", "type": "chatml.intel"}])
+        if adapter:
+            cfg.update(adapter=adapter, load_in_4bit=adapter == "qlora")
+        _BASELINES[key] = _validate(cfg, caps)[2]
+    return _BASELINES[key]
+
+
 def _one(cfg_entry: dict) -> dict:
     files = cfg_entry["files"]
     caps = cfg_entry["capabilities"]
@@ -77,9 +93,7 @@ def _one(cfg_entry: dict) -> dict:
                     view_acc = None
             else:
                 view_acc = None
-            _, _, base = _validate(dict(MINIMAL, **({"rl": "dpo", "datasets": [{"path": "d", "split": "train",
-                                                                                "type": "chatml.intel"}]}
-                                                    if cfg.get("rl") == "dpo" else {})), caps)
+            base = _baseline(cfg.get("rl") == "dpo", cfg.get("adapter"), caps)
         finally:
             os.chdir(cwd)
     view = {}
