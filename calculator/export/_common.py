@@ -8,8 +8,8 @@ Everything goes through ``calculator.api``'s public functions: ``parse_request``
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Mapping
 
 from .. import api, frameworks
 from ..catalog import GPUS, MODELS
@@ -240,6 +240,40 @@ class Plan:
         for key, value in self.keys.items():
             out[key] = list(value) if isinstance(value, tuple) else value
         return out
+
+
+def hf_stack_rules(p: Plan) -> None:
+    """What every transformers + PEFT + bitsandbytes + accelerate/DeepSpeed target (TRL, Axolotl, LLaMA-Factory)
+    cannot write, and the closest setting it runs."""
+    k = p.keys
+    p.cannot_express("qlora_backend", "bitsandbytes", "bitsandbytes_only", "use_bitsandbytes")
+    p.cannot_express("quantize_lm_head", False, "transformers_skips_lm_head", "lm_head_stays_16bit")
+    p.cannot_express("dequant_cast", False, "not_this_frameworks_regime", "none")
+    if k["precision"] != "fp32":
+        p.cannot_express("lora_dtype", "fp32", "peft_autocasts_adapters", "none")
+    p.cannot_express("keeps_logits", False, "not_this_frameworks_regime", "none")
+    p.cannot_express("optimizer_in_backward", False, "no_optimizer_in_backward", "use_torchtune")
+    p.cannot_express("untie_embeddings", False, "transformers_keeps_ties", "none")
+    if k["sharding"] in ("zero1", "zero2"):        # FSDP has no ZeRO-1, and ZeRO-2 only in the deprecated FSDP1
+        p.cannot_express("deepspeed", True, "fsdp_has_no_zero1_2", "deepspeed_zero")
+
+
+def sharding_rules(p: Plan, *, sync_each_batch: bool) -> None:
+    """FSDP2 and DeepSpeed as the HF Trainer runs them (after the target's own rules chose between them).
+    ``sync_each_batch``: the target can pass accelerate's ``gradient_accumulation_kwargs`` (TRL's
+    ``accelerator_config``), so FSDP can reduce-scatter every micro-batch instead of accumulating under no_sync."""
+    k = p.keys
+    if k["sharding"] == "zero3" and not k["deepspeed"]:
+        if k["cpu_offload"] or k["offload_params"]:   # FSDP's CPUOffload moves parameters, gradients and the step
+            p.cannot_express("cpu_offload", True, "fsdp_offloads_together", "deepspeed_for_split_offload")
+            p.cannot_express("offload_params", True, "fsdp_offloads_together", "deepspeed_for_split_offload")
+        p.cannot_express("frozen_param_grads", False, "fsdp2_per_parameter", "none")
+        if k["grad_accum_steps"] > 1 and not sync_each_batch:     # transformers/trainer.py: no_sync unless told
+            p.cannot_express("no_sync_accumulation", True, "trainer_no_sync_default", "use_trl_sync_each_batch")
+    if k["deepspeed"]:
+        p.cannot_express("no_sync_accumulation", False, "deepspeed_no_no_sync", "none")
+    if k["sharding"] != "none" and k["grad_accum_steps"] == 1:
+        p.adjust("no_sync_accumulation", False, "ignored_by_estimate")
 
 
 # =====================================================================================================================
@@ -729,5 +763,3 @@ def deepspeed_json(plan: Plan) -> str:
     }
     return json.dumps(cfg, indent=2) + "\n"
 
-
-WriterFn = Callable[[Plan, "Mapping[str, Any] | None", "Mapping[str, str] | None"], dict[str, str]]

@@ -14,7 +14,8 @@ from typing import Any, Mapping
 from .. import frameworks
 from . import _yaml
 from ._common import (HF_OPTIM, MEASURE_FILE, MEASURE_PY, Plan, ReadState, card_bf16, deepspeed_json, header,
-                      model_from_repo, optimizer_from, read_deepspeed, render, targets_from)
+                      hf_stack_rules, model_from_repo, optimizer_from, read_deepspeed, render, sharding_rules,
+                      targets_from)
 from ..models import ALL_LINEAR
 
 TARGET = "axolotl"
@@ -25,20 +26,13 @@ ACCELERATE_FILE = "accelerate.yaml"
 
 def plan(p: Plan) -> None:
     k = p.keys
-    p.cannot_express("qlora_backend", "bitsandbytes", "axolotl_bitsandbytes_only", "use_bitsandbytes")
-    p.cannot_express("quantize_lm_head", False, "transformers_skips_lm_head", "lm_head_stays_16bit")
-    p.cannot_express("dequant_cast", False, "not_an_axolotl_regime", "none")
-    if k["precision"] != "fp32":
-        p.cannot_express("lora_dtype", "fp32", "peft_autocasts_adapters", "none")
+    hf_stack_rules(p)
     if k["precision"] == "mixed":
         # bf16 loads the weights in bf16 (normalize_config): no fp32 master copy, no fp32 base under autocast; on a
         # card without bf16, fp16 weights cannot train a full model (the gradient scaler refuses fp16 gradients)
         closest = "bf16" if card_bf16(p.gpu) or k["method"] != "full" else "fp32"
         p.cannot_express("precision", closest, "axolotl_loads_16bit", "use_trl_for_fp32_master")
         p.adjust("base_fp32", False, "ignored_by_estimate")
-    p.cannot_express("keeps_logits", False, "not_an_axolotl_regime", "none")
-    p.cannot_express("optimizer_in_backward", False, "axolotl_no_optimizer_in_backward", "use_torchtune")
-    p.cannot_express("untie_embeddings", False, "transformers_keeps_ties", "none")
     p.cannot_express("fused_linear_cross_entropy", False, "needs_liger_plugin", "add_liger_plugin")
     if k["dpo"]:
         p.cannot_express("packing", False, "axolotl_dpo_no_packing", "none")
@@ -47,22 +41,10 @@ def plan(p: Plan) -> None:
     if k["activation_offloading"] and not k["gradient_checkpointing"]:
         # schemas/config.py: "activation_offloading requires gradient_checkpointing"
         p.cannot_express("activation_offloading", False, "axolotl_offloading_needs_checkpointing", "none")
-    if k["sharding"] in ("zero1", "zero2"):
-        p.cannot_express("deepspeed", True, "fsdp_has_no_zero1_2", "deepspeed_zero")
     if k["sharding"] == "zero3" and k["method"] == "qlora" and k["dpo"]:
         # schemas/config.py: "FSDP2 does not support load_in_8bit or load_in_4bit with dpo. Please use DeepSpeed"
         p.cannot_express("deepspeed", True, "axolotl_fsdp2_no_4bit_dpo", "deepspeed_zero")
-    if k["sharding"] == "zero3" and not k["deepspeed"]:
-        if k["cpu_offload"] or k["offload_params"]:
-            p.cannot_express("cpu_offload", True, "fsdp_offloads_together", "deepspeed_for_split_offload")
-            p.cannot_express("offload_params", True, "fsdp_offloads_together", "deepspeed_for_split_offload")
-        p.cannot_express("frozen_param_grads", False, "fsdp2_per_parameter", "none")
-        if k["grad_accum_steps"] > 1:
-            p.cannot_express("no_sync_accumulation", True, "trainer_no_sync_default", "use_trl_sync_each_batch")
-    if k["deepspeed"]:
-        p.cannot_express("no_sync_accumulation", False, "deepspeed_no_no_sync", "none")
-    if k["sharding"] != "none" and k["grad_accum_steps"] == 1:
-        p.adjust("no_sync_accumulation", False, "ignored_by_estimate")
+    sharding_rules(p, sync_each_batch=False)
 
 
 def write(p: Plan, summary: Mapping[str, Any] | None, text: Mapping[str, str] | None) -> dict[str, str]:

@@ -17,7 +17,8 @@ from .. import frameworks
 from ..models import ALL_LINEAR
 from . import _yaml
 from ._common import (HF_OPTIM, MEASURE_FILE, MEASURE_PY, Plan, ReadState, accelerate_yaml, card_bf16, deepspeed_json,
-                      header, model_from_repo, optimizer_from, read_accelerate, read_deepspeed, render, targets_from)
+                      header, hf_stack_rules, model_from_repo, optimizer_from, read_accelerate, read_deepspeed, render,
+                      sharding_rules, targets_from)
 
 TARGET = "llamafactory"
 CONFIG_FILE = "llamafactory.yaml"
@@ -27,19 +28,12 @@ DEEPSPEED_FILE = "ds_config.json"
 
 def plan(p: Plan) -> None:
     k = p.keys
-    p.cannot_express("qlora_backend", "bitsandbytes", "llamafactory_bitsandbytes_only", "use_bitsandbytes")
-    p.cannot_express("quantize_lm_head", False, "transformers_skips_lm_head", "lm_head_stays_16bit")
-    p.cannot_express("dequant_cast", False, "not_a_llamafactory_regime", "none")
-    if k["precision"] != "fp32":
-        p.cannot_express("lora_dtype", "fp32", "llamafactory_upcasts_adapters", "pure_bf16")
+    hf_stack_rules(p)
     if p.is_mixed_lora() and k["base_fp32"]:
         p.cannot_express("base_fp32", False, "llamafactory_loads_compute_dtype", "use_trl_for_fp32_base")
         p.adjust("precision", "bf16", "same_regime_lora_16bit_base")
     if k["method"] == "full" and k["precision"] == "bf16" and k["deepspeed"] and k["sharding"] == "zero3":
         p.cannot_express("precision", "mixed", "pure_bf16_not_with_zero3", "use_fsdp")
-    p.cannot_express("keeps_logits", False, "not_a_llamafactory_regime", "none")
-    p.cannot_express("optimizer_in_backward", False, "llamafactory_no_optimizer_in_backward", "use_torchtune")
-    p.cannot_express("untie_embeddings", False, "transformers_keeps_ties", "none")
     p.cannot_express("activation_offloading", False, "llamafactory_no_activation_offloading", "use_trl_or_axolotl")
     if k["fused_linear_cross_entropy"]:
         p.adjust("chunked_cross_entropy", False, "fused_replaces_chunked")
@@ -49,19 +43,7 @@ def plan(p: Plan) -> None:
         p.cannot_express("precompute_ref_log_probs", False, "llamafactory_no_precompute", "use_trl")
         if k["method"] != "full":
             p.cannot_express("lora_dropout", 0.0, "dpo_disables_dropout", "use_trl_disable_dropout_false")
-    if k["sharding"] in ("zero1", "zero2"):
-        p.cannot_express("deepspeed", True, "fsdp_has_no_zero1_2", "deepspeed_zero")
-    if k["sharding"] == "zero3" and not k["deepspeed"]:
-        if k["cpu_offload"] or k["offload_params"]:
-            p.cannot_express("cpu_offload", True, "fsdp_offloads_together", "deepspeed_for_split_offload")
-            p.cannot_express("offload_params", True, "fsdp_offloads_together", "deepspeed_for_split_offload")
-        p.cannot_express("frozen_param_grads", False, "fsdp2_per_parameter", "none")
-        if k["grad_accum_steps"] > 1:
-            p.cannot_express("no_sync_accumulation", True, "trainer_no_sync_default", "use_trl_sync_each_batch")
-    if k["deepspeed"]:
-        p.cannot_express("no_sync_accumulation", False, "deepspeed_no_no_sync", "none")
-    if k["sharding"] != "none" and k["grad_accum_steps"] == 1:
-        p.adjust("no_sync_accumulation", False, "ignored_by_estimate")
+    sharding_rules(p, sync_each_batch=False)
 
 
 def write(p: Plan, summary: Mapping[str, Any] | None, text: Mapping[str, str] | None) -> dict[str, str]:

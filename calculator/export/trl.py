@@ -17,8 +17,8 @@ from typing import Any, Mapping
 from .. import frameworks
 from . import _yaml
 from ._common import (HF_OPTIM, MEASURE_FILE, MEASURE_PY, Plan, ReadState, accelerate_yaml, card_bf16,
-                      deepspeed_json, header, optimizer_from, read_accelerate, read_deepspeed, render, targets_from,
-                      targets_list)
+                      deepspeed_json, header, hf_stack_rules, optimizer_from, read_accelerate, read_deepspeed, render,
+                      sharding_rules, targets_from, targets_list)
 
 TARGET = "trl"
 ACCELERATE_FILE = "accelerate.yaml"
@@ -32,31 +32,13 @@ def config_file(plan: Plan) -> str:
 def plan(p: Plan) -> None:
     """What TRL cannot write, and the closest setting it runs instead."""
     k = p.keys
-    p.cannot_express("qlora_backend", "bitsandbytes", "trl_bitsandbytes_only", "use_bitsandbytes")
-    p.cannot_express("quantize_lm_head", False, "transformers_skips_lm_head", "lm_head_stays_16bit")
-    p.cannot_express("dequant_cast", False, "not_a_trl_regime", "none")
-    if k["precision"] != "fp32":
-        p.cannot_express("lora_dtype", "fp32", "peft_autocasts_adapters", "script_autocast_adapter_dtype_false")
-    p.cannot_express("keeps_logits", False, "not_a_trl_regime", "none")
-    p.cannot_express("optimizer_in_backward", False, "trl_no_optimizer_in_backward", "use_torchtune")
-    p.cannot_express("untie_embeddings", False, "transformers_keeps_ties", "none")
+    hf_stack_rules(p)
     p.cannot_express("fused_linear_cross_entropy", True, "trl_fused_lm_head_always", "none")
     if k["chunked_cross_entropy"]:
         p.adjust("chunked_cross_entropy", False, "fused_replaces_chunked")
     if k["dpo"]:
         p.cannot_express("packing", False, "dpo_config_no_packing", "none")
-    if k["sharding"] in ("zero1", "zero2"):
-        p.cannot_express("deepspeed", True, "fsdp_has_no_zero1_2", "deepspeed_zero")
-    if k["sharding"] == "zero3" and not k["deepspeed"]:
-        # FSDP's CPUOffload moves parameters, gradients and the optimizer step together
-        if k["cpu_offload"] or k["offload_params"]:
-            p.cannot_express("cpu_offload", True, "fsdp_offloads_together", "deepspeed_for_split_offload")
-            p.cannot_express("offload_params", True, "fsdp_offloads_together", "deepspeed_for_split_offload")
-        p.cannot_express("frozen_param_grads", False, "fsdp2_per_parameter", "none")
-    if k["deepspeed"]:
-        p.cannot_express("no_sync_accumulation", False, "deepspeed_no_no_sync", "none")
-    if k["sharding"] != "none" and k["grad_accum_steps"] == 1:
-        p.adjust("no_sync_accumulation", False, "ignored_by_estimate")
+    sharding_rules(p, sync_each_batch=True)
 
 
 def _dtype(p: Plan) -> str:

@@ -125,7 +125,7 @@ def write(p: Plan, summary: Mapping[str, Any] | None, text: Mapping[str, str] | 
         ]
     optim, optim_args = HF_OPTIM[k["optimizer"]]
     half = "bf16=True" if card_bf16(p.gpu) else "fp16=True"
-    args = [f"    output_dir=OUTPUT_DIR,", f"    per_device_train_batch_size={k['micro_batch_size']},",
+    args = ["    output_dir=OUTPUT_DIR,", f"    per_device_train_batch_size={k['micro_batch_size']},",
             f"    gradient_accumulation_steps={k['grad_accum_steps']},", f"    max_length={k['seq_len']},",
             f"    optim={optim!r},", f"    {half},", f"    num_train_epochs={k['epochs']!r},", '    report_to="none",']
     if optim_args:
