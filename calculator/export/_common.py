@@ -551,6 +551,21 @@ class ReadState:
         if value is not None:
             self.keys[key] = value
 
+    def main_file(self, cfgs: Mapping[str, Mapping[str, Any]],
+                  kinds: Mapping[str, str]) -> tuple[str, Mapping[str, Any]] | None:
+        """The one training file among the pasted ones (companions aside); None after an error otherwise."""
+        main = [n for n in cfgs if kinds[n] == self.target]
+        if len(main) != 1:
+            self.error("missing_field" if not main else "contradiction", main[1] if main else "", "config")
+            return None
+        return main[0], cfgs[main[0]]
+
+    def read_model(self, file: str, cfg: Mapping[str, Any], key: str) -> None:
+        """The catalogue model a file's Hub id names; an id the catalogue lacks is listed (``unknown_model``)."""
+        self.model = model_from_repo(self.take(file, cfg, key))
+        if self.model is None and cfg.get(key) is not None:
+            self.unread_key(file, key, cfg[key], "unknown_model")
+
 
 def _scalar_like(v: Any) -> bool:
     return v is None or isinstance(v, (bool, int, float, str))

@@ -14,7 +14,7 @@ from typing import Any, Mapping
 from .. import frameworks
 from . import _yaml
 from ._common import (HF_OPTIM, MEASURE_FILE, MEASURE_PY, Plan, ReadState, card_bf16, deepspeed_json, header,
-                      hf_stack_rules, model_from_repo, optimizer_from, read_deepspeed, render, sharding_rules,
+                      hf_stack_rules, optimizer_from, read_deepspeed, render, sharding_rules,
                       targets_from)
 from ..models import ALL_LINEAR
 
@@ -161,19 +161,15 @@ def capabilities(plan_keys: Mapping[str, Any], gpu: str | None) -> dict[str, Any
 
 
 def read(state: ReadState, cfgs: Mapping[str, Mapping[str, Any]], kinds: Mapping[str, str]) -> None:
-    main = [n for n in cfgs if kinds[n] == TARGET]
-    if len(main) != 1:
-        state.error("missing_field" if not main else "contradiction", main[1] if main else "", "config")
+    found = state.main_file(cfgs, kinds)
+    if found is None:
         return
-    name = main[0]
-    cfg = cfgs[name]
+    name, cfg = found
 
     def t(key: str) -> Any:
         return state.take(name, cfg, key)
 
-    state.model = model_from_repo(t("base_model"))
-    if state.model is None and cfg.get("base_model") is not None:
-        state.unread_key(name, "base_model", cfg["base_model"], "unknown_model")
+    state.read_model(name, cfg, "base_model")
     rl = t("rl")
     if rl not in (None, "dpo"):
         state.error("not_modelled", name, "rl")

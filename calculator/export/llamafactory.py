@@ -17,7 +17,7 @@ from .. import frameworks
 from ..models import ALL_LINEAR
 from . import _yaml
 from ._common import (HF_OPTIM, MEASURE_FILE, MEASURE_PY, Plan, ReadState, accelerate_yaml, card_bf16, deepspeed_json,
-                      header, hf_stack_rules, model_from_repo, optimizer_from, read_accelerate, read_deepspeed, render,
+                      header, hf_stack_rules, optimizer_from, read_accelerate, read_deepspeed, render,
                       sharding_rules, targets_from)
 
 TARGET = "llamafactory"
@@ -141,19 +141,15 @@ def write(p: Plan, summary: Mapping[str, Any] | None, text: Mapping[str, str] | 
 
 
 def read(state: ReadState, cfgs: Mapping[str, Mapping[str, Any]], kinds: Mapping[str, str]) -> None:
-    main = [n for n in cfgs if kinds[n] == TARGET]
-    if len(main) != 1:
-        state.error("missing_field" if not main else "contradiction", main[1] if main else "", "config")
+    found = state.main_file(cfgs, kinds)
+    if found is None:
         return
-    name = main[0]
-    cfg = cfgs[name]
+    name, cfg = found
 
     def t(key: str) -> Any:
         return state.take(name, cfg, key)
 
-    state.model = model_from_repo(t("model_name_or_path"))
-    if state.model is None and cfg.get("model_name_or_path") is not None:
-        state.unread_key(name, "model_name_or_path", cfg["model_name_or_path"], "unknown_model")
+    state.read_model(name, cfg, "model_name_or_path")
     stage = t("stage") or "sft"
     if stage not in ("sft", "dpo", "pt"):
         state.error("not_modelled", name, "stage")

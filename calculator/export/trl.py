@@ -142,22 +142,16 @@ def write(p: Plan, summary: Mapping[str, Any] | None, text: Mapping[str, str] | 
 
 
 def read(state: ReadState, cfgs: Mapping[str, Mapping[str, Any]], kinds: Mapping[str, str]) -> None:
-    main = [n for n in cfgs if kinds[n] == "trl"]
-    if len(main) != 1:
-        state.error("missing_field" if not main else "contradiction", main[1] if main else "", "config")
+    found = state.main_file(cfgs, kinds)
+    if found is None:
         return
-    name = main[0]
-    cfg = cfgs[name]
+    name, cfg = found
     t = lambda key: state.take(name, cfg, key)  # noqa: E731
     dpo = "beta" in cfg or "precompute_ref_log_probs" in cfg or "loss_type" in cfg and isinstance(cfg["loss_type"],
                                                                                                   list)
     dpo = dpo or name.startswith("dpo") or "rpo_alpha" in cfg or "disable_dropout" in cfg
     state.set("dpo", dpo)
-    from ._common import model_from_repo
-    repo = t("model_name_or_path")
-    state.model = model_from_repo(repo)
-    if state.model is None and repo is not None:
-        state.unread_key(name, "model_name_or_path", repo, "unknown_model")
+    state.read_model(name, cfg, "model_name_or_path")
     req = {"dpo": dpo}
     use_peft = state.typed(name, "use_peft", t("use_peft"), bool) or False
     q4 = state.typed(name, "load_in_4bit", t("load_in_4bit"), bool) or False

@@ -270,9 +270,7 @@ def read_cli(state: ReadState, name: str, cfg: Mapping[str, Any]) -> None:
     if not isinstance(training, dict) or not isinstance(lora, dict):
         state.error("wrong_type", name, "training" if not isinstance(training, dict) else "lora")
         return
-    state.model = model_from_repo(cfg.get("model"))
-    if state.model is None and cfg.get("model") is not None:
-        state.unread_key(name, "model", cfg.get("model"), "unknown_model")
+    state.read_model(name, cfg, "model")
     state.set("dpo", False)
     full = training.get("training_type", "lora") == "full"
     q4 = training.get("load_in_4bit", True) is True and not full
@@ -325,12 +323,10 @@ def _fixed(state: ReadState) -> None:
 
 
 def read(state: ReadState, cfgs: Mapping[str, Mapping[str, Any]], kinds: Mapping[str, str]) -> None:
-    names = [n for n in cfgs if kinds[n] == TARGET]
-    if len(names) != 1:
-        state.error("missing_field" if not names else "contradiction", names[1] if names else "", "config")
+    found = state.main_file(cfgs, kinds)
+    if found is None:
         return
-    name = names[0]
-    cfg = cfgs[name]
+    name, cfg = found
     if "__python__" in cfg:
         read_script(state, name, cfg["__python__"])
     else:
