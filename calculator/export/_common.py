@@ -242,14 +242,15 @@ class Plan:
         return out
 
 
-def hf_stack_rules(p: Plan) -> None:
+def hf_stack_rules(p: Plan, *, bf16_adapters: bool = False) -> None:
     """What every transformers + PEFT + bitsandbytes + accelerate/DeepSpeed target (TRL, Axolotl, LLaMA-Factory)
-    cannot write, and the closest setting it runs."""
+    cannot write, and the closest setting it runs. ``bf16_adapters``: the target can keep LoRA adapters in bf16
+    (LLaMA-Factory's ``pure_bf16``); elsewhere PEFT autocasts them to fp32."""
     k = p.keys
     p.cannot_express("qlora_backend", "bitsandbytes", "bitsandbytes_only", "use_bitsandbytes")
     p.cannot_express("quantize_lm_head", False, "transformers_skips_lm_head", "lm_head_stays_16bit")
     p.cannot_express("dequant_cast", False, "not_this_frameworks_regime", "none")
-    if k["precision"] != "fp32":
+    if k["precision"] != "fp32" and not bf16_adapters:
         p.cannot_express("lora_dtype", "fp32", "peft_autocasts_adapters", "none")
     p.cannot_express("keeps_logits", False, "not_this_frameworks_regime", "none")
     p.cannot_express("optimizer_in_backward", False, "no_optimizer_in_backward", "use_torchtune")

@@ -28,7 +28,8 @@ DEEPSPEED_FILE = "ds_config.json"
 
 def plan(p: Plan) -> None:
     k = p.keys
-    hf_stack_rules(p)
+    zero3 = k["deepspeed"] and k["sharding"] == "zero3"      # "`pure_bf16` is incompatible with DeepSpeed ZeRO-3"
+    hf_stack_rules(p, bf16_adapters=not zero3 and card_bf16(p.gpu))
     if p.is_mixed_lora() and k["base_fp32"]:
         p.cannot_express("base_fp32", False, "llamafactory_loads_compute_dtype", "use_trl_for_fp32_base")
         p.adjust("precision", "bf16", "same_regime_lora_16bit_base")
@@ -93,14 +94,15 @@ def write(p: Plan, summary: Mapping[str, Any] | None, text: Mapping[str, str] | 
     add(("optim", optim, why("why_optimizer", optim, d["optimizer"])))
     if optim_args:
         add(("optim_args", optim_args, None))
-    pure = k["method"] == "full" and k["precision"] == "bf16"
+    # pure_bf16: no fp32 upcast of the trainable weights (full: bf16 weights and states; LoRA: bf16 adapters)
+    pure = k["precision"] == "bf16" and (k["method"] == "full" or k["lora_dtype"] == "bf16")
     if k["precision"] == "fp32":
         add(("bf16", False, None))
         add(("infer_dtype", "float32", render("why_precision", text, value="fp32", default="auto")))
     elif card_bf16(p.gpu):
         add(("bf16", True, None))
         if pure:
-            add(("pure_bf16", True, render("why_precision", text, value="pure bf16", default="fp32 master")))
+            add(("pure_bf16", True, render("why_precision", text, value="pure bf16", default="fp32 trainable weights")))
     else:
         add(("fp16", True, render("why_fp16", text)))
     gc_off = not k["gradient_checkpointing"] or fsdp
@@ -189,7 +191,7 @@ def read(state: ReadState, cfgs: Mapping[str, Mapping[str, Any]], kinds: Mapping
         state.set("lora_targets", names)
         dropout = state.typed(name, "lora_dropout", t("lora_dropout"), float) if "lora_dropout" in cfg else 0.0
         state.set("lora_dropout", 0.0 if dpo else dropout)
-        state.set("lora_dtype", "fp32")
+        state.set("lora_dtype", "bf16" if pure else "fp32")
         if state.typed(name, "use_dora", t("use_dora"), bool):
             state.error("not_modelled", name, "use_dora")
         t("lora_alpha")

@@ -77,6 +77,8 @@ def _build() -> tuple[list[tuple[str, dict[str, Any]]], list[tuple[str, dict[str
         ("dequant-cast", dict(base, method="qlora", dequant_cast=True)),
         ("untie-embeddings", dict(base, untie_embeddings=True, model="llama-3.2-1b")),
         ("fractional-epochs", dict(base, epochs=0.5)),
+        ("lora-bf16-adapters", dict(base, lora_dtype="bf16")),
+        ("dpo-packing", dict(base, dpo=True, packing=True)),
         ("long-sequence", dict(base, seq_len=32768, gradient_checkpointing=True, attention="flash")),
         ("custom-model", dict(base, model=CUSTOM_MODEL)),
         ("unsloth-cli-subset", dict(base, method="qlora", optimizer="adamw_8bit", gradient_checkpointing=True,
