@@ -106,7 +106,14 @@ def _one(cfg_entry: dict) -> dict:
 
 
 def check(request: dict) -> dict:
-    return {"results": {c["id"]: _one(c) for c in request["configs"]}}
+    import importlib.util
+    launcher = importlib.util.find_spec("axolotl.cli.train") is not None    # what the Run and Measure lines start
+    results = {c["id"]: _one(c) for c in request["configs"]}
+    for r in results.values():
+        if not launcher:
+            r["errors"].append("axolotl.cli.train is missing")
+            r["ok"] = False
+    return {"results": results}
 
 
 def snapshot(request: dict) -> dict:

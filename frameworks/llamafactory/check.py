@@ -105,7 +105,14 @@ def _one(files: dict) -> dict:
 
 
 def check(request: dict) -> dict:
-    return {"results": {c["id"]: _one(c["files"]) for c in request["configs"]}}
+    import importlib.util
+    launcher = importlib.util.find_spec("llamafactory.launcher") is not None    # what the Run and Measure lines start
+    results = {c["id"]: _one(c["files"]) for c in request["configs"]}
+    for r in results.values():
+        if not launcher:
+            r["errors"].append("llamafactory.launcher is missing")
+            r["ok"] = False
+    return {"results": results}
 
 
 def snapshot(request: dict) -> dict:
