@@ -3,10 +3,12 @@
 ``frameworks/<target>/requirements.txt`` pins every distribution of the target's environment (a ``pip freeze``; the
 targets' pins conflict, so each has its own). A venv lives in ``.cache/frameworks/<target>-<hash>/`` (git-ignored),
 the hash covering the requirements file, the Python version and the torch pin, so a changed pin makes a new one.
-torch is installed first from ``TORCH`` (the CPU wheel pip finds on this machine's disk); the rest with
-``--no-deps`` (everything is pinned, nothing is resolved: no CUDA torch can be pulled in), ``--no-build-isolation``
-(DeepSpeed builds from its sdist against the installed torch) and ``--ignore-requires-python`` (Axolotl 0.21 declares
-Python 3.12 but runs its schema code on 3.11: see frameworks/README.md). A target whose ``torch.txt`` says ``no``
+torch (``TORCH``, the CPU wheel pip finds on this machine's disk) is unpacked once into ``.cache/frameworks/torch-…``
+and each venv that needs it points at it with a ``.pth`` file (three copies of 750 MB were most of a cold start);
+the pins go in with ``--no-deps`` (everything is pinned, nothing is resolved: no CUDA torch can be pulled in),
+``--no-build-isolation`` (DeepSpeed builds from its sdist against that torch), ``--ignore-requires-python`` (Axolotl
+0.21 declares Python 3.12 but runs its schema code on 3.11: see frameworks/README.md) and ``--no-compile`` (modules
+are compiled when first imported, not all of them at install). A target whose ``torch.txt`` says ``no``
 needs no torch (Unsloth's checks read sources with ``ast``); its ``wheels.txt`` lists wheels unpacked, not installed.
 
     python -m frameworks.venv trl        # prints the venv's python, creating the venv if needed
@@ -53,7 +55,21 @@ def python(target: str) -> Path:
 
 
 def _pip(py: Path, *args: str) -> None:
-    subprocess.run([str(py), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *args], check=True)
+    subprocess.run([str(py), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-compile", *args],
+                   check=True)
+
+
+def torch_dir() -> Path:
+    """The one unpacked torch every torch-based venv shares (made on first use; ``.ok`` marks a finished one)."""
+    folder = CACHE / f"torch-{TORCH.split('==')[1]}-py{sys.version_info[0]}{sys.version_info[1]}"
+    if (folder / ".ok").exists():
+        return folder
+    if folder.exists():
+        shutil.rmtree(folder)
+    CACHE.mkdir(parents=True, exist_ok=True)
+    _pip(Path(sys.executable), "--no-deps", "--target", str(folder), TORCH)
+    (folder / ".ok").write_text(TORCH)
+    return folder
 
 
 def ensure(target: str) -> Path:
@@ -67,7 +83,8 @@ def ensure(target: str) -> Path:
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     py = python(target)
     if _needs_torch(target):
-        _pip(py, TORCH)
+        site = next((venv / "lib").glob("python*/site-packages"))
+        (site / "_frameworks_torch.pth").write_text(str(torch_dir()) + "\n")
     _pip(py, "--no-deps", "--no-build-isolation", "--ignore-requires-python", "-r",
          str(HERE / target / "requirements.txt"))
     wheels = HERE / target / "wheels.txt"
