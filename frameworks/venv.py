@@ -1,7 +1,7 @@
 """One virtualenv per export target, made on demand and reused while its pinned requirements are unchanged.
 
 ``frameworks/<target>/requirements.txt`` pins every distribution of the target's environment (a ``pip freeze``; the
-targets' pins conflict, so each has its own). A venv lives in ``.cache/frameworks/<target>-<hash>/`` (git-ignored),
+targets' pins conflict, so each has its own), ``build.txt`` the ones built from an sdist after those (DeepSpeed). A venv lives in ``.cache/frameworks/<target>-<hash>/`` (git-ignored),
 the hash covering the requirements file, the Python version and the torch pin, so a changed pin makes a new one.
 torch (``TORCH``, the CPU wheel pip finds on this machine's disk) is unpacked once into ``.cache/frameworks/torch-…``
 and each venv that needs it points at it with a ``.pth`` file (three copies of 750 MB were most of a cold start);
@@ -38,7 +38,7 @@ def _needs_torch(target: str) -> bool:
 
 def key(target: str) -> str:
     h = hashlib.sha256()
-    for name in ("requirements.txt", "wheels.txt", "torch.txt"):
+    for name in ("requirements.txt", "build.txt", "wheels.txt", "torch.txt"):
         path = HERE / target / name
         if path.exists():
             h.update(name.encode() + b"\0" + path.read_bytes())
@@ -87,6 +87,9 @@ def ensure(target: str) -> Path:
         (site / "_frameworks_torch.pth").write_text(str(torch_dir()) + "\n")
     _pip(py, "--no-deps", "--no-build-isolation", "--ignore-requires-python", "-r",
          str(HERE / target / "requirements.txt"))
+    build = HERE / target / "build.txt"
+    if build.exists():          # sdists, built against what requirements.txt installed (torch's dependencies too)
+        _pip(py, "--no-deps", "--no-build-isolation", "-r", str(build))
     wheels = HERE / target / "wheels.txt"
     if wheels.exists():
         dest = venv / "wheels"
