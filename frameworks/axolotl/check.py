@@ -107,7 +107,9 @@ def _one(cfg_entry: dict) -> dict:
 
 def check(request: dict) -> dict:
     import importlib.util
-    launcher = importlib.util.find_spec("axolotl.cli.train") is not None    # what the Run and Measure lines start
+    # the module the Run and Measure lines start (its file: importing it needs the CLI's runtime packages)
+    package = importlib.util.find_spec("axolotl")
+    launcher = package is not None and (Path(package.origin).parent / "cli" / "train.py").is_file()
     results = {c["id"]: _one(c) for c in request["configs"]}
     for r in results.values():
         if not launcher:

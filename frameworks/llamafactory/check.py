@@ -106,7 +106,9 @@ def _one(files: dict) -> dict:
 
 def check(request: dict) -> dict:
     import importlib.util
-    launcher = importlib.util.find_spec("llamafactory.launcher") is not None    # what the Run and Measure lines start
+    # the module the Run and Measure lines start (its file: importing it needs the CLI's runtime packages)
+    package = importlib.util.find_spec("llamafactory")
+    launcher = package is not None and (Path(package.origin).parent / "launcher.py").is_file()
     results = {c["id"]: _one(c["files"]) for c in request["configs"]}
     for r in results.values():
         if not launcher:
