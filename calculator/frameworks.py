@@ -227,20 +227,28 @@ _UNSLOTH = (
     _d("epochs", 3.0, "unsloth_cli/config.py TrainingConfig.num_epochs"),
 )
 
-# --- torchtune 0.6.1 (development stopped, meta-pytorch/torchtune#2883) -----------------------------------------------------
+# --- torchtune 0.6.1 (development stopped, meta-pytorch/torchtune#2883); recipes/configs/ as shipped in the wheel --------
+_TT_LORA = "recipes/configs/llama3_1/8B_qlora_single_device.yaml"
+_TT_FULL = "recipes/configs/llama3_1/8B_full_single_device.yaml"
 _TORCHTUNE = (
-    _d("precision", "bf16", "recipes/configs/*/*.yaml dtype: bf16 (pure bf16, no AMP)"),
-    _d("base_fp32", False, "recipes/configs dtype: bf16"),
+    _d("precision", "bf16", f"{_TT_LORA} dtype: bf16 (pure bf16, no AMP)"),
+    _d("base_fp32", False, f"{_TT_LORA} dtype: bf16"),
     _d("qlora_backend", "torchao", "torchtune/modules/peft/lora.py (to_nf4 on the LoRA-wrapped linears only)"),
-    _d("chunked_cross_entropy", True, "recipes/configs loss: CEWithChunkedOutputLoss"),
-    _d("gradient_checkpointing", True, "recipes/configs enable_activation_checkpointing: True"),
-    _d("activation_offloading", False, "recipes/configs enable_activation_offloading: False"),
-    _d("attention", "sdpa", "torchtune/modules/attention.py (SDPA, k/v expanded to every query head)"),
-    _d("optimizer", "adamw_torch_fused", "recipes/configs optimizer: torch.optim.AdamW fused: True"),
-    _d("lora_dropout", 0.0, "torchtune/models/*/_component_builders.py lora_dropout=0.0"),
-    _d("lora_dtype", "bf16", "torchtune/modules/peft/lora.py (adapters in the model dtype)"),
-    _d("optimizer_in_backward", False, "recipes/full_finetune_single_device.py optimizer_in_bwd=False"),
-    _d("double_quant", True, "torchao/dtypes/nf4tensor.py (scalers quantised per scaler_block_size)"),
+    _d("chunked_cross_entropy", True, f"{_TT_LORA} loss: torchtune.modules.loss.CEWithChunkedOutputLoss"),
+    _d("gradient_checkpointing", True, f"{_TT_LORA} enable_activation_checkpointing: True"),
+    _d("activation_offloading", False, f"{_TT_LORA} enable_activation_offloading: False"),
+    _d("attention", "sdpa", "torchtune/modules/attention.py (k and v expanded to every query head, then SDPA)"),
+    _d("optimizer", "adamw_torch_fused", f"{_TT_LORA} optimizer: torch.optim.AdamW, fused: True", method="lora"),
+    _d("optimizer", "adamw_torch_fused", f"{_TT_LORA} optimizer: torch.optim.AdamW, fused: True", method="qlora"),
+    _d("optimizer", "paged_adamw_8bit", f"{_TT_FULL} optimizer: bitsandbytes.optim.PagedAdamW8bit", method="full"),
+    _d("optimizer_in_backward", True, f"{_TT_FULL} optimizer_in_bwd: True", method="full"),
+    _d("optimizer_in_backward", False, "recipes/lora_finetune_single_device.py (no optimizer_in_bwd)", method="lora"),
+    _d("optimizer_in_backward", False, "recipes/lora_finetune_single_device.py (no optimizer_in_bwd)", method="qlora"),
+    _d("lora_dropout", 0.0, "torchtune/models/llama3_1/_component_builders.py lora_llama3_1(lora_dropout=0.0)"),
+    _d("lora_dtype", "bf16", "recipes/lora_finetune_single_device.py (the model is built under "
+                             "training.set_default_dtype(bf16): adapters too)"),
+    _d("micro_batch_size", 2, f"{_TT_FULL} batch_size: 2"),
+    _d("epochs", 1.0, f"{_TT_LORA} epochs: 1"),
 )
 
 

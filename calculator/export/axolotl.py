@@ -66,9 +66,9 @@ def write(p: Plan, summary: Mapping[str, Any] | None, text: Mapping[str, str] | 
             if not k["double_quant"]:
                 add(("bnb_config_kwargs", [("bnb_4bit_use_double_quant", False, None)],
                      why("why_double_quant", False, True)))
-        add(("lora_r", k["lora_rank"], None))
+        add(("lora_r", k["lora_rank"], None))       # no default: Axolotl requires it with an adapter
         add(("lora_alpha", 2 * k["lora_rank"], None))
-        add(("lora_dropout", k["lora_dropout"], None))
+        add(("lora_dropout", k["lora_dropout"], why("why_dropout", k["lora_dropout"], d["lora_dropout"])))
         if tuple(k["lora_targets"]) == ALL_LINEAR:
             add(("lora_target_linear", True, None))
         else:
@@ -87,7 +87,7 @@ def write(p: Plan, summary: Mapping[str, Any] | None, text: Mapping[str, str] | 
     add(("output_dir", "<EDIT: output dir>", render("edit_output", text)))
     add(("sequence_len", k["seq_len"], why("why_seq_len", k["seq_len"], d["seq_len"])))
     if not k["dpo"]:
-        add(("sample_packing", k["packing"], None))
+        add(("sample_packing", k["packing"], why("why_packing", k["packing"], d["packing"])))
     add(("micro_batch_size", k["micro_batch_size"], None))
     add(("gradient_accumulation_steps", k["grad_accum_steps"], None))
     add(("num_epochs", k["epochs"], None))

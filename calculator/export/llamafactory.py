@@ -73,7 +73,7 @@ def write(p: Plan, summary: Mapping[str, Any] | None, text: Mapping[str, str] | 
     if k["method"] != "full":
         add(("lora_rank", k["lora_rank"], why("why_rank", k["lora_rank"], d["lora_rank"])))
         add(("lora_alpha", 2 * k["lora_rank"], None))
-        add(("lora_dropout", k["lora_dropout"], None))
+        add(("lora_dropout", k["lora_dropout"], why("why_dropout", k["lora_dropout"], d["lora_dropout"])))
         targets = "all" if tuple(k["lora_targets"]) == ALL_LINEAR else ",".join(k["lora_targets"])
         add(("lora_target", targets, None))
     if k["dpo"]:
@@ -83,7 +83,7 @@ def write(p: Plan, summary: Mapping[str, Any] | None, text: Mapping[str, str] | 
     add(("template", "default", None))
     add(("cutoff_len", k["seq_len"], why("why_seq_len", k["seq_len"], d["seq_len"])))
     if not k["dpo"]:
-        add(("packing", k["packing"], None))
+        add(("packing", k["packing"], why("why_packing", k["packing"], d["packing"])))
     add(("output_dir", "<EDIT: output dir>", render("edit_output", text)))
     add(("overwrite_output_dir", True, None))
     add(("per_device_train_batch_size", k["micro_batch_size"], why("why_batch", k["micro_batch_size"], 8)))
