@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def _pins(target: str) -> dict[str, str]:
     pins = {}
-    for name in ("requirements.txt", "wheels.txt"):
+    for name in ("requirements.txt", "build.txt", "wheels.txt"):
         path = ROOT / "frameworks" / target / name
         if path.exists():
             for line in path.read_text().splitlines():
