@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from sitebuild.wheel import LATER
+
 pytestmark = pytest.mark.docs
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -38,8 +40,10 @@ def test_the_wheel_is_valid_and_carries_the_estimator_only(built_site, tmp_path)
     with zipfile.ZipFile(wheel) as zf:
         names = set(zf.namelist())
         sources = {p.relative_to(ROOT / "calculator").as_posix() for p in (ROOT / "calculator").rglob("*.py")
-                   if "__pycache__" not in p.parts}
+                   if "__pycache__" not in p.parts and p.relative_to(ROOT / "calculator").parts[0] not in LATER}
         assert {f"calculator/{n}" for n in sources} <= names
+        later = tuple(f"calculator/{sub}/" for sub in LATER)
+        assert not [n for n in names if n.startswith(later)], "a subpackage meant for later is in the first wheel"
         assert not [n for n in names if not n.startswith(("calculator/", "calculator-"))], names
         dist = next(n.split("/")[0] for n in names if n.endswith(".dist-info/WHEEL"))
         meta = zf.read(f"{dist}/WHEEL").decode()
