@@ -53,6 +53,8 @@ MAX_INPUT_CHARS = 200_000
 MAX_DEPTH = 32
 
 _KEYS = frozenset(BY_NAME) | {"describe"}
+#: The run's keys beside the data size: echoed in ``result.inputs`` as given, even when no data size uses them yet.
+WORKLOAD_KEYS = ("dataset_tokens", "dataset_examples", "mean_tokens_per_example", "epochs")
 
 # =====================================================================================================================
 # Parsing
@@ -144,7 +146,9 @@ def parse_request(obj: Any) -> tuple[TrainingSetup, dict[str, Any]]:
         workload = throughput.Workload(dataset_tokens=v["dataset_tokens"], dataset_examples=v["dataset_examples"],
                                        mean_tokens_per_example=v["mean_tokens_per_example"], epochs=v["epochs"])
     return setup, {"gpu": v["gpu"], "include": v["include"], "workload": workload,
-                   "gpu_hour_price": v["gpu_hour_price"]}
+                   "gpu_hour_price": v["gpu_hour_price"],
+                   # echoed as given, with or without a data size to use them on (an accepted input is echoed)
+                   "workload_inputs": {k: v[k] for k in WORKLOAD_KEYS}}
 
 
 def _check_contradictions(v: dict[str, Any]) -> None:
@@ -161,6 +165,8 @@ def _check_contradictions(v: dict[str, Any]) -> None:
         raise InputError("contradiction", "dataset_examples")        # the data's size once: in tokens or in examples
     if v["dataset_examples"] is not None and v["mean_tokens_per_example"] is None:
         raise InputError("missing_field", "mean_tokens_per_example")
+    if v["gpu_hour_price"] is not None and v["gpu"] is None:
+        raise InputError("contradiction", "gpu_hour_price")   # the price of one hour of `gpu`: no card, nothing to price
 
 
 # =====================================================================================================================
