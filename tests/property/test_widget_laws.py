@@ -9,7 +9,7 @@ import json
 import string
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from calculator import api
@@ -98,6 +98,10 @@ def _answer(lang: str, message: str) -> dict:
 @given(st.sampled_from(sorted(WIDGET_KINDS)), st.dictionaries(st.sampled_from(sorted(BY_NAME)), _raw_value,
                                                               max_size=8),
        _model, st.sampled_from(["ar", "en"]))
+@example("estimator", {"seq_len": "9" * 4301}, "llama-3.1-8b", "en")          # the review's F1, always tried
+@example("fits", {"micro_batch_size": "٩" * 4301}, "llama-3.1-8b", "ar")
+@example("estimator", {}, {"source": "custom", "value": {**{k: str(v) for k, v in _config.items()},
+                                                          "vocab_size": "9" * 4301}}, "en")
 def test_anything_a_form_or_a_link_can_send_is_answered_next_to_its_control(kind, raw, model, lang):
     """Any raw control values: an answer, or errors with the API's codes, each on a control of the widget."""
     raw.pop("include", None)
