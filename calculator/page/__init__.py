@@ -150,7 +150,7 @@ def _read_message(message: Any) -> dict[str, Any]:
 
 def _json_text(answer: dict[str, Any]) -> str:
     """The answer as JSON text the page can take: Arabic and every other letter as itself, but a lone surrogate
-    (a pasted ``"\ud800"``) escaped, since no UTF-8 or UTF-16 text can carry it unescaped."""
+    (a pasted ``"\\ud800"``) escaped, since no UTF-8 or UTF-16 text can carry it unescaped."""
     text = json.dumps(answer, ensure_ascii=False)
     try:
         text.encode("utf-8")

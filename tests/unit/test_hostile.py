@@ -280,3 +280,19 @@ def test_a_setup_beyond_the_apis_highest_values_is_still_a_setup() -> None:
     sequences per example in the time model), and a Python caller may too: the figures stay defined."""
     s = TrainingSetup(model=MODELS["llama-3.2-1b"], micro_batch_size=100_000, grad_accum_steps=10**7)
     assert estimate(s).peak_bytes > 0
+
+
+def test_no_string_of_the_package_holds_a_lone_surrogate() -> None:
+    """Pyodide cannot import a module with a lone surrogate among its constants (a docstring's "\\ud800" written
+    without its backslash escaped): the page's worker would fail to start while every CPython test passed."""
+    def constants(code):
+        for c in code.co_consts:
+            if isinstance(c, str):
+                yield c
+            elif hasattr(c, "co_consts"):
+                yield from constants(c)
+
+    for path in sorted((ROOT / "calculator").rglob("*.py")):
+        code = compile(path.read_text(encoding="utf-8"), str(path), "exec")
+        bad = [c[:60] for c in constants(code) if any(0xD800 <= ord(ch) <= 0xDFFF for ch in c)]
+        assert not bad, f"{path.relative_to(ROOT)}: {bad}"
