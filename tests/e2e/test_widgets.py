@@ -313,6 +313,38 @@ def test_typed_errors_have_per_type_messages_and_keep_the_last_result_marked_out
         reset(page)
 
 
+def test_huge_values_are_cut_before_the_worker_and_refused_next_to_their_control(live):
+    """A value of megabytes (typed, pasted) never reaches the worker whole: calc.js cuts it one character beyond
+    Python's limit (form.TRANSPORT_LIMITS, written into the page by the build), so the worker reads at most that and
+    the reader sees "too large" next to the control, never internal_error. The review's F1 input (4,301 digits in a
+    number field) is among them."""
+    from calculator.api import MAX_INPUT_CHARS
+    from calculator.page.form import MAX_FIELD_CHARS
+    page, s = live["en"], S["en"]
+    root = page.locator("#calc-estimator-1")
+    page.evaluate("""() => { window.__sent = [];
+        const post = window.__post = Worker.prototype.postMessage;
+        Worker.prototype.postMessage = function (m) { window.__sent.push(JSON.stringify(m).length); return post.call(this, m); };
+    }""")
+    try:
+        seq = root.locator('[data-calc-field="seq_len"]')
+        for typed in ("9" * 4301, "1" * 300_000):
+            seq.fill(typed)
+            expect_error(root, "seq_len", plain_text(message_for(s, "too_large", "seq_len")), "too_large")
+        seq.fill("2048")
+        expect(root.locator('[data-calc-error-for="seq_len"]')).to_be_hidden()
+        root.locator('[data-calc-control="model_source"][value="paste"]').check()
+        root.locator('[data-calc-field="config"]').fill('{"hidden_size": 2048, "notes": "' + "x" * 3 * MAX_INPUT_CHARS + '"}')
+        expect_error(root, "config", plain_text(message_for(s, "too_large", "config")), "too_large")
+        sent = page.evaluate("window.__sent")
+        assert sent and max(sent) < MAX_INPUT_CHARS + 4 * MAX_FIELD_CHARS, max(sent)
+    finally:
+        page.evaluate("() => { Worker.prototype.postMessage = window.__post; }")
+        if root.locator('[data-calc-field="config"]').is_visible():
+            root.locator('[data-calc-field="config"]').fill("")     # the next test finds the paste box empty
+        reset(page)
+
+
 @pytest.mark.parametrize("lang", ["ar", "en"])
 def test_pasted_and_custom_models(live, lang):
     page, s = live[lang], S[lang]

@@ -35,6 +35,10 @@ function readJSON(id) {
 
 const S = (readJSON("site-strings") || {}).calc || {};
 const CONFIG = readJSON("calc-runtime") || {};
+// How far a value may be cut before it is sent to the worker (calculator.page.form.TRANSPORT_LIMITS, written into
+// the page by the build): one character beyond what Python accepts, so a cut value is still refused, as too long,
+// next to its control, and no paste or typing can make the worker read megabytes.
+const LIMITS = { text: Number((CONFIG.limits || {}).text) || Infinity, field: Number((CONFIG.limits || {}).field) || Infinity };
 const LANG = document.documentElement.lang || "en";
 const SITE_ROOT = new URL("../../", import.meta.url);
 
@@ -308,11 +312,12 @@ class Form {
     if (source === "custom") {
       const value = {};
       for (const input of this.root.querySelectorAll('[data-calc-field^="model."]')) {
-        value[input.dataset.calcField.slice(6)] = input.type === "checkbox" ? input.checked : input.value;
+        value[input.dataset.calcField.slice(6)] = input.type === "checkbox" ? input.checked
+          : input.value.slice(0, LIMITS.field);
       }
       return { source, value };
     }
-    if (source === "paste") return { source, value: this.controls("config")[0].value };
+    if (source === "paste") return { source, value: this.controls("config")[0].value.slice(0, LIMITS.text) };
     return { source: "preset", value: this.modelSelect().value };
   }
 
@@ -328,7 +333,7 @@ class Form {
       if (!els.length) raw[key] = this.defaults[key];
       else if (key === "lora_targets") raw[key] = els.filter((el) => el.checked).map((el) => el.value);
       else if (els[0].type === "checkbox") raw[key] = els[0].checked;
-      else raw[key] = els[0].value;
+      else raw[key] = els[0].value.slice(0, LIMITS.field);
     }
     return raw;
   }
