@@ -8,19 +8,27 @@
 One flag per request key, made from its spec in ``calculator/inputs.py`` by its kind of value (underscores become
 dashes); unset flags take the API defaults. The text says every figure with the page's English words (the English
 string table, ``overrides/strings/en.json``) and formats (``calculator/page/text.py``).
-Bad input prints the error code and field and exits with status 2.
+Bad input prints the error code and field and exits with status 2, whatever it is: a flag's value (``--epochs nan``
+is ``out_of_range``, as the API says), a ``--config`` that is not a regular file or is longer than the API reads
+(``wrong_type`` / ``too_large``, and nothing beyond that limit is read), nested too deep, not JSON. Every string the
+text output echoes (a config's name, an error's field) has its control characters escaped, so a hostile
+``config.json`` cannot drive the terminal; ``--json`` prints JSON, which escapes them itself.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import stat
 import sys
+import unicodedata
 from typing import Any
 
 from pathlib import Path
 
 from . import vocab
-from .api import answer_text
+from .api import MAX_INPUT_CHARS, answer, answer_text, read_json
+from .errors import InputError
 from .inputs import INPUTS, InputSpec
 from .page.text import Strings, counted, duration, filled, fmt_bytes, fmt_int, fmt_number, fmt_percent, money, plain_text
 
@@ -45,11 +53,57 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+#: The most bytes of ``--config`` read: MAX_INPUT_CHARS characters of UTF-8 (at most 4 bytes each) and a BOM.
+MAX_CONFIG_BYTES = 4 * MAX_INPUT_CHARS + 3
+
+
+class ConfigError(Exception):
+    """A ``--config`` the CLI does not read: an API code and why, in words."""
+
+    def __init__(self, code: str, reason: str) -> None:
+        super().__init__(code, reason)
+        self.code, self.reason = code, reason
+
+
+def read_config(path: str) -> Any:
+    """The config object of ``--config PATH``, through the API's own JSON reader (``api.read_json``: size, depth,
+    long integers, NaN). Only a regular file is opened for reading (a FIFO would wait for a writer, a device or
+    ``/dev/zero`` never ends, a directory is no file), and at most MAX_CONFIG_BYTES of it are read; a UTF-8 BOM is
+    allowed. ``ConfigError`` with the API's code otherwise."""
+    try:
+        st = os.stat(path)
+    except OSError as exc:
+        raise ConfigError("missing_field", f"cannot open it: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise ConfigError("wrong_type", "not a regular file")
+    if st.st_size > MAX_CONFIG_BYTES:
+        raise ConfigError("too_large", f"longer than the {MAX_INPUT_CHARS:,} characters the estimator reads")
+    try:
+        # O_NONBLOCK: if the path was swapped for a FIFO after the check, opening it does not wait for a writer.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                raise ConfigError("wrong_type", "not a regular file")
+            data = f.read(MAX_CONFIG_BYTES + 1)
+    except OSError as exc:
+        raise ConfigError("missing_field", f"cannot read it: {exc.strerror or exc}") from None
+    if len(data) > MAX_CONFIG_BYTES:
+        raise ConfigError("too_large", f"longer than the {MAX_INPUT_CHARS:,} characters the estimator reads")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ConfigError("invalid_json", "not UTF-8 text") from None
+    try:
+        return read_json(text, "model")
+    except InputError as err:
+        raise ConfigError(err.code, "not a JSON object the estimator can read") from None
+
+
 def request_from_args(a: argparse.Namespace) -> dict[str, Any]:
+    """The request of the flags (``read_config`` for ``--config``; ConfigError when it cannot be read)."""
     req: dict[str, Any] = {}
     if a.config:
-        with open(a.config, encoding="utf-8") as f:
-            req["model"] = json.load(f)
+        req["model"] = read_config(a.config)
     elif a.model is not None:
         req["model"] = a.model
     for spec in INPUTS:
@@ -69,6 +123,37 @@ def english() -> Strings:
 
 def _text(markup: Any) -> str:
     return plain_text(markup)
+
+
+#: Characters a terminal acts on or reorders: every control character (C0, DEL, C1: escape sequences, bells), a
+#: lone surrogate (no terminal encoding can write it), and the bidirectional overrides and isolates (they reorder
+#: what is shown: "Trojan Source").
+_UNSHOWN = frozenset({"Cc", "Cs", "Co", "Cn"})     # control, surrogate, private use, unassigned
+_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
+
+
+def printable(text: str) -> str:
+    """``text`` with every character a terminal would act on written as its escape (``\\x1b``, ``\\ud800``,
+    ``\\u202e``): what the text output echoes can show, never do, anything."""
+    if text.isprintable() and not _BIDI_CONTROLS.intersection(text):
+        return text
+    return "".join(_escape(ch) if unicodedata.category(ch) in _UNSHOWN or ch in _BIDI_CONTROLS else ch for ch in text)
+
+
+def _escape(ch: str) -> str:
+    o = ord(ch)
+    return f"\\x{o:02x}" if o < 0x100 else f"\\u{o:04x}" if o < 0x10000 else f"\\U{o:08x}"
+
+
+def _printable_tree(x: Any) -> Any:
+    """Every string of an answer (keys too) through ``printable``."""
+    if isinstance(x, str):
+        return printable(x)
+    if isinstance(x, dict):
+        return {printable(str(k)): _printable_tree(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_printable_tree(v) for v in x]
+    return x
 
 
 def _bytes(b: int) -> str:
@@ -196,7 +281,17 @@ def render_time(r: dict[str, Any], s: Strings) -> list[str]:
     return out
 
 
+def _fail(code: str, field: str | None, detail: str = "") -> int:
+    """The one way the CLI refuses: ``error: CODE (FIELD)[: detail]`` on stderr, exit status 2."""
+    line = f"error: {code} ({field})" + (f": {detail}" if detail else "")
+    print(printable(line), file=sys.stderr)
+    return 2
+
+
 def main(argv: list[str] | None = None) -> int:
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")      # a terminal that cannot show a letter shows \uXXXX
     p = build_parser()
     a = p.parse_args(argv)
     if a.describe:
@@ -204,16 +299,14 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     try:
         req = request_from_args(a)
-    except (OSError, ValueError) as exc:
-        print(f"error: cannot read --config: {exc}", file=sys.stderr)
-        return 2
+    except ConfigError as exc:
+        return _fail(exc.code, "model", f"--config {a.config}: {exc.reason}")
     if "model" not in req:
-        print("error: missing_field (model): give --model ID or --config PATH", file=sys.stderr)
-        return 2
-    out = json.loads(answer_text(json.dumps(req)))
+        return _fail("missing_field", "model", "give --model ID or --config PATH")
+    out = answer(req)       # the parsed request itself: a flag's NaN or infinity is the API's out_of_range
     if not out["ok"]:
         e = out["error"]
-        print(f"error: {e['code']} ({e['field']})", file=sys.stderr)
+        _fail(e["code"], e["field"])
         if a.json:
             print(json.dumps(out))
         return 2
@@ -225,9 +318,15 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, ValueError, KeyError) as exc:
         print(f"error: cannot read the English string table {STRINGS}: {exc} (--json needs none)", file=sys.stderr)
         return 2
-    print(render(out["result"], s))
+    print(render(_printable_tree(out["result"]), s))
     return 0
 
 
 if __name__ == "__main__":  # pragma: no cover
-    raise SystemExit(main())
+    try:
+        code = main()
+        sys.stdout.flush()
+    except BrokenPipeError:      # `python -m calculator ... | head`: the reader left; no traceback for that
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        code = 0
+    raise SystemExit(code)

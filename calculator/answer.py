@@ -235,11 +235,11 @@ def _time_fields(s: TrainingSetup, options: dict[str, Any], r: dict[str, Any]) -
     w: Workload | None = options.get("workload")
     reader_price = options.get("gpu_hour_price")
     chosen = options.get("gpu")
-    if "inputs" in r:   # echo the time keys in request form (feeding the inputs back gives the same result)
-        r["inputs"].update({
+    if "inputs" in r:   # echo the time keys in request form, as given (feeding the inputs back gives the same result)
+        given = options.get("workload_inputs") or {
             "dataset_tokens": w.dataset_tokens if w else None, "dataset_examples": w.dataset_examples if w else None,
-            "mean_tokens_per_example": w.mean_tokens_per_example if w else None, "epochs": w.epochs if w else 1.0,
-            "gpu_hour_price": reader_price})
+            "mean_tokens_per_example": w.mean_tokens_per_example if w else None, "epochs": w.epochs if w else 1.0}
+        r["inputs"].update({**given, "gpu_hour_price": reader_price})
     if chosen is not None:
         gpu = GPUS[chosen]
         try:

@@ -6,16 +6,18 @@ returns ``{"ok": true, "result": {...}}`` (laid out by ``answer.py``) or ``{"ok"
 A request ``{"describe": true}`` returns the schema (presets, GPUs, the input specs, error codes) instead.
 Every request key is declared once, in ``inputs.py``, and checked by its kind of value (``values.py``); parsing is a
 loop over those specs plus the rules that span several keys. The page (``calculator/page/``) reads the estimator
-through this module only: it also publishes the catalogue (``MODELS``, ``GPUS``) and the model-config fields
-(``MODEL_FIELDS``) the page draws.
+through this module only: it also publishes the catalogue (``MODELS``, ``GPUS``), the model-config fields
+(``MODEL_FIELDS``) the page draws, and the fit rule (``verdict``, for a widget that asks for memory alone).
 Standard library only; never imports a browser API.
 """
 from __future__ import annotations
 
+import dataclasses
 import json
-from typing import Any
+import re
+from typing import Any, Callable
 
-from . import recommend, throughput
+from . import models, recommend, throughput
 from .answer import gpu_json, inputs_json, result_json
 from .catalog import GPUS, MODELS
 from .configs import (ALIASES, ARCH_FIELDS, MAX_PARAMS, MODEL_FIELD_KINDS, MODEL_FIELDS, MODEL_LIMITS, QK_NORMS,
@@ -24,10 +26,13 @@ from .errors import EstimatorError, InputError, InputErrors
 from .inputs import BY_NAME, DEFAULTS, ENUMS, INPUTS, LIMITS, InputSpec
 from .memory import estimate as _estimate
 from .params import count_params, trainable_params
+from .recommend import verdict
 from .models import Method, Optimizer, Precision, TrainingSetup
+from .values import MAX_DIGITS, whole_number
 
-__all__ = ["answer_text", "answer", "schema", "parse_request", "parse_model", "read_json", "inputs_json", "result_json",
-           "DEFAULTS", "ERROR_CODES", "LIMITS", "ENUMS", "MAX_INPUT_CHARS", "MODELS", "GPUS", "MODEL_FIELDS"]
+__all__ = ["answer_text", "answer", "schema", "parse_request", "parse_model", "read_json", "read_text", "check_text",
+           "check_tree", "inputs_json", "result_json", "DEFAULTS", "ERROR_CODES", "LIMITS", "ENUMS", "MAX_INPUT_CHARS",
+           "MAX_DEPTH", "MODELS", "GPUS", "MODEL_FIELDS", "verdict"]
 
 ERROR_CODES: tuple[str, ...] = (
     "invalid_json",     # not parseable JSON (also NaN/Infinity, which JSON does not have)
@@ -53,6 +58,8 @@ MAX_INPUT_CHARS = 200_000
 MAX_DEPTH = 32
 
 _KEYS = frozenset(BY_NAME) | {"describe"}
+#: The run's keys beside the data size: echoed in ``result.inputs`` as given, even when no data size uses them yet.
+WORKLOAD_KEYS = ("dataset_tokens", "dataset_examples", "mean_tokens_per_example", "epochs")
 
 # =====================================================================================================================
 # Parsing
@@ -64,19 +71,50 @@ def _reject_constant(name: str) -> Any:
 def _parse_int(digits: str) -> int:
     """JSON integers of any length: beyond 40 digits every limit is exceeded, so ±10^40 stands for them (out_of_range,
     never Python's 4300-digit conversion error)."""
-    if len(digits) > 40:
-        return -10**40 if digits.startswith("-") else 10**40
-    return int(digits)
+    return whole_number(digits)
 
 
-def _depth_ok(x: Any, depth: int = 0) -> bool:
-    if depth > MAX_DEPTH:
-        return False
-    if isinstance(x, dict):
-        return all(_depth_ok(v, depth + 1) for v in x.values())
-    if isinstance(x, list):
-        return all(_depth_ok(v, depth + 1) for v in x)
-    return True
+#: A run of digits longer than MAX_DIGITS somewhere in a text: only then does the JSON reader need the slow hook
+#: that reads each integer itself (the C decoder's own conversion is fast, and exact up to 4,300 digits).
+_LONG_DIGITS = re.compile(r"\d{%d}" % (MAX_DIGITS + 1))
+#: The kinds of value JSON has: anything a reader of another format returns beyond these is refused.
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+_CONTAINERS = (dict, list)
+_CONTAINER_KINDS = frozenset(_CONTAINERS)
+
+
+def _tree_fault(obj: Any) -> str | None:
+    """Why a parsed tree cannot be read (``too_large``: nested deeper than MAX_DEPTH; ``invalid_json``: a value or a
+    key of a kind JSON does not have), or None. Walked level by level, each level's kinds of value gathered by C
+    loops (``set(map(type, ...))``), so a flat list of 100,000 numbers costs one pass, not 100,000 calls."""
+    level = [obj] if type(obj) in _CONTAINERS else []
+    if not level and type(obj) not in _SCALARS:
+        return "invalid_json"
+    depth = 0
+    while level:
+        below: list[Any] = []
+        for node in level:
+            if type(node) is dict:
+                if node and set(map(type, node)) != {str}:
+                    return "invalid_json"
+                values: Any = node.values()
+            else:
+                values = node
+            if not values:
+                continue
+            if depth >= MAX_DEPTH:
+                return "too_large"             # a value below the deepest level allowed
+            kinds = set(map(type, values))
+            if kinds - _SCALARS - {dict, list}:
+                return "invalid_json"
+            if kinds <= _CONTAINER_KINDS:
+                if any(values):                # only empty containers (any() runs in C): nothing below them
+                    below.extend(v for v in values if v)
+            elif dict in kinds or list in kinds:
+                below.extend(v for v in values if v and type(v) in _CONTAINERS)
+        level = below
+        depth += 1
+    return None
 
 
 def check_value(spec: InputSpec, value: Any) -> Any:
@@ -87,21 +125,53 @@ def check_value(spec: InputSpec, value: Any) -> Any:
     return spec.value_kind.check(spec, value)
 
 
-def read_json(text: str, field: str | None = None) -> Any:
-    """JSON text as Python values, or ``InputError`` naming ``field``: ``too_large`` (longer than MAX_INPUT_CHARS,
-    nested deeper than MAX_DEPTH), ``invalid_json`` (not JSON; NaN and Infinity are not JSON either). The request
-    and a pasted config.json are read alike."""
-    if len(text) > MAX_INPUT_CHARS:
+def check_text(text: Any, field: str | None = None, max_chars: int = MAX_INPUT_CHARS) -> str:
+    """The first guard of every text read: a string (else ``not_an_object``) of at most ``max_chars`` characters
+    (else ``too_large``)."""
+    if not isinstance(text, str):
+        raise InputError("not_an_object", field)
+    if len(text) > max_chars:
         raise InputError("too_large", field)
-    try:
-        obj = json.loads(text, parse_constant=_reject_constant, parse_int=_parse_int)
-    except RecursionError:
-        raise InputError("too_large", field) from None
-    except (ValueError, TypeError):
-        raise InputError("invalid_json", field) from None
-    if not _depth_ok(obj):
-        raise InputError("too_large", field)
+    return text
+
+
+def check_tree(obj: Any, field: str | None = None) -> Any:
+    """The guard of every parsed value, whatever its text was: nested at most MAX_DEPTH deep (else ``too_large``),
+    only JSON's kinds of value with string keys (else ``invalid_json``). Returns ``obj``."""
+    fault = _tree_fault(obj)
+    if fault is not None:
+        raise InputError(fault, field)
     return obj
+
+
+def read_text(text: Any, parse: Callable[[str], Any], field: str | None = None,
+              max_chars: int = MAX_INPUT_CHARS) -> Any:
+    """A text of any format (``parse``: its reader, e.g. a YAML loader) behind the guards the JSON reader has:
+    ``check_text``, then ``parse`` (any error it raises is ``invalid_json``; a recursion or memory error is
+    ``too_large``), then ``check_tree``. ``InputError`` names ``field``."""
+    check_text(text, field, max_chars)
+    try:
+        obj = parse(text)
+    except (RecursionError, MemoryError):
+        raise InputError("too_large", field) from None
+    except Exception:  # noqa: BLE001 - whatever a parser raises, the text is not readable
+        raise InputError("invalid_json", field) from None
+    return check_tree(obj, field)
+
+
+def _loads(text: str) -> Any:
+    if _LONG_DIGITS.search(text):
+        return json.loads(text, parse_constant=_reject_constant, parse_int=_parse_int)
+    return json.loads(text, parse_constant=_reject_constant)
+
+
+def read_json(text: Any, field: str | None = None, max_chars: int = MAX_INPUT_CHARS) -> Any:
+    """JSON text as Python values, or ``InputError`` naming ``field``: ``too_large`` (longer than ``max_chars``,
+    nested deeper than MAX_DEPTH), ``invalid_json`` (not JSON; NaN and Infinity are not JSON either),
+    ``not_an_object`` (not a text); integers longer than 40 digits are read as ±10^40 (``out_of_range`` later).
+    Every text the estimator reads goes through here or ``read_text``: the request, a pasted config.json, the CLI's
+    ``--config``, the page's messages."""
+    return read_text(text, _loads, field, max_chars)
 
 
 def _values(obj: dict[str, Any]) -> dict[str, Any]:
@@ -121,6 +191,26 @@ def _values(obj: dict[str, Any]) -> dict[str, Any]:
     if failed:
         raise InputErrors(failed)
     return v
+
+
+#: (field, its default in TrainingSetup, its spec) for every TrainingSetup field that is a request key. A field
+#: holding its default object is not checked again: most fields of most setups do, and the estimator makes
+#: thousands of setups (every probe of the inverse solver, every remedy) with ``dataclasses.replace``.
+_SETUP_FIELDS = tuple((spec.name, next((f.default for f in dataclasses.fields(TrainingSetup) if f.name == spec.name),
+                                       dataclasses.MISSING), spec) for spec in INPUTS if spec.setup)
+
+
+def check_setup(setup: TrainingSetup) -> None:
+    """Every TrainingSetup checks itself with this (``models.SETUP_CHECK``): each field that is a request key by
+    its kind of value (``ValueKind.check_typed``); ``InputError(code, field)``."""
+    fields = setup.__dict__
+    for name, default, spec in _SETUP_FIELDS:
+        value = fields[name]
+        if value is not default and (value.__class__ is not default.__class__ or value != default):
+            spec.value_kind.check_typed(spec, value)
+
+
+models.SETUP_CHECK[:] = [check_setup]
 
 
 def parse_request(obj: Any) -> tuple[TrainingSetup, dict[str, Any]]:
@@ -144,7 +234,9 @@ def parse_request(obj: Any) -> tuple[TrainingSetup, dict[str, Any]]:
         workload = throughput.Workload(dataset_tokens=v["dataset_tokens"], dataset_examples=v["dataset_examples"],
                                        mean_tokens_per_example=v["mean_tokens_per_example"], epochs=v["epochs"])
     return setup, {"gpu": v["gpu"], "include": v["include"], "workload": workload,
-                   "gpu_hour_price": v["gpu_hour_price"]}
+                   "gpu_hour_price": v["gpu_hour_price"],
+                   # echoed as given, with or without a data size to use them on (an accepted input is echoed)
+                   "workload_inputs": {k: v[k] for k in WORKLOAD_KEYS}}
 
 
 def _check_contradictions(v: dict[str, Any]) -> None:
@@ -161,6 +253,8 @@ def _check_contradictions(v: dict[str, Any]) -> None:
         raise InputError("contradiction", "dataset_examples")        # the data's size once: in tokens or in examples
     if v["dataset_examples"] is not None and v["mean_tokens_per_example"] is None:
         raise InputError("missing_field", "mean_tokens_per_example")
+    if v["gpu_hour_price"] is not None and v["gpu"] is None:
+        raise InputError("contradiction", "gpu_hour_price")   # the price of one hour of `gpu`: no card, nothing to price
 
 
 # =====================================================================================================================

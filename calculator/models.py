@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Callable
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -149,7 +150,14 @@ ALL_LINEAR: tuple[str, ...] = LORA_MODULES[:-1]   # PEFT "all-linear" excludes t
 
 @dataclass(frozen=True, kw_only=True)
 class TrainingSetup:
-    """Everything one estimate depends on. Defaults are those documented in ESTIMATOR.md (the common HF stack)."""
+    """Everything one estimate depends on. Defaults are those documented in ESTIMATOR.md (the common HF stack).
+
+    A setup checks itself (``__post_init__``, so ``dataclasses.replace`` too; ``api.check_setup``): every field
+    that is a request key as the API checks that key (an enum field is its Enum, a number of the key's type, finite
+    and not below its lowest value), and the model as a pasted config of the same fields would be read. So no
+    caller of the typed layer gets a negative or undefined figure: what the API would refuse there raises
+    ``errors.InputError(code, field)``. The keys' highest values are the API's own bound on what it reads; the
+    estimator derives setups beyond them (DPO's two sequences per example, a remedy's accumulation)."""
 
     model: ModelArch
     method: Method = Method.FULL
@@ -188,6 +196,16 @@ class TrainingSetup:
     quantize_lm_head: bool = False               # QLoRA over bitsandbytes: lm_head is NF4 too (Lightning Fabric)
     dequant_cast: bool = False                   # NF4 quantised from fp16, computed in bf16: dequantise + cast (2 copies)
     cuda_context_bytes: int | None = None        # None: COEFFICIENTS.cuda_context_bytes
+
+    def __post_init__(self) -> None:
+        if SETUP_CHECK:
+            SETUP_CHECK[0](self)
+
+
+#: The check every ``TrainingSetup`` runs on itself (``__post_init__``): ``calculator.api.check_setup``, installed
+#: when the package is imported (``calculator/__init__`` imports the API first, so no setup is ever made without
+#: it). It lives there because it reads the input table and the config reader, which both import this module.
+SETUP_CHECK: list[Callable[[TrainingSetup], None]] = []
 
 
 @dataclass(frozen=True, kw_only=True)

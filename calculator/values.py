@@ -15,23 +15,29 @@ number, and the page renders it. Standard library only.
 from __future__ import annotations
 
 import argparse
+import math
 import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from .catalog import GPUS, MODELS
-from .configs import parse_model
+from .configs import model_json, parse_model
 from .errors import InputError
-from .models import ALL_LINEAR, LORA_MODULES
+from .models import ALL_LINEAR, LORA_MODULES, ModelArch
 
 if TYPE_CHECKING:
     from .inputs import InputSpec
 
-__all__ = ["Phrase", "Option", "ValueKind", "VALUE_KINDS", "MAX_LIST", "parse_number"]
+__all__ = ["Phrase", "Option", "ValueKind", "VALUE_KINDS", "MAX_LIST", "MAX_DIGITS", "whole_number", "parse_number"]
 
 #: Longest list a list-valued key accepts (more is ``too_large``).
 MAX_LIST = 64
+#: Digits of a whole number read as written: every limit of every key is far below 10^40, so a longer number is
+#: read as ±10^40 (``out_of_range``), never converted (CPython refuses more than 4,300 digits, and converting fewer
+#: costs time quadratic in their count).
+MAX_DIGITS = 40
 
 
 @dataclass(frozen=True)
@@ -67,15 +73,23 @@ _TEXT_INT = re.compile(r"^-?[0-9]+$")
 _TEXT_FLOAT = re.compile(r"^-?[0-9]*\.?[0-9]+([eE]-?[0-9]+)?$")
 
 
+def whole_number(digits: str) -> int:
+    """A whole number written in ASCII digits (an optional sign first), of any length: beyond ``MAX_DIGITS``
+    digits ±10^40 stands for it. The one reading of long integers for the JSON reader, the form and the CLI."""
+    if len(digits.lstrip("+-")) > MAX_DIGITS:
+        return -10**MAX_DIGITS if digits.startswith("-") else 10**MAX_DIGITS
+    return int(digits)
+
+
 def parse_number(text: Any) -> Any:
-    """A typed number as the API expects it: an int for whole numbers (any size, so a 400-digit one is out of
+    """A typed number as the API expects it: an int for whole numbers (any size, so a 5,000-digit one is out of
     range, not an error of its own), a float for decimals; anything else goes on as typed, so that the estimator
     names the error (``wrong_type``)."""
     if not isinstance(text, str):
         return text
     s = text.strip().translate(_DIGITS)
     if _INTEGER.match(s):
-        return int(s)
+        return whole_number(s)
     if _NUMBER.match(s):
         try:
             return float(s)
@@ -125,6 +139,11 @@ class ValueKind(ABC):
         """The values column of ESTIMATOR.md's key table (Markdown)."""
         return ""
 
+    def check_typed(self, spec: InputSpec, value: Any) -> None:
+        """A ``TrainingSetup`` field of this kind, as ``check`` made it (an Enum, a tuple), checked as ``check``
+        checks the request's value, but for the highest value (the estimator derives setups beyond the limits the
+        API reads); ``InputError(code, spec.name)``. A kind that makes no setup field checks nothing."""
+
     def from_form(self, spec: InputSpec, raw: Any) -> Any:
         """A value as the page's form sends it (a checkbox flag, a select's string, typed text)."""
         return raw
@@ -144,6 +163,9 @@ class BoolKind(ValueKind):
 
     def check(self, spec, value):
         return _of_type(spec, value, bool)
+
+    def check_typed(self, spec, value):
+        _of_type(spec, value, bool)
 
     def from_text(self, spec, text):
         return text == "true" if text in ("true", "false") else text
@@ -169,7 +191,14 @@ class _NumberKind(ValueKind):
         _of_type(spec, value, int if self.integer else (int, float))
         if not spec.low <= value <= spec.high:    # also rejects NaN, and integers of any size
             raise InputError("out_of_range", spec.name)
-        return value if self.integer else float(value)
+        return value if self.integer else float(value) + 0.0    # + 0.0: -0.0 is read as 0 (a price of "-0")
+
+    def check_typed(self, spec, value):
+        if value is None and spec.nullable:
+            return
+        _of_type(spec, value, int if self.integer else (int, float))
+        if not (spec.low <= value and math.isfinite(value)):      # also NaN
+            raise InputError("out_of_range", spec.name)
 
     def from_text(self, spec, text):
         if self.integer and _TEXT_INT.match(text):
@@ -202,7 +231,17 @@ class IntKind(_NumberKind):
     name = "int"
 
     def cli_argument(self, spec, help_text):
-        return {"type": int, "metavar": (spec.unit or "N").upper(), "help": help_text}
+        return {"type": _cli_int, "metavar": (spec.unit or "N").upper(), "help": help_text}
+
+
+def _cli_int(text: str) -> int:
+    """An integer flag: any number of digits (a long one is read as ±10^40, so the API says ``out_of_range``)."""
+    if not _INTEGER.match(text.strip()):
+        raise ValueError(text)      # argparse says "invalid int value"
+    return whole_number(text.strip())
+
+
+_cli_int.__name__ = "int"          # argparse names the type in its message: "invalid int value"
 
 
 class FloatKind(_NumberKind):
@@ -221,6 +260,12 @@ class EnumKind(ValueKind):
         if _of_type(spec, value, str) not in spec.choices:
             raise InputError("unknown_value", spec.name)
         return dict(spec.aliases).get(value, value)
+
+    def check_typed(self, spec, value):
+        if spec.enum is not None and not isinstance(value, spec.enum):
+            raise InputError("wrong_type", spec.name)      # "lora" is not Method.LORA: the estimator compares members
+        if value not in spec.choices:
+            raise InputError("unknown_value", spec.name)   # an Enum member the key does not take (lora_dtype mixed)
 
     def from_text(self, spec, text):
         return text
@@ -253,6 +298,9 @@ def _choice_list(spec: InputSpec, value: Any) -> list[str]:
     return items
 
 
+_MODULES = frozenset(LORA_MODULES)
+
+
 def _comma_list(text: str) -> str | list[str]:
     t = text.strip()
     return t if t == "all-linear" else [x.strip() for x in t.split(",") if x.strip()]
@@ -279,6 +327,14 @@ class ModulesKind(_TextKind):
         if not seen:
             raise InputError("out_of_range", spec.name)
         return tuple(m for m in LORA_MODULES if m in seen)
+
+    def check_typed(self, spec, value):
+        if type(value) is not tuple or not all(type(m) is str for m in value):
+            raise InputError("wrong_type", spec.name)
+        if not value:
+            raise InputError("out_of_range", spec.name)
+        if not _MODULES.issuperset(value):
+            raise InputError("unknown_value", spec.name)
 
     def from_text(self, spec, text):
         return text if text == "all-linear" else text.split(",")
@@ -342,6 +398,13 @@ class ModelKind(_TextKind):
     def check(self, spec, value):
         return parse_model(value)
 
+    def check_typed(self, spec, value):
+        if _CHECKED_ARCHS.get(id(value)) is not value:
+            _check_arch(_of_type(spec, value, ModelArch))
+            if len(_CHECKED_ARCHS) >= 4096:
+                _CHECKED_ARCHS.clear()
+            _CHECKED_ARCHS[id(value)] = value       # kept alive here, so its id names it while it is remembered
+
     def cli_argument(self, spec, help_text):
         return {"metavar": "ID", "help": help_text}
 
@@ -352,6 +415,22 @@ class ModelKind(_TextKind):
 
     def options(self, spec):
         return [Option(m.id, Phrase(text=m.name), Phrase(text=m.family)) for m in MODELS.values()]
+
+
+#: Architectures already checked, by identity (hashing a ModelArch costs more than the rest of a setup's check).
+_CHECKED_ARCHS: dict[int, ModelArch] = {}
+
+
+@lru_cache(maxsize=4096)
+def _check_arch(model: ModelArch) -> None:
+    """An architecture as a config of its fields would be read: a hand-made ModelArch with a negative width, heads
+    that do not divide it or more experts per token than experts is refused as that pasted config would be."""
+    try:
+        parse_model(model_json(model))
+    except InputError:
+        raise
+    except Exception:  # noqa: BLE001 - a field of a kind the config reader does not expect
+        raise InputError("wrong_type", "model") from None
 
 
 #: Every kind of value, by name: the one registry that the input table, the API, the CLI, the form, the CMS fields

@@ -30,6 +30,7 @@ from mkdocs.utils import get_relative_url
 
 from calculator.errors import EstimatorError, StringMissing
 from calculator.page import WIDGET_KINDS, render_widget
+from calculator.page.form import TRANSPORT_LIMITS
 from calculator.page.text import Html, Strings, el, join
 
 from . import articles, compute, markers, runtime, wheel
@@ -128,13 +129,14 @@ class CalcPlugin(BasePlugin[CalcConfig]):
         return "".join(out)
 
     def _head(self, page_url: str, eager: bool) -> str:
-        """The runtime's location (from the site root) and the size of its core files, and the widgets' module
+        """The runtime's location (from the site root), the size of its core files, how far calc.js may cut a value
+        before sending it (calculator.page.form.TRANSPORT_LIMITS), and the widgets' module
         (async: it never holds up the page). ``eager``: the first widget sits above the page's first section
         heading (the calculator page), so the runtime starts at once instead of waiting for the widget to be laid
         out and observed."""
         assert self.bundle is not None
         config = {"pyodide": self.bundle.pyodide_rel, "wheel": self.bundle.wheel_rel,
-                  "bytes": self.bundle.runtime_bytes}
+                  "bytes": self.bundle.runtime_bytes, "limits": TRANSPORT_LIMITS}
         data = json.dumps(config, sort_keys=True).replace("</", "<\\/")
         return join(
             el("script", {"type": "application/json", "id": "calc-runtime"}, Html(data)),

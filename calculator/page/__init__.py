@@ -89,24 +89,39 @@ def _json_attr(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
+#: Longest message the page's worker reads: a pasted config.json of MAX_INPUT_CHARS characters (each of which
+#: JSON may write as six, ``\u0001``) beside every other control's value (MAX_FIELD_CHARS each). calc.js cuts each
+#: value at its limit plus one character before sending (form.TRANSPORT_LIMITS), so an over-long value is still
+#: refused next to its control; a message beyond this one did not come from the page script.
+MAX_MESSAGE_CHARS = 8 * api.MAX_INPUT_CHARS
+
+
 class Page:
     """What the page's worker holds: the strings of the page's language. ``render`` takes a JSON message from the
-    page script and answers with JSON; it never raises (a bug is answered as ``internal_error``)."""
+    page script and answers with JSON; it never raises (a bug is answered as ``internal_error``).
+
+    The message goes through the estimator's own guards (``api.read_json``: size, depth, long integers, NaN), and
+    every value in it through its control's (form.read_form): whatever a link, a paste or typing puts in a control
+    is answered with the API's codes, each on the field whose control shows it."""
 
     def __init__(self, strings_json: str, lang: str) -> None:
         self.s = Strings(json.loads(strings_json), lang)
 
     def render(self, message: str) -> str:
         try:
-            return json.dumps(self._render(json.loads(message)), ensure_ascii=False)
+            return _json_text(self._render(message))
         except Exception:  # noqa: BLE001 - the boundary never raises
-            return json.dumps({"ok": False, "errors": [{"field": None, "code": "internal_error",
+            return json.dumps({"ok": False, "errors": [{"field": None, "code": "internal_error", "quiet": False,
                                                         "message": str(self.s.get("errors.internal_error", ""))}]})
 
-    def _render(self, msg: dict[str, Any]) -> dict[str, Any]:
+    def _render(self, message: str) -> dict[str, Any]:
+        try:
+            msg = _read_message(message)
+        except InputError as err:
+            return {"ok": False, "errors": [self._error(FieldError(err.field, err.code))]}
         kind = WIDGET_KINDS[msg["kind"]]
-        fixed = msg.get("fixed") or {}
-        state, errors = read_form(kind.fields, kind.defaults, msg.get("raw") or {})
+        fixed = msg["fixed"]
+        state, errors = read_form(kind.fields, kind.defaults, msg["raw"])
         if not errors:
             fragment, results, errors = render_results(self.s, kind.name, state, fixed)
         if errors:
@@ -117,3 +132,28 @@ class Page:
     def _error(self, e: FieldError) -> dict[str, Any]:
         return {"field": e.field, "code": e.code, "quiet": e.quiet,
                 "message": "" if e.quiet else str(message_for(self.s, e.code, e.field))}
+
+
+def _read_message(message: Any) -> dict[str, Any]:
+    """The worker's message (``{"kind", "raw", "fixed"}``) read through the API's guards; ``InputError`` (field
+    null: no control sent it) when it is not one the page script writes."""
+    msg = api.read_json(message, None, MAX_MESSAGE_CHARS)
+    if not isinstance(msg, dict):
+        raise InputError("not_an_object", None)
+    if not isinstance(msg.get("kind"), str) or msg["kind"] not in WIDGET_KINDS:
+        raise InputError("unknown_value", None)
+    raw, fixed = msg.get("raw") or {}, msg.get("fixed") or {}
+    if not isinstance(raw, dict) or not isinstance(fixed, dict):
+        raise InputError("not_an_object", None)
+    return {"kind": msg["kind"], "raw": raw, "fixed": fixed}
+
+
+def _json_text(answer: dict[str, Any]) -> str:
+    """The answer as JSON text the page can take: Arabic and every other letter as itself, but a lone surrogate
+    (a pasted ``"\\ud800"``) escaped, since no UTF-8 or UTF-16 text can carry it unescaped."""
+    text = json.dumps(answer, ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = json.dumps(answer, ensure_ascii=True)
+    return text

@@ -17,7 +17,14 @@ from .pieces import bounds_text
 from .text import Html, Strings, el, filled, join, ltr
 
 __all__ = ["CONTROLS", "control", "compact_form", "model_fieldset", "custom_fields", "custom_values", "read_form",
-           "field_id"]
+           "field_id", "MAX_FIELD_CHARS", "TRANSPORT_LIMITS"]
+
+#: Longest value of any control but the paste box (a typed number, a custom field, a select's value): a longer one
+#: is ``too_large`` on that control. The paste box takes the API's MAX_INPUT_CHARS.
+MAX_FIELD_CHARS = 1_000
+#: What calc.js may cut a value to before sending it (the build writes these into the page): one character beyond
+#: each limit, so that what it cuts is still refused, as too long, next to its control.
+TRANSPORT_LIMITS = {"text": api.MAX_INPUT_CHARS + 1, "field": MAX_FIELD_CHARS + 1}
 
 
 def field_id(wid: str, key: str) -> str:
@@ -228,6 +235,8 @@ def read_form(fields: tuple[str, ...], defaults: dict[str, Any], raw: dict[str, 
             value, err = _read_model(value)
             if err:
                 errors.append(err)
+        elif isinstance(value, str) and len(value) > MAX_FIELD_CHARS:
+            errors.append(FieldError(key, "too_large"))
         else:
             spec = BY_NAME[key]
             value = spec.value_kind.from_form(spec, value)
@@ -254,6 +263,9 @@ def _read_model(raw: Any) -> tuple[Any, FieldError | None]:
             return None, FieldError("model", "not_an_object")
         return parsed, None
     if source == "custom" and isinstance(value, dict):
+        for name, v in value.items():
+            if isinstance(v, str) and len(v) > MAX_FIELD_CHARS:
+                return None, FieldError(f"model.{str(name)[:100]}", "too_large")
         # An empty field is a field the config does not set (head_dim, for instance).
         return {name: parse_number(v) if isinstance(v, str) else v for name, v in value.items()
                 if not (isinstance(v, str) and not v.strip())}, None

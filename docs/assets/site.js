@@ -3,14 +3,14 @@
   "use strict";
 
   // The language switcher keeps the reader's place: both languages use the same ASCII heading anchors, so the
-  // current hash is carried over to the other language's page, and so is the calculator's state (?calc=…).
+  // current fragment is carried over to the other language's page, and with it the calculator's state
+  // (#<anchor>&calc=…, assets/calc/calc.js: in the fragment, so the other page's request does not carry it either).
   document.addEventListener("click", function (event) {
     var link = event.target instanceof Element ? event.target.closest("a[hreflang]") : null;
     if (!link) return;
     var url = new URL(link.href, location.href);
     if (url.origin !== location.origin) return;
-    var calc = new URL(location.href).searchParams.get("calc");
-    if (calc !== null) url.searchParams.set("calc", calc);
+    url.searchParams.delete("calc");
     if (location.hash && !url.hash) url.hash = location.hash;
     link.href = url.toString();
   }, true);

@@ -70,10 +70,20 @@ def recompute(root) -> None:
     wait_rendered(root)
 
 
+#: The inputs the address carries, as JSON text (null when it carries none): in its fragment, after any anchor.
+STATE_JS = ("(() => { const p = location.hash.slice(1).split('&').find(x => x.startsWith('calc='));"
+            " return p === undefined ? null : decodeURIComponent(p.slice(5)); })()")
+
+
 def link_state(page) -> dict:
-    value = page.evaluate("new URL(location.href).searchParams.get('calc')")
+    value = page.evaluate(STATE_JS)
     assert value, page.url
     return json.loads(value)
+
+
+def state_link(state: dict, anchor: str = "") -> str:
+    """The fragment of a link carrying ``state`` (after ``anchor``, if any)."""
+    return "#" + (anchor + "&" if anchor else "") + "calc=" + quote(json.dumps(state))
 
 
 # ------------------------------------------------------------------------------------------------------------
@@ -210,10 +220,10 @@ def test_estimator_follows_every_kind_of_input(live, lang):
             state[key] = True
         assert_shows(root, state, lang)
         # The address carries exactly what differs from the defaults.
-        page.wait_for_function("new URL(location.href).searchParams.has('calc')")
+        page.wait_for_function(f"{STATE_JS} !== null")
         expected = {k: v for k, v in state.items() if v != defaults[k]}
-        page.wait_for_function("n => Object.keys(JSON.parse(new URL(location.href).searchParams.get('calc'))"
-                               "['calc-estimator-1']).length === n", arg=len(expected))
+        page.wait_for_function(f"n => Object.keys(JSON.parse({STATE_JS})['calc-estimator-1']).length === n",
+                               arg=len(expected))
         assert link_state(page) == {"calc-estimator-1": expected}
         # Latin digits and isolated runs on the Arabic page too; the effective batch follows.
         assert not re.search("[\u0660-\u0669]", root.locator("[data-calc-fragment]").inner_text())
@@ -313,6 +323,38 @@ def test_typed_errors_have_per_type_messages_and_keep_the_last_result_marked_out
         reset(page)
 
 
+def test_huge_values_are_cut_before_the_worker_and_refused_next_to_their_control(live):
+    """A value of megabytes (typed, pasted) never reaches the worker whole: calc.js cuts it one character beyond
+    Python's limit (form.TRANSPORT_LIMITS, written into the page by the build), so the worker reads at most that and
+    the reader sees "too large" next to the control, never internal_error. The review's F1 input (4,301 digits in a
+    number field) is among them."""
+    from calculator.api import MAX_INPUT_CHARS
+    from calculator.page.form import MAX_FIELD_CHARS
+    page, s = live["en"], S["en"]
+    root = page.locator("#calc-estimator-1")
+    page.evaluate("""() => { window.__sent = [];
+        const post = window.__post = Worker.prototype.postMessage;
+        Worker.prototype.postMessage = function (m) { window.__sent.push(JSON.stringify(m).length); return post.call(this, m); };
+    }""")
+    try:
+        seq = root.locator('[data-calc-field="seq_len"]')
+        for typed in ("9" * 4301, "1" * 300_000):
+            seq.fill(typed)
+            expect_error(root, "seq_len", plain_text(message_for(s, "too_large", "seq_len")), "too_large")
+        seq.fill("2048")
+        expect(root.locator('[data-calc-error-for="seq_len"]')).to_be_hidden()
+        root.locator('[data-calc-control="model_source"][value="paste"]').check()
+        root.locator('[data-calc-field="config"]').fill('{"hidden_size": 2048, "notes": "' + "x" * 3 * MAX_INPUT_CHARS + '"}')
+        expect_error(root, "config", plain_text(message_for(s, "too_large", "config")), "too_large")
+        sent = page.evaluate("window.__sent")
+        assert sent and max(sent) < MAX_INPUT_CHARS + 4 * MAX_FIELD_CHARS, max(sent)
+    finally:
+        page.evaluate("() => { Worker.prototype.postMessage = window.__post; }")
+        if root.locator('[data-calc-field="config"]').is_visible():
+            root.locator('[data-calc-field="config"]').fill("")     # the next test finds the paste box empty
+        reset(page)
+
+
 @pytest.mark.parametrize("lang", ["ar", "en"])
 def test_pasted_and_custom_models(live, lang):
     page, s = live[lang], S[lang]
@@ -361,9 +403,8 @@ def test_pasted_and_custom_models(live, lang):
         root.locator('[data-calc-field="model.num_key_value_heads"]').fill("8")
         expect(root.locator('[data-calc-error-for="model.num_key_value_heads"]')).to_be_hidden()
         # The link keeps a custom model as custom.
-        page.wait_for_function("new URL(location.href).searchParams.has('calc')")
-        page.wait_for_function("JSON.parse(new URL(location.href).searchParams.get('calc'))['calc-estimator-1']"
-                               ".model_source === 'custom'")
+        page.wait_for_function(f"{STATE_JS} !== null")
+        page.wait_for_function(f"JSON.parse({STATE_JS})['calc-estimator-1'].model_source === 'custom'")
         page.reload()
         wait_ready(page, "#calc-estimator-1")
         expect(root.locator('[data-calc-source="custom"]')).to_be_visible()
@@ -377,7 +418,35 @@ def test_pasted_and_custom_models(live, lang):
 # ------------------------------------------------------------------------------------------------------------
 # Links
 # ------------------------------------------------------------------------------------------------------------
-def test_state_from_the_address_survives_the_toc_a_reload_and_the_language_switch(page, guard, site_url):
+class Requests:
+    """Every request a browser context makes -- the page's, its module worker's (Pyodide and the wheel), the
+    navigations -- with its Referer header, so a test can say that none carries the calculator's inputs."""
+
+    def __init__(self, context) -> None:
+        self.seen: list = []
+        context.on("request", lambda request: self.seen.append(request))
+
+    def since(self, n: int) -> list[tuple[str, str]]:
+        return [(r.url, r.all_headers().get("referer", "")) for r in self.seen[n:]]
+
+
+#: What would give the inputs away in a request line or a Referer: the state's key, or any of its keys written out.
+LEAKS = ("calc=", "calc%3D", "seq_len", "lora_rank", "qwen2.5-7b", "%7B%22")
+
+
+def assert_no_state_sent(requests: list[tuple[str, str]], where: str) -> None:
+    assert requests, f"{where}: no request was recorded"
+    for request_url, referer in requests:
+        for leak in LEAKS:
+            assert leak not in request_url and leak not in referer, f"{where}: {request_url} (Referer {referer})"
+
+
+def test_the_state_lives_in_the_fragment_and_never_reaches_the_server(page, guard, site_url):
+    """The privacy promise: the inputs stay in the address's fragment, which no request carries. An old ?calc= link
+    (the one request that carried them, before this fix) is read once and rewritten; after that no request -- the
+    page's, the worker's, a reload's, the other language's -- carries them in its address or its Referer, and a
+    click in the table of contents, a reload and the language switch keep them."""
+    requests = Requests(page.context)
     state = {"model": "qwen2.5-7b", "method": "lora", "lora_rank": 64, "seq_len": 1024, "micro_batch_size": 2,
              "grad_accum_steps": 8, "gpu": "l40s", "dpo": True}
     page.set_viewport_size({"width": 1400, "height": 900})
@@ -389,28 +458,61 @@ def test_state_from_the_address_survives_the_toc_a_reload_and_the_language_switc
     _, defaults, _ = meta(root)
     assert_shows(root, {**defaults, **state}, "en")
     expect(root.locator("[data-calc-notice]")).to_have_text(S["en"].get("notice.link_applied"))
-    # A click in the table of contents changes the hash, not the inputs in the address.
-    page.locator(".md-sidebar--secondary a.md-nav__link").first.click()
-    page.wait_for_function("location.hash.length > 1")
+    # Rewritten: the query is gone, the fragment has the inputs; only the old link's own request carried them, and
+    # the page's requests (styles, scripts, the worker's runtime) carried them neither in their address nor their
+    # Referer (the page's referrer policy sends the origin alone).
+    assert "?" not in page.url and link_state(page) == {"calc-estimator-1": state}
+    first = requests.since(0)
+    assert "?calc=" in first[0][0]                 # the old link's own request: sent before any script could run
+    assert any(u.endswith(".wasm") for u, _ in first), "the worker's requests were not recorded"
+    assert_no_state_sent(first[1:], "opening an old ?calc= link")
+    # A click in the table of contents changes the anchor and keeps the inputs (in-page navigation).
+    toc = page.locator(".md-sidebar--secondary a.md-nav__link").first
+    anchor = toc.get_attribute("href").lstrip("#")
+    toc.click()
+    page.wait_for_function("a => location.hash.startsWith('#' + a + '&calc=')", arg=anchor)
     assert link_state(page) == {"calc-estimator-1": state}
+    # A reload: nothing it requests carries the inputs, and it shows them at the reader's section.
+    n = len(requests.seen)
     page.reload()
     wait_ready(page, "#calc-estimator-1")
     page.wait_for_function("document.querySelector('#calc-estimator-1 [data-calc-output=\"effective_batch_size\"]')"
                            ".dataset.value === '16'")
-    # The language switcher carries them: the Arabic page shows the same inputs and figures.
+    reload = requests.since(n)
+    assert any(u.endswith(".wasm") for u, _ in reload)
+    assert_no_state_sent(reload, "reload")
+    assert splitext_anchor(page) == anchor
+    # An edit is written to the fragment, keeping the anchor.
+    arm(root)
+    root.locator('[data-calc-field="lora_rank"]').fill("48")
+    wait_rendered(root)
+    page.wait_for_function(f"JSON.parse({STATE_JS})['calc-estimator-1'].lora_rank === 48")
+    assert splitext_anchor(page) == anchor
+    # The language switcher carries them: the Arabic page shows the same inputs and figures, and its requests do
+    # not carry them.
+    n = len(requests.seen)
     page.locator(".md-header__option .md-select").hover()
     page.locator('.md-select__link[hreflang="ar"]').click()
-    page.wait_for_url("**/calculator/?calc=*")
+    page.wait_for_url("**/calculator/#*calc=*")
     assert "/en/" not in page.url
     wait_ready(page, "#calc-estimator-1")
     page.wait_for_function("document.querySelector('#calc-estimator-1 [data-calc-output=\"effective_batch_size\"]')"
                            ".dataset.value === '16'")
-    assert_shows(page.locator("#calc-estimator-1"), {**defaults, **state}, "ar")
-    assert page.locator('#calc-estimator-1 [data-calc-field="lora_rank"]').input_value() == "64"
-    # Links of the older #calc= form still work.
-    page.goto(url(site_url, "en", "calculator/") + "#calc=" + quote(json.dumps({"calc-estimator-1": {"seq_len": 512}})))
+    assert_shows(page.locator("#calc-estimator-1"), {**defaults, **state, "lora_rank": 48}, "ar")
+    assert_no_state_sent(requests.since(n), "language switch")
+    # A link of the fragment form opened on the page itself (same document: only the fragment changes) is applied.
+    n = len(requests.seen)
+    page.goto(url(site_url, "en", "calculator/") + state_link({"calc-estimator-1": {"seq_len": 512}}))
     wait_ready(page, "#calc-estimator-1")
     page.wait_for_function("document.querySelector('#calc-estimator-1 [data-calc-field=\"seq_len\"]').value === '512'")
+    page.evaluate("location.hash = " + json.dumps(state_link({"calc-estimator-1": {"seq_len": 768}})))
+    page.wait_for_function("document.querySelector('#calc-estimator-1 [data-calc-field=\"seq_len\"]').value === '768'")
+    assert_no_state_sent(requests.since(n), "fragment links")
+
+
+def splitext_anchor(page) -> str:
+    """The anchor part of the address's fragment (before ``&calc=``)."""
+    return page.evaluate("location.hash.slice(1).split('&').filter(x => !x.startsWith('calc=')).join('&')")
 
 
 def test_a_config_too_long_for_an_address_is_said_and_the_rest_is_kept(page, guard, site_url):
@@ -425,7 +527,7 @@ def test_a_config_too_long_for_an_address_is_said_and_the_rest_is_kept(page, gua
     root.locator('[data-calc-field="config"]').fill(json.dumps(config))
     wait_rendered(root)
     expect(root.locator("[data-calc-notice]")).to_have_text(S["en"].get("notice.state_too_long"))
-    page.wait_for_function("new URL(location.href).searchParams.has('calc')")
+    page.wait_for_function(f"{STATE_JS} !== null")
     assert link_state(page) == {"calc-estimator-1": {"seq_len": 1024}}
     page.reload()                                   # and the address it wrote is accepted
     wait_ready(page, "#calc-estimator-1")
@@ -449,14 +551,15 @@ def test_hostile_links_are_inert_and_fall_back_to_defaults(page, guard, site_url
     _, defaults, fixed = meta(root)
     default_fragment = normalised(page, python_render("estimator", defaults, fixed, "en")[0])
     for link in HOSTILE:
-        page.goto(url(site_url, "en", "calculator/") + "?calc=" + quote(link))
+        page.goto("about:blank")                     # a new document for each link: a fragment alone would not load
+        page.goto(url(site_url, "en", "calculator/") + "#calc=" + quote(link))   # one (hashchange applies it)
         wait_ready(page, "#calc-estimator-1")
         notice = page.locator("#calc-estimator-1 [data-calc-notice]")
         expect(notice).to_have_text(S["en"].get("notice.link_invalid"))
         assert root.locator('select[data-calc-field="model"]').input_value() == defaults["model"]
         assert root.locator('[data-calc-field="seq_len"]').input_value() == str(defaults["seq_len"])
         assert root.locator("[data-calc-fragment]").inner_html() == default_fragment
-        page.wait_for_function("!new URL(location.href).searchParams.has('calc')")  # the bad state is dropped
+        page.wait_for_function(f"{STATE_JS} === null")  # the bad state is dropped
         assert page.evaluate("window.__pwned") is None
         assert page.evaluate("({}).polluted") is None
         assert root.locator("img, svg[onload], b").count() == 0

@@ -5,8 +5,10 @@
 //   * on every change it sends the widget's raw control values to the worker and swaps in the fragment it gets back,
 //     or shows the errors it gets back next to their controls (opening the section that holds them) and marks the
 //     results as out of date;
-//   * it keeps the inputs in the address (?calc=<JSON {widget id: inputs that differ from the defaults}>), so a link,
-//     a reload, a click in the table of contents and the language switcher (assets/site.js) keep them.
+//   * it keeps the inputs in the address's fragment (#calc=<JSON {widget id: inputs that differ from the defaults}>,
+//     after the section's anchor when there is one: #<anchor>&calc=…), which the browser never sends to the server,
+//     so a link, a reload, a click in the table of contents and the language switcher (assets/site.js) keep them and
+//     no request carries them. Links of the older ?calc=… form are read once and rewritten to the fragment.
 // No number formatting, no unit conversion, no chart arithmetic and no request expansion here: Python does all of it.
 
 import { MESSAGE, STATUS } from "./protocol.mjs";
@@ -18,8 +20,7 @@ const REQUEST_TIMEOUT_MS = 20000;
 const TYPING_DELAY_MS = 150;      // debounce for typed values; choices recompute at once
 const ANNOUNCE_DELAY_MS = 900;    // the live region speaks once the reader pauses
 const URL_DELAY_MS = 250;         // history.replaceState costs Chrome ~10 ms: keep it off the input-to-result path
-const PARAM = "calc";             // ?calc=… ; links of the older form #calc=… are read too
-const LEGACY_HASH = "#calc=";
+const PARAM = "calc";             // #calc=… (or #<anchor>&calc=…); the older ?calc=… is read once and moved
 const MAX_STATE_CHARS = 8000;     // the longest state the address keeps (and accepts); the reader is told when a
                                   // pasted config.json is longer than that
 
@@ -35,6 +36,10 @@ function readJSON(id) {
 
 const S = (readJSON("site-strings") || {}).calc || {};
 const CONFIG = readJSON("calc-runtime") || {};
+// How far a value may be cut before it is sent to the worker (calculator.page.form.TRANSPORT_LIMITS, written into
+// the page by the build): one character beyond what Python accepts, so a cut value is still refused, as too long,
+// next to its control, and no paste or typing can make the worker read megabytes.
+const LIMITS = { text: Number((CONFIG.limits || {}).text) || Infinity, field: Number((CONFIG.limits || {}).field) || Infinity };
 const LANG = document.documentElement.lang || "en";
 const SITE_ROOT = new URL("../../", import.meta.url);
 
@@ -169,21 +174,48 @@ function internalAnswer() {
 }
 
 // ------------------------------------------------------------------------------------------------------------
-// The address: ?calc=<JSON {widget id: {key: value, ...}}>, only inputs that differ from the defaults
+// The address: #calc=<JSON {widget id: {key: value, ...}}> (only inputs that differ from the defaults), after the
+// section's anchor when there is one (#<anchor>&calc=…). The fragment is the one part of an address the browser
+// never sends: not on a reload, not when a shared link is opened, not in a Referer header.
 // ------------------------------------------------------------------------------------------------------------
 let urlTimer = 0;
+let written = null;          // the state text this page last put in the address (null: none)
 
-function readLink() {
-  const params = new URLSearchParams(location.search);
-  let raw = params.get(PARAM);
-  if (raw === null && location.hash.startsWith(LEGACY_HASH)) {
-    try {
-      raw = decodeURIComponent(location.hash.slice(LEGACY_HASH.length));
-    } catch (error) {
-      return { present: true, valid: false };
-    }
+// The fragment's two parts: the anchor the reader is at, and the state text (null when it carries none).
+function splitHash(hash) {
+  const parts = hash.replace(/^#/, "").split("&").filter(Boolean);
+  const state = parts.find((part) => part.startsWith(`${PARAM}=`));
+  const anchor = parts.filter((part) => !part.startsWith(`${PARAM}=`)).join("&");
+  return { anchor, state: state === undefined ? null : state.slice(PARAM.length + 1) };
+}
+
+function joinHash(anchor, state) {
+  const parts = [anchor, state === null ? "" : `${PARAM}=${state}`].filter(Boolean);
+  return parts.length ? `#${parts.join("&")}` : "";
+}
+
+// An address of the older form (?calc=…, which the browser sent to the server) becomes the fragment, before
+// anything else runs, so a reload or a copied link never sends it again. Runs once, when this module starts.
+function moveQueryState() {
+  const url = new URL(location.href);
+  const raw = url.searchParams.get(PARAM);
+  if (raw === null) return;
+  url.searchParams.delete(PARAM);
+  const { anchor, state } = splitHash(url.hash);
+  url.hash = joinHash(anchor, state === null ? encodeURIComponent(raw) : state);
+  history.replaceState(history.state, "", url.href);
+}
+
+// The state the address carries: {present, valid, data}.
+function readLink(hash = location.hash) {
+  const { state } = splitHash(hash);
+  if (state === null) return { present: false };
+  let raw;
+  try {
+    raw = decodeURIComponent(state);
+  } catch (error) {
+    return { present: true, valid: false };
   }
-  if (raw === null) return { present: false };
   if (raw.length > MAX_STATE_CHARS) return { present: true, valid: false };
   try {
     const data = JSON.parse(raw);
@@ -204,12 +236,14 @@ function flushUrl() {
   if (urlTimer) writeUrl();
 }
 
+// The address with the inputs on screen, keeping the reader's anchor. A widget whose link is still waiting for the
+// runtime keeps that link's inputs.
 function writeUrl() {
   clearTimeout(urlTimer);
   urlTimer = 0;
   const data = {};
   for (const widget of widgets) {
-    const diff = widget.diff();
+    const diff = widget.pendingLink || widget.diff();
     if (diff) data[widget.id] = diff;
   }
   let json = JSON.stringify(data);
@@ -227,11 +261,25 @@ function writeUrl() {
     if (json.length > MAX_STATE_CHARS) return;
   }
   const url = new URL(location.href);
-  if (Object.keys(data).length) url.searchParams.set(PARAM, json);
-  else url.searchParams.delete(PARAM);
-  if (url.hash.startsWith(LEGACY_HASH)) url.hash = "";
+  url.searchParams.delete(PARAM);
+  const state = Object.keys(data).length ? encodeURIComponent(json) : null;
+  url.hash = joinHash(splitHash(url.hash).anchor, state);
+  written = state;
   if (url.href === location.href) return;
   history.replaceState(history.state, "", url.href);
+}
+
+// In-page navigation (a click in the table of contents, a heading's link, back and forward) changes the fragment:
+// an anchor alone gets the inputs back at once (the browser has already scrolled to it; replaceState does not
+// scroll), and a fragment with other inputs than the page wrote (a link opened on this same page, a step back in
+// history) is applied like a link.
+function onHashChange() {
+  const { state } = splitHash(location.hash);
+  if (state === null) {
+    writeUrl();
+  } else if (state !== written) {
+    applyLink({ scroll: false });
+  }
 }
 
 // ------------------------------------------------------------------------------------------------------------
@@ -308,11 +356,12 @@ class Form {
     if (source === "custom") {
       const value = {};
       for (const input of this.root.querySelectorAll('[data-calc-field^="model."]')) {
-        value[input.dataset.calcField.slice(6)] = input.type === "checkbox" ? input.checked : input.value;
+        value[input.dataset.calcField.slice(6)] = input.type === "checkbox" ? input.checked
+          : input.value.slice(0, LIMITS.field);
       }
       return { source, value };
     }
-    if (source === "paste") return { source, value: this.controls("config")[0].value };
+    if (source === "paste") return { source, value: this.controls("config")[0].value.slice(0, LIMITS.text) };
     return { source: "preset", value: this.modelSelect().value };
   }
 
@@ -328,7 +377,7 @@ class Form {
       if (!els.length) raw[key] = this.defaults[key];
       else if (key === "lora_targets") raw[key] = els.filter((el) => el.checked).map((el) => el.value);
       else if (els[0].type === "checkbox") raw[key] = els[0].checked;
-      else raw[key] = els[0].value;
+      else raw[key] = els[0].value.slice(0, LIMITS.field);
     }
     return raw;
   }
@@ -660,18 +709,23 @@ class Widget {
 // ------------------------------------------------------------------------------------------------------------
 const widgets = [];
 
-function applyLink() {
+function applyLink({ scroll = true } = {}) {
   const link = readLink();
+  const { anchor } = splitHash(location.hash);
+  // An anchor beside the state: the browser found no element for the whole fragment, so go to the anchor here.
+  const section = anchor ? document.getElementById(anchor) : null;
+  if (scroll && section && link.present) section.scrollIntoView();
   if (!link.present) return;
   const first = widgets[0];
   if (!link.valid) {
     if (first) first.showNotice("link_invalid");
     const url = new URL(location.href);
-    url.searchParams.delete(PARAM);
-    if (url.hash.startsWith(LEGACY_HASH)) url.hash = "";
+    url.hash = joinHash(anchor, null);
+    written = null;
     history.replaceState(history.state, "", url.href);
     return;
   }
+  written = splitHash(location.hash).state;
   let target = null;
   for (const [id, entry] of Object.entries(link.data)) {
     const widget = widgets.find((w) => w.id === id);
@@ -683,7 +737,7 @@ function applyLink() {
     target = target || widget;
   }
   if (target) {
-    if (location.hash.startsWith(LEGACY_HASH) || !location.hash) target.root.scrollIntoView({ block: "start" });
+    if (scroll && !section) target.root.scrollIntoView({ block: "start" });
     runtime.start();
   }
 }
@@ -728,10 +782,13 @@ function main() {
     for (const type of ["pointerdown", "focusin", "keydown"]) root.addEventListener(type, () => runtime.start(), { once: true });
   }
   applyLink();
+  window.addEventListener("hashchange", onHashChange);
   // window capture listeners run before assets/site.js's document listener.
   for (const type of ["pointerdown", "keydown", "click"]) window.addEventListener(type, flushUrl, true);
   window.addEventListener("pagehide", flushUrl);
 }
+
+moveQueryState();
 
 // A page that opens with a widget (the calculator page) starts the runtime now, while the page is still parsed.
 if (document.querySelector('meta[name="calc-start"][content="eager"]')) runtime.start();
