@@ -54,6 +54,7 @@ def required_calc_strings() -> list[str]:
             wanted.append(f"fields.{spec.name}.help")
     wanted += [f"title.{kind}" for kind in WIDGET_KINDS]
     wanted += [f"components.{key}" for key in vocab.COMPONENTS]
+    wanted += [f"{table}.{p}" for p in vocab.PHASES for table in ("phases", "phase_at")]
     wanted += [f"verdict.{v}" for v in vocab.VERDICTS]
     wanted += [f"remedies.{r.name}" for r in vocab.REMEDIES]
     wanted += [f"units.{r.noun}.other" for r in vocab.REMEDIES if r.noun]
