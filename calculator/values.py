@@ -28,7 +28,7 @@ from .models import ALL_LINEAR, LORA_MODULES
 if TYPE_CHECKING:
     from .inputs import InputSpec
 
-__all__ = ["Phrase", "Option", "ValueKind", "VALUE_KINDS", "MAX_LIST", "parse_number"]
+__all__ = ["Phrase", "Option", "ValueKind", "VALUE_KINDS", "MAX_LIST", "parse_number", "plain_number"]
 
 #: Longest list a list-valued key accepts (more is ``too_large``).
 MAX_LIST = 64
@@ -212,8 +212,15 @@ class _NumberKind(ValueKind):
 
     def doc_values(self, spec):
         unit = f" {spec.unit.replace('_', '-')}" if spec.unit else ""
-        lo, hi = (f"{spec.low:,}", f"{spec.high:,}") if self.integer else (f"{spec.low:g}", f"{spec.high:g}")
+        lo, hi = (f"{spec.low:,}", f"{spec.high:,}") if self.integer else (plain_number(spec.low), plain_number(spec.high))
         return f"{lo} – {hi}{unit}"
+
+
+def plain_number(x: float) -> str:
+    """A limit or a value as a reader writes it (the key table, the form's range hints, the messages): whole numbers
+    grouped by thousands ("4,194,304"), fractions with the decimals they need, up to six ("0.05"); never in exponent
+    form ("4.1943e+06"). The inverse of ``parse_number`` for every number it prints."""
+    return f"{int(x):,}" if float(x) == int(x) else f"{x:,.6f}".rstrip("0").rstrip(".")
 
 
 class IntKind(_NumberKind):

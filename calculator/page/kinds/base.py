@@ -39,7 +39,9 @@ class WidgetKind:
     """One kind of widget. ``fields``: the request keys it lets the reader edit, in form order; ``requests``: the
     API requests one state needs, in the order ``results`` reads their answers; ``form``: its form (default: the
     controls of ``fields`` in one grid); ``slots``: parts of the widget outside the results fragment that follow the
-    results; ``summary``: the sentence of its live region; ``extra``: more of the worker's answer."""
+    results; ``summary``: the sentence of its live region; ``extra``: more of the worker's answer; ``varies``: the
+    request keys its requests set themselves (a chart across sequence lengths, a comparison across methods), which an
+    article's assumptions therefore do not fix and the widget does not list as set by the article."""
 
     name: str
     fields: tuple[str, ...]
@@ -50,6 +52,7 @@ class WidgetKind:
     slots: Callable[[Strings, list[dict[str, Any]]], dict[str, Html]] = lambda s, results: {}
     summary: Callable[[Strings, list[dict[str, Any]]], str] = lambda s, results: s.get("out.updated")
     extra: Callable[[list[dict[str, Any]]], dict[str, Any]] = lambda results: {}
+    varies: tuple[str, ...] = ()
 
     def draw_form(self, s: Strings, wid: str, state: dict[str, Any], results: list[dict[str, Any]]) -> Html:
         return (self.form or _compact(self))(s, wid, state, results)
@@ -69,7 +72,7 @@ class WidgetKind:
     def fixed(self, attrs: dict[str, Any], article: dict[str, Any] | None = None) -> dict[str, Any]:
         """The request keys a widget takes from its article and marker without letting the reader edit them."""
         merged = {**(article or {}), **attrs}
-        return {k: v for k, v in merged.items() if k not in self.fields}
+        return {k: v for k, v in merged.items() if k not in self.fields and k not in self.varies}
 
     def requests_for(self, state: dict[str, Any], fixed: dict[str, Any] | None = None) -> list[dict[str, Any]]:
         """The API requests one state needs, in the order the renderer reads their results."""

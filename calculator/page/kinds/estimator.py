@@ -13,7 +13,7 @@ from ...inputs import GROUPS, INPUTS
 from .base import FIRST_SETUP, WidgetKind
 from ..form import control, custom_values, field_id, model_fieldset
 from ..pieces import (VERDICT_MARKS, bytes_html, effective_batch, facts_html, fit_word, gpu_name, legend, setup_label,
-                      stacked_bar, table_html, verdict_html)
+                      setup_time_cost, stacked_bar, table_html, verdict_html)
 from ..text import (Html, Strings, counted, duration, el, filled, fmt_bytes, fmt_int, fmt_number, fmt_percent, join, ltr,
                     money, plain_text, rate)
 
@@ -64,7 +64,7 @@ def _elsewhere(s: Strings, r: dict[str, Any], tag: str = "span") -> list[Html]:
     items = [el(tag, {"class": "calc-elsewhere", "data-setup": key, "data-gpu": best["gpu"],
                       "data-num-gpus": best["num_gpus"]},
                 s.get(f"out.{key}"), " ", setup_label(best["num_gpus"], best["name"]), " — ",
-                _setup_time_cost(s, best, with_run))
+                setup_time_cost(s, best, with_run))
              for key in ("fastest", "cheapest") if (best := r.get(f"{key}_setup"))]
     if not items and "fastest_setup" in r:
         items = [el(tag, {"class": "calc-elsewhere", "data-setup": "none"}, s.get("out.smallest_none"))]
@@ -183,7 +183,7 @@ def _time_cost_chart(s: Strings, r: dict[str, Any]) -> Html:
         x, y = xy(i)
         role = "fastest" if (gpu, n) == (fastest.get("gpu"), fastest.get("num_gpus")) else \
             "cheapest" if (gpu, n) == (cheapest.get("gpu"), cheapest.get("num_gpus")) else None
-        label = f"{n} × {name}: {plain_text(_setup_time_cost(s, st, with_run))}"
+        label = f"{n} × {name}: {plain_text(setup_time_cost(s, st, with_run))}"
         marks.append(el("circle", {"class": f"calc-point{' calc-point--' + role if role else ''}", "cx": f"{x:.1f}",
                                    "cy": f"{y:.1f}", "r": 7 if role else 4, "data-gpu": gpu, "data-num-gpus": n},
                         el("title", {}, label)))
@@ -284,31 +284,45 @@ def _time_and_cost(s: Strings, r: dict[str, Any]) -> Html:
 
 
 def _remedies(s: Strings, r: dict[str, Any], g: dict[str, Any]) -> Html:
+    """The remedies in recommend's order, each alone and on top of the steps above it (with what that step saves,
+    so a step that saves little says so); a step that alone raises the peak (LoRA or QLoRA without checkpointing:
+    the adapters' activations) is marked and explained under the list."""
     steps = r.get("remedies") or []
     title = el("p", {"class": "calc-subtitle"}, filled(s.get("out.remedies"), {"gpu": g["name"]}))
     if not steps:
         return el("div", {"class": "calc-block", "data-calc-output": "remedies"}, title,
                   el("p", {}, s.get("out.remedies_none")))
-    items = []
+    items, raised, before = [], False, r["peak_bytes_per_gpu"]
     for x in steps:
         kind = vocab.remedy(x["remedy"])
         name = filled(s.get(f"remedies.{x['remedy']}"),
                       {"n": counted(s, kind.noun, x["changes"][kind.amount])} if kind.amount else {})
+        more = x["peak_bytes_alone"] > r["peak_bytes_per_gpu"]
+        raised = raised or more
         figures: list[Any] = [s.get("out.remedy_alone"), " ", bytes_html(x["peak_bytes_alone"]), " ",
-                              fit_word(s, x["fits_alone"])]
+                              fit_word(s, x["fits_alone"]),
+                              join(" ", el("span", {"class": "calc-remedy__more"}, s.get("out.remedy_more"))) if more
+                              else ""]
         if x["peak_bytes_cumulative"] is not None:
+            saved = before - x["peak_bytes_cumulative"]
+            before = x["peak_bytes_cumulative"]
             figures += [s.get("out.remedy_sep"), s.get("out.remedy_cumulative"), " ",
-                        bytes_html(x["peak_bytes_cumulative"]), " ", fit_word(s, x["fits_cumulative"])]
+                        bytes_html(x["peak_bytes_cumulative"]), " ",
+                        el("span", {"class": "calc-remedy__saved", "data-value": saved},
+                           filled(s.get("out.remedy_saves"), {"saved": fmt_bytes(saved)[0]})), " ",
+                        fit_word(s, x["fits_cumulative"])]
         elif x["remedy"] == "sharding" and (x.get("num_gpus_cumulative") or 0) > 1 and \
                 not any(y["fits_cumulative"] for y in steps):
             figures += [s.get("out.remedy_sep"), filled(s.get("out.remedy_cumulative_cards"),
                                                         {"n": counted(s, "cards", x["num_gpus_cumulative"])})]
         items.append(el("li", {"class": "calc-remedy", "data-remedy": x["remedy"],
-                               "data-alternative": x["peak_bytes_cumulative"] is None},
+                               "data-alternative": x["peak_bytes_cumulative"] is None, "data-raises": more},
                         el("span", {"class": "calc-remedy__name"}, name), " ",
                         el("span", {"class": "calc-remedy__figures"}, figures)))
+    note = el("p", {"class": "calc-note", "data-note": "remedy_raises"}, s.get("out.remedy_raises")) if raised \
+        else join()
     return el("div", {"class": "calc-block", "data-calc-output": "remedies"}, title,
-              el("ol", {"class": "calc-remedies"}, items))
+              el("ol", {"class": "calc-remedies"}, items), note)
 
 
 def _smallest(s: Strings, r: dict[str, Any]) -> Html:
@@ -326,29 +340,9 @@ def _smallest(s: Strings, r: dict[str, Any]) -> Html:
         if best:
             items.append(el("li", {"data-setup": key, "data-gpu": best["gpu"], "data-num-gpus": best["num_gpus"]},
                             s.get(f"out.{key}"), " ", setup_label(best["num_gpus"], best["name"]), " — ",
-                            _setup_time_cost(s, best, bool(r.get("run")))))
+                            setup_time_cost(s, best, bool(r.get("run")))))
     return el("div", {"class": "calc-block", "data-calc-output": "smallest_setup"}, title,
               el("ul", {"class": "calc-plain"}, items))
-
-
-def _setup_time_cost(s: Strings, st: dict[str, Any], with_run: bool) -> Html:
-    """"1.9 hours, 1.39 USD" for a workload; otherwise speed and cost per million tokens. Remembered per language
-    and figures: the GPU table and the chart show the same few dozen of them after every change."""
-    key = ("time_cost", with_run, st.get("seconds"), st.get("cost"), st.get("tokens_per_second"),
-           st.get("cost_per_million_tokens"))
-    return s.remember(key, lambda: _time_cost_text(s, st, with_run))
-
-
-def _time_cost_text(s: Strings, st: dict[str, Any], with_run: bool) -> Html:
-    if with_run and st.get("seconds") is not None:
-        parts: list[Any] = [duration(s, st["seconds"])]
-        if st.get("cost") is not None:
-            parts += [s.get("out.list_sep"), money(s, st["cost"])]
-        return join(*parts)
-    parts = [rate(s, st["tokens_per_second"])]
-    if st.get("cost_per_million_tokens") is not None:
-        parts += [s.get("out.list_sep"), filled(s.get("out.per_million"), {"cost": money(s, st["cost_per_million_tokens"])})]
-    return join(*parts)
 
 
 def _gpu_table(s: Strings, r: dict[str, Any], state: dict[str, Any]) -> Html:
@@ -359,7 +353,10 @@ def _gpu_table(s: Strings, r: dict[str, Any], state: dict[str, Any]) -> Html:
     head += [el("th", {"scope": "col"}, filled(s.get("out.cards_col"), {"n": st["num_gpus"]}), el("br"),
                 bytes_html(st["peak_bytes_per_gpu"])) for st in table[0]["setups"]]
     body = [_gpu_row(s, row, row["gpu"] == state.get("gpu"), bool(r.get("run"))) for row in table]
-    caption = f"{s.get('out.gpu_table')}. {s.get('out.gpu_table_caption')}"
+    g = r["gpu"]
+    dec, binary = fmt_bytes(g["memory_bytes"])
+    caption = join(f"{s.get('out.gpu_table')}. {s.get('out.gpu_table_caption')} ",
+                   filled(s.get("out.gpu_table_memory"), {"gpu": g["name"], "gib": binary, "gb": dec}))
     marks = el("p", {"class": "calc-marks", "aria-hidden": "true"},
                [join(el("span", {"class": f"calc-verdict calc-verdict--{v}"}, m), " ", s.get(f"verdict.{v}"), " ")
                 for v, m in VERDICT_MARKS.items()])
@@ -377,7 +374,7 @@ def _gpu_row(s: Strings, row: dict[str, Any], current: bool, with_run: bool) -> 
         "tr", {"data-gpu": row["gpu"], "class": "calc-table__current" if current else None},
         el("th", {"scope": "row"}, ltr(row["name"])), el("td", {}, bytes_html(row["memory_bytes"])),
         [el("td", {"class": f"calc-cell calc-cell--{st['verdict']}"}, verdict_html(s, st["verdict"]),
-            el("span", {"class": "calc-cell__time"}, _setup_time_cost(s, st, with_run))
+            el("span", {"class": "calc-cell__time"}, setup_time_cost(s, st, with_run))
             if st["verdict"] != "does_not_fit" and st.get("tokens_per_second") else "")
          for st in row["setups"]]))
 
