@@ -133,6 +133,9 @@ const runtime = {
 
   receive(message) {
     if (message.type === MESSAGE.STATUS) {
+      if (message.status === STATUS.READY && typeof message.from === "string") {
+        document.documentElement.dataset.calcRuntimeFrom = message.from;   // "start" or "snapshot" (benchmarks/page.py)
+      }
       if (Object.values(STATUS).includes(message.status)) {
         const progress = message.status === STATUS.DOWNLOADING ? { done: message.done, total: message.total } : null;
         this.set(message.status, message.code || null, progress);
@@ -515,11 +518,16 @@ class Widget {
     }
     this.statusEl.dataset.calcStatus = status;
     if (this.progressEl) {
-      const downloading = status === STATUS.DOWNLOADING && progress && progress.total > 0;
-      this.progressEl.hidden = !downloading;
-      if (downloading) {
+      // Through every stage: the bytes while the runtime arrives, then a moving bar while Python starts and the
+      // estimator loads (stages with no measure of their own), gone when ready or failed.
+      const loading = [STATUS.DOWNLOADING, STATUS.STARTING, STATUS.LOADING].includes(status);
+      this.progressEl.hidden = !loading;
+      this.progressEl.dataset.calcStage = status;
+      if (status === STATUS.DOWNLOADING && progress && progress.total > 0) {
         this.progressEl.max = progress.total;
         this.progressEl.value = Math.min(progress.done || 0, progress.total);
+      } else if (loading && status !== STATUS.DOWNLOADING) {
+        this.progressEl.removeAttribute("value");           // indeterminate
       }
     }
     if (status === STATUS.FAILED) this.root.dataset.calcState = "error";
