@@ -9,6 +9,11 @@ sitebuild/serve.py on 127.0.0.1, and measures in the same run:
   (assets/pyodide/<version>/) and nothing else; time from navigation start to the worker's "ready" message;
 * the calculator page: time from navigation start to the runtime's "ready" (calc.js marks ``calc:ready``), with a
   cold cache (a new browser profile) and a warm one (the same profile, navigating again);
+* what a reader meets page after page, in one browser profile: the first page (the calculator, cold), the second
+  page a reader opens (an article, its estimator brought into view as soon as the page is parsed) and a reload of
+  the calculator; each from navigation and from the runtime's start (``calc:downloading``) to ready, with how the
+  runtime began (Python started, or restored from the snapshot the first page left), and the first page's stages
+  (downloading, starting Python, loading the estimator);
 * one recalculation: from a changed input (a <select>, so no typing debounce) to the results drawn on screen (the
   next frame after they are in the DOM), median and p95 over N changes of the full estimator (GPU and method
   alternate, so every change recomputes everything: estimate, GPU table, smallest setup, remedies, inverse solver);
@@ -185,6 +190,23 @@ def mark(page, name: str) -> float:
     return page.evaluate("(n) => { const m = performance.getEntriesByName(n)[0]; return m ? m.startTime : null; }", name)
 
 
+def visit(page) -> dict:
+    """One page's runtime: navigation -> ready, runtime start -> ready, each stage, and how it began."""
+    stages = {name: mark(page, f"calc:{name}") for name in ("downloading", "starting", "loading", "ready")}
+    return {"nav_ms": stages["ready"], "start_ms": stages["ready"] - stages["downloading"],
+            "download_ms": (stages["starting"] or stages["loading"] or stages["ready"]) - stages["downloading"],
+            "starting_ms": (stages["loading"] or stages["ready"]) - (stages["starting"] or stages["downloading"]),
+            "loading_ms": stages["ready"] - (stages["loading"] or stages["ready"]),
+            "from": page.evaluate("document.documentElement.dataset.calcRuntimeFrom || 'start'")}
+
+
+def summarise(samples: list[dict]) -> dict:
+    """Medians of each figure of a visit over the runs; how the runtime began in each run."""
+    keys = [k for k in samples[0] if k.endswith("_ms")]
+    return {**{k: statistics.median(s[k] for s in samples) for k in keys}, "from": [s["from"] for s in samples],
+            "samples": samples}
+
+
 def transferred(page) -> int:
     return page.evaluate("""() => {
       const nav = performance.getEntriesByType('navigation')[0];
@@ -228,6 +250,7 @@ def run(site: Path, runs: int, changes: int) -> dict:
                 ctx.route("**/*", route)
 
             bare, cold, warm = [], [], []
+            visits: dict[str, list[dict]] = {"first": [], "second": [], "reload": []}
             for _ in range(runs):
                 # Bare Pyodide, cold profile.
                 ctx, profile = fresh_profile()
@@ -239,17 +262,24 @@ def run(site: Path, runs: int, changes: int) -> dict:
                 bare.append(mark(page, "bare:ready"))
                 ctx.close()
                 shutil.rmtree(profile, ignore_errors=True)
-                # The calculator page: cold, then warm (same profile).
+                # The calculator page: cold (the first page), an article (the second page), the calculator again
+                # (the reload, the warm figure), one profile.
                 ctx, profile = fresh_profile()
                 guard(ctx)
                 page = ctx.new_page()
-                for bucket in (cold, warm):
-                    page.goto(base + "en/calculator/")
+                for name, path in (("first", "en/calculator/"), ("second", "en/articles/vram-guide/"),
+                                   ("reload", "en/calculator/")):
+                    page.goto(base + path, wait_until="domcontentloaded")
+                    page.locator("[data-calc-root]").first.scroll_into_view_if_needed()
                     page.wait_for_function("['ready', 'failed'].includes(document.documentElement.dataset.calcRuntime)",
                                            timeout=120_000)
                     assert page.evaluate("document.documentElement.dataset.calcRuntime") == "ready", "calculator failed"
-                    bucket.append(mark(page, "calc:ready"))
-                    if bucket is cold:
+                    visits[name].append(visit(page))
+                    if name == "first":
+                        cold.append(mark(page, "calc:ready"))
+                    elif name == "reload":
+                        warm.append(mark(page, "calc:ready"))
+                    if name != "reload":
                         page.goto("about:blank")
                 if len(cold) == 1:
                     result = page.evaluate(RECALC_JS, {"n": changes})
@@ -265,6 +295,7 @@ def run(site: Path, runs: int, changes: int) -> dict:
             figures["calc_ready_cold_ms"] = statistics.median(cold)
             figures["calc_ready_warm_ms"] = statistics.median(warm)
             figures["samples"] = {"bare": bare, "cold": cold, "warm": warm}
+            figures["visits"] = {name: summarise(v) for name, v in visits.items()}
 
             # Python time per widget change, every widget of every page (one warm profile: the runtime is cached).
             ctx, profile = fresh_profile()
@@ -338,6 +369,17 @@ def report(f: dict) -> list[str]:
         f"calculator ready, warm cache               {f['calc_ready_warm_ms']:8.0f} ms   "
         f"{ratio_warm:.2f} x bare  (target <= {ratio_max})  {'OK' if ratio_warm <= ratio_max else 'MISSED'}",
     ]
+    for name, label in (("first", "first page (the calculator, cold cache)"),
+                        ("second", "second page (an article, same browser)"),
+                        ("reload", "reload (the calculator again)")):
+        v = f["visits"][name]
+        began = "restored from the snapshot" if all(x == "snapshot" for x in v["from"]) else \
+            "Python started" if all(x == "start" for x in v["from"]) else "/".join(v["from"])
+        lines.append(f"{label:<43}{v['nav_ms']:8.0f} ms from navigation, {v['start_ms']:6.0f} ms from the runtime's "
+                     f"start  ({began})")
+    v = f["visits"]["first"]
+    lines.append(f"  ... first page by stage: downloading {v['download_ms']:.0f} ms, starting Python "
+                 f"{v['starting_ms']:.0f} ms, loading the estimator {v['loading_ms']:.0f} ms")
     r = f["recalc_ms"]
     lines.append(f"recalculation round trip, input -> results in the page (worker + redraw)   "
                  f"median {r['worker_median']:5.1f} ms, p95 {r['worker_p95']:5.1f} ms over {r['changes']} changes  "

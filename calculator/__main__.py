@@ -30,7 +30,8 @@ from . import vocab
 from .api import MAX_INPUT_CHARS, answer, answer_text, read_json
 from .errors import InputError
 from .inputs import INPUTS, InputSpec
-from .page.text import Strings, counted, duration, filled, fmt_bytes, fmt_int, fmt_number, fmt_percent, money, plain_text
+from .page.text import (Strings, counted, duration, filled, fmt_bytes, fmt_int, fmt_number, fmt_percent, money,
+                        plain_text, rate)
 
 def _add_flag(p: argparse.ArgumentParser, spec: InputSpec) -> None:
     """One flag per request key, its argument made by the key's kind of value (calculator/values.py): the flags
@@ -177,7 +178,8 @@ def render(r: dict[str, Any], s: Strings) -> str:
         if v:
             out.append(f"  {s.get(f'components.{k}'):<34}{_bytes(v)}")
     out.append(f"  {'-' * 34}{'-' * 22}")
-    out.append(f"  {s.get('out.peak') + ' (nvidia-smi)':<34}{_bytes(r['peak_bytes_per_gpu'])}   at {r['phase']}")
+    out.append(f"  {s.get('out.peak') + ' (nvidia-smi)':<34}{_bytes(r['peak_bytes_per_gpu'])}   "
+               f"{s.get('phase_at.' + r['phase'])}")
     out.append(f"  {'  max_memory_reserved':<34}{_bytes(r['reserved_bytes'])}")
     out.append(f"  {'  max_memory_allocated':<34}{_bytes(r['allocated_bytes'])}")
     rg = r["range"]
@@ -234,8 +236,15 @@ def render(r: dict[str, Any], s: Strings) -> str:
 
 
 def render_time(r: dict[str, Any], s: Strings) -> list[str]:
-    """Time and cost lines (calculator/throughput.py): the chosen card's speed and run, the fastest and cheapest."""
+    """Time and cost lines (calculator/throughput.py): the chosen card's speed and run, the fastest and cheapest. A
+    setup that does not fit its card gets no speed, time or cost (it cannot run): the lines say so and the fastest
+    and cheapest setups that fit follow."""
     out: list[str] = []
+    if "gpu" in r and r["gpu"]["verdict"] == "does_not_fit":
+        g = r["gpu"]
+        setup = f"{r['inputs']['num_gpus']} × {g['name']}"
+        out += ["", "  " + _text(filled(s.get("out.time_not_fit"), {"setup": setup}))]
+        r = {k: v for k, v in r.items() if k not in ("throughput", "run", "time_error")}
     if "time_error" in r:
         out += ["", "  " + _text(filled(s.get(f"out.time_error.{r['time_error']}"), {"gpu": r["gpu"]["name"]}))]
     tp = r.get("throughput")
@@ -243,10 +252,10 @@ def render_time(r: dict[str, Any], s: Strings) -> list[str]:
         lo, hi = tp["range"]
         title = _text(filled(s.get("out.time_title"), {"setup": f"{tp['num_gpus']} × {tp['gpu']}"}))
         out += ["", f"  {title}",
-                f"    {s.get('out.tokens_per_second_per_gpu')}: {fmt_int(tp['tokens_per_second_per_gpu'])} "
-                f"({s.get('out.likely')} {fmt_int(lo)}–{fmt_int(hi)})"]
+                f"    {s.get('out.tokens_per_second_per_gpu')}: {fmt_int(round(tp['tokens_per_second_per_gpu']))} "
+                f"({s.get('out.likely')} {fmt_int(round(lo))}–{fmt_int(round(hi))})"]
         if tp["num_gpus"] > 1:
-            out.append(f"    {s.get('out.tokens_per_second')}: {fmt_int(tp['tokens_per_second'])}")
+            out.append(f"    {s.get('out.tokens_per_second')}: {fmt_int(round(tp['tokens_per_second']))}")
         step = _text(duration(s, tp["step_time_s"])) if tp["step_time_s"] >= 1 else \
             _text(filled(s.get("out.milliseconds"), {"n": fmt_int(round(tp["step_time_s"] * 1000))}))
         out.append(f"    {s.get('out.step_time')}: {step}; {s.get('out.mfu')}: {fmt_percent(tp['mfu'], 0)}")
@@ -270,7 +279,7 @@ def render_time(r: dict[str, Any], s: Strings) -> list[str]:
         if not v:
             out.append(f"  {s.get(f'out.{key}')} {s.get('out.none_fits')}")
             continue
-        detail = f"{fmt_int(v['tokens_per_second'])} tokens/s"
+        detail = _text(rate(s, v["tokens_per_second"]))
         if v.get("seconds") is not None:
             detail += f", {_text(duration(s, v['seconds']))}"
         if v.get("cost") is not None:

@@ -152,7 +152,9 @@ def _remedies(s: TrainingSetup, gpu: GpuSpec) -> tuple[dict[str, Any], ...]:
     1 micro-batch 1 with gradient accumulation restoring the effective batch; 2 gradient checkpointing; 3 an 8-bit
     optimizer; 4 LoRA; 5 QLoRA: a step that lowers the peak neither alone nor on top of the steps before it (gradient
     checkpointing when the peak is the optimizer step) is not offered, and the chain stops at the first step with
-    which everything fits. Then two alternatives that change the training itself, each alone, outside the running
+    which everything fits. A step may raise the peak alone and still lower it on top of the steps before it (LoRA and
+    QLoRA without checkpointing keep activations for their adapters): its ``peak_bytes_alone`` is then above the
+    setup's own peak, and the page says why. Then two alternatives that change the training itself, each alone, outside the running
     total (``peak_bytes_cumulative`` None): 6 sharding across the fewest cards of this GPU that fit (ZeRO-3), with the
     fewest cards for the chain above in ``num_gpus_cumulative``; and shorter sequences (the longest that fits at
     micro-batch 1).

@@ -30,7 +30,8 @@ from .models import ALL_LINEAR, LORA_MODULES, ModelArch
 if TYPE_CHECKING:
     from .inputs import InputSpec
 
-__all__ = ["Phrase", "Option", "ValueKind", "VALUE_KINDS", "MAX_LIST", "MAX_DIGITS", "whole_number", "parse_number"]
+__all__ = ["Phrase", "Option", "ValueKind", "VALUE_KINDS", "MAX_LIST", "MAX_DIGITS", "whole_number", "parse_number",
+           "plain_number"]
 
 #: Longest list a list-valued key accepts (more is ``too_large``).
 MAX_LIST = 64
@@ -61,13 +62,18 @@ class Option:
 
 
 # Digits and separators people type: Arabic-Indic and Extended Arabic-Indic (Persian/Urdu) digits, the Arabic
-# thousands separator and decimal point, and the usual grouping characters.
+# decimal point (always a decimal mark) and thousands separator, and the usual grouping characters (removed). Commas
+# are read by where they stand (``_read_commas``).
 _DIGITS = {**{ord(c): str(i) for i, c in enumerate("٠١٢٣٤٥٦٧٨٩")},
            **{ord(c): str(i) for i, c in enumerate("۰۱۲۳۴۵۶۷۸۹")},
-           ord("٫"): ".", ord("٬"): None, ord(","): None, ord("_"): None, ord("'"): None, ord(" "): None,
-           ord("\u00a0"): None, ord("\u202f"): None, ord("\u2009"): None, ord("\u066c"): None}
+           ord("٫"): ".", ord("٬"): None, ord("_"): None, ord("'"): None, ord(" "): None,
+           ord("\u00a0"): None, ord("\u202f"): None, ord("\u2009"): None, ord("،"): ","}
 _NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
 _INTEGER = re.compile(r"^[+-]?\d+$")
+#: A comma followed by exactly three digits groups thousands ("4,096", "20,000,000"); any other comma is a decimal mark
+#: ("1,5" epochs, "0,75" USD) — what a reader of a comma-decimal locale types, in either language.
+_GROUPING_COMMA = re.compile(r",(?=\d{3}(?!\d))")
+_MARK = re.compile(r"[.,]")
 # A marker's or the front matter's numbers: plain ASCII.
 _TEXT_INT = re.compile(r"^-?[0-9]+$")
 _TEXT_FLOAT = re.compile(r"^-?[0-9]*\.?[0-9]+([eE]-?[0-9]+)?$")
@@ -81,13 +87,26 @@ def whole_number(digits: str) -> int:
     return int(digits)
 
 
+def _read_commas(s: str) -> str | None:
+    """``s`` with its grouping commas dropped and its decimal comma made a point; None when the separators cannot
+    be one number (two decimal marks, or a separator after the decimal mark: "1.234,5", "1,23,456")."""
+    marks = list(_MARK.finditer(s))
+    decimal = [m for m in marks if m.group() == "." or not _GROUPING_COMMA.match(s, m.start())]
+    if len(decimal) > 1 or (decimal and marks[-1].start() != decimal[0].start()):
+        return None
+    return _GROUPING_COMMA.sub("", s).replace(",", ".")
+
+
 def parse_number(text: Any) -> Any:
     """A typed number as the API expects it: an int for whole numbers (any size, so a 5,000-digit one is out of
     range, not an error of its own), a float for decimals; anything else goes on as typed, so that the estimator
-    names the error (``wrong_type``)."""
+    names the error (``wrong_type``). A comma before exactly three digits groups thousands, any other comma (and
+    the Arabic ``٫``) is the decimal mark: "4,096" is 4096, "1,5" is 1.5."""
     if not isinstance(text, str):
         return text
-    s = text.strip().translate(_DIGITS)
+    s = _read_commas(text.strip().translate(_DIGITS))
+    if s is None:
+        return text
     if _INTEGER.match(s):
         return whole_number(s)
     if _NUMBER.match(s):
@@ -223,8 +242,15 @@ class _NumberKind(ValueKind):
 
     def doc_values(self, spec):
         unit = f" {spec.unit.replace('_', '-')}" if spec.unit else ""
-        lo, hi = (f"{spec.low:,}", f"{spec.high:,}") if self.integer else (f"{spec.low:g}", f"{spec.high:g}")
+        lo, hi = (f"{spec.low:,}", f"{spec.high:,}") if self.integer else (plain_number(spec.low), plain_number(spec.high))
         return f"{lo} – {hi}{unit}"
+
+
+def plain_number(x: float) -> str:
+    """A limit or a value as a reader writes it (the key table, the form's range hints, the messages): whole numbers
+    grouped by thousands ("4,194,304"), fractions with the decimals they need, up to six ("0.05"); never in exponent
+    form ("4.1943e+06"). The inverse of ``parse_number`` for every number it prints."""
+    return f"{int(x):,}" if float(x) == int(x) else f"{x:,.6f}".rstrip("0").rstrip(".")
 
 
 class IntKind(_NumberKind):

@@ -1,5 +1,5 @@
 """The estimator's small vocabularies, one list each: the memory components of a breakdown, the remedies, the notes,
-the codes of a refused time, the verdicts and the page's runtime stages.
+the phases of a step, the codes of a refused time, the verdicts and the page's runtime stages.
 
 The estimator produces these codes; the page (``calculator/page/``) and the CLI show them in the words of the string
 tables (``overrides/strings/<lang>.json``: ``components.<c>``, ``remedies.<r>``, ``notes.<n>``,
@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["COMPONENTS", "OUTSIDE_ALLOCATOR", "REMEDIES", "Remedy", "remedy", "NOTES", "TIME_ERRORS", "VERDICTS",
-           "STAGES"]
+__all__ = ["COMPONENTS", "OUTSIDE_ALLOCATOR", "PHASES", "REMEDIES", "Remedy", "remedy", "NOTES", "TIME_ERRORS",
+           "VERDICTS", "STAGES"]
 
 #: The components of a per-GPU peak, in the order a breakdown lists them (``breakdown_bytes``, the page's bar and
 #: legend, the CLI). They sum to the peak.
@@ -25,6 +25,10 @@ COMPONENTS: tuple[str, ...] = (
 #: Components outside PyTorch's allocated memory, added on top of the peak phase (memory.estimate): the caching
 #: allocator's reserve and the CUDA context.
 OUTSIDE_ALLOCATOR: tuple[str, ...] = ("allocator_reserve", "cuda_context")
+#: The phases of one training step, in the order they happen (``phase`` of a result is the one of the peak;
+#: ``phases_allocated_bytes`` has each phase the setup goes through): the values of ``models.Phase``. The page says
+#: when the peak occurs (``phases.<p>``, ``phase_at.<p>``).
+PHASES: tuple[str, ...] = ("reference_forward", "forward", "backward_start", "backward_end", "optimizer_step")
 
 
 @dataclass(frozen=True)

@@ -39,13 +39,14 @@ def required_calc_strings() -> list[str]:
     stages). A new code or input without its text in both languages fails the build (and a unit test)."""
     from calculator import vocab
     from calculator.api import ERROR_CODES
-    from calculator.configs import QK_NORMS
+    from calculator.configs import MODEL_FIELDS, QK_NORMS
     from calculator.inputs import INPUTS
     from calculator.values import VALUE_KINDS
     from calculator.page import WIDGET_KINDS
 
     wanted = [f"errors.{code}" for code in ERROR_CODES if code != "wrong_type"]
     wanted += [f"errors.wrong_type.{k}" for k in (*(kind.name for kind in VALUE_KINDS.values()), "model_field", "other")]
+    wanted += sorted({f"errors.wrong_type.model_{f.kind}" for f in MODEL_FIELDS if f.kind not in ("int", "int_or_null")})
     wanted += [f"fields.{spec.name}.label" for spec in INPUTS if spec.name != "include"]   # assumption sentences
     for spec in INPUTS:
         # the labels and groups of its drop-down: an enum's options, the GPU classes
@@ -54,13 +55,14 @@ def required_calc_strings() -> list[str]:
             wanted.append(f"fields.{spec.name}.help")
     wanted += [f"title.{kind}" for kind in WIDGET_KINDS]
     wanted += [f"components.{key}" for key in vocab.COMPONENTS]
+    wanted += [f"{table}.{p}" for p in vocab.PHASES for table in ("phases", "phase_at")]
     wanted += [f"verdict.{v}" for v in vocab.VERDICTS]
     wanted += [f"remedies.{r.name}" for r in vocab.REMEDIES]
     wanted += [f"units.{r.noun}.other" for r in vocab.REMEDIES if r.noun]
     wanted += [f"notes.{n}" for n in vocab.NOTES]
     wanted += [f"out.time_error.{code}" for code in vocab.TIME_ERRORS]
-    wanted += [f"status.{stage}" for stage in vocab.STAGES] + ["status.downloading_bytes"]
-    wanted += ["out.ignored_fields", "units.tokens.other"]
+    wanted += [f"status.{stage}" for stage in vocab.STAGES] + ["status.downloading_bytes", "status.prerendered"]
+    wanted += ["out.ignored_fields", "units.tokens.other", "fields.read_as"]
     wanted += [f"options.qk_norm.{v or 'none'}" for v in QK_NORMS]
     wanted += [f"units.{noun}.other" for noun in ("seconds", "minutes", "hours", "days", "usd", "tokens_per_second",
                                                   "setups")]

@@ -22,7 +22,7 @@ from typing import Any
 
 from .. import api
 from ..errors import InputError
-from .form import read_form
+from .form import read_form, readings
 from .kinds import WIDGET_KINDS, WidgetKind
 from .messages import FieldError, message_for
 from .pieces import describe_assumptions
@@ -55,16 +55,18 @@ def render_widget(s: Strings, kind: str, wid: str, state: dict[str, Any], fixed:
         raise InputError(errors[0].code, errors[0].field)
     k = WIDGET_KINDS[kind]
     form = k.draw_form(s, wid, state, results)
+    title = s.get(f"title.{kind}")
+    named = _numbered(title, wid)       # the widget's landmarks say which widget they belong to (axe landmark-unique)
     fixed_note = el("p", {"class": "calc__fixed"}, s.get("out.fixed"), " ", describe_assumptions(s, fixed)) \
         if fixed else join()
     return el("div", {"class": f"calc calc--{kind}", "id": wid, "data-calc-root": True, "data-calc-kind": kind,
                       "data-calc-state": "loading", "data-calc-defaults": _json_attr(state),
                       "data-calc-fixed": _json_attr(fixed)},
-              el("p", {"class": "calc__title"}, s.get(f"title.{kind}")),
+              el("p", {"class": "calc__title", "id": f"{wid}-title"}, title),
               fixed_note,
               el("div", {"class": "calc__state"},
                  el("p", {"class": "calc__status", "data-calc-status": True, "role": "status", "aria-live": "polite"},
-                    s.get("status.idle")),
+                    s.get("status.prerendered")),      # true without JavaScript too; calc.js says the rest
                  el("progress", {"class": "calc__progress", "data-calc-progress": True, "hidden": True,
                                  "aria-label": s.get("status.downloading")})),
               el("noscript", {}, el("p", {"class": "calc__noscript"}, s.get("status.noscript"))),
@@ -72,17 +74,23 @@ def render_widget(s: Strings, kind: str, wid: str, state: dict[str, Any], fixed:
               el("p", {"class": "calc-sr-only", "data-calc-announce": True, "aria-live": "polite"}),
               el("div", {"class": "calc__body"},
                  el("form", {"class": "calc__form", "data-calc-form": True, "autocomplete": "off", "novalidate": True,
-                             "aria-label": s.get("a11y.inputs")},
+                             "aria-label": f"{s.get('a11y.inputs')}: {named}"},
                     el("fieldset", {"class": "calc__fieldset", "data-calc-fieldset": True, "disabled": True},
                        el("legend", {"class": "calc-sr-only"}, s.get("a11y.inputs")), form),
                     el("p", {"class": "calc__form-error", "data-calc-error-for": "", "role": "alert", "hidden": True})),
                  [el("div", {"class": f"calc__slot calc__slot--{name}", "data-calc-slot-out": name}, part)
                   for name, part in k.slots(s, results).items() if name == "summary"],
                  el("section", {"class": "calc__results", "data-calc-results": True,
-                                "aria-label": s.get("a11y.results")},
+                                "aria-label": f"{s.get('a11y.results')}: {named}"},
                     el("p", {"class": "calc__stale", "data-calc-stale-note": True, "hidden": True},
                        s.get("out.stale")),
                     el("div", {"class": "calc__fragment", "data-calc-fragment": True}, fragment))))
+
+
+def _numbered(title: str, wid: str) -> str:
+    """The widget's title, with its number on the page after the first of its kind ("calc-compare-2": "… (2)")."""
+    n = wid.rsplit("-", 1)[-1]
+    return f"{title} ({n})" if n.isdigit() and int(n) > 1 else title
 
 
 def _json_attr(value: Any) -> str:
@@ -120,14 +128,15 @@ class Page:
         except InputError as err:
             return {"ok": False, "errors": [self._error(FieldError(err.field, err.code))]}
         kind = WIDGET_KINDS[msg["kind"]]
-        fixed = msg["fixed"]
-        state, errors = read_form(kind.fields, kind.defaults, msg["raw"])
+        fixed, raw = msg["fixed"], msg["raw"]
+        state, errors = read_form(kind.fields, kind.defaults, raw)
+        read = readings(self.s, kind.fields, raw)       # the typed numbers as read, shown beside their fields
         if not errors:
             fragment, results, errors = render_results(self.s, kind.name, state, fixed)
         if errors:
-            return {"ok": False, "errors": [self._error(e) for e in errors]}
+            return {"ok": False, "errors": [self._error(e) for e in errors], "read": read}
         return {"ok": True, "html": fragment, "state": state, "slots": kind.slots(self.s, results),
-                "summary": kind.summary(self.s, results), **kind.extra(results)}
+                "summary": kind.summary(self.s, results), "read": read, **kind.extra(results)}
 
     def _error(self, e: FieldError) -> dict[str, Any]:
         return {"field": e.field, "code": e.code, "quiet": e.quiet,

@@ -10,7 +10,8 @@ from typing import Any, Callable
 from .. import api, vocab
 from ..errors import FigureUnavailable
 from .pieces import setup_label
-from .text import Html, Strings, duration, el, filled, fmt_bytes, fmt_count, fmt_int, fmt_number, fmt_percent, ltr, money
+from .text import (Html, Strings, duration, el, filled, fmt_bytes, fmt_count, fmt_int, fmt_number, fmt_percent, ltr,
+                   money, rate)
 
 __all__ = ["FigureFormat", "FORMATS", "Figure", "FIGURES", "figure", "figure_names", "figure_html"]
 
@@ -122,7 +123,7 @@ FORMATS: dict[str, FigureFormat] = {f.name: f for f in (
     FigureFormat("duration", lambda s, raw, unit, digits: (duration(s, raw), raw, {})),
     FigureFormat("money", lambda s, raw, unit, digits: (money(s, raw), raw, {})),
     FigureFormat("rate", lambda s, raw, unit, digits: (
-        filled(s.get("units.tokens_per_second.other"), {"n": fmt_int(raw)}), raw, {})),
+        rate(s, raw), raw, {})),
     FigureFormat("setup", _setup),
 )}
 

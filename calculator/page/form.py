@@ -11,13 +11,13 @@ from typing import Any, Callable
 from .. import api
 from ..errors import InputError
 from ..inputs import BY_NAME, DEFAULTS, InputSpec
-from ..values import Option, Phrase, parse_number
+from ..values import Option, Phrase, parse_number, plain_number
 from .messages import FieldError
 from .pieces import bounds_text
-from .text import Html, Strings, el, filled, join, ltr
+from .text import Html, Strings, el, filled, fmt_int, join, ltr
 
 __all__ = ["CONTROLS", "control", "compact_form", "model_fieldset", "custom_fields", "custom_values", "read_form",
-           "field_id", "MAX_FIELD_CHARS", "TRANSPORT_LIMITS"]
+           "readings", "field_id", "MAX_FIELD_CHARS", "TRANSPORT_LIMITS"]
 
 #: Longest value of any control but the paste box (a typed number, a custom field, a select's value): a longer one
 #: is ``too_large`` on that control. The paste box takes the API's MAX_INPUT_CHARS.
@@ -52,7 +52,8 @@ def _number(s: Strings, wid: str, key: str, value: Any, label: Any, help_text: A
     attrs = {"class": "calc-field__input", "id": field_id(wid, key), "type": "text",
              "inputmode": "decimal" if decimal else "numeric", "dir": "ltr",
              "spellcheck": "false", "autocomplete": "off", "data-calc-field": key,
-             "value": "" if value is None else value, "aria-describedby": f"{field_id(wid, key)}-help"}
+             "value": "" if value is None else value,
+             "aria-describedby": f"{field_id(wid, key)}-help {field_id(wid, key)}-read"}
     hint: Any = ""
     if bounds is not None:
         attrs.update({"data-min": bounds[0], "data-max": bounds[1]})
@@ -60,6 +61,8 @@ def _number(s: Strings, wid: str, key: str, value: Any, label: Any, help_text: A
         hint = join(" ", el("span", {"class": "calc-field__range"}, filled(s.get("fields.range"), {"min": lo, "max": hi})))
     return el("div", {"class": "calc-field", "data-calc-wrap": key},
               el("label", {"class": "calc-field__label", "for": field_id(wid, key)}, label), el("input", attrs),
+              el("p", {"class": "calc-field__read", "id": f"{field_id(wid, key)}-read", "data-calc-read-for": key,
+                       "hidden": True}),
               _help_and_error(wid, key, join(help_text, hint)))
 
 
@@ -244,6 +247,36 @@ def read_form(fields: tuple[str, ...], defaults: dict[str, Any], raw: dict[str, 
     return state, errors
 
 
+#: What a typed number may hold and still be shown as typed: anything else (a comma, a space, Arabic digits) gets the
+#: number as read beside the field.
+_PLAIN_TYPED = frozenset("0123456789.+-eE")
+
+
+def readings(s: Strings, fields: tuple[str, ...], raw: dict[str, Any]) -> dict[str, Html]:
+    """The number as read, for every typed number whose text is not already that number in plain digits ("1,5" ->
+    "Read as 1.5", "٤٠٩٦" -> "Read as 4,096"): the page shows it beside the field, so a decimal comma or a grouping
+    the reader did not mean is seen at once. Keys are the form's (``model.hidden_size`` for a custom field)."""
+    typed: dict[str, Any] = {}
+    for key in fields:
+        spec = BY_NAME.get(key)
+        if spec is not None and spec.value_kind.control == "number":
+            typed[key] = raw.get(key)
+    model = raw.get("model")
+    if isinstance(model, dict) and model.get("source") == "custom" and isinstance(model.get("value"), dict):
+        numbers = {f.name for f in api.MODEL_FIELDS if f.kind in ("int", "int_or_null")}
+        typed.update({f"model.{k}": v for k, v in model["value"].items() if k in numbers})
+    out: dict[str, Html] = {}
+    for key, text in typed.items():
+        if not isinstance(text, str) or not text.strip() or set(text.strip()) <= _PLAIN_TYPED:
+            continue
+        value = parse_number(text)
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            continue
+        shown = fmt_int(value) if isinstance(value, int) else plain_number(value)
+        out[key] = filled(s.get("fields.read_as"), {"n": shown})
+    return out
+
+
 def _read_model(raw: Any) -> tuple[Any, FieldError | None]:
     if isinstance(raw, str):
         return raw, None
@@ -266,7 +299,9 @@ def _read_model(raw: Any) -> tuple[Any, FieldError | None]:
         for name, v in value.items():
             if isinstance(v, str) and len(v) > MAX_FIELD_CHARS:
                 return None, FieldError(f"model.{str(name)[:100]}", "too_large")
-        # An empty field is a field the config does not set (head_dim, for instance).
-        return {name: parse_number(v) if isinstance(v, str) else v for name, v in value.items()
-                if not (isinstance(v, str) and not v.strip())}, None
+        # An empty field is a field the config does not set (head_dim, for instance); a text field (model_type) stays
+        # text, the others are read as numbers.
+        text = {f.name for f in api.MODEL_FIELDS if f.kind in ("string", "enum")}
+        return {name: (v.strip() if name in text else parse_number(v)) if isinstance(v, str) else v
+                for name, v in value.items() if not (isinstance(v, str) and not v.strip())}, None
     return value, None

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .. import api
 from ..inputs import BY_NAME
 from .pieces import bounds_text
-from .text import Html, Strings, el, filled, join, ltr
+from .text import Html, Strings, el, filled, fmt_count, fmt_int, join, ltr
 
 __all__ = ["FieldError", "message_for"]
 
@@ -24,20 +25,39 @@ class FieldError:
 def message_for(s: Strings, code: str, field: str | None) -> Html:
     """The message for an API error on a field."""
     field = field or ""
-    specific = s.get(f"errors.by_field.{field}.{code}", "") or (
-        s.get(f"errors.by_field.{field}", "") if code in ("contradiction", "missing_field") else "")
-    if specific:
-        return join(specific)
     spec = BY_NAME.get(field)
-    if code == "wrong_type":
-        kind = spec.value_kind.name if spec else ("model_field" if field.startswith("model.") else "model")
-        return join(s.get(f"errors.wrong_type.{kind}", s.get("errors.wrong_type.other")),
-                    _config_field_suffix(field))
     bounds = spec.value_kind.bounds(spec) if spec is not None else None
+    own = s.get(f"errors.by_field.{field}", "")            # a field's own words: contradictions, missing values,
+    general = code in ("contradiction", "missing_field") or (code == "out_of_range" and spec is not None and not bounds)
+    specific = s.get(f"errors.by_field.{field}.{code}", "") or (own if general else "")   # ... a list left empty
+    if specific:
+        return _limits(s, specific)
+    if code == "wrong_type":
+        return join(s.get(f"errors.wrong_type.{_kind(field, spec)}", s.get("errors.wrong_type.other")),
+                    _config_field_suffix(field))
     if code == "out_of_range" and bounds is not None:
         lo, hi = bounds_text(*bounds)
         return filled(s.get("errors.out_of_range_between"), {"min": lo, "max": hi})
-    return join(s.get(f"errors.{code}", s.get("errors.internal_error")), _config_field_suffix(field))
+    return join(_limits(s, s.get(f"errors.{code}", s.get("errors.internal_error"))), _config_field_suffix(field))
+
+
+def _kind(field: str, spec) -> str:
+    """Which wrong-type message a field takes: its key's kind of value, a config field's own kind (a flag written as
+    a string is not "a whole number"), else the model's."""
+    if spec is not None:
+        return spec.value_kind.name
+    if field.startswith("model."):
+        kind = {f.name: f.kind for f in api.MODEL_FIELDS}.get(field[6:], "int")
+        return "model_field" if kind in ("int", "int_or_null") else f"model_{kind}"
+    return "model"
+
+
+def _limits(s: Strings, template: str) -> Html:
+    """A message with the estimator's limits filled in ({chars}: the longest JSON it reads; {params}: the largest
+    model it counts)."""
+    number, scale = fmt_count(api.MAX_PARAMS, 0)
+    return filled(template, {"chars": fmt_int(api.MAX_INPUT_CHARS),
+                             "params": filled(s.get(f"units.{scale}"), {"n": number}) if scale else number})
 
 
 def _config_field_suffix(field: str) -> Html:

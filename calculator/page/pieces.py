@@ -8,12 +8,12 @@ from typing import Any
 
 from .. import api, vocab
 from ..inputs import INPUTS
-from ..values import Phrase
-from .text import Html, Strings, el, fmt_bytes, fmt_int, join, ltr, plain_text
+from ..values import Phrase, plain_number
+from .text import Html, Strings, duration, el, filled, fmt_bytes, fmt_int, join, ltr, money, plain_text, rate
 
 __all__ = ["VERDICT_MARKS", "bytes_html", "verdict_html", "setup_label", "gpu_name", "stacked_bar", "legend",
            "union_breakdown", "table_html", "facts_html", "fit_word", "phrase_html", "bounds_text", "effective_batch",
-           "describe_assumptions"]
+           "describe_assumptions", "setup_time_cost", "time_cost_text"]
 
 
 @functools.lru_cache(maxsize=4096)
@@ -108,13 +108,14 @@ def phrase_html(s: Strings, phrase: Phrase) -> Any:
     if phrase.key is not None:
         return s.get(phrase.key)
     if phrase.number is not None:
-        return ltr(fmt_int(phrase.number) if phrase.integer else f"{phrase.number:g}")
+        return ltr(fmt_int(phrase.number) if phrase.integer else plain_number(phrase.number))
     return ltr(phrase.text)
 
 
 def bounds_text(low: float, high: float, integer: bool) -> tuple[str, str]:
-    """The limits of a number as a range hint and an out-of-range message write them."""
-    return (fmt_int(low), fmt_int(high)) if integer else (f"{low:g}", f"{high:g}")
+    """The limits of a number as a range hint and an out-of-range message write them: grouped by thousands, never in
+    exponent form ("1 to 4,194,304", "0 to 0.05")."""
+    return (fmt_int(low), fmt_int(high)) if integer else (plain_number(low), plain_number(high))
 
 
 def effective_batch(n: int) -> Html:
@@ -131,3 +132,23 @@ def describe_assumptions(s: Strings, request: dict[str, Any]) -> Html:
         label = s.get(f"fields.{spec.name}.label", "") or ltr(spec.name)
         parts.append(el("span", {"class": "calc-assumption", "data-key": spec.name}, label, s.get("out.colon"), text))
     return join(*[join(p, s.get("out.list_sep") if i < len(parts) - 1 else "") for i, p in enumerate(parts)])
+
+
+def setup_time_cost(s: Strings, st: dict[str, Any], with_run: bool) -> Html:
+    """"1.9 hours, 1.39 USD" for a workload; otherwise speed and cost per million tokens. Remembered per language
+    and figures: the GPU table and the chart show the same few dozen of them after every change."""
+    key = ("time_cost", with_run, st.get("seconds"), st.get("cost"), st.get("tokens_per_second"),
+           st.get("cost_per_million_tokens"))
+    return s.remember(key, lambda: time_cost_text(s, st, with_run))
+
+
+def time_cost_text(s: Strings, st: dict[str, Any], with_run: bool) -> Html:
+    if with_run and st.get("seconds") is not None:
+        parts: list[Any] = [duration(s, st["seconds"])]
+        if st.get("cost") is not None:
+            parts += [s.get("out.list_sep"), money(s, st["cost"])]
+        return join(*parts)
+    parts = [rate(s, st["tokens_per_second"])]
+    if st.get("cost_per_million_tokens") is not None:
+        parts += [s.get("out.list_sep"), filled(s.get("out.per_million"), {"cost": money(s, st["cost_per_million_tokens"])})]
+    return join(*parts)

@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 from ..errors import StringMissing
 
-__all__ = ["Html", "Strings", "el", "join", "ltr", "filled", "plain_text", "counted", "plural_category", "amount",
+__all__ = ["Html", "Strings", "el", "join", "ltr", "filled", "plain_text", "counted", "rate", "plural_category", "amount",
            "duration", "money", "fmt_number", "fmt_int", "fmt_bytes", "fmt_percent", "fmt_count", "GB", "GIB", "MB",
            "MIB", "MEMO_LIMIT"]
 
@@ -147,6 +147,12 @@ def counted(s: "Strings", noun: str, n: int) -> "Html":
     if not isinstance(template, str):
         raise StringMissing(f"calc.units.{noun}.other ({s.lang})")
     return filled(template, {"n": fmt_int(n)})
+
+
+def rate(s: "Strings", tokens_per_second: float) -> "Html":
+    """A speed in tokens per second, rounded to whole tokens, its noun agreeing with the number (the page and the
+    CLI round it the same way)."""
+    return counted(s, "tokens_per_second", round(tokens_per_second))
 
 
 def amount(s: "Strings", noun: str, value: float, digits: int) -> "Html":

@@ -108,8 +108,8 @@ def test_schema_lists_peaks_and_prices() -> None:
 
 
 def test_cli_prints_time_and_cost(capsys) -> None:
-    assert cli_main(["--model", "llama-3.1-8b", "--method", "qlora", "--gpu", "rtx-4090", "--dataset-tokens",
-                     "10000000", "--gpu-hour-price", "2.5"]) == 0
+    assert cli_main(["--model", "llama-3.1-8b", "--method", "qlora", "--gradient-checkpointing", "--gpu", "rtx-4090",
+                     "--dataset-tokens", "10000000", "--gpu-hour-price", "2.5"]) == 0
     out = capsys.readouterr().out
     assert "Tokens per second per GPU" in out and "GPU-hours" in out and "USD" in out
     assert "Fastest that fits:" in out and "Cheapest that fits:" in out

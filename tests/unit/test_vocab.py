@@ -69,6 +69,15 @@ def test_every_entry_needs_its_strings():
     assert {f"out.time_error.{e}" for e in vocab.TIME_ERRORS} <= wanted
     assert {f"verdict.{v}" for v in vocab.VERDICTS} <= wanted
     assert {f"status.{s}" for s in vocab.STAGES} <= wanted
+    assert {f"{t}.{p}" for p in vocab.PHASES for t in ("phases", "phase_at")} <= wanted
+
+
+def test_the_phases_are_the_estimators_in_the_order_of_a_step(results):
+    from calculator.models import Phase
+    assert vocab.PHASES == tuple(p.value for p in Phase)
+    for r in results:
+        assert r["phase"] in vocab.PHASES
+        assert set(r["phases_allocated_bytes"]) <= set(vocab.PHASES) and r["phase"] in r["phases_allocated_bytes"]
 
 
 def test_calc_css_colours_every_component_and_styles_every_verdict():

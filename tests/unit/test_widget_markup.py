@@ -41,6 +41,29 @@ def test_numbers_people_type(typed, value):
     assert parse_number(typed) == value
 
 
+@pytest.mark.parametrize("typed,value", [
+    # a comma followed by exactly three digits groups thousands; any other comma is the decimal mark (issue 24)
+    ("1,5", 1.5), ("0,75", 0.75), ("1,50", 1.5), ("2,0", 2.0), (",5", 0.5), ("1,2345", 1.2345),
+    ("20,000,000", 20_000_000), ("1,234.5", 1234.5), ("1,234,5", 1234.5), ("1,5e3", 1500.0),
+    ("١٫٥", 1.5), ("١,٥", 1.5), ("١٬٠٠٠٫٥", 1000.5), ("1،5", 1.5), ("4،096", 4096),
+    # separators that cannot be one number are refused as typed (the estimator then says wrong_type)
+    ("1.234,5", "1.234,5"), ("1,23,456", "1,23,456"), ("1,5,5", "1,5,5"), ("1.5.5", "1.5.5"), ("1,5.5", "1,5.5"),
+])
+def test_a_decimal_comma_is_a_decimal_mark_and_a_comma_before_three_digits_groups(typed, value):
+    assert parse_number(typed) == value
+    assert type(parse_number(typed)) is type(value)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("key,typed,value", [("epochs", "1,5", 1.5), ("gpu_hour_price", "1,5", 1.5),
+                                             ("epochs", "٠٫٥", 0.5), ("dataset_tokens", "20,000,000", 20_000_000)])
+def test_the_form_reads_a_decimal_comma_in_both_languages(lang, key, typed, value):
+    state, errors = read_kind_form("estimator", {"dataset_tokens": "1000000", key: typed})
+    assert not errors and state[key] == value
+    _fragment, results, errors = render_results(S[lang], "estimator", state)
+    assert not errors and results[0]["inputs"][key] == value
+
+
 def test_a_400_digit_number_is_out_of_range_not_an_error_of_its_own():
     state, errors = read_kind_form("estimator", {"seq_len": "9" * 400})
     assert not errors
@@ -141,7 +164,7 @@ def test_the_page_entry_point_answers_json_and_never_raises():
     assert ok["ok"] and ok["state"]["seq_len"] == 4096 and "summary" in ok["slots"]
     bad = json.loads(page.render(json.dumps({"kind": "estimator", "raw": {"seq_len": "x"}, "fixed": {}})))
     assert bad == {"ok": False, "errors": [{"field": "seq_len", "code": "wrong_type", "quiet": False,
-                                            "message": S["en"].get("errors.wrong_type.int")}]}
+                                            "message": S["en"].get("errors.wrong_type.int")}], "read": {}}
     three = json.loads(page.render(json.dumps({"kind": "estimator", "fixed": {},
                                                "raw": {"seq_len": "0", "micro_batch_size": "abc", "lora_rank": "-1"}})))
     assert [(e["field"], e["code"]) for e in three["errors"]] == [

@@ -11,10 +11,20 @@ from ...inputs import BY_NAME, DEFAULTS
 from ..form import compact_form
 from ..text import Html, Strings
 
-__all__ = ["WidgetKind", "DEFAULT_MODEL", "DEFAULT_GPU", "COMPACT"]
+__all__ = ["WidgetKind", "DEFAULT_MODEL", "DEFAULT_GPU", "COMPACT", "FIRST_SETUP"]
 
 DEFAULT_MODEL = "llama-3.1-8b"
 DEFAULT_GPU = "rtx-4090"
+#: The setup the full estimator opens on (the calculator page's first answer), chosen here once: the one most readers
+#: come for. The threads readers write (research/anchors-2026-12-01.md §3, calculators.md) centre on 7-8B models on
+#: 24 GB cards: torchtune #856 ("8k OOMs on 4090"), Unsloth PR #10815 (Llama-3.1-8B), LLaMA-Factory #3380 ("8B
+#: column?"), Answer.AI's "two 24GB GPUs"; the UX review's LoRA-vs-QLoRA task is Llama 3.1 8B on an RTX 4090. So:
+#: Llama 3.1 8B, QLoRA, RTX 4090, with the gradient checkpointing the frameworks turn on for it (TRL's SFTConfig,
+#: LLaMA-Factory, PEFT's prepare_model_for_kbit_training). QLoRA rather than LoRA: 16-bit LoRA of an 8B model is at
+#: the card's edge (about 22 GB of 24 at 2,048 tokens), QLoRA leaves room (about 12 GB), so the first answer fits;
+#: the side-by-side below the estimator shows the other methods. The ``framework`` input (issue 19) adds its default
+#: here and may then imply ``gradient_checkpointing``.
+FIRST_SETUP = {"model": DEFAULT_MODEL, "method": "qlora", "gpu": DEFAULT_GPU, "gradient_checkpointing": True}
 #: The compact widgets train with gradient checkpointing on by default: without it nothing but tiny models fits a
 #: 24 GB card, and every QLoRA recipe turns it on.
 COMPACT = {"seq_len": 2048, "micro_batch_size": 1, "gradient_checkpointing": True}
@@ -29,7 +39,9 @@ class WidgetKind:
     """One kind of widget. ``fields``: the request keys it lets the reader edit, in form order; ``requests``: the
     API requests one state needs, in the order ``results`` reads their answers; ``form``: its form (default: the
     controls of ``fields`` in one grid); ``slots``: parts of the widget outside the results fragment that follow the
-    results; ``summary``: the sentence of its live region; ``extra``: more of the worker's answer."""
+    results; ``summary``: the sentence of its live region; ``extra``: more of the worker's answer; ``varies``: the
+    request keys its requests set themselves (a chart across sequence lengths, a comparison across methods), which an
+    article's assumptions therefore do not fix and the widget does not list as set by the article."""
 
     name: str
     fields: tuple[str, ...]
@@ -40,6 +52,7 @@ class WidgetKind:
     slots: Callable[[Strings, list[dict[str, Any]]], dict[str, Html]] = lambda s, results: {}
     summary: Callable[[Strings, list[dict[str, Any]]], str] = lambda s, results: s.get("out.updated")
     extra: Callable[[list[dict[str, Any]]], dict[str, Any]] = lambda results: {}
+    varies: tuple[str, ...] = ()
 
     def draw_form(self, s: Strings, wid: str, state: dict[str, Any], results: list[dict[str, Any]]) -> Html:
         return (self.form or _compact(self))(s, wid, state, results)
@@ -59,7 +72,7 @@ class WidgetKind:
     def fixed(self, attrs: dict[str, Any], article: dict[str, Any] | None = None) -> dict[str, Any]:
         """The request keys a widget takes from its article and marker without letting the reader edit them."""
         merged = {**(article or {}), **attrs}
-        return {k: v for k, v in merged.items() if k not in self.fields}
+        return {k: v for k, v in merged.items() if k not in self.fields and k not in self.varies}
 
     def requests_for(self, state: dict[str, Any], fixed: dict[str, Any] | None = None) -> list[dict[str, Any]]:
         """The API requests one state needs, in the order the renderer reads their results."""

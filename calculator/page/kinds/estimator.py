@@ -10,12 +10,12 @@ from typing import Any
 
 from ... import api, vocab
 from ...inputs import GROUPS, INPUTS
-from .base import DEFAULT_GPU, DEFAULT_MODEL, WidgetKind
+from .base import FIRST_SETUP, WidgetKind
 from ..form import control, custom_values, field_id, model_fieldset
 from ..pieces import (VERDICT_MARKS, bytes_html, effective_batch, facts_html, fit_word, gpu_name, legend, setup_label,
-                      stacked_bar, table_html, verdict_html)
+                      setup_time_cost, stacked_bar, table_html, verdict_html)
 from ..text import (Html, Strings, counted, duration, el, filled, fmt_bytes, fmt_int, fmt_number, fmt_percent, join, ltr,
-                    money, plain_text)
+                    money, plain_text, rate)
 
 __all__ = ["KIND", "FIELDS"]
 
@@ -36,7 +36,9 @@ def _summary(s: Strings, r: dict[str, Any]) -> Html:
     scale = max(r["peak_bytes_per_gpu"], g["memory_bytes"])
     return el("div", {"class": "calc-peak", "data-calc-summary": True},
               el("p", {"class": "calc-peak__label"}, s.get("out.peak")),
-              el("p", {"class": "calc-peak__value"}, bytes_html(r["peak_bytes_per_gpu"], "peak_bytes_per_gpu")),
+              el("p", {"class": "calc-peak__value"}, bytes_html(r["peak_bytes_per_gpu"], "peak_bytes_per_gpu"), " ",
+                 el("span", {"class": "calc-peak__phase", "data-calc-output": "phase", "data-value": r["phase"]},
+                    s.get(f"phase_at.{r['phase']}"))),
               el("p", {"class": "calc-peak__verdict"}, filled(s.get("out.verdict_on"), {"gpu": g["name"]}), " ",
                  el("span", {"data-calc-output": "gpu.verdict", "data-value": g["verdict"]}, verdict_html(s, g["verdict"])),
                  " ", el("span", {"class": "calc-peak__share", "data-calc-output": "gpu.share_of_memory",
@@ -49,9 +51,38 @@ def _summary(s: Strings, r: dict[str, Any]) -> Html:
               stacked_bar(s, r["breakdown_bytes"], scale, g["memory_bytes"], s.get("out.breakdown")))
 
 
+def fits(r: dict[str, Any]) -> bool:
+    """Whether the chosen setup fits its card (tight allowed: recommend's rule). A setup that does not fit cannot
+    run, so no speed, time or cost is shown for it as an answer; the page points to the setups that fit."""
+    return r["gpu"]["verdict"] != "does_not_fit"
+
+
+def _elsewhere(s: Strings, r: dict[str, Any], tag: str = "span") -> list[Html]:
+    """The fastest and the cheapest setups that fit, each with its time and cost (or speed and cost per million
+    tokens without a workload); "nothing fits" when none does."""
+    with_run = "run" in r
+    items = [el(tag, {"class": "calc-elsewhere", "data-setup": key, "data-gpu": best["gpu"],
+                      "data-num-gpus": best["num_gpus"]},
+                s.get(f"out.{key}"), " ", setup_label(best["num_gpus"], best["name"]), " — ",
+                setup_time_cost(s, best, with_run))
+             for key in ("fastest", "cheapest") if (best := r.get(f"{key}_setup"))]
+    if not items and "fastest_setup" in r:
+        items = [el(tag, {"class": "calc-elsewhere", "data-setup": "none"}, s.get("out.smallest_none"))]
+    return items
+
+
 def _run_line(s: Strings, r: dict[str, Any]) -> Html:
-    """The run's time and cost in the summary strip, or the speed when no workload is given."""
+    """The run's time and cost in the summary strip, or the speed when no workload is given; for a setup that does
+    not fit, that it is not estimated and where the run fits instead."""
     run, tp = r.get("run"), r.get("throughput")
+    if not fits(r):
+        label = s.get("out.run") if "run" in r else s.get("out.speed_per_gpu")
+        elsewhere = _elsewhere(s, r)
+        return el("p", {"class": "calc-peak__run", "data-calc-output": "run", "data-fits": "false"},
+                  label, s.get("out.colon"), s.get("out.run_not_fit"),
+                  el("span", {"class": "calc-peak__elsewhere"},
+                     [join(s.get("out.list_sep") if i else " ", x) for i, x in enumerate(elsewhere)]) if elsewhere
+                  else join())
     if run:
         parts: list[Any] = [el("span", {"data-calc-output": "run.seconds", "data-value": run["seconds"]},
                                duration(s, run["seconds"]))]
@@ -62,9 +93,22 @@ def _run_line(s: Strings, r: dict[str, Any]) -> Html:
     if tp:
         return el("p", {"class": "calc-peak__run"}, s.get("out.speed_per_gpu"), s.get("out.colon"),
                   el("span", {"data-calc-output": "throughput.tokens_per_second_per_gpu",
-                              "data-value": tp["tokens_per_second_per_gpu"]},
-                     filled(s.get("units.tokens_per_second.other"), {"n": fmt_int(tp["tokens_per_second_per_gpu"])})))
+                              "data-value": tp["tokens_per_second_per_gpu"]}, rate(s, tp["tokens_per_second_per_gpu"])))
     return join()
+
+
+def _phases(s: Strings, r: dict[str, Any]) -> Html:
+    """The memory allocated at each phase of a step, the peak's phase marked: a change that lowers another phase
+    (checkpointing lowers the backward pass) shows here even when the peak stays where it is."""
+    phases = r.get("phases_allocated_bytes") or {}
+    items = [el("li", {"class": "calc-phase" + (" calc-phase--peak" if p == r["phase"] else ""), "data-phase": p},
+                el("span", {"class": "calc-phase__name"}, s.get(f"phases.{p}")), s.get("out.colon"),
+                bytes_html(phases[p]), join(" ", el("strong", {}, s.get("out.phase_peak"))) if p == r["phase"] else "")
+             for p in vocab.PHASES if p in phases]
+    return el("div", {"class": "calc-block", "data-calc-output": "phases"},
+              el("p", {"class": "calc-subtitle"}, s.get("out.phases")),
+              el("ol", {"class": "calc-phases"}, items),
+              el("p", {"class": "calc-note"}, s.get("out.phases_note")))
 
 
 def _results(s: Strings, results: list[dict[str, Any]], state: dict[str, Any]) -> Html:
@@ -97,7 +141,7 @@ def _results(s: Strings, results: list[dict[str, Any]], state: dict[str, Any]) -
         shown = ", ".join(ignored[:IGNORED_SHOWN]) + (" …" if len(ignored) > IGNORED_SHOWN else "")
         notes.append(el("p", {"class": "calc-note", "data-note": "ignored_fields"},
                         filled(s.get("out.ignored_fields"), {"fields": shown})))
-    return join(breakdown, facts_html(facts), notes, _time_and_cost(s, r), _remedies(s, r, g), _smallest(s, r),
+    return join(breakdown, _phases(s, r), facts_html(facts), notes, _time_and_cost(s, r), _remedies(s, r, g), _smallest(s, r),
                 _time_cost_chart(s, r), _gpu_table(s, r, state))
 
 
@@ -139,7 +183,7 @@ def _time_cost_chart(s: Strings, r: dict[str, Any]) -> Html:
         x, y = xy(i)
         role = "fastest" if (gpu, n) == (fastest.get("gpu"), fastest.get("num_gpus")) else \
             "cheapest" if (gpu, n) == (cheapest.get("gpu"), cheapest.get("num_gpus")) else None
-        label = f"{n} × {name}: {plain_text(_setup_time_cost(s, st, with_run))}"
+        label = f"{n} × {name}: {plain_text(setup_time_cost(s, st, with_run))}"
         marks.append(el("circle", {"class": f"calc-point{' calc-point--' + role if role else ''}", "cx": f"{x:.1f}",
                                    "cy": f"{y:.1f}", "r": 7 if role else 4, "data-gpu": gpu, "data-num-gpus": n},
                         el("title", {}, label)))
@@ -182,13 +226,20 @@ def _provider(source: str) -> str:
 def _time_and_cost(s: Strings, r: dict[str, Any]) -> Html:
     """Speed of a step on the chosen card and count, and the run's time and cost when a workload is given."""
     tp, run, g = r.get("throughput"), r.get("run"), r["gpu"]
+    title = el("p", {"class": "calc-subtitle"},
+               filled(s.get("out.time_title"), {"setup": setup_label(r["inputs"]["num_gpus"], g["name"])}))
+    if not fits(r):
+        return el("div", {"class": "calc-block", "data-calc-output": "throughput", "data-fits": "false"}, title,
+                  el("p", {"class": "calc-note", "data-note": "does_not_fit"},
+                     filled(s.get("out.time_not_fit"), {"setup": setup_label(r["inputs"]["num_gpus"], g["name"])})),
+                  el("ul", {"class": "calc-plain"}, _elsewhere(s, r, "li")))
     if not tp:
         if r.get("time_error"):      # a time the estimator refuses to guess (fp32 training, a card with no peak)
             return el("div", {"class": "calc-block", "data-calc-output": "throughput"},
                       el("p", {"class": "calc-note", "data-note": r["time_error"]},
                          filled(s.get(f"out.time_error.{r['time_error']}"), {"gpu": g["name"]})))
         return join()
-    per_s = lambda n: filled(s.get("units.tokens_per_second.other"), {"n": fmt_int(n)})  # noqa: E731
+    per_s = lambda n: rate(s, n)  # noqa: E731
     facts: list[tuple[Any, Any]] = [
         (s.get("out.tokens_per_second_per_gpu"),
          join(el("span", {"data-calc-output": "throughput.tokens_per_second_per_gpu",
@@ -228,38 +279,50 @@ def _time_and_cost(s: Strings, r: dict[str, Any]) -> Html:
             notes.append(filled(s.get("out.padding"), {"share": fmt_percent(run["padding_share"], 0)}))
     else:
         notes.append(filled(s.get("out.no_workload"), {"group": join(s.get("fields.workload_group"))}))
-    title = el("p", {"class": "calc-subtitle"},
-               filled(s.get("out.time_title"), {"setup": setup_label(tp["num_gpus"], g["name"])}))
     return el("div", {"class": "calc-block", "data-calc-output": "throughput"}, title,
               facts_html(facts), [el("p", {"class": "calc-note"}, n) for n in notes])
 
 
 def _remedies(s: Strings, r: dict[str, Any], g: dict[str, Any]) -> Html:
+    """The remedies in recommend's order, each alone and on top of the steps above it (with what that step saves,
+    so a step that saves little says so); a step that alone raises the peak (LoRA or QLoRA without checkpointing:
+    the adapters' activations) is marked and explained under the list."""
     steps = r.get("remedies") or []
     title = el("p", {"class": "calc-subtitle"}, filled(s.get("out.remedies"), {"gpu": g["name"]}))
     if not steps:
         return el("div", {"class": "calc-block", "data-calc-output": "remedies"}, title,
                   el("p", {}, s.get("out.remedies_none")))
-    items = []
+    items, raised, before = [], False, r["peak_bytes_per_gpu"]
     for x in steps:
         kind = vocab.remedy(x["remedy"])
         name = filled(s.get(f"remedies.{x['remedy']}"),
                       {"n": counted(s, kind.noun, x["changes"][kind.amount])} if kind.amount else {})
+        more = x["peak_bytes_alone"] > r["peak_bytes_per_gpu"]
+        raised = raised or more
         figures: list[Any] = [s.get("out.remedy_alone"), " ", bytes_html(x["peak_bytes_alone"]), " ",
-                              fit_word(s, x["fits_alone"])]
+                              fit_word(s, x["fits_alone"]),
+                              join(" ", el("span", {"class": "calc-remedy__more"}, s.get("out.remedy_more"))) if more
+                              else ""]
         if x["peak_bytes_cumulative"] is not None:
+            saved = before - x["peak_bytes_cumulative"]
+            before = x["peak_bytes_cumulative"]
             figures += [s.get("out.remedy_sep"), s.get("out.remedy_cumulative"), " ",
-                        bytes_html(x["peak_bytes_cumulative"]), " ", fit_word(s, x["fits_cumulative"])]
+                        bytes_html(x["peak_bytes_cumulative"]), " ",
+                        el("span", {"class": "calc-remedy__saved", "data-value": saved},
+                           filled(s.get("out.remedy_saves"), {"saved": fmt_bytes(saved)[0]})), " ",
+                        fit_word(s, x["fits_cumulative"])]
         elif x["remedy"] == "sharding" and (x.get("num_gpus_cumulative") or 0) > 1 and \
                 not any(y["fits_cumulative"] for y in steps):
             figures += [s.get("out.remedy_sep"), filled(s.get("out.remedy_cumulative_cards"),
                                                         {"n": counted(s, "cards", x["num_gpus_cumulative"])})]
         items.append(el("li", {"class": "calc-remedy", "data-remedy": x["remedy"],
-                               "data-alternative": x["peak_bytes_cumulative"] is None},
+                               "data-alternative": x["peak_bytes_cumulative"] is None, "data-raises": more},
                         el("span", {"class": "calc-remedy__name"}, name), " ",
                         el("span", {"class": "calc-remedy__figures"}, figures)))
+    note = el("p", {"class": "calc-note", "data-note": "remedy_raises"}, s.get("out.remedy_raises")) if raised \
+        else join()
     return el("div", {"class": "calc-block", "data-calc-output": "remedies"}, title,
-              el("ol", {"class": "calc-remedies"}, items))
+              el("ol", {"class": "calc-remedies"}, items), note)
 
 
 def _smallest(s: Strings, r: dict[str, Any]) -> Html:
@@ -277,29 +340,9 @@ def _smallest(s: Strings, r: dict[str, Any]) -> Html:
         if best:
             items.append(el("li", {"data-setup": key, "data-gpu": best["gpu"], "data-num-gpus": best["num_gpus"]},
                             s.get(f"out.{key}"), " ", setup_label(best["num_gpus"], best["name"]), " — ",
-                            _setup_time_cost(s, best, bool(r.get("run")))))
+                            setup_time_cost(s, best, bool(r.get("run")))))
     return el("div", {"class": "calc-block", "data-calc-output": "smallest_setup"}, title,
               el("ul", {"class": "calc-plain"}, items))
-
-
-def _setup_time_cost(s: Strings, st: dict[str, Any], with_run: bool) -> Html:
-    """"1.9 hours, 1.39 USD" for a workload; otherwise speed and cost per million tokens. Remembered per language
-    and figures: the GPU table and the chart show the same few dozen of them after every change."""
-    key = ("time_cost", with_run, st.get("seconds"), st.get("cost"), st.get("tokens_per_second"),
-           st.get("cost_per_million_tokens"))
-    return s.remember(key, lambda: _time_cost_text(s, st, with_run))
-
-
-def _time_cost_text(s: Strings, st: dict[str, Any], with_run: bool) -> Html:
-    if with_run and st.get("seconds") is not None:
-        parts: list[Any] = [duration(s, st["seconds"])]
-        if st.get("cost") is not None:
-            parts += [s.get("out.list_sep"), money(s, st["cost"])]
-        return join(*parts)
-    parts = [filled(s.get("units.tokens_per_second.other"), {"n": fmt_int(st["tokens_per_second"])})]
-    if st.get("cost_per_million_tokens") is not None:
-        parts += [s.get("out.list_sep"), filled(s.get("out.per_million"), {"cost": money(s, st["cost_per_million_tokens"])})]
-    return join(*parts)
 
 
 def _gpu_table(s: Strings, r: dict[str, Any], state: dict[str, Any]) -> Html:
@@ -310,7 +353,10 @@ def _gpu_table(s: Strings, r: dict[str, Any], state: dict[str, Any]) -> Html:
     head += [el("th", {"scope": "col"}, filled(s.get("out.cards_col"), {"n": st["num_gpus"]}), el("br"),
                 bytes_html(st["peak_bytes_per_gpu"])) for st in table[0]["setups"]]
     body = [_gpu_row(s, row, row["gpu"] == state.get("gpu"), bool(r.get("run"))) for row in table]
-    caption = f"{s.get('out.gpu_table')}. {s.get('out.gpu_table_caption')}"
+    g = r["gpu"]
+    dec, binary = fmt_bytes(g["memory_bytes"])
+    caption = join(f"{s.get('out.gpu_table')}. {s.get('out.gpu_table_caption')} ",
+                   filled(s.get("out.gpu_table_memory"), {"gpu": g["name"], "gib": binary, "gb": dec}))
     marks = el("p", {"class": "calc-marks", "aria-hidden": "true"},
                [join(el("span", {"class": f"calc-verdict calc-verdict--{v}"}, m), " ", s.get(f"verdict.{v}"), " ")
                 for v, m in VERDICT_MARKS.items()])
@@ -328,7 +374,7 @@ def _gpu_row(s: Strings, row: dict[str, Any], current: bool, with_run: bool) -> 
         "tr", {"data-gpu": row["gpu"], "class": "calc-table__current" if current else None},
         el("th", {"scope": "row"}, ltr(row["name"])), el("td", {}, bytes_html(row["memory_bytes"])),
         [el("td", {"class": f"calc-cell calc-cell--{st['verdict']}"}, verdict_html(s, st["verdict"]),
-            el("span", {"class": "calc-cell__time"}, _setup_time_cost(s, st, with_run))
+            el("span", {"class": "calc-cell__time"}, setup_time_cost(s, st, with_run))
             if st["verdict"] != "does_not_fit" and st.get("tokens_per_second") else "")
          for st in row["setups"]]))
 
@@ -378,5 +424,5 @@ def _summary_text(s: Strings, results: list[dict[str, Any]]) -> str:
                                                     "verdict": s.get(f"verdict.{g['verdict']}")}))
 
 
-KIND = WidgetKind("estimator", FIELDS, {"model": DEFAULT_MODEL, "gpu": DEFAULT_GPU}, _requests, _results, form=_form,
+KIND = WidgetKind("estimator", FIELDS, FIRST_SETUP, _requests, _results, form=_form,
                   slots=_slots, summary=_summary_text, extra=lambda results: {"custom": custom_values(results[0]["model"])})

@@ -42,4 +42,4 @@ def results(s: Strings, results: list[dict[str, Any]], state: dict[str, Any]) ->
 
 
 KIND = WidgetKind("fits", ("gpu", "seq_len", "micro_batch_size", "gradient_checkpointing"),
-                  {"gpu": DEFAULT_GPU, **COMPACT}, requests, results)
+                  {"gpu": DEFAULT_GPU, **COMPACT}, requests, results, varies=("model", "method"))

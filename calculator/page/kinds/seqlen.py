@@ -56,4 +56,5 @@ def results(s: Strings, results: list[dict[str, Any]], state: dict[str, Any]) ->
 
 
 KIND = WidgetKind("seqlen", ("model", "method", "micro_batch_size", "gpu", "gradient_checkpointing"),
-                  {"model": DEFAULT_MODEL, "method": "qlora", "gpu": DEFAULT_GPU, **COMPACT}, requests, results)
+                  {"model": DEFAULT_MODEL, "method": "qlora", "gpu": DEFAULT_GPU, **COMPACT}, requests, results,
+                  varies=("seq_len",))

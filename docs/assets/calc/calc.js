@@ -138,6 +138,9 @@ const runtime = {
 
   receive(message) {
     if (message.type === MESSAGE.STATUS) {
+      if (message.status === STATUS.READY && typeof message.from === "string") {
+        document.documentElement.dataset.calcRuntimeFrom = message.from;   // "start" or "snapshot" (benchmarks/page.py)
+      }
       if (Object.values(STATUS).includes(message.status)) {
         const progress = message.status === STATUS.DOWNLOADING ? { done: message.done, total: message.total } : null;
         this.set(message.status, message.code || null, progress);
@@ -435,42 +438,65 @@ class Form {
 }
 
 // Errors next to the controls they are about, in boxes the build wrote (role="alert": read out when they appear).
+// Each error sits at the control that caused it: its own field's box; for a conflict between two settings
+// (contradiction), the box of the control the reader edited last when it appeared (and there while it lasts); for a
+// custom architecture as a whole (too large), the custom field edited last. The box then comes into view above the
+// sticky summary strip.
 class Errors {
   constructor(root, form) {
     this.root = root;
     this.form = form;
     this.staleNote = root.querySelector("[data-calc-stale-note]");
+    this.placed = new Map();   // "field|code" -> the slot it was shown at (a conflict stays where it appeared)
   }
 
-  // The error box of an API field in this widget: the paste box or a custom field for the model, else the
-  // field's own box. A box that cannot be seen (a hidden model source) gives way to the form's own box.
-  box(field) {
-    let slot = field || "";
-    if (slot === "model" || slot.startsWith("model.")) {
-      const source = this.form.kind === "estimator" ? this.form.source() : "preset";
+  boxOf(slot) {
+    const box = this.root.querySelector(`[data-calc-error-for="${CSS.escape(slot)}"]`);
+    return box && !box.closest("[data-calc-source][hidden]") ? box : null;
+  }
+
+  // The slot of an API field in this widget: the paste box or a custom field for the model, else the field's own
+  // box; a conflict (or a whole custom model) at the last control edited. A box that cannot be seen (a hidden model
+  // source) gives way to the form's own box.
+  slot(error, lastEdited) {
+    const field = error.field || "";
+    const key = `${field}|${error.code}`;
+    const kept = this.placed.get(key);
+    if (kept && this.boxOf(kept)) return kept;
+    let slot = field;
+    const source = this.form.kind === "estimator" ? this.form.source() : "preset";
+    if (field === "model" || field.startsWith("model.")) {
       if (source === "paste") slot = "config";
       else if (source === "preset") slot = "model";
+      else if (field === "model" && lastEdited && lastEdited.startsWith("model.")) slot = lastEdited;
     }
-    let box = this.root.querySelector(`[data-calc-error-for="${CSS.escape(slot)}"]`);
-    if (box && box.closest("[data-calc-source][hidden]")) box = null;
-    if (!box) box = this.root.querySelector('[data-calc-error-for=""]');
-    return { box, slot: box && box.dataset.calcErrorFor };
+    if (error.code === "contradiction" && lastEdited && this.boxOf(lastEdited) && lastEdited !== "config") {
+      slot = lastEdited;
+    }
+    if (!this.boxOf(slot)) slot = "";
+    return slot;
   }
 
-  show(errors) {
+  show(errors, lastEdited, reveal) {
     this.clear();
+    const placed = new Map();
     let quietOnly = true;
+    let first = null;
     for (const error of errors) {
-      const { box, slot } = this.box(error.field);
+      const slot = this.slot(error, lastEdited);
+      const box = this.boxOf(slot) || this.root.querySelector('[data-calc-error-for=""]');
       if (!box) continue;
+      placed.set(`${error.field || ""}|${error.code}`, slot);
       if (error.quiet) continue;
       quietOnly = false;
       if (error.message) box.innerHTML = error.message;   // markup made and escaped by calculator.page
       else box.textContent = text("errors.internal_error");
       box.hidden = false;
       box.dataset.code = String(error.code);
+      box.dataset.calcErrorField = String(error.field || "");
       const details = box.closest("details");
       if (details) details.open = true;                  // never an error inside a closed section
+      if (!first || slot === lastEdited) first = box;
       for (const el of slot ? this.form.controls(slot) : []) {
         el.setAttribute("aria-invalid", "true");
         if (box.id) {
@@ -480,8 +506,10 @@ class Errors {
         }
       }
     }
+    this.placed = placed;
     this.root.dataset.calcStale = "true";
     if (this.staleNote) this.staleNote.hidden = quietOnly;
+    if (first && reveal) reveal(first);
   }
 
   clear() {
@@ -489,6 +517,7 @@ class Errors {
       box.hidden = true;
       box.textContent = "";
       delete box.dataset.code;
+      delete box.dataset.calcErrorField;
     }
     for (const el of this.root.querySelectorAll("[aria-invalid]")) {
       el.removeAttribute("aria-invalid");
@@ -498,6 +527,10 @@ class Errors {
     }
     delete this.root.dataset.calcStale;
     if (this.staleNote) this.staleNote.hidden = true;
+  }
+
+  forget() {
+    this.placed = new Map();
   }
 }
 
@@ -512,7 +545,7 @@ class Widget {
     this.errors = new Errors(root, this.form);
     this.fieldset = root.querySelector("[data-calc-fieldset]");
     this.statusEl = root.querySelector("[data-calc-status]");
-    this.shownStatus = "";             // the status text on screen (the build wrote status.idle)
+    this.shownStatus = "";             // the status text on screen (the build wrote status.prerendered)
     this.progressEl = root.querySelector("[data-calc-progress]");
     this.noticeEl = root.querySelector("[data-calc-notice]");
     this.announceEl = root.querySelector("[data-calc-announce]");
@@ -525,6 +558,9 @@ class Widget {
     this.timer = 0;
     this.announceTimer = 0;
     this.pendingLink = null;
+    this.lastEdited = null;            // the request key of the control the reader changed last (errors go there)
+    this.summaryEl = root.querySelector('.calc__slot--summary');
+    this.watchStrip();
     this.formEl.addEventListener("submit", (event) => event.preventDefault());
     this.formEl.addEventListener("input", (event) => this.onEdit(event, true));
     this.formEl.addEventListener("change", (event) => this.onEdit(event, false));
@@ -541,6 +577,40 @@ class Widget {
           this.schedule(false);
         }
       });
+    }
+  }
+
+  // ---- layout ------------------------------------------------------------------------------------------
+  // The sticky summary strip's height, for the CSS that keeps a focused control or an error above it
+  // (scroll-margin-block-end: var(--calc-strip)).
+  watchStrip() {
+    if (!this.summaryEl) return;
+    const update = () => this.root.style.setProperty("--calc-strip", `${Math.ceil(this.summaryEl.offsetHeight)}px`);
+    update();
+    if ("ResizeObserver" in window) new ResizeObserver(update).observe(this.summaryEl);
+  }
+
+  // Bring an error (and the control above it) into view between the page's header and the summary strip, if any
+  // of it is hidden; the scroll margins in calc.css keep it clear of both.
+  reveal(box) {
+    const field = box.closest("[data-calc-wrap]") || box;
+    const rect = field.getBoundingClientRect();
+    const header = document.querySelector(".md-header");
+    const top = header ? Math.max(0, header.getBoundingClientRect().bottom) : 0;
+    const strip = this.summaryEl && getComputedStyle(this.summaryEl).position === "sticky"
+      ? this.summaryEl.getBoundingClientRect().top : window.innerHeight;
+    const bottom = Math.min(window.innerHeight, strip > top ? strip : window.innerHeight);
+    if (rect.top >= top && rect.bottom <= bottom) return;
+    (rect.height > bottom - top ? box : field).scrollIntoView({ block: "nearest" });
+  }
+
+  // The typed numbers as Python read them, beside their fields ("1,5" -> "Read as 1.5").
+  showReadings(read) {
+    for (const el of this.root.querySelectorAll("[data-calc-read-for]")) {
+      const html = read && Object.hasOwn(read, el.dataset.calcReadFor) ? read[el.dataset.calcReadFor] : "";
+      if (html) el.innerHTML = html;            // markup made and escaped by calculator.page
+      else el.textContent = "";
+      el.hidden = !html;
     }
   }
 
@@ -564,11 +634,16 @@ class Widget {
     }
     this.statusEl.dataset.calcStatus = status;
     if (this.progressEl) {
-      const downloading = status === STATUS.DOWNLOADING && progress && progress.total > 0;
-      this.progressEl.hidden = !downloading;
-      if (downloading) {
+      // Through every stage: the bytes while the runtime arrives, then a moving bar while Python starts and the
+      // estimator loads (stages with no measure of their own), gone when ready or failed.
+      const loading = [STATUS.DOWNLOADING, STATUS.STARTING, STATUS.LOADING].includes(status);
+      this.progressEl.hidden = !loading;
+      this.progressEl.dataset.calcStage = status;
+      if (status === STATUS.DOWNLOADING && progress && progress.total > 0) {
         this.progressEl.max = progress.total;
         this.progressEl.value = Math.min(progress.done || 0, progress.total);
+      } else if (loading && status !== STATUS.DOWNLOADING) {
+        this.progressEl.removeAttribute("value");           // indeterminate
       }
     }
     if (status === STATUS.FAILED) this.root.dataset.calcState = "error";
@@ -649,6 +724,8 @@ class Widget {
       this.form.syncVisibility();
     }
     if (target.matches('[data-calc-field="method"]')) this.form.syncVisibility();
+    if (target.dataset.calcField) this.lastEdited = target.dataset.calcField;
+    else if (target.matches('[data-calc-control="model_source"]')) this.lastEdited = null;
     this.noticeEl.hidden = true;
     this.schedule(typing);
   }
@@ -675,12 +752,16 @@ class Widget {
       answer = internalAnswer();
     }
     if (token !== this.token) return false;
+    this.showReadings(answer && answer.read);
     if (!answer || answer.ok !== true) {
-      this.errors.show(Array.isArray(answer && answer.errors) ? answer.errors : internalAnswer().errors);
+      this.errors.show(Array.isArray(answer && answer.errors) ? answer.errors : internalAnswer().errors,
+        this.lastEdited, options.fromLink ? null : (box) => this.reveal(box));
       if (options.fromLink) this.resetToDefaults();
+      else this.root.dispatchEvent(new CustomEvent("calc:refused"));
       return false;
     }
     this.errors.clear();
+    this.errors.forget();
     this.fragment.innerHTML = answer.html;   // markup made and escaped by calculator.page
     for (const [name, html] of Object.entries(answer.slots || {})) {
       const slot = this.root.querySelector(`[data-calc-slot-out="${CSS.escape(name)}"]`);
@@ -761,9 +842,9 @@ function main() {
   runtime.listeners.add((status, code, progress) => {
     for (const widget of widgets) widget.showStatus(status, code, progress);
   });
-  if (runtime.status !== STATUS.IDLE) {
-    for (const widget of widgets) widget.showStatus(runtime.status, runtime.code, runtime.progress);
-  }
+  // The build wrote what is true without JavaScript (figures for the defaults); the idle status adds that the
+  // calculator loads when it is reached, which only a page running this script can promise.
+  for (const widget of widgets) widget.showStatus(runtime.status, runtime.code, runtime.progress);
   // Start the runtime when a widget is about to scroll into view, or on the first interaction with one. A widget
   // already in view starts it at once (an IntersectionObserver reports only after the first frame is drawn).
   if (roots.some(nearView)) runtime.start();

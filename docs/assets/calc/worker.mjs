@@ -3,6 +3,15 @@
 // (no micropip, no CDN), then answers each widget's RENDER with `calculator.page.Page.render`: the inputs read,
 // estimated and rendered in Python, the same code the site build ran. Messages: protocol.mjs.
 //
+// Progress is real through every stage: the bytes of each runtime file are counted as they arrive (a copy of the
+// response is read alongside the one Pyodide consumes), then Python starts, then the estimator loads.
+//
+// The second page is ready sooner than the first: once Python has started and imported the estimator, the worker
+// keeps a memory snapshot of it in the browser (IndexedDB), keyed on this runtime and this wheel, and the next page
+// that opens a widget restores it instead of starting Python and importing the estimator again (Pyodide's
+// `_makeSnapshot` / `_loadSnapshot`, the mechanism Cloudflare's Python Workers start from). A snapshot that cannot be
+// read or restored is dropped and Python starts as on a first visit. Measured with `python benchmarks/page.py`.
+//
 // Failure never hangs: a runtime file that fails to download (blocked, 404) or to compile (corrupt wasm) is reported
 // at once, because Pyodide itself only logs such errors and waits for ever. Python exceptions never reach the page:
 // Page.render answers every bug as the API's `internal_error`, and so does this file if the call itself fails.
@@ -15,6 +24,10 @@ let started = false;
 let runtimeBase = "";
 let wheelURL = "";
 let internalError = "";   // the answer for a call that failed outside Python's own boundary
+
+const SNAPSHOT_DB = "calc-runtime";
+const SNAPSHOT_STORE = "snapshots";
+const REPORT_MS = 50;     // the most often the download's progress is posted
 
 function post(message) {
   self.postMessage(message);
@@ -43,8 +56,51 @@ function urlOf(input) {
   return String(input);
 }
 
-// A runtime file that is missing or blocked fails at once (Pyodide would wait for ever). The responses are passed
-// on untouched, so the browser keeps its compiled-wasm cache, which is keyed on the original response.
+// ---------------------------------------------------------------------------------------------------------------
+// Progress: bytes of the runtime's files against the total the build measured (its core files). Files fetched with
+// fetch() (the wasm, the standard library, the lock file) are counted chunk by chunk; the two module scripts, which
+// Pyodide imports rather than fetches, when resource timing reports them complete. "starting" once all are here.
+// ---------------------------------------------------------------------------------------------------------------
+const arrived = new Map();   // URL -> bytes so far
+let total = 0;
+let reportTimer = 0;
+
+function report() {
+  if (page || stage > 0) return;
+  let done = 0;
+  for (const n of arrived.values()) done += n;
+  if (total && done >= total) {
+    clearTimeout(reportTimer);
+    status(STATUS.DOWNLOADING, { done: total, total });   // the bar full, then Python starts
+    status(STATUS.STARTING);
+  } else if (!reportTimer) {
+    reportTimer = setTimeout(() => {
+      reportTimer = 0;
+      let sum = 0;
+      for (const n of arrived.values()) sum += n;
+      if (stage <= 0 && sum < total) status(STATUS.DOWNLOADING, { done: sum, total });
+    }, REPORT_MS);
+  }
+}
+
+async function count(url, response) {
+  // A copy of the body, read as it arrives; the response itself goes to Pyodide untouched (so the browser keeps its
+  // compiled-wasm cache, which is keyed on that response).
+  if (!response.ok || !response.body) return;
+  try {
+    const reader = response.clone().body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      arrived.set(url, (arrived.get(url) || 0) + value.byteLength);
+      report();
+    }
+  } catch (error) {
+    // the original reports its own failure
+  }
+}
+
+// A runtime file that is missing or blocked fails at once (Pyodide would wait for ever).
 function watchDownloads() {
   const realFetch = self.fetch.bind(self);
   self.fetch = async (input, init) => {
@@ -58,29 +114,21 @@ function watchDownloads() {
       throw error;
     }
     if (ours && !response.ok) fail("download");
+    if (url.startsWith(runtimeBase) && !arrived.has(url)) {
+      arrived.set(url, 0);
+      count(url, response);
+    }
     return response;
   };
 }
 
-// Progress: the bytes of the runtime's files that have arrived (resource timing reports each file when it is
-// complete), against the total the build measured (the runtime's core files). "starting" once all of them are
-// here: Python then initialises from them.
-function watchProgress(total) {
+function watchModules() {
   if (typeof PerformanceObserver !== "function") return;
-  let done = 0;
-  const seen = new Set();
   const observer = new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) {
-      if (!entry.name.startsWith(runtimeBase) || seen.has(entry.name)) continue;
-      seen.add(entry.name);
-      done += entry.decodedBodySize || entry.encodedBodySize || 0;
-      if (page) continue;
-      if (done >= total) {
-        observer.disconnect();
-        status(STATUS.STARTING);
-      } else {
-        status(STATUS.DOWNLOADING, { done, total });
-      }
+      if (!entry.name.startsWith(runtimeBase) || arrived.has(entry.name)) continue;
+      arrived.set(entry.name, entry.decodedBodySize || entry.encodedBodySize || 0);
+      report();
     }
   });
   observer.observe({ type: "resource", buffered: true });
@@ -100,41 +148,160 @@ function watchCompile() {
   }
 }
 
+// ---------------------------------------------------------------------------------------------------------------
+// The snapshot: Python started with the estimator imported, as one block of memory (about 31 MB), in IndexedDB.
+// ---------------------------------------------------------------------------------------------------------------
+function database() {
+  return new Promise((resolve, reject) => {
+    if (typeof indexedDB === "undefined") {
+      reject(new Error("no IndexedDB"));
+      return;
+    }
+    const request = indexedDB.open(SNAPSHOT_DB, 1);
+    request.onupgradeneeded = () => request.result.createObjectStore(SNAPSHOT_STORE);
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+    request.onblocked = () => reject(new Error("blocked"));
+  });
+}
+
+function transaction(db, mode, work) {
+  return new Promise((resolve, reject) => {
+    const tx = db.transaction(SNAPSHOT_STORE, mode);
+    const result = work(tx.objectStore(SNAPSHOT_STORE));
+    tx.oncomplete = () => resolve(result.result);
+    tx.onerror = () => reject(tx.error);
+    tx.onabort = () => reject(tx.error);
+  });
+}
+
+async function readSnapshot(key) {
+  try {
+    const db = await database();
+    try {
+      const value = await transaction(db, "readonly", (store) => store.get(key));
+      return value && value.bytes instanceof ArrayBuffer && value.bytes.byteLength === value.length
+        ? new Uint8Array(value.bytes) : null;
+    } finally {
+      db.close();
+    }
+  } catch (error) {
+    return null;
+  }
+}
+
+async function writeSnapshot(key, bytes) {
+  // One snapshot per origin: the one of the runtime and wheel this site serves now.
+  try {
+    const db = await database();
+    try {
+      const copy = bytes.slice().buffer;
+      await transaction(db, "readwrite", (store) => {
+        store.clear();
+        return store.put({ bytes: copy, length: copy.byteLength }, key);
+      });
+    } finally {
+      db.close();
+    }
+  } catch (error) {
+    // no room, or storage refused: the next page starts Python again
+  }
+}
+
+async function dropSnapshot() {
+  try {
+    const db = await database();
+    try {
+      await transaction(db, "readwrite", (store) => store.clear());
+    } finally {
+      db.close();
+    }
+  } catch (error) {
+    // nothing to drop
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Starting
+// ---------------------------------------------------------------------------------------------------------------
+// The wheel, built from calculator/ when the site was built, unpacked into site-packages and imported. Done by
+// Python's zipfile rather than pyodide.loadPackage, which keeps JavaScript objects alive that a snapshot cannot hold.
+async function installEstimator(pyodide) {
+  const response = await fetch(wheelURL);     // a failure is reported by watchDownloads
+  if (!response.ok) throw new Error(`wheel: HTTP ${response.status}`);
+  pyodide.FS.writeFile("/tmp/calculator.whl", new Uint8Array(await response.arrayBuffer()));
+  pyodide.runPython(`
+import importlib, sys, zipfile
+with zipfile.ZipFile("/tmp/calculator.whl") as wheel:
+    wheel.extractall(next(p for p in sys.path if p.endswith("site-packages")))
+importlib.invalidate_caches()
+import calculator.page
+`);
+  pyodide.FS.unlink("/tmp/calculator.whl");
+}
+
+function answers(candidate, strings, lang) {
+  const made = candidate.pyimport("calculator.page").Page(JSON.stringify(strings), lang);
+  // One call right away, so the first real request does not pay for the estimator's first run; it also proves a
+  // restored snapshot sound.
+  const out = made.render(JSON.stringify({ kind: "estimator", raw: {}, fixed: {} }));
+  if (JSON.parse(out).ok !== true) throw new Error("estimator");
+  return made;
+}
+
 async function init(message) {
   if (started) return;
   started = true;
   runtimeBase = String(message.indexURL);
   wheelURL = String(message.wheelURL);
+  total = Number(message.bytes) || 0;
   const strings = message.strings || {};
+  const lang = String(message.lang || "en");
   internalError = JSON.stringify({ ok: false, errors: [{ field: null, code: "internal_error", quiet: false,
     message: String((strings.errors || {}).internal_error || "") }] });
-  status(STATUS.DOWNLOADING, { done: 0, total: Number(message.bytes) || 0 });
+  status(STATUS.DOWNLOADING, { done: 0, total });
   watchDownloads();
   watchCompile();
-  watchProgress(Number(message.bytes) || 0);
+  watchModules();
+  const key = `${runtimeBase} ${wheelURL}`;
   try {
-    const { loadPyodide } = await import(runtimeBase + "pyodide.mjs");
+    const [{ loadPyodide }, snapshot] = await Promise.all([import(runtimeBase + "pyodide.mjs"), readSnapshot(key)]);
     if (failed) return;
     // packageBaseUrl: Pyodide's fallback for packages is its CDN; pointing it at this site keeps every request here.
-    const pyodide = await loadPyodide({
-      indexURL: runtimeBase,
-      packageBaseUrl: runtimeBase,
-      stdout: () => {},
-      stderr: () => {},
-    });
-    if (failed) return;
-    status(STATUS.STARTING);   // every file is here by now, whenever resource timing reports the last one
-    status(STATUS.LOADING);
-    // The calculator wheel, built from calculator/ when the site was built, from this site only.
-    await pyodide.loadPackage(wheelURL, { messageCallback: () => {}, errorCallback: () => fail("download") });
-    if (failed) return;
-    const calculatorPage = pyodide.pyimport("calculator.page");
-    page = calculatorPage.Page(JSON.stringify(strings), String(message.lang || "en"));
-    // One call right away, so the first real request does not pay for the estimator's first run.
-    page.render(JSON.stringify({ kind: "estimator", raw: {}, fixed: {} }));
-    status(STATUS.READY);
+    const options = { indexURL: runtimeBase, packageBaseUrl: runtimeBase, stdout: () => {}, stderr: () => {} };
+    let made = null;
+    let from = "start";          // how this runtime began: Python started here, or restored from a snapshot
+    if (snapshot) {
+      try {
+        const restored = await loadPyodide({ ...options, _loadSnapshot: snapshot });
+        status(STATUS.STARTING);
+        status(STATUS.LOADING);
+        page = answers(restored, strings, lang);
+        from = "snapshot";
+      } catch (error) {
+        if (failed) return;
+        page = null;
+        dropSnapshot();
+      }
+    }
+    if (!page) {
+      const pyodide = await loadPyodide({ ...options, _makeSnapshot: true });
+      if (failed) return;
+      status(STATUS.STARTING);   // every file is here by now, whenever the last one was counted
+      status(STATUS.LOADING);
+      await installEstimator(pyodide);
+      if (failed) return;
+      try {
+        made = pyodide.makeMemorySnapshot();
+      } catch (error) {
+        made = null;             // the page works without it; the next one starts Python again
+      }
+      page = answers(pyodide, strings, lang);
+    }
+    status(STATUS.READY, { from });
+    if (made) writeSnapshot(key, made);
   } catch (error) {
-    fail("start");
+    fail("start");             // a file that failed to arrive has been reported as such already
   }
 }
 
