@@ -1,6 +1,7 @@
 """The inline figures of the articles (``<!-- calc:value out=… -->``): which figure of the estimator's answer each
 ``out=`` names, what the request must include for it, and how each format reads in a sentence (one ``FigureFormat``
-per format: bytes, a count, a share, a number, an integer, a verdict, a fit, a duration, money, a rate, a setup). The
+per format: bytes, a count, a share, a number, an integer, a verdict, a fit, a duration, money, a rate, TFLOPS, a
+bandwidth, a setup). The
 site build asks the estimator and places the figure (``sitebuild/articles.py``); the words come from the string tables.
 
 The templates obey rules that ``tests/unit/test_figure_templates.py`` checks over every verdict pair and every size
@@ -16,8 +17,8 @@ from typing import Any, Callable
 from .. import api, vocab
 from ..errors import FigureUnavailable
 from .pieces import setup_label
-from .text import (GB, GIB, MB, MIB, Html, Strings, duration, el, filled, fmt_count, fmt_int, fmt_number, fmt_percent,
-                   ltr, money)
+from .text import (GB, GIB, MB, MIB, Html, Strings, counted, duration, el, filled, fmt_count, fmt_int, fmt_number,
+                   fmt_percent, ltr, money)
 
 __all__ = ["FigureFormat", "FORMATS", "Figure", "FIGURES", "figure", "figure_names", "figure_html", "change_html",
            "size_text", "CHANGES"]
@@ -47,6 +48,16 @@ def _best(r: dict[str, Any], key: str) -> dict[str, Any]:
     if not best or best.get("seconds") is None:
         raise FigureUnavailable(f"no {key} setup with a run time (give a workload)")
     return best
+
+
+def _card(field: str, what: str) -> Callable[[dict[str, Any]], Any]:
+    """A datasheet figure of the answer's card (the catalogue's, with its source there)."""
+    def read(r: dict[str, Any]) -> Any:
+        value = getattr(api.GPUS[r["gpu"]["id"]], field)
+        if value is None:
+            raise FigureUnavailable(f"{r['gpu']['name']} has no {what} in the catalogue")
+        return value
+    return read
 
 
 def _state_bytes_per_param(r: dict[str, Any]) -> float:
@@ -79,6 +90,11 @@ _READS: dict[str, tuple[str, Callable[[dict[str, Any]], Any], tuple[str, ...]]] 
     "verdict": ("verdict", lambda r: r["gpu"]["verdict"], ("gpu",)),
     "fit": ("fit", _fit, ("gpu",)),
     "gpu_memory": ("bytes", lambda r: r["gpu"]["memory_bytes"], ("gpu",)),
+    # the card's datasheet (catalogue): dense 16-bit tensor peak, links per direction
+    "peak_tflops": ("tflops", _card("peak_tflops", "tensor peak"), ("gpu",)),
+    "interconnect": ("bandwidth", _card("interconnect_gb_s", "NVLink bandwidth"), ("gpu",)),
+    "host_link": ("bandwidth", _card("host_link_gb_s", "PCIe bandwidth"), ("gpu",)),
+    "network": ("bandwidth", _card("network_gb_s", "network bandwidth"), ("gpu",)),
     "share": ("percent", lambda r: r["gpu"]["share_of_memory"], ("gpu",)),
     "max_seq_len": ("int", lambda r: r["max_seq_len"], ("gpu", "inverse")),
     "max_micro_batch": ("int", lambda r: r["max_micro_batch_size"], ("gpu", "inverse")),
@@ -156,8 +172,9 @@ FORMATS: dict[str, FigureFormat] = {f.name: f for f in (
     FigureFormat("verdict", lambda s, raw, unit, digits: (s.get(f"verdict.{raw}"), raw, {})),
     FigureFormat("duration", lambda s, raw, unit, digits: (duration(s, raw), raw, {})),
     FigureFormat("money", lambda s, raw, unit, digits: (money(s, raw), raw, {})),
-    FigureFormat("rate", lambda s, raw, unit, digits: (
-        filled(s.get("units.tokens_per_second.other"), {"n": fmt_int(raw)}), raw, {})),
+    FigureFormat("rate", lambda s, raw, unit, digits: (counted(s, "tokens_per_second", round(raw)), raw, {})),
+    FigureFormat("tflops", lambda s, raw, unit, digits: (ltr(f"{fmt_number(raw, digits or 0)} TFLOPS"), raw, {})),
+    FigureFormat("bandwidth", lambda s, raw, unit, digits: (ltr(f"{fmt_number(raw, digits or 0)} GB/s"), raw, {})),
     FigureFormat("setup", _setup),
 )}
 
