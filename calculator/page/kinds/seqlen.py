@@ -33,6 +33,11 @@ def _step(scale: float) -> float:
     return 10_000.0
 
 
+def _short(tokens: int) -> str:
+    """An axis label short enough for seven under a phone's chart: 512, 1k, 2k … 32k (the table gives them whole)."""
+    return fmt_int(tokens) if tokens < 1024 else f"{tokens // 1024}k"
+
+
 def results(s: Strings, results: list[dict[str, Any]], state: dict[str, Any]) -> Html:
     inv, rows = results[0], results[1:]
     g = inv["gpu"]
@@ -76,7 +81,7 @@ def results(s: Strings, results: list[dict[str, Any]], state: dict[str, Any]) ->
                              "preserveAspectRatio": "none", "role": "img", "aria-label": s.get("title.seqlen"),
                              "focusable": "false"}, grid, cols)),
                el("ol", {"class": "calc-axis", "style": f"--calc-points: {n}", "aria-hidden": "true"},
-                  [el("li", {}, ltr(fmt_int(p))) for p in SEQLEN_POINTS]),
+                  [el("li", {}, ltr(_short(p))) for p in SEQLEN_POINTS]),
                legend(s, union_breakdown(rows), with_bytes=False))
     longest = inv["max_seq_len"]
     inverse = el("p", {"class": "calc-inverse"}, filled(s.get("out.max_seq_len"), {"gpu": g["name"]}), ": ",
