@@ -14,7 +14,7 @@ from mkdocs.exceptions import PluginError
 
 from calculator.catalog import GPUS, MODELS
 from calculator.errors import FigureUnavailable
-from calculator.page.figures import change_html, figure, figure_html, figure_names, size_text
+from calculator.page.figures import CARD_FIGURES, change_html, figure, figure_html, figure_names, size_text
 from calculator.page.pieces import bytes_html, describe_assumptions, setup_label, table_html, verdict_html
 from calculator.page.text import Html, Strings, counted, el, filled, fmt_percent, join, ltr, plain_text
 
@@ -269,6 +269,8 @@ def render_value(s: Strings, marker: Marker, article: dict[str, Any], where: str
     if "gpu" in needs and not request.get("gpu"):
         raise PluginError(f"{where}: calc:value out={out} needs gpu=… (in the marker or the front matter)")
     request["include"] = [n for n in needs if n != "gpu"]
+    if "model" not in request and out in CARD_FIGURES:
+        request["model"] = next(iter(MODELS))     # a card's datasheet figure reads the card only, never the model
     if "model" not in request:
         raise PluginError(f"{where}: calc:value needs model=… (in the marker or the front matter)")
     answer = compute.checked(request, where)

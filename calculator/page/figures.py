@@ -21,7 +21,7 @@ from .text import (GB, GIB, MB, MIB, Html, Strings, counted, duration, el, fille
                    fmt_percent, ltr, money)
 
 __all__ = ["FigureFormat", "FORMATS", "Figure", "FIGURES", "figure", "figure_names", "figure_html", "change_html",
-           "size_text", "CHANGES"]
+           "size_text", "CHANGES", "CARD_FIGURES"]
 
 
 def _speed(r: dict[str, Any]) -> dict[str, Any]:
@@ -189,6 +189,9 @@ class Figure:
     needs: tuple[str, ...]
     unit: str = "gb"
 
+
+#: The figures that read the answer's card alone (its reported memory, its datasheet): a marker needs no model for them.
+CARD_FIGURES = frozenset({"gpu_memory", "peak_tflops", "interconnect", "host_link", "network"})
 
 #: The inline figures besides the memory components, by their ``out=`` name.
 FIGURES: dict[str, Figure] = {name: Figure(FORMATS[fmt], read, needs, "gib" if name in ("peak_gib", "gpu_memory") else "gb")
