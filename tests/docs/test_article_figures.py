@@ -263,23 +263,71 @@ def test_size_tables_use_the_assumptions_of_the_prose(built_site, lang):
                 assert cell["verdict"] == want["gpu"]["verdict"]
 
 
+#: The guide's sizes (sitebuild/articles.py TABLE_SIZES), written out here so that the test does not read them back.
+GUIDE_SIZES = ["llama-3.1-8b", "qwen2.5-14b", "qwen2.5-32b", "llama-3.1-70b"]
+#: The classes by the memory their cards report (GiB): the band each class label stands for.
+CLASS_BANDS = {"24 GB": (20, 26), "32 GB": (30, 34), "48 GB": (44, 50), "80 GB": (78, 82), "141 GB": (135, 150),
+               "180–192 GB": (170, 200)}
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_gpu_class_table_gives_the_largest_size_that_fits_per_method(built_site, lang):
-    """Per class and method, the row names the largest of the guide's sizes whose peak the card holds (tight
-    counts), and the next size up does not fit: each row is computed per method, not shared."""
+    """Per class and method, the cell names the largest of the guide's sizes whose peak the card holds (tight
+    counts), and the next size up does not fit; each class is checked on the member that reports the least memory,
+    so what the row says holds on every card of the class (the L4 and A10 report less than the RTX 4090)."""
     page = article_html(built_site, "vram-guide", lang)
     start = page.index('data-calc-table="gpu-classes"')
     table = page[start:page.index("</table>", start)]
-    rows = re.findall(r'<tr data-gpu="([^"]+)" data-method="([^"]+)"(?: data-optimizer="([^"]+)")?>(.*?)</tr>',
-                      table, re.S)
-    assert {(g, m, o) for g, m, o, _ in rows} >= {(g, m, "") for g in ("rtx-4090", "l40s", "h100-80gb")
-                                                  for m in ("full", "lora", "qlora")}
+    rows = re.findall(r'<tr data-gpu="([^"]+)" data-class="([^"]+)">(.*?)</tr>', table, re.S)
+    assert {c for _, c, _ in rows} >= {"24 GB", "32 GB", "48 GB", "80 GB", "141 GB"}
+    schema = {g["id"]: g for g in api.schema()["gpus"]}
     shared = front_matter_calc("vram-guide")
-    sizes = ["llama-2-7b", "llama-2-13b", "qwen2.5-32b", "llama-2-70b"]
-    for gpu, method, optimizer, body in rows:
-        extra = {"optimizer": optimizer} if optimizer else {}
-        verdicts = [estimate({**shared, **extra, "model": m, "method": method, "gpu": gpu})["gpu"]["verdict"]
-                    for m in sizes]
-        fitting = [m for m, v in zip(sizes, verdicts) if v != "does_not_fit"]
-        best = re.search(r'data-role="best"(?: data-model="([^"]*)")?', body)
-        assert best and (best.group(1) or None) == (fitting[-1] if fitting else None), (gpu, method, optimizer)
+    for gpu, klass, body in rows:
+        lo, hi = CLASS_BANDS[klass]
+        assert lo <= schema[gpu]["memory_bytes"] / 2**30 <= hi, (klass, gpu)
+        smaller = [g for g, spec in schema.items() if lo <= spec["memory_bytes"] / 2**30 <= hi
+                   and spec["memory_bytes"] < schema[gpu]["memory_bytes"] and g != "v100-32gb"]
+        assert not smaller, f"class {klass} is checked on {gpu}, but {smaller} report less"
+        cells = re.findall(r'<td data-method="([^"]+)"(?: data-optimizer="([^"]+)")?[^>]*>(.*?)</td>', body, re.S)
+        assert {m for m, _, _ in cells} == {"full", "lora", "qlora"}, (klass, cells)
+        for method, optimizer, cell in cells:
+            extra = {"optimizer": optimizer} if optimizer else {}
+            verdicts = [estimate({**shared, **extra, "model": m, "method": method, "gpu": gpu})["gpu"]["verdict"]
+                        for m in GUIDE_SIZES]
+            fitting = [m for m, v in zip(GUIDE_SIZES, verdicts) if v != "does_not_fit"]
+            best = re.search(r'data-role="best"(?: data-model="([^"]*)")?', cell)
+            assert best and (best.group(1) or None) == (fitting[-1] if fitting else None), (gpu, method, optimizer)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_memory_strip_lists_every_card_of_the_catalogue_by_what_it_reports(built_site, lang):
+    """The strip under the class table is the catalogue's, smallest first: a card added to the catalogue appears."""
+    page = article_html(built_site, "vram-guide", lang)
+    start = page.index('data-calc-table="gpu-memory"')
+    strip = page[start:page.index("</figure>", start)]
+    found = [(g, int(v)) for g, v in re.findall(r'data-gpu="([^"]+)"[^>]*data-value="(\d+)"', strip)]
+    want = sorted(((g["id"], g["memory_bytes"]) for g in api.schema()["gpus"]), key=lambda gv: gv[1])
+    assert sorted(found) == sorted(want)
+    assert [v for _, v in found] == sorted(v for _, v in found)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_decision_chart_ends_each_branch_in_a_comfortable_setup(built_site, lang):
+    """Each answer of the method -> precision -> class chart is a setup the estimator calls comfortable, and no
+    setup with fewer cards of the listed classes is."""
+    page = article_html(built_site, "vram-guide", lang)
+    start = page.index('data-calc-table="decision"')
+    chart = page[start:page.index("</figure>", start)]
+    shared = front_matter_calc("vram-guide")
+    branches = re.findall(r'data-method="([^"]+)" data-precision="([^"]+)">(.*?)</ul>', chart, re.S)
+    assert [(m, p) for m, p, _ in branches] == [("qlora", "nf4"), ("lora", "base16"), ("full", "bf16"),
+                                                ("full", "mixed")]
+    for method, precision, body in branches:
+        extra = {"precision": "mixed"} if precision == "mixed" else {}
+        answers = re.findall(r'data-model="([^"]+)" data-gpu="([^"]+)" data-num-gpus="(\d+)"', body)
+        assert answers, (method, precision)
+        for model, gpu, n in answers:
+            n = int(n)
+            r = estimate({**shared, **extra, "model": model, "method": method, "gpu": gpu, "num_gpus": n,
+                          "sharding": "zero3" if n > 1 else "none"})
+            assert r["gpu"]["verdict"] == "comfortable", (method, precision, model, gpu, n)
