@@ -30,6 +30,13 @@ PERCENT = re.compile(r"(?P<num>\d+(?:[.,]\d+)?)\s*[%٪]")
 # Time and money in either language (issue 12): "1.9 hours", "25 minutes", "3 days", "$2", "2.74 USD", «5 ساعات».
 DURATION = re.compile(r"\d[\d,]*(?:\.\d+)?\s*(?:hours?|hrs?|h\b|minutes?|mins?|days?|weeks?|"
                       r"ساعات|ساعة|ساعتين|دقائق|دقيقة|أيام|يومًا|يوم|أسابيع)", re.I)
+# The units the new sections use (issue 22): an estimated figure per parameter (a decimal: "16.8 bytes per parameter";
+# a dtype's width such as "4 bytes per parameter" is a definition, not an estimate), a speed in tokens per second,
+# and a card's tensor peak in TFLOPS. Each must be a computed marker.
+PER_PARAM = re.compile(r"\d+\.\d+\s*(?:bytes?|bits?|B)\s*(?:per|/)\s*param(?:eter)?s?\b"
+                       r"|\d+\.\d+\s*(?:بايت|بت)\S*\s+لكل\s+معامل", re.I)
+RATE = re.compile(r"\d[\d,]*(?:\.\d+)?\s*(?:tokens?\s*/\s*s\b|tokens? per second|رمز\S*\s+في\s+الثانية)", re.I)
+TFLOPS = re.compile(r"\d[\d,]*(?:\.\d+)?\s*(?:T|P)FLOPS\b")
 MONEY = re.compile(r"(?:\$|USD\s?)\s*\d[\d,]*(?:\.\d+)?|\d[\d,]*(?:\.\d+)?\s*(?:USD|dollars?|دولارًا|دولارات|دولار)",
                    re.I)
 # A verdict on a model: a verdict word in a sentence that names a model size (7B, 13–34B, 70B, ...).
@@ -153,7 +160,8 @@ def uncomputed(blocks: list[str]) -> list[str]:
             verdict = VERDICT.search(sentence)
             if verdict and MODEL_SIZE.search(sentence):
                 found.append(f"verdict {verdict.group(0)!r} in: {sentence[:160]}")
-            for pattern, what in ((DURATION, "time"), (MONEY, "cost")):
+            for pattern, what in ((DURATION, "time"), (MONEY, "cost"), (PER_PARAM, "per-parameter figure"),
+                                  (RATE, "speed"), (TFLOPS, "tensor peak")):
                 for m in pattern.finditer(sentence):
                     found.append(f"{what} {m.group(0)!r} in: {sentence[:160]}")
             for m in PERCENT.finditer(sentence):
@@ -176,15 +184,19 @@ def test_the_checker_catches_what_it_must_and_spares_what_it_may():
         "<p>The weights take about <bdi>14 GB</bdi>.</p><p>ذروة تبلغ نحو 57 غيغابايت.</p>"
         "<p>Full fine-tuning of 13B fits one 80 GB card.</p><p>13B على بطاقة واحدة: لا تتسع.</p>"
         "<p>The run takes 97 % of the card.</p><blockquote><p>A 7B model needs 100 GB.</p></blockquote>"
-        "<p>The run takes 1.9 hours and costs $1.39.</p><p>يستغرق التدريب 5 ساعات ويكلّف 3 دولارات.</p>")
-    assert len(uncomputed(bad)) == 10
+        "<p>The run takes 1.9 hours and costs $1.39.</p><p>يستغرق التدريب 5 ساعات ويكلّف 3 دولارات.</p>"
+        "<p>The peak is 16.8 bytes per parameter; it trains 1,234 tokens/s on a card of 989 TFLOPS.</p>"
+        "<p>الثوابت 0.127 بت لكل معامل، والسرعة 7,146 رمزًا في الثانية.</p>")
+    assert len(uncomputed(bad)) == 15
     good = prose_blocks(
         '<p>It needs <span class="calc-value" data-calc-value="57000000000">57.0 GB</span> on a 24 GB card, '
         "or one H100 80GB.</p><p>نموذج على بطاقة بسعة <bdi>24 GB</bdi> أو فئة 48 GB.</p>"
         '<blockquote><p>A 7B model needs 100 GB.</p><footer><a href="#key-facts">source</a></footer></blockquote>'
         "<p>A setup is comfortable at most at 85% of the card, tight up to 100%.</p>"
         '<p>It takes <span class="calc-value" data-calc-value="6771">1.9 hours</span> over 10 million tokens.</p>'
-        '<pre><code>print(f"{x:.1f} GiB")  # 24 GB</code></pre>')
+        '<pre><code>print(f"{x:.1f} GiB")  # 24 GB</code></pre>'
+        "<p>fp32 takes 4 bytes per parameter, and bf16 2 + 2 + 4 = 8 bytes per parameter.</p>"
+        '<p>It trains at <span class="calc-value" data-calc-value="1234">1,234 tokens/s</span>.</p>')
     assert uncomputed(good) == []
 
 
