@@ -1,7 +1,8 @@
-"""One term per concept, in both languages (issue 22, review §5.3): the glossary's front matter lists, for each
-concept, the term the site uses and the variants it rejects; no page and no string table may use a rejected variant,
-and the glossary's own table must carry each term it fixes. The pages are read as written (Markdown) and the string
-tables as every string value they hold, so a variant cannot hide in a widget's label either."""
+"""One term per concept, in both languages (issue 22, review §5.3): the glossary's term table
+(``docs/glossary.terms.yml``, beside the glossary and not published) lists, for each concept, the term the site uses
+and the variants it rejects; no page and no string table may use a rejected variant, and the glossary's own table must
+carry each Arabic term it fixes. The pages are read as written (Markdown) and the string tables as every string value
+they hold, so a variant cannot hide in a widget's label either."""
 from __future__ import annotations
 
 import json
@@ -20,12 +21,11 @@ _TASHKEEL = re.compile(r"[\u064b-\u0652\u0670\u0640]")     # harakat, shadda, su
 
 
 def terms() -> list[dict]:
-    text = (DOCS / "glossary.md").read_text(encoding="utf-8")
-    return yaml.safe_load(text.split("---", 2)[1])["terms"]
+    return yaml.safe_load((DOCS / "glossary.terms.yml").read_text(encoding="utf-8"))["terms"]
 
 
 def body(path: Path) -> str:
-    """A page without its front matter (the glossary's lists the rejected variants themselves)."""
+    """A page without its front matter."""
     text = path.read_text(encoding="utf-8")
     return text.split("---", 2)[2] if text.startswith("---") else text
 
