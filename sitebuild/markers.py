@@ -6,8 +6,10 @@ Markers (the same in both language files; anything else that starts with ``<!-- 
     <!-- calc:compare [key=value …] -->           full vs LoRA vs QLoRA (and + DPO), stacked bars
     <!-- calc:fits [key=value …] -->              which catalogue models fit one card, per method
     <!-- calc:seqlen [key=value …] -->            peak memory against sequence length
-    <!-- calc:table needs-by-size method=full [key=value …] -->   computed article tables (also ``gpu-classes``)
+    <!-- calc:table needs-by-size method=full [key=value …] -->   computed article tables (also ``gpu-classes``,
+                                                  ``gpu-memory``: the cards' reported memory, ``decision``: the chart)
     <!-- calc:value out=peak [unit=gib] [digits=1] [key=value …] -->   one computed figure, inline in a sentence
+    <!-- calc:value out=verdict gpu=… [key=value …] to.seq_len=8192 -->   the same figure told as a change
     <!-- calc:assumptions -->                     the article's shared assumptions as a sentence
 
 ``key=value`` are request keys of the estimator (``calculator/inputs.py``) with values in the API's own form; a
@@ -27,7 +29,8 @@ from calculator.inputs import BY_NAME
 from calculator.page import WIDGET_KINDS
 
 #: Computed tables and the marker attributes each takes beside request keys.
-TABLES = {"needs-by-size": frozenset({"method"}), "gpu-classes": frozenset()}
+TABLES = {"needs-by-size": frozenset({"method"}), "gpu-classes": frozenset(), "gpu-memory": frozenset(),
+          "decision": frozenset()}
 #: Request keys a table sets itself, cell by cell (a marker cannot fix them).
 TABLE_VARIES = frozenset({"model", "method", "gpu", "num_gpus", "sharding"})
 #: Options of ``calc:value`` that are not request keys.
@@ -98,10 +101,12 @@ def parse(body: str, where: str) -> Marker:
         if not m:
             raise PluginError(f"{where}: malformed attribute {token!r} in 'calc:{kind}' (write key=value)")
         key = m["key"]
-        if key in attrs or key in options:
+        if key in attrs or key in options or (key.startswith("to.") and key[3:] in options.get("to", {})):
             raise PluginError(f"{where}: attribute {key!r} given twice in 'calc:{kind}'")
         if key in extra:
             options[key] = coerce(key, m["value"])
+        elif kind == "value" and key.startswith("to.") and key[3:] in BY_NAME and key[3:] != "include":
+            options.setdefault("to", {})[key[3:]] = coerce(key[3:], m["value"])
         elif kind == "table" and key in TABLE_VARIES:
             raise PluginError(f"{where}: 'calc:table {name}' sets {key!r} itself, cell by cell")
         elif key in BY_NAME and key != "include":

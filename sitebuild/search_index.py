@@ -56,7 +56,9 @@ def write_language_indexes(config) -> list[Path]:
             out = Path(config.site_dir) / lang / "search" / "search_index.json"
         if docs:
             out.parent.mkdir(parents=True, exist_ok=True)
-            out.write_text(json.dumps({**data, "docs": docs}, separators=(",", ":"), default=str), encoding="utf-8")
+            # UTF-8 as is: escaped, every Arabic letter would cost six bytes instead of two (the index loads with the page)
+            out.write_text(json.dumps({**data, "docs": docs}, separators=(",", ":"), ensure_ascii=False, default=str),
+                           encoding="utf-8")
             written.append(out)
     return written
 

@@ -1,7 +1,14 @@
 """The inline figures of the articles (``<!-- calc:value out=… -->``): which figure of the estimator's answer each
 ``out=`` names, what the request must include for it, and how each format reads in a sentence (one ``FigureFormat``
-per format: bytes, a count, a share, a number, an integer, a verdict, a duration, money, a rate, a setup). The site
-build asks the estimator and places the figure (``sitebuild/articles.py``); the words come from the string tables."""
+per format: bytes, a count, a share, a number, an integer, a verdict, a fit, a duration, money, a rate, TFLOPS, a
+bandwidth, a setup). The
+site build asks the estimator and places the figure (``sitebuild/articles.py``); the words come from the string tables.
+
+The templates obey rules that ``tests/unit/test_figure_templates.py`` checks over every verdict pair and every size
+from 1 MB to 1 TB in both languages: a size under 1 GB reads in MB (under 1 GiB in MiB); "bytes per parameter" is
+said of the model states only; a verdict inside a sentence is either the bare label (after a colon) or the ``fit``
+phrase, which carries its own verb and share; a change between two answers (``change_html``: a marker's ``to.<key>``
+options) reads "stays" when nothing visible changed and names both ends otherwise."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -10,10 +17,11 @@ from typing import Any, Callable
 from .. import api, vocab
 from ..errors import FigureUnavailable
 from .pieces import setup_label
-from .text import (Html, Strings, duration, el, filled, fmt_bytes, fmt_count, fmt_int, fmt_number, fmt_percent, ltr,
-                   money, rate)
+from .text import (GB, GIB, MB, MIB, Html, Strings, counted, duration, el, filled, fmt_bytes, fmt_count, fmt_int,
+                   fmt_number, fmt_percent, ltr, money, rate)
 
-__all__ = ["FigureFormat", "FORMATS", "Figure", "FIGURES", "figure", "figure_names", "figure_html"]
+__all__ = ["FigureFormat", "FORMATS", "Figure", "FIGURES", "figure", "figure_names", "figure_html", "change_html",
+           "size_text", "CHANGES", "CARD_FIGURES"]
 
 
 def _speed(r: dict[str, Any]) -> dict[str, Any]:
@@ -42,9 +50,24 @@ def _best(r: dict[str, Any], key: str) -> dict[str, Any]:
     return best
 
 
+def _card(field: str, what: str) -> Callable[[dict[str, Any]], Any]:
+    """A datasheet figure of the answer's card (the catalogue's, with its source there)."""
+    def read(r: dict[str, Any]) -> Any:
+        value = getattr(api.GPUS[r["gpu"]["id"]], field)
+        if value is None:
+            raise FigureUnavailable(f"{r['gpu']['name']} has no {what} in the catalogue")
+        return value
+    return read
+
+
 def _state_bytes_per_param(r: dict[str, Any]) -> float:
     b = r["breakdown_bytes"]
     return (b["weights"] + b["master_copy"] + b["gradients"] + b["optimizer_states"]) / r["params"]
+
+
+def _fit(r: dict[str, Any]) -> dict[str, Any]:
+    g = r["gpu"]
+    return {"verdict": g["verdict"], "share": g["share_of_memory"], "num_gpus": (r.get("inputs") or {}).get("num_gpus", 1)}
 
 
 #: out=… -> (its format, how to read it from the answer, what the request must include besides the estimate)
@@ -58,13 +81,20 @@ _READS: dict[str, tuple[str, Callable[[dict[str, Any]], Any], tuple[str, ...]]] 
     "params": ("count", lambda r: r["params"], ()),
     "trainable": ("count", lambda r: r["trainable_params"], ()),
     "trainable_share": ("percent", lambda r: r["trainable_share"], ()),
-    "bytes_per_param": ("number", _state_bytes_per_param, ()),
+    "bytes_per_param": ("state_per_param", _state_bytes_per_param, ()),
     "checkpoint": ("bytes", lambda r: r["checkpoint_bytes"], ()),
     "adapter": ("bytes", lambda r: r["adapter_bytes"], ()),
     "optimizer_file": ("bytes", lambda r: r["optimizer_state_file_bytes"], ()),
     "host_ram": ("bytes", lambda r: r["host_ram_bytes"], ()),
     "effective_batch": ("int", lambda r: r["effective_batch_size"], ()),
     "verdict": ("verdict", lambda r: r["gpu"]["verdict"], ("gpu",)),
+    "fit": ("fit", _fit, ("gpu",)),
+    "gpu_memory": ("bytes", lambda r: r["gpu"]["memory_bytes"], ("gpu",)),
+    # the card's datasheet (catalogue): dense 16-bit tensor peak, links per direction
+    "peak_tflops": ("tflops", _card("peak_tflops", "tensor peak"), ("gpu",)),
+    "interconnect": ("bandwidth", _card("interconnect_gb_s", "NVLink bandwidth"), ("gpu",)),
+    "host_link": ("bandwidth", _card("host_link_gb_s", "PCIe bandwidth"), ("gpu",)),
+    "network": ("bandwidth", _card("network_gb_s", "network bandwidth"), ("gpu",)),
     "share": ("percent", lambda r: r["gpu"]["share_of_memory"], ("gpu",)),
     "max_seq_len": ("int", lambda r: r["max_seq_len"], ("gpu", "inverse")),
     "max_micro_batch": ("int", lambda r: r["max_micro_batch_size"], ("gpu", "inverse")),
@@ -94,10 +124,26 @@ class FigureFormat:
     text: Callable[[Strings, Any, str, int | None], tuple[Any, Any, dict[str, Any]]]
 
 
+def size_text(raw: int, unit: str = "gb", digits: int | None = None) -> str:
+    """A size as a sentence prints it: in GB (``unit="gib"``: GiB), in MB (MiB) below one GB (GiB), so a 17 MB adapter
+    never reads "0.0 GB"; one decimal below 100 of the unit, none above (the widgets' rounding too)."""
+    big, small, names = (GIB, MIB, ("GiB", "MiB")) if unit == "gib" else (GB, MB, ("GB", "MB"))
+    scale, name = (big, names[0]) if raw >= big else (small, names[1])
+    value = raw / scale
+    d = digits if digits is not None and scale == big else (1 if value < 100 else 0)
+    return f"{fmt_number(value, d)} {name}"
+
+
 def _bytes(s: Strings, raw: Any, unit: str, digits: int | None) -> tuple[Any, Any, dict[str, Any]]:
-    scale = 1 << 30 if unit == "gib" else 10**9
-    d = digits if digits is not None else (0 if raw / scale >= 10 else 1)
-    return ltr(fmt_bytes(raw, unit, d)[0]), raw, {}
+    return ltr(size_text(raw, unit, digits)), raw, {}
+
+
+def _fit_text(s: Strings, raw: Any, unit: str, digits: int | None) -> tuple[Any, Any, dict[str, Any]]:
+    """"fits comfortably (67% of the card)": the verdict as a phrase with its verb and the share it rests on."""
+    share = ltr(fmt_percent(raw["share"], digits if digits is not None else 0))
+    count = "one" if raw["num_gpus"] == 1 else "each"
+    return (filled(s.get(f"figure.fit.{count}.{raw['verdict']}"), {"share": share}), raw["share"],
+            {"data-calc-verdict": raw["verdict"]})
 
 
 def _count(s: Strings, raw: Any, unit: str, digits: int | None) -> tuple[Any, Any, dict[str, Any]]:
@@ -118,27 +164,38 @@ FORMATS: dict[str, FigureFormat] = {f.name: f for f in (
         ltr(fmt_percent(raw, digits if digits is not None else (2 if raw < 0.1 else 0))), raw, {})),
     FigureFormat("number", lambda s, raw, unit, digits: (ltr(fmt_number(raw, digits if digits is not None else 1)),
                                                          raw, {})),
+    FigureFormat("state_per_param", lambda s, raw, unit, digits: (
+        filled(s.get("figure.model_states_per_param"), {"n": fmt_number(raw, digits if digits is not None else 1)}),
+        raw, {})),
+    FigureFormat("fit", _fit_text),
     FigureFormat("int", lambda s, raw, unit, digits: (ltr(fmt_int(raw)), raw, {})),
     FigureFormat("verdict", lambda s, raw, unit, digits: (s.get(f"verdict.{raw}"), raw, {})),
     FigureFormat("duration", lambda s, raw, unit, digits: (duration(s, raw), raw, {})),
     FigureFormat("money", lambda s, raw, unit, digits: (money(s, raw), raw, {})),
-    FigureFormat("rate", lambda s, raw, unit, digits: (
-        rate(s, raw), raw, {})),
+    FigureFormat("rate", lambda s, raw, unit, digits: (rate(s, raw), raw, {})),
+    FigureFormat("tflops", lambda s, raw, unit, digits: (ltr(f"{fmt_number(raw, digits or 0)} TFLOPS"), raw, {})),
+    FigureFormat("bandwidth", lambda s, raw, unit, digits: (ltr(f"{fmt_number(raw, digits or 0)} GB/s"), raw, {})),
     FigureFormat("setup", _setup),
 )}
 
 
 @dataclass(frozen=True)
 class Figure:
-    """One ``out=``: its format, how to read it from the answer, what the request must include for it."""
+    """One ``out=``: its format, how to read it from the answer, what the request must include for it, and the unit
+    a size is printed in unless the marker says (a card's memory in GiB, as its driver reports it)."""
 
     format: FigureFormat
     read: Callable[[dict[str, Any]], Any]
     needs: tuple[str, ...]
+    unit: str = "gb"
 
+
+#: The figures that read the answer's card alone (its reported memory, its datasheet): a marker needs no model for them.
+CARD_FIGURES = frozenset({"gpu_memory", "peak_tflops", "interconnect", "host_link", "network"})
 
 #: The inline figures besides the memory components, by their ``out=`` name.
-FIGURES: dict[str, Figure] = {name: Figure(FORMATS[fmt], read, needs) for name, (fmt, read, needs) in _READS.items()}
+FIGURES: dict[str, Figure] = {name: Figure(FORMATS[fmt], read, needs, "gib" if name in ("peak_gib", "gpu_memory") else "gb")
+                              for name, (fmt, read, needs) in _READS.items()}
 
 
 def figure(out: str) -> Figure | None:
@@ -162,3 +219,65 @@ def figure_html(s: Strings, out: str, answer: dict[str, Any], unit: str = "gb", 
     raw = fig.read(answer)
     text, value, attrs = fig.format.text(s, raw, unit, digits)
     return el("span", {"class": "calc-value", "data-calc-out": out, **attrs, "data-calc-value": value}, text)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# A change between two answers: <!-- calc:value out=verdict … to.seq_len=8192 --> (before: the marker's request;
+# after: the same with the ``to.`` keys)
+# ---------------------------------------------------------------------------------------------------------------
+def _verdict_change(s: Strings, before: dict[str, Any], after: dict[str, Any], unit: str, digits: int | None) -> Html:
+    v1, v2 = before["gpu"]["verdict"], after["gpu"]["verdict"]
+    d = digits if digits is not None else 0
+    s1, s2 = fmt_percent(before["gpu"]["share_of_memory"], d), fmt_percent(after["gpu"]["share_of_memory"], d)
+    while v1 != v2 and s1 == s2 and digits is None and d < 3:      # 84.9% -> 85.1%, never "85% -> 85%"
+        d += 1
+        s1, s2 = fmt_percent(before["gpu"]["share_of_memory"], d), fmt_percent(after["gpu"]["share_of_memory"], d)
+    if v1 != v2:
+        return filled(s.get("figure.change.verdict_moves"), {
+            "before": s.get(f"verdict.{v1}"), "after": s.get(f"verdict.{v2}"), "before_share": ltr(s1),
+            "after_share": ltr(s2)})
+    shares = ltr(s1) if s1 == s2 else filled(s.get("figure.change.shares"), {"before_share": s1, "after_share": s2})
+    return filled(s.get(f"figure.change.verdict_stays.{v1}"), {"shares": shares})
+
+
+def _size_change(s: Strings, before: dict[str, Any], after: dict[str, Any], read: Callable[[dict[str, Any]], Any],
+                 unit: str, digits: int | None) -> Html:
+    a, b = size_text(read(before), unit, digits), size_text(read(after), unit, digits)
+    if a == b:
+        return filled(s.get("figure.change.size_stays"), {"before": a})
+    return filled(s.get("figure.change.size_moves"), {"before": a, "after": b})
+
+
+def _time_change(s: Strings, before: dict[str, Any], after: dict[str, Any], read: Callable[[dict[str, Any]], Any],
+                 unit: str, digits: int | None) -> Html:
+    a, b = float(read(before)), float(read(after))
+    ratio = b / a - 1 if a else 0.0
+    share = fmt_percent(abs(ratio), digits if digits is not None else 0)
+    if share == fmt_percent(0.0, digits if digits is not None else 0):
+        return filled(s.get("figure.change.time_same"), {})
+    return filled(s.get("figure.change.time_more" if ratio > 0 else "figure.change.time_less"), {"share": share})
+
+
+
+#: The formats whose figures can be told as a change, and how.
+CHANGES = ("verdict", "bytes", "duration")
+
+
+def change_html(s: Strings, out: str, before: dict[str, Any], after: dict[str, Any], unit: str = "gb",
+                digits: int | None = None) -> Html:
+    """Figure ``out`` going from one answer to another, as one phrase: a verdict "stays tight (85% → 92%)" or "goes
+    from comfortable (45%) to tight (95%)"; a size "from 11.6 GB to 24.4 GB" or "stays at 57.0 GB"; a time "29% more
+    time". The span carries the later figure (``data-calc-value``) and the earlier (``data-calc-before``)."""
+    fig = figure(out)
+    if fig is None:
+        raise KeyError(out)
+    if fig.format.name not in CHANGES:
+        raise FigureUnavailable(f"out={out} cannot be told as a change (only {', '.join(CHANGES)} figures can)")
+    if fig.format.name == "verdict":
+        text = _verdict_change(s, before, after, unit, digits)
+    elif fig.format.name == "bytes":
+        text = _size_change(s, before, after, fig.read, unit, digits)
+    else:
+        text = _time_change(s, before, after, fig.read, unit, digits)
+    return el("span", {"class": "calc-value", "data-calc-out": out, "data-calc-change": True,
+                       "data-calc-before": fig.read(before), "data-calc-value": fig.read(after)}, text)

@@ -30,6 +30,13 @@ PERCENT = re.compile(r"(?P<num>\d+(?:[.,]\d+)?)\s*[%٪]")
 # Time and money in either language (issue 12): "1.9 hours", "25 minutes", "3 days", "$2", "2.74 USD", «5 ساعات».
 DURATION = re.compile(r"\d[\d,]*(?:\.\d+)?\s*(?:hours?|hrs?|h\b|minutes?|mins?|days?|weeks?|"
                       r"ساعات|ساعة|ساعتين|دقائق|دقيقة|أيام|يومًا|يوم|أسابيع)", re.I)
+# The units the new sections use (issue 22): an estimated figure per parameter (a decimal: "16.8 bytes per parameter";
+# a dtype's width such as "4 bytes per parameter" is a definition, not an estimate), a speed in tokens per second,
+# and a card's tensor peak in TFLOPS. Each must be a computed marker.
+PER_PARAM = re.compile(r"\d+\.\d+\s*(?:bytes?|bits?|B)\s*(?:per|/)\s*param(?:eter)?s?\b"
+                       r"|\d+\.\d+\s*(?:بايت|بت)\S*\s+لكل\s+معامل", re.I)
+RATE = re.compile(r"\d[\d,]*(?:\.\d+)?\s*(?:tokens?\s*/\s*s\b|tokens? per second|رمز\S*\s+في\s+الثانية)", re.I)
+TFLOPS = re.compile(r"\d[\d,]*(?:\.\d+)?\s*(?:T|P)FLOPS\b")
 MONEY = re.compile(r"(?:\$|USD\s?)\s*\d[\d,]*(?:\.\d+)?|\d[\d,]*(?:\.\d+)?\s*(?:USD|dollars?|دولارًا|دولارات|دولار)",
                    re.I)
 # A verdict on a model: a verdict word in a sentence that names a model size (7B, 13–34B, 70B, ...).
@@ -153,7 +160,8 @@ def uncomputed(blocks: list[str]) -> list[str]:
             verdict = VERDICT.search(sentence)
             if verdict and MODEL_SIZE.search(sentence):
                 found.append(f"verdict {verdict.group(0)!r} in: {sentence[:160]}")
-            for pattern, what in ((DURATION, "time"), (MONEY, "cost")):
+            for pattern, what in ((DURATION, "time"), (MONEY, "cost"), (PER_PARAM, "per-parameter figure"),
+                                  (RATE, "speed"), (TFLOPS, "tensor peak")):
                 for m in pattern.finditer(sentence):
                     found.append(f"{what} {m.group(0)!r} in: {sentence[:160]}")
             for m in PERCENT.finditer(sentence):
@@ -176,15 +184,19 @@ def test_the_checker_catches_what_it_must_and_spares_what_it_may():
         "<p>The weights take about <bdi>14 GB</bdi>.</p><p>ذروة تبلغ نحو 57 غيغابايت.</p>"
         "<p>Full fine-tuning of 13B fits one 80 GB card.</p><p>13B على بطاقة واحدة: لا تتسع.</p>"
         "<p>The run takes 97 % of the card.</p><blockquote><p>A 7B model needs 100 GB.</p></blockquote>"
-        "<p>The run takes 1.9 hours and costs $1.39.</p><p>يستغرق التدريب 5 ساعات ويكلّف 3 دولارات.</p>")
-    assert len(uncomputed(bad)) == 10
+        "<p>The run takes 1.9 hours and costs $1.39.</p><p>يستغرق التدريب 5 ساعات ويكلّف 3 دولارات.</p>"
+        "<p>The peak is 16.8 bytes per parameter; it trains 1,234 tokens/s on a card of 989 TFLOPS.</p>"
+        "<p>الثوابت 0.127 بت لكل معامل، والسرعة 7,146 رمزًا في الثانية.</p>")
+    assert len(uncomputed(bad)) == 15
     good = prose_blocks(
         '<p>It needs <span class="calc-value" data-calc-value="57000000000">57.0 GB</span> on a 24 GB card, '
         "or one H100 80GB.</p><p>نموذج على بطاقة بسعة <bdi>24 GB</bdi> أو فئة 48 GB.</p>"
         '<blockquote><p>A 7B model needs 100 GB.</p><footer><a href="#key-facts">source</a></footer></blockquote>'
         "<p>A setup is comfortable at most at 85% of the card, tight up to 100%.</p>"
         '<p>It takes <span class="calc-value" data-calc-value="6771">1.9 hours</span> over 10 million tokens.</p>'
-        '<pre><code>print(f"{x:.1f} GiB")  # 24 GB</code></pre>')
+        '<pre><code>print(f"{x:.1f} GiB")  # 24 GB</code></pre>'
+        "<p>fp32 takes 4 bytes per parameter, and bf16 2 + 2 + 4 = 8 bytes per parameter.</p>"
+        '<p>It trains at <span class="calc-value" data-calc-value="1234">1,234 tokens/s</span>.</p>')
     assert uncomputed(good) == []
 
 
@@ -263,23 +275,71 @@ def test_size_tables_use_the_assumptions_of_the_prose(built_site, lang):
                 assert cell["verdict"] == want["gpu"]["verdict"]
 
 
+#: The guide's sizes (sitebuild/articles.py TABLE_SIZES), written out here so that the test does not read them back.
+GUIDE_SIZES = ["llama-3.1-8b", "qwen2.5-14b", "qwen2.5-32b", "llama-3.1-70b"]
+#: The classes by the memory their cards report (GiB): the band each class label stands for.
+CLASS_BANDS = {"24 GB": (20, 26), "32 GB": (30, 34), "48 GB": (44, 50), "80 GB": (78, 82), "141 GB": (135, 150),
+               "180–192 GB": (170, 200)}
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_gpu_class_table_gives_the_largest_size_that_fits_per_method(built_site, lang):
-    """Per class and method, the row names the largest of the guide's sizes whose peak the card holds (tight
-    counts), and the next size up does not fit: each row is computed per method, not shared."""
+    """Per class and method, the cell names the largest of the guide's sizes whose peak the card holds (tight
+    counts), and the next size up does not fit; each class is checked on the member that reports the least memory,
+    so what the row says holds on every card of the class (the L4 and A10 report less than the RTX 4090)."""
     page = article_html(built_site, "vram-guide", lang)
     start = page.index('data-calc-table="gpu-classes"')
     table = page[start:page.index("</table>", start)]
-    rows = re.findall(r'<tr data-gpu="([^"]+)" data-method="([^"]+)"(?: data-optimizer="([^"]+)")?>(.*?)</tr>',
-                      table, re.S)
-    assert {(g, m, o) for g, m, o, _ in rows} >= {(g, m, "") for g in ("rtx-4090", "l40s", "h100-80gb")
-                                                  for m in ("full", "lora", "qlora")}
+    rows = re.findall(r'<tr data-gpu="([^"]+)" data-class="([^"]+)">(.*?)</tr>', table, re.S)
+    assert {c for _, c, _ in rows} >= {"24 GB", "32 GB", "48 GB", "80 GB", "141 GB"}
+    schema = {g["id"]: g for g in api.schema()["gpus"]}
     shared = front_matter_calc("vram-guide")
-    sizes = ["llama-2-7b", "llama-2-13b", "qwen2.5-32b", "llama-2-70b"]
-    for gpu, method, optimizer, body in rows:
-        extra = {"optimizer": optimizer} if optimizer else {}
-        verdicts = [estimate({**shared, **extra, "model": m, "method": method, "gpu": gpu})["gpu"]["verdict"]
-                    for m in sizes]
-        fitting = [m for m, v in zip(sizes, verdicts) if v != "does_not_fit"]
-        best = re.search(r'data-role="best"(?: data-model="([^"]*)")?', body)
-        assert best and (best.group(1) or None) == (fitting[-1] if fitting else None), (gpu, method, optimizer)
+    for gpu, klass, body in rows:
+        lo, hi = CLASS_BANDS[klass]
+        assert lo <= schema[gpu]["memory_bytes"] / 2**30 <= hi, (klass, gpu)
+        smaller = [g for g, spec in schema.items() if lo <= spec["memory_bytes"] / 2**30 <= hi
+                   and spec["memory_bytes"] < schema[gpu]["memory_bytes"] and g != "v100-32gb"]
+        assert not smaller, f"class {klass} is checked on {gpu}, but {smaller} report less"
+        cells = re.findall(r'<td data-method="([^"]+)"(?: data-optimizer="([^"]+)")?[^>]*>(.*?)</td>', body, re.S)
+        assert {m for m, _, _ in cells} == {"full", "lora", "qlora"}, (klass, cells)
+        for method, optimizer, cell in cells:
+            extra = {"optimizer": optimizer} if optimizer else {}
+            verdicts = [estimate({**shared, **extra, "model": m, "method": method, "gpu": gpu})["gpu"]["verdict"]
+                        for m in GUIDE_SIZES]
+            fitting = [m for m, v in zip(GUIDE_SIZES, verdicts) if v != "does_not_fit"]
+            best = re.search(r'data-role="best"(?: data-model="([^"]*)")?', cell)
+            assert best and (best.group(1) or None) == (fitting[-1] if fitting else None), (gpu, method, optimizer)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_memory_strip_lists_every_card_of_the_catalogue_by_what_it_reports(built_site, lang):
+    """The strip under the class table is the catalogue's, smallest first: a card added to the catalogue appears."""
+    page = article_html(built_site, "vram-guide", lang)
+    start = page.index('data-calc-table="gpu-memory"')
+    strip = page[start:page.index("</figure>", start)]
+    found = [(g, int(v)) for g, v in re.findall(r'data-gpu="([^"]+)"[^>]*data-value="(\d+)"', strip)]
+    want = sorted(((g["id"], g["memory_bytes"]) for g in api.schema()["gpus"]), key=lambda gv: gv[1])
+    assert sorted(found) == sorted(want)
+    assert [v for _, v in found] == sorted(v for _, v in found)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_decision_chart_ends_each_branch_in_a_comfortable_setup(built_site, lang):
+    """Each answer of the method -> precision -> class chart is a setup the estimator calls comfortable, and no
+    setup with fewer cards of the listed classes is."""
+    page = article_html(built_site, "vram-guide", lang)
+    start = page.index('data-calc-table="decision"')
+    chart = page[start:page.index("</figure>", start)]
+    shared = front_matter_calc("vram-guide")
+    branches = re.findall(r'data-method="([^"]+)" data-precision="([^"]+)">(.*?)</ul>', chart, re.S)
+    assert [(m, p) for m, p, _ in branches] == [("qlora", "nf4"), ("lora", "base16"), ("full", "bf16"),
+                                                ("full", "mixed")]
+    for method, precision, body in branches:
+        extra = {"precision": "mixed"} if precision == "mixed" else {}
+        answers = re.findall(r'data-model="([^"]+)" data-gpu="([^"]+)" data-num-gpus="(\d+)"', body)
+        assert answers, (method, precision)
+        for model, gpu, n in answers:
+            n = int(n)
+            r = estimate({**shared, **extra, "model": model, "method": method, "gpu": gpu, "num_gpus": n,
+                          "sharding": "zero3" if n > 1 else "none"})
+            assert r["gpu"]["verdict"] == "comfortable", (method, precision, model, gpu, n)

@@ -172,3 +172,31 @@ def test_the_page_entry_point_answers_json_and_never_raises():
     assert all(e["message"] for e in three["errors"])        # each shown next to its own control
     broken = json.loads(page.render("{not json"))          # not a message the page script writes: still the API's
     assert broken["errors"][0]["code"] == "invalid_json" and broken["errors"][0]["message"]      # own code, in words
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_seqlen_chart_stacks_each_column_by_component_to_its_peak(lang):
+    """Issue 22: each column of the sequence-length chart is the peak cut into its components (weights, states,
+    activations, logits…), so the growth with the tokens is seen; the pieces add up to the column, every piece is a
+    component the estimator reports for that length, Arabic runs the lengths right to left, and a scale in GB stands
+    beside the chart."""
+    state = WIDGET_KINDS["seqlen"].state({"model": "llama-3.1-8b", "method": "qlora"})
+    fragment, results, errors = render_results(S[lang], "seqlen", state)
+    assert not errors
+    html = str(fragment)
+    rows = results[1:]
+    columns = re.findall(r'<g class="calc-col calc-col--[a-z_]+" data-seq-len="(\d+)">(.*?)</g>', html, re.S)
+    assert [int(n) for n, _ in columns] == list(SEQLEN_POINTS)
+    scale = max(max(r["peak_bytes_per_gpu"] for r in rows), rows[0]["gpu"]["memory_bytes"])
+    xs = []
+    for (n, body), r in zip(columns, rows):
+        parts = re.findall(r'<rect class="calc-c calc-c--([a-z_]+)" x="([\d.]+)" y="[\d.]+" width="\d+" '
+                           r'height="([\d.]+)"', body)
+        assert {k for k, _x, _h in parts} == {k for k, v in r["breakdown_bytes"].items() if v > 0}, n
+        drawn = sum(float(h) for _k, _x, h in parts)
+        assert abs(drawn - r["peak_bytes_per_gpu"] / scale * 205) < 0.05 * len(parts), n    # 205: the plot's height
+        xs.append(float(parts[0][1]))
+    assert xs == sorted(xs, reverse=(lang == "ar"))
+    logits = [r["breakdown_bytes"]["logits_loss"] for r in rows]
+    assert logits == sorted(logits) and logits[-1] > 10 * logits[0]       # what the 8k paragraph points at
+    assert re.search(r'class="calc-yaxis"', html) and re.search(r"\d GB", html)

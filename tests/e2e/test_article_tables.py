@@ -1,0 +1,101 @@
+"""The VRAM guide's decision tables and charts on a phone and on a desktop, in both languages (issue 22, review §5.8
+and §0 item 9): every answer cell of the GPU-class and needs-by-size tables lies on screen at 390 px (rows become
+cards) and at 1280 px (the needs table no longer overflows its column), measured as boxes; and Arabic text is never
+slanted by a synthetic italic (Noto Naskh Arabic has no italic face)."""
+from __future__ import annotations
+
+import pytest
+
+from calc_pages import loaded, url
+
+pytestmark = pytest.mark.e2e
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+#: The answer cells of each table: the GPU-class table's cells per method, the needs table's cells per card count.
+ANSWERS = {"gpu-classes": "td[data-method]", "needs-by-size": "td[data-gpus]"}
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390px", "1280px"])
+@pytest.mark.parametrize("lang", ["ar", "en"])
+def test_every_answer_cell_of_the_decision_tables_is_on_screen(page, guard, site_url, lang, viewport):
+    page.set_viewport_size(viewport)
+    page.goto(url(site_url, lang, "articles/vram-guide/"))
+    loaded(page)
+    report = page.evaluate("""(answers) => {
+        const out = [];
+        for (const [name, cells] of Object.entries(answers)) {
+            for (const table of document.querySelectorAll(`[data-calc-table="${name}"]`)) {
+                // a hidden tab's table has no box: show each table's tab before measuring it
+                const tab = table.closest(".tabbed-block");
+                const wrap = table.querySelector(".calc-table-wrap") || table;
+                out.push({name, hiddenTab: !!tab && tab.offsetParent === null,
+                          overflow: wrap.scrollWidth - wrap.clientWidth,
+                          cells: [...table.querySelectorAll(cells)].map(td => {
+                              const r = td.getBoundingClientRect();
+                              const w = wrap.getBoundingClientRect();
+                              return {left: r.left, right: r.right, wrapLeft: w.left, wrapRight: w.right,
+                                      width: r.width, text: td.textContent.trim().slice(0, 40)};
+                          })});
+            }
+        }
+        return {tables: out, width: document.documentElement.clientWidth};
+    }""", ANSWERS)
+    seen = {t["name"] for t in report["tables"]}
+    assert seen == set(ANSWERS), seen
+    checked = 0
+    for table in report["tables"]:
+        if table["hiddenTab"]:
+            continue            # measured when its tab is shown (below)
+        assert table["overflow"] <= 1, f"{table['name']} overflows its column by {table['overflow']} px"
+        for cell in table["cells"]:
+            assert cell["width"] > 0, cell
+            assert -1 <= cell["left"] and cell["right"] <= report["width"] + 1, (table["name"], cell)
+            assert cell["wrapLeft"] - 1 <= cell["left"] and cell["right"] <= cell["wrapRight"] + 1, (table["name"], cell)
+            checked += 1
+    assert checked >= 6 * 4      # at least the class table's rows times its methods
+
+
+@pytest.mark.parametrize("lang", ["ar", "en"])
+def test_each_needs_table_fits_when_its_tab_is_shown(page, guard, site_url, lang):
+    """The four needs-by-size tables sit in tabs; each, once shown, keeps its card-count cells inside the column at
+    1280 px and on a phone."""
+    for viewport in (DESKTOP, PHONE):
+        page.set_viewport_size(viewport)
+        page.goto(url(site_url, lang, "articles/vram-guide/"))
+        loaded(page)
+        labels = page.locator(".tabbed-set .tabbed-labels label")
+        count = labels.count()
+        assert count >= 4
+        for i in range(count):
+            labels.nth(i).click()
+            tables = page.locator('.tabbed-block:visible [data-calc-table="needs-by-size"]')
+            if not tables.count():
+                continue
+            box = tables.first.evaluate("""t => {
+                const w = (t.querySelector('.calc-table-wrap') || t);
+                const wr = w.getBoundingClientRect();
+                return {overflow: w.scrollWidth - w.clientWidth,
+                        outside: [...t.querySelectorAll('td[data-gpus]')].filter(td => {
+                            const r = td.getBoundingClientRect();
+                            return r.width === 0 || r.left < wr.left - 1 || r.right > wr.right + 1;
+                        }).length};
+            }""")
+            assert box["outside"] == 0 and box["overflow"] <= 1, (viewport, i, box)
+
+
+def test_no_synthetic_italics_on_arabic_text(page, guard, site_url):
+    """Captions, assumption lines and emphasis in the Arabic pages are set upright; the English ones keep Material's
+    italic captions (the rule is about the script, not the layout)."""
+    page.set_viewport_size(DESKTOP)
+    for path in ("articles/vram-guide/", "calculator/"):
+        page.goto(url(site_url, "ar", path))
+        loaded(page)
+        slanted = page.evaluate("""() => [...document.querySelectorAll(
+                'article figcaption, article .calc-assumption, article em, article i, article cite')]
+            .filter(e => getComputedStyle(e).fontStyle !== 'normal')
+            .map(e => e.tagName + '.' + e.className + ': ' + e.textContent.trim().slice(0, 40))""")
+        assert not slanted, f"{path}: {slanted}"
+    page.goto(url(site_url, "en", "articles/vram-guide/"))
+    loaded(page)
+    assert page.locator("article figcaption").count() > 0
