@@ -42,7 +42,7 @@ def render_results(s: Strings, kind: str, state: dict[str, Any], fixed: dict[str
     for request in k.requests_for(state, fixed):
         out = api.answer(request)
         if not out["ok"]:
-            return None, [], [FieldError(e["field"], e["code"]) for e in out["errors"]]
+            return None, [], [FieldError(e["field"], e["code"], reason=e.get("reason")) for e in out["errors"]]
         results.append(out["result"])
     return k.results(s, results, state), results, []
 
@@ -115,5 +115,5 @@ class Page:
                 "summary": kind.summary(self.s, results), **kind.extra(results)}
 
     def _error(self, e: FieldError) -> dict[str, Any]:
-        return {"field": e.field, "code": e.code, "quiet": e.quiet,
-                "message": "" if e.quiet else str(message_for(self.s, e.code, e.field))}
+        return {"field": e.field, "code": e.code, "quiet": e.quiet, **({"reason": e.reason} if e.reason else {}),
+                "message": "" if e.quiet else str(message_for(self.s, e.code, e.field, e.reason))}

@@ -39,7 +39,7 @@ def test_a_drawn_setup_is_one_the_api_accepts(s: TrainingSetup) -> None:
     request = dict(api.inputs_json(s), model=s.model.id, include=[])
     try:
         setup, _ = api.parse_request(json.loads(json.dumps(request)))
-    except api.ApiError as e:
+    except InputError as e:
         assert (e.code, e.field) == ("contradiction", "lora_targets"), e
         return
     assert setup == s, request
