@@ -26,7 +26,8 @@ from .form import read_form
 from .kinds import WIDGET_KINDS, WidgetKind
 from .messages import FieldError, message_for
 from .pieces import describe_assumptions
-from .text import Html, Strings, el, join
+from .search import KINDS as PICKERS, entries as picker_entries, search as picker_search
+from .text import Html, Strings, counted, el, filled, join, plain_text
 
 __all__ = ["Page", "WIDGET_KINDS", "WidgetKind", "render_results", "render_widget"]
 
@@ -102,6 +103,23 @@ class Page:
         except Exception:  # noqa: BLE001 - the boundary never raises
             return json.dumps({"ok": False, "errors": [{"field": None, "code": "internal_error",
                                                         "message": str(self.s.get("errors.internal_error", ""))}]})
+
+    def search(self, message: str) -> str:
+        """A picker's search (``{"kind": "model" | "gpu", "text": what was typed}``): the values it finds, best
+        first, and the sentence the picker's status announces ("3 matches; first: Qwen3 8B"). Never raises."""
+        try:
+            msg = json.loads(message)
+            kind, typed = msg["kind"], str(msg.get("text") or "")
+            if kind not in PICKERS:
+                raise KeyError(kind)
+            values = picker_search(self.s, kind, typed)
+            labels = {e.value: e.label for e in picker_entries(self.s, kind)}
+            count = plain_text(counted(self.s, "matches", len(values)))
+            announce = plain_text(filled(self.s.get("search.announce"), {"count": count, "first": labels[values[0]]})) \
+                if values else self.s.get("search.none")
+            return json.dumps({"ok": True, "values": values, "announce": announce}, ensure_ascii=False)
+        except Exception:  # noqa: BLE001 - the boundary never raises
+            return json.dumps({"ok": False, "values": [], "announce": ""})
 
     def _render(self, msg: dict[str, Any]) -> dict[str, Any]:
         kind = WIDGET_KINDS[msg["kind"]]

@@ -14,10 +14,11 @@ from ..inputs import BY_NAME, DEFAULTS, InputSpec
 from ..values import Option, Phrase, parse_number
 from .messages import FieldError
 from .pieces import bounds_text
+from .search import KINDS as PICKERS, entries as picker_entries
 from .text import Html, Strings, el, filled, join, ltr
 
 __all__ = ["CONTROLS", "control", "compact_form", "model_fieldset", "custom_fields", "custom_values", "read_form",
-           "field_id"]
+           "field_id", "picker"]
 
 
 def field_id(wid: str, key: str) -> str:
@@ -124,7 +125,45 @@ def control(s: Strings, wid: str, key: str, value: Any) -> Html:
     name = spec.value_kind.control
     if name not in CONTROLS:
         raise TypeError(f"{key}: its kind of value ({spec.kind}) names no control of page/form.py CONTROLS: {name!r}")
-    return CONTROLS[name](s, wid, spec, value, s.get(f"fields.{key}.label"), s.get(f"fields.{key}.help"))
+    drawn = CONTROLS[name](s, wid, spec, value, s.get(f"fields.{key}.label"), s.get(f"fields.{key}.help"))
+    return join(picker(s, wid, key, value), drawn) if key in PICKERS else drawn
+
+
+def picker(s: Strings, wid: str, key: str, value: Any) -> Html:
+    """The search box of the model or card drop-down: the WAI-ARIA APG "editable combobox with list autocomplete"
+    (a text input with ``role=combobox``, ``aria-expanded``, ``aria-controls`` and ``aria-activedescendant`` on a
+    ``role=listbox`` whose options are grouped by family or card class in ``role=group`` elements). The drop-down
+    beside it stays the value the widget reads (and the control without JavaScript, so the picker is ``hidden``
+    until the page script shows it); the script asks the worker (``Page.search``: page/search.py) for the matches of
+    what is typed, moves the options into that order and announces how many there are."""
+    fid = field_id(wid, f"{key}_picker")
+    list_id = f"{fid}-listbox"
+    groups: dict[str, list[Any]] = {}
+    for e in picker_entries(s, key):
+        groups.setdefault(e.group, []).append(e)
+    listbox = [el("div", {"class": "calc-picker__group", "role": "group", "aria-labelledby": f"{list_id}-g{i}"},
+                  el("div", {"class": "calc-picker__group-label", "role": "presentation", "id": f"{list_id}-g{i}"},
+                     group),
+                  [el("div", {"class": "calc-picker__option", "role": "option", "id": f"{list_id}-{e.value}",
+                              "data-value": e.value, "aria-selected": "true" if e.value == value else "false"},
+                      el("span", {"class": "calc-picker__name"}, e.label), " ",
+                      el("span", {"class": "calc-picker__hint", "dir": "ltr"}, e.hint))
+                   for e in members])
+               for i, (group, members) in enumerate(groups.items())]
+    return el("div", {"class": "calc-field calc-picker", "data-calc-picker": key, "hidden": True},
+              el("label", {"class": "calc-field__label", "for": fid}, s.get(f"fields.{key}_picker.label")),
+              el("div", {"class": "calc-picker__box"},
+                 el("input", {"class": "calc-field__input calc-picker__input", "id": fid, "type": "text",
+                              "role": "combobox", "aria-autocomplete": "list", "aria-expanded": "false",
+                              "aria-controls": list_id, "spellcheck": "false", "autocomplete": "off",
+                              "data-calc-control": f"{key}_picker", "aria-describedby": f"{fid}-help"}),
+                 el("div", {"class": "calc-picker__list", "id": list_id, "role": "listbox",
+                            "aria-label": s.get(f"search.listbox_{key}"), "tabindex": -1, "hidden": True},
+                    listbox)),
+              el("p", {"class": "calc-picker__none", "data-calc-picker-none": True, "hidden": True},
+                 s.get("search.none")),
+              el("p", {"class": "calc-field__help", "id": f"{fid}-help"}, s.get(f"fields.{key}_picker.help")),
+              el("p", {"class": "calc-sr-only", "role": "status", "data-calc-picker-status": True}))
 
 
 def compact_form(s: Strings, wid: str, fields: tuple[str, ...], state: dict[str, Any]) -> Html:
@@ -187,15 +226,6 @@ def model_fieldset(s: Strings, wid: str, state: dict[str, Any], model: dict[str,
               el("p", {"class": "calc-field__help", "id": f"{field_id(wid, 'model_source')}-help"},
                  s.get("fields.model_source.help")),
               el("div", {"class": "calc-source", "data-calc-source": "preset"},
-                 el("div", {"class": "calc-field calc-field--filter"},
-                    el("label", {"class": "calc-field__label", "for": field_id(wid, "model_filter")},
-                       s.get("fields.model_filter.label")),
-                    el("input", {"class": "calc-field__input", "id": field_id(wid, "model_filter"), "type": "search",
-                                 "dir": "ltr", "spellcheck": "false", "autocomplete": "off",
-                                 "data-calc-control": "model_filter",
-                                 "aria-describedby": f"{field_id(wid, 'model_filter')}-help"}),
-                    el("p", {"class": "calc-field__help", "id": f"{field_id(wid, 'model_filter')}-help"},
-                       s.get("fields.model_filter.help"))),
                  control(s, wid, "model", state["model"] if isinstance(state["model"], str) else "")),
               el("div", {"class": "calc-source calc-grid", "data-calc-source": "custom", "hidden": True}, custom),
               el("div", {"class": "calc-source", "data-calc-source": "paste", "hidden": True},

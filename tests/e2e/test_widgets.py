@@ -507,9 +507,9 @@ def test_keyboard_alone_changes_every_input(live):
             if tag == "INPUT:checkbox":      # undo toggles that would hide later inputs or contradict others
                 page.keyboard.press("Space")
             page.keyboard.press("Tab")
-        expected = {"model_filter", "model", "dpo", "lora_rank", "lora_targets", "micro_batch_size", "seq_len",
-                    "grad_accum_steps", "gradient_checkpointing", "attention", "precision", "optimizer", "gpu",
-                    "num_gpus", "sharding", "cpu_offload"}
+        expected = {"model_picker", "model", "dpo", "lora_rank", "lora_targets", "micro_batch_size", "seq_len",
+                    "grad_accum_steps", "gradient_checkpointing", "attention", "precision", "optimizer", "gpu_picker",
+                    "gpu", "num_gpus", "sharding", "cpu_offload"}
         assert expected <= changed, sorted(expected - changed)
         # Radios: the arrow keys move between the model sources.
         root.locator('[data-calc-control="model_source"]').first.focus()

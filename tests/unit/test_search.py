@@ -121,3 +121,73 @@ def test_an_empty_query_lists_everything_in_order_and_nonsense_nothing() -> None
         assert search(S[lang], "model", "  ") == list(api.MODELS)
         assert search(S[lang], "gpu", "") == list(api.GPUS)
         assert search(S[lang], "model", "zzqx") == []
+
+
+# ------------------------------------------------------------------------------------------------------------
+# The picker as the page gets it: its markup (page/form.py `picker`) and the worker's answer (Page.search)
+# ------------------------------------------------------------------------------------------------------------
+def page(lang: str):
+    from calculator.page import Page
+    return Page(json.dumps(json.loads((STRINGS / f"{lang}.json").read_text(encoding="utf-8"))["calc"]), lang)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("kind", ["model", "gpu"])
+def test_the_picker_is_an_aria_combobox_with_every_entry_grouped(lang: str, kind: str) -> None:
+    from html.parser import HTMLParser
+
+    from calculator.page.form import picker
+
+    value = next(iter(api.MODELS if kind == "model" else api.GPUS))
+    html = str(picker(S[lang], "w", kind, value))
+
+    class Tree(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__()
+            self.stack: list[dict] = []
+            self.found: list[tuple[dict, list[str]]] = []   # (attrs, roles of its ancestors)
+
+        def handle_starttag(self, tag, attrs):
+            a = {"tag": tag, **{k: v for k, v in attrs}}
+            self.found.append((a, [x.get("role", "") for x in self.stack]))
+            if tag not in ("input", "br"):
+                self.stack.append(a)
+
+        def handle_endtag(self, tag):
+            self.stack.pop()
+
+    tree = Tree()
+    tree.feed(html)
+    (box, _), = [(a, up) for a, up in tree.found if a.get("role") == "combobox"]
+    (listbox, _), = [(a, up) for a, up in tree.found if a.get("role") == "listbox"]
+    assert box["tag"] == "input" and box["aria-expanded"] == "false" and box["aria-autocomplete"] == "list"
+    assert box["aria-controls"] == listbox["id"] and listbox["aria-label"]
+    labels = [a for a, _ in tree.found if a["tag"] == "label"]
+    assert [lab["for"] for lab in labels] == [box["id"]]
+    options = [(a, up) for a, up in tree.found if a.get("role") == "option"]
+    # every entry once, in a group inside the listbox, the current one selected
+    assert [a["data-value"] for a, _ in options] == [e.value for e in sorted(
+        entries(S[lang], kind), key=lambda e: [g for g in dict.fromkeys(x.group for x in entries(S[lang], kind))]
+        .index(e.group))]
+    assert all(up[-2:] == ["listbox", "group"] for _, up in options)
+    assert [a["data-value"] for a, _ in options if a["aria-selected"] == "true"] == [value]
+    groups = [a for a, _ in tree.found if a.get("role") == "group"]
+    ids = {a.get("id") for a, _ in tree.found}
+    assert all(g["aria-labelledby"] in ids for g in groups) and len({a["id"] for a, _ in options}) == len(options)
+
+
+@pytest.mark.parametrize("lang,text,values,announce", [
+    ("en", "qwen3 8", ["qwen3-8b"], "1 match; first: Qwen3 8B"),
+    ("ar", "qwen3 ٨", ["qwen3-8b"], "نتيجة واحدة، أولها: Qwen3 8B"),
+    ("en", "zzqx", [], "Nothing matches. Try a family (“qwen”), a size (“8b”) or a repo id."),
+])
+def test_the_workers_search_answers_the_values_and_what_is_announced(lang, text, values, announce) -> None:
+    out = json.loads(page(lang).search(json.dumps({"kind": "model", "text": text})))
+    assert out == {"ok": True, "values": values, "announce": announce}
+
+
+def test_the_workers_search_counts_in_the_readers_plural_and_never_raises() -> None:
+    out = json.loads(page("ar").search(json.dumps({"kind": "gpu", "text": "24 GB"})))
+    assert out["values"][:5] and out["announce"].startswith("5 نتائج")
+    for bad in ('{"kind": "nope"}', "not json", "[]", '{"text": 3}'):
+        assert json.loads(page("en").search(bad)) == {"ok": False, "values": [], "announce": ""}

@@ -1,0 +1,103 @@
+"""The model and card pickers in Debian Chromium, used from the keyboard alone as the WAI-ARIA APG "editable combobox
+with list autocomplete" says: typing filters and opens the listbox (aria-expanded) with the best match highlighted
+(aria-activedescendant), the arrow keys move the highlight, Enter chooses (the drop-down and the results follow, and
+the choice reaches the address), Escape closes the list and then clears the box; the polite status says how many
+options match. The matches and the sentence are what ``calculator.page.Page.search`` answers in this process for
+the same text (the worker runs that same code in Pyodide)."""
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from calculator.page import Page
+from sitebuild.strings import calc_strings
+from tests.lazy import OnFirstUse
+
+pytestmark = pytest.mark.e2e
+
+PAGES = OnFirstUse(("ar", "en"), lambda lang: Page(json.dumps(calc_strings(lang)), lang))
+
+
+def expected(lang: str, kind: str, text: str) -> dict:
+    return json.loads(PAGES[lang].search(json.dumps({"kind": kind, "text": text})))
+
+
+def active_value(page, box) -> str | None:
+    active = box.get_attribute("aria-activedescendant")
+    return page.locator(f"[id='{active}']").get_attribute("data-value") if active else None
+
+
+@pytest.mark.parametrize("lang,model_query,gpu_query", [("en", "qwen3 8", "pro 6000"), ("ar", "gemma 3 ١٢", "٢٤ GB")])
+def test_the_pickers_from_the_keyboard_with_their_announcements(started, lang, model_query, gpu_query):
+    page = started(lang, "calculator/").page
+    root = page.locator("#calc-estimator-1")
+    select = root.locator('select[data-calc-field="gpu"]')
+    model_select = root.locator('select[data-calc-field="model"]')
+    default_gpu, default_model = select.input_value(), model_select.input_value()
+    try:
+        for kind, query, select_of in (("model", model_query, model_select), ("gpu", gpu_query, select)):
+            want = expected(lang, kind, query)
+            assert len(want["values"]) >= 2 or kind == "model", want
+            box = root.locator(f'[data-calc-control="{kind}_picker"]')
+            listbox = root.locator(f"#{box.get_attribute('aria-controls')}")
+            expect(box).to_be_visible()                     # the page script shows the picker
+            expect(box).to_have_attribute("role", "combobox")
+            expect(box).to_have_attribute("aria-expanded", "false")
+            expect(listbox).to_be_hidden()
+            # Typing opens the list with Python's best match highlighted; the status says how many match.
+            box.focus()
+            page.keyboard.type(query)
+            expect(box).to_have_attribute("aria-expanded", "true")
+            expect(listbox).to_be_visible()
+            expect(root.locator(f'[data-calc-picker="{kind}"] [data-calc-picker-status]')).to_have_text(
+                want["announce"])
+            shown = listbox.locator('[role="option"]:visible')
+            assert [o.get_attribute("data-value") for o in shown.all()][:1] == want["values"][:1]
+            assert sorted(o.get_attribute("data-value") for o in shown.all()) == sorted(want["values"])
+            assert active_value(page, box) == want["values"][0]
+            assert page.evaluate("() => document.activeElement.getAttribute('role')") == "combobox"   # focus stays
+            # The arrows move the highlight through the shown options (in the order on screen) and wrap.
+            order = [o.get_attribute("data-value") for o in shown.all()]
+            page.keyboard.press("ArrowDown")
+            assert active_value(page, box) == order[1 % len(order)]
+            page.keyboard.press("ArrowUp")
+            page.keyboard.press("ArrowUp")
+            assert active_value(page, box) == order[-1]
+            page.keyboard.press("ArrowDown")
+            assert active_value(page, box) == order[0]
+            # Escape closes the list, a second Escape clears the box; Alt+Down opens it again without moving.
+            page.keyboard.press("Escape")
+            expect(box).to_have_attribute("aria-expanded", "false")
+            expect(listbox).to_be_hidden()
+            assert box.get_attribute("aria-activedescendant") is None
+            page.keyboard.press("Escape")
+            expect(box).to_have_value("")
+            page.keyboard.type(query)
+            expect(box).to_have_attribute("aria-expanded", "true")
+            # Enter chooses the highlighted option: the drop-down takes it, the list closes, the results follow.
+            page.keyboard.press("Enter")
+            expect(box).to_have_attribute("aria-expanded", "false")
+            expect(select_of).to_have_value(want["values"][0])
+            assert listbox.locator(f"[data-value='{want['values'][0]}']").get_attribute("aria-selected") == "true"
+            expect(root).to_have_attribute("data-calc-state", "ready")
+            expect(page).to_have_url(re.compile(re.escape(want["values"][0])))   # the choice is in the address
+        # Nothing matches: the list stays closed and the reader is told so, in words and to the screen reader.
+        box = root.locator('[data-calc-control="gpu_picker"]')
+        box.fill("")
+        box.focus()
+        page.keyboard.type("zzqx")
+        none = root.locator('[data-calc-picker="gpu"] [data-calc-picker-none]')
+        expect(none).to_be_visible()
+        expect(root.locator('[data-calc-picker="gpu"] [data-calc-picker-status]')).to_have_text(
+            expected(lang, "gpu", "zzqx")["announce"])
+        expect(box).to_have_attribute("aria-expanded", "false")
+        page.keyboard.press("Escape")
+        expect(box).to_have_value("")
+    finally:
+        select.select_option(default_gpu)
+        model_select.select_option(default_model)
+        expect(root).to_have_attribute("data-calc-state", "ready")
+        page.keyboard.press("Tab")
