@@ -101,3 +101,29 @@ def test_the_pickers_from_the_keyboard_with_their_announcements(started, lang, m
         model_select.select_option(default_model)
         expect(root).to_have_attribute("data-calc-state", "ready")
         page.keyboard.press("Tab")
+
+
+def test_the_gpu_tables_class_filter_shows_one_class_and_outlives_a_recalculation(started):
+    page = started("en", "calculator/").page
+    root = page.locator("#calc-estimator-1")
+    method = root.locator('[data-calc-field="method"]')
+    default_method = method.input_value()
+    bodies = root.locator('[data-calc-output="gpu_table"] tbody')
+    classes = [b.get_attribute("data-gpu-class") for b in bodies.all()]
+    assert len(classes) >= 3 and root.locator('[data-calc-output="gpu_table"] tr[aria-current="true"]').count() == 1
+    try:
+        root.locator("select[data-calc-gpu-class]").select_option("workstation")
+        for klass in classes:
+            body = root.locator(f'[data-calc-output="gpu_table"] tbody[data-gpu-class="{klass}"]')
+            expect(body).to_be_visible() if klass == "workstation" else expect(body).to_be_hidden()
+        fragment = root.locator("[data-calc-fragment]").inner_html()
+        method.select_option("qlora" if default_method != "qlora" else "lora")       # a new fragment from Python
+        expect(root.locator("[data-calc-fragment]")).not_to_have_js_property("innerHTML", fragment)
+        expect(root).to_have_attribute("data-calc-state", "ready")
+        expect(root.locator("select[data-calc-gpu-class]")).to_have_value("workstation")
+        expect(root.locator('[data-calc-output="gpu_table"] tbody[data-gpu-class="datacenter"]')).to_be_hidden()
+        expect(root.locator('[data-calc-output="gpu_table"] tbody[data-gpu-class="workstation"]')).to_be_visible()
+    finally:
+        root.locator("select[data-calc-gpu-class]").select_option("all")
+        method.select_option(default_method)
+        expect(root).to_have_attribute("data-calc-state", "ready")

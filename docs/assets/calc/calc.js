@@ -473,6 +473,24 @@ class Widget {
     this.formEl.addEventListener("input", (event) => this.onEdit(event, true));
     this.formEl.addEventListener("change", (event) => this.onEdit(event, false));
     this.pickers = Array.from(root.querySelectorAll("[data-calc-picker]"), (el) => new Picker(el, this));
+    // The GPU table's class filter (in the results, outside the form): it hides groups, nothing is recomputed, and
+    // the choice outlives the fragments that replace the table.
+    this.gpuClass = "all";
+    root.addEventListener("change", (event) => {
+      if (!(event.target instanceof Element) || !event.target.matches("[data-calc-gpu-class]")) return;
+      this.gpuClass = event.target.value;
+      this.showGpuClass();
+    });
+  }
+
+  showGpuClass() {
+    const select = this.root.querySelector("select[data-calc-gpu-class]");
+    if (!select) return;
+    if (!Array.from(select.options).some((o) => o.value === this.gpuClass)) this.gpuClass = "all";
+    select.value = this.gpuClass;
+    for (const body of this.root.querySelectorAll("tbody[data-gpu-class]")) {
+      body.hidden = this.gpuClass !== "all" && body.dataset.gpuClass !== this.gpuClass;
+    }
   }
 
   // ---- status ------------------------------------------------------------------------------------------
@@ -613,6 +631,8 @@ class Widget {
     }
     this.errors.clear();
     this.fragment.innerHTML = answer.html;   // markup made and escaped by calculator.page
+    if (this.gpuClass !== "all") this.showGpuClass();
+    for (const picker of this.pickers) picker.markSelected();   // a link or a reset may have changed the drop-down
     for (const [name, html] of Object.entries(answer.slots || {})) {
       const slot = this.root.querySelector(`[data-calc-slot-out="${CSS.escape(name)}"]`);
       if (slot) slot.innerHTML = html;
@@ -707,11 +727,12 @@ class Picker {
   }
 
   markSelected() {
+    if (!this.select) return;
     for (const o of this.options) o.setAttribute("aria-selected", String(o.dataset.value === this.select.value));
   }
 
   // Ask Python for the matches of what is typed; show them grouped, the groups in the order of their best match.
-  async query(announce) {
+  async query(announce, highlight = true) {
     const token = ++this.token;
     let answer;
     try {
@@ -733,7 +754,7 @@ class Picker {
     this.none.hidden = answer.values.length > 0;
     if (answer.values.length) {
       this.open();
-      this.highlight(this.shown()[0]);
+      this.highlight(highlight ? this.shown()[0] : null);
     } else {
       this.close();
     }
@@ -754,8 +775,8 @@ class Picker {
       event.preventDefault();
       const step = event.key === "ArrowDown" ? 1 : -1;
       if (!this.isOpen()) {
-        if (!(await this.query(true))) return;
-        if (event.altKey) return;                      // Alt+Down opens the list only
+        if (!(await this.query(true, !event.altKey))) return;   // Alt+Down opens the list only
+        if (event.altKey) return;
         if (step < 0) this.move(-1);                   // Up opens on the last option
         return;
       }
