@@ -18,6 +18,8 @@ from tests.lazy import OnFirstUse
 
 pytestmark = pytest.mark.e2e
 
+WAIT_MS = 20_000   # the worker answers a search or a recalculation within this on two busy cores
+
 PAGES = OnFirstUse(("ar", "en"), lambda lang: Page(json.dumps(calc_strings(lang)), lang))
 
 
@@ -43,17 +45,17 @@ def test_the_pickers_from_the_keyboard_with_their_announcements(started, lang, m
             assert len(want["values"]) >= 2 or kind == "model", want
             box = root.locator(f'[data-calc-control="{kind}_picker"]')
             listbox = root.locator(f"#{box.get_attribute('aria-controls')}")
-            expect(box).to_be_visible()                     # the page script shows the picker
-            expect(box).to_have_attribute("role", "combobox")
-            expect(box).to_have_attribute("aria-expanded", "false")
-            expect(listbox).to_be_hidden()
+            expect(box).to_be_visible(timeout=WAIT_MS)      # the page script shows the picker
+            expect(box).to_have_attribute("role", "combobox", timeout=WAIT_MS)
+            expect(box).to_have_attribute("aria-expanded", "false", timeout=WAIT_MS)
+            expect(listbox).to_be_hidden(timeout=WAIT_MS)
             # Typing opens the list with Python's best match highlighted; the status says how many match.
             box.focus()
             page.keyboard.type(query)
-            expect(box).to_have_attribute("aria-expanded", "true")
-            expect(listbox).to_be_visible()
+            expect(box).to_have_attribute("aria-expanded", "true", timeout=WAIT_MS)
+            expect(listbox).to_be_visible(timeout=WAIT_MS)
             expect(root.locator(f'[data-calc-picker="{kind}"] [data-calc-picker-status]')).to_have_text(
-                want["announce"])
+                want["announce"], timeout=WAIT_MS)
             shown = listbox.locator('[role="option"]:visible')
             assert [o.get_attribute("data-value") for o in shown.all()][:1] == want["values"][:1]
             assert sorted(o.get_attribute("data-value") for o in shown.all()) == sorted(want["values"])
@@ -70,36 +72,36 @@ def test_the_pickers_from_the_keyboard_with_their_announcements(started, lang, m
             assert active_value(page, box) == order[0]
             # Escape closes the list, a second Escape clears the box; Alt+Down opens it again without moving.
             page.keyboard.press("Escape")
-            expect(box).to_have_attribute("aria-expanded", "false")
-            expect(listbox).to_be_hidden()
+            expect(box).to_have_attribute("aria-expanded", "false", timeout=WAIT_MS)
+            expect(listbox).to_be_hidden(timeout=WAIT_MS)
             assert box.get_attribute("aria-activedescendant") is None
             page.keyboard.press("Escape")
-            expect(box).to_have_value("")
+            expect(box).to_have_value("", timeout=WAIT_MS)
             page.keyboard.type(query)
-            expect(box).to_have_attribute("aria-expanded", "true")
+            expect(box).to_have_attribute("aria-expanded", "true", timeout=WAIT_MS)
             # Enter chooses the highlighted option: the drop-down takes it, the list closes, the results follow.
             page.keyboard.press("Enter")
-            expect(box).to_have_attribute("aria-expanded", "false")
-            expect(select_of).to_have_value(want["values"][0])
+            expect(box).to_have_attribute("aria-expanded", "false", timeout=WAIT_MS)
+            expect(select_of).to_have_value(want["values"][0], timeout=WAIT_MS)
             assert listbox.locator(f"[data-value='{want['values'][0]}']").get_attribute("aria-selected") == "true"
-            expect(root).to_have_attribute("data-calc-state", "ready")
-            expect(page).to_have_url(re.compile(re.escape(want["values"][0])))   # the choice is in the address
+            expect(root).to_have_attribute("data-calc-state", "ready", timeout=WAIT_MS)
+            expect(page).to_have_url(re.compile(re.escape(want["values"][0])), timeout=WAIT_MS)   # in the address
         # Nothing matches: the list stays closed and the reader is told so, in words and to the screen reader.
         box = root.locator('[data-calc-control="gpu_picker"]')
         box.fill("")
         box.focus()
         page.keyboard.type("zzqx")
         none = root.locator('[data-calc-picker="gpu"] [data-calc-picker-none]')
-        expect(none).to_be_visible()
+        expect(none).to_be_visible(timeout=WAIT_MS)
         expect(root.locator('[data-calc-picker="gpu"] [data-calc-picker-status]')).to_have_text(
-            expected(lang, "gpu", "zzqx")["announce"])
-        expect(box).to_have_attribute("aria-expanded", "false")
+            expected(lang, "gpu", "zzqx")["announce"], timeout=WAIT_MS)
+        expect(box).to_have_attribute("aria-expanded", "false", timeout=WAIT_MS)
         page.keyboard.press("Escape")
-        expect(box).to_have_value("")
+        expect(box).to_have_value("", timeout=WAIT_MS)
     finally:
         select.select_option(default_gpu)
         model_select.select_option(default_model)
-        expect(root).to_have_attribute("data-calc-state", "ready")
+        expect(root).to_have_attribute("data-calc-state", "ready", timeout=WAIT_MS)
         page.keyboard.press("Tab")
 
 
@@ -115,15 +117,15 @@ def test_the_gpu_tables_class_filter_shows_one_class_and_outlives_a_recalculatio
         root.locator("select[data-calc-gpu-class]").select_option("workstation")
         for klass in classes:
             body = root.locator(f'[data-calc-output="gpu_table"] tbody[data-gpu-class="{klass}"]')
-            expect(body).to_be_visible() if klass == "workstation" else expect(body).to_be_hidden()
+            expect(body).to_be_visible() if klass == "workstation" else expect(body).to_be_hidden(timeout=WAIT_MS)
         fragment = root.locator("[data-calc-fragment]").inner_html()
         method.select_option("qlora" if default_method != "qlora" else "lora")       # a new fragment from Python
-        expect(root.locator("[data-calc-fragment]")).not_to_have_js_property("innerHTML", fragment)
-        expect(root).to_have_attribute("data-calc-state", "ready")
-        expect(root.locator("select[data-calc-gpu-class]")).to_have_value("workstation")
-        expect(root.locator('[data-calc-output="gpu_table"] tbody[data-gpu-class="datacenter"]')).to_be_hidden()
-        expect(root.locator('[data-calc-output="gpu_table"] tbody[data-gpu-class="workstation"]')).to_be_visible()
+        expect(root.locator("[data-calc-fragment]")).not_to_have_js_property("innerHTML", fragment, timeout=WAIT_MS)
+        expect(root).to_have_attribute("data-calc-state", "ready", timeout=WAIT_MS)
+        expect(root.locator("select[data-calc-gpu-class]")).to_have_value("workstation", timeout=WAIT_MS)
+        expect(root.locator('[data-calc-output="gpu_table"] tbody[data-gpu-class="datacenter"]')).to_be_hidden(timeout=WAIT_MS)
+        expect(root.locator('[data-calc-output="gpu_table"] tbody[data-gpu-class="workstation"]')).to_be_visible(timeout=WAIT_MS)
     finally:
         root.locator("select[data-calc-gpu-class]").select_option("all")
         method.select_option(default_method)
-        expect(root).to_have_attribute("data-calc-state", "ready")
+        expect(root).to_have_attribute("data-calc-state", "ready", timeout=WAIT_MS)
