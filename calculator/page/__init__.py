@@ -26,7 +26,7 @@ from .form import read_form
 from .kinds import WIDGET_KINDS, WidgetKind
 from .messages import FieldError, message_for
 from .pieces import describe_assumptions
-from .search import KINDS as PICKERS, entries as picker_entries, search as picker_search
+from .search import KINDS as PICKERS, entries as picker_entries, named as picker_named, search as picker_search
 from .text import Html, Strings, counted, el, filled, join, plain_text
 
 __all__ = ["Page", "WIDGET_KINDS", "WidgetKind", "render_results", "render_widget"]
@@ -106,7 +106,8 @@ class Page:
 
     def search(self, message: str) -> str:
         """A picker's search (``{"kind": "model" | "gpu", "text": what was typed}``): the values it finds, best
-        first, and the sentence the picker's status announces ("3 matches; first: Qwen3 8B"). Never raises."""
+        first, the sentence the picker's status announces ("3 matches; first: Qwen3 8B"), and the entry the text
+        names exactly (``named``: an id, repo or alias in any case; else null). Never raises."""
         try:
             msg = json.loads(message)
             kind, typed = msg["kind"], str(msg.get("text") or "")
@@ -117,9 +118,10 @@ class Page:
             count = plain_text(counted(self.s, "matches", len(values)))
             announce = plain_text(filled(self.s.get("search.announce"), {"count": count, "first": labels[values[0]]})) \
                 if values else self.s.get("search.none")
-            return json.dumps({"ok": True, "values": values, "announce": announce}, ensure_ascii=False)
+            return json.dumps({"ok": True, "values": values, "announce": announce,
+                               "named": picker_named(self.s, kind, typed)}, ensure_ascii=False)
         except Exception:  # noqa: BLE001 - the boundary never raises
-            return json.dumps({"ok": False, "values": [], "announce": ""})
+            return json.dumps({"ok": False, "values": [], "announce": "", "named": None})
 
     def _render(self, msg: dict[str, Any]) -> dict[str, Any]:
         kind = WIDGET_KINDS[msg["kind"]]

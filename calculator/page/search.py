@@ -22,7 +22,7 @@ from functools import lru_cache
 from .. import api
 from .text import Strings, fmt_bytes
 
-__all__ = ["Entry", "entries", "normalize", "terms", "search", "KINDS"]
+__all__ = ["Entry", "entries", "normalize", "terms", "search", "named", "KINDS"]
 
 #: The pickers: the request key each one sets.
 KINDS = ("model", "gpu")
@@ -191,3 +191,10 @@ def search(s: Strings, kind: str, text: str) -> list[str]:
         if rank is not None:
             ranked.append((-rank[0], rank[1], order, entry.value))
     return [value for *_key, value in sorted(ranked)]
+
+
+def named(s: Strings, kind: str, text: str) -> str | None:
+    """The entry a text names exactly (its id, repo or an alias, any case, with or without the Hub's address), or
+    None: how a link that carries a repo id ("Qwen/Qwen3-8B") finds the catalogue entry it means."""
+    key = _repo(text)
+    return next((e.value for e in entries(s, kind) if key and key in e.exact), None)

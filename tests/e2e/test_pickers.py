@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from urllib.parse import quote, unquote
 
 import pytest
 from playwright.sync_api import expect
@@ -15,6 +16,8 @@ from playwright.sync_api import expect
 from calculator.page import Page
 from sitebuild.strings import calc_strings
 from tests.lazy import OnFirstUse
+
+from calc_pages import normalised, python_render, url, wait_ready
 
 pytestmark = pytest.mark.e2e
 
@@ -129,3 +132,22 @@ def test_the_gpu_tables_class_filter_shows_one_class_and_outlives_a_recalculatio
         root.locator("select[data-calc-gpu-class]").select_option("all")
         method.select_option(default_method)
         expect(root).to_have_attribute("data-calc-state", "ready", timeout=WAIT_MS)
+
+
+def test_a_link_may_name_the_model_by_its_repo_and_the_card_in_any_case(page, guard, site_url):
+    """The address's state takes a model's Hugging Face repo (or an alias) and a card's id in any case, as the CLI and
+    the API do: the widget shows the catalogue entry they name, and the address is rewritten with its id."""
+    link = {"calc-estimator-1": {"model": "QWEN/Qwen3-8B", "gpu": "T4"}}
+    page.goto(url(site_url, "en", "calculator/") + "?calc=" + quote(json.dumps(link)))
+    wait_ready(page, "#calc-estimator-1")
+    root = page.locator("#calc-estimator-1")
+    expect(root.locator('select[data-calc-field="model"]')).to_have_value("qwen3-8b", timeout=WAIT_MS)
+    expect(root.locator('select[data-calc-field="gpu"]')).to_have_value("t4", timeout=WAIT_MS)
+    expect(root.locator("[data-calc-notice]")).to_have_text(PAGES["en"].s.get("notice.link_applied"), timeout=WAIT_MS)
+    defaults = json.loads(root.get_attribute("data-calc-defaults"))
+    fixed = json.loads(root.get_attribute("data-calc-fixed"))
+    fragment, _ = python_render("estimator", {**defaults, "model": "qwen3-8b", "gpu": "t4"}, fixed, "en")
+    expect(root.locator("[data-calc-fragment]")).to_have_js_property("innerHTML", normalised(page, fragment),
+                                                                      timeout=WAIT_MS)
+    expect(page).to_have_url(re.compile("qwen3-8b"), timeout=WAIT_MS)
+    assert "Qwen3-8B" not in unquote(page.url) and "T4" not in unquote(page.url)

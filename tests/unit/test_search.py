@@ -183,11 +183,28 @@ def test_the_picker_is_an_aria_combobox_with_every_entry_grouped(lang: str, kind
 ])
 def test_the_workers_search_answers_the_values_and_what_is_announced(lang, text, values, announce) -> None:
     out = json.loads(page(lang).search(json.dumps({"kind": "model", "text": text})))
-    assert out == {"ok": True, "values": values, "announce": announce}
+    assert out == {"ok": True, "values": values, "announce": announce, "named": None}
 
 
 def test_the_workers_search_counts_in_the_readers_plural_and_never_raises() -> None:
     out = json.loads(page("ar").search(json.dumps({"kind": "gpu", "text": "24 GB"})))
     assert out["values"][:5] and out["announce"].startswith("5 نتائج")
     for bad in ('{"kind": "nope"}', "not json", "[]", '{"text": 3}'):
-        assert json.loads(page("en").search(bad)) == {"ok": False, "values": [], "announce": ""}
+        assert json.loads(page("en").search(bad)) == {"ok": False, "values": [], "announce": "", "named": None}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("kind", ["model", "gpu"])
+def test_a_link_finds_the_entry_its_text_names_exactly(lang: str, kind: str) -> None:
+    """What a link may carry for a picker's key (page/search.py ``named``): the id, the repo and every alias of every
+    entry, in any case and with the Hub's address, name that entry; a family or a prefix names none."""
+    p = page(lang)
+    for e in entries(S[lang], kind):
+        names = [e.value, e.value.upper()]
+        if kind == "model":
+            m = api.MODELS[e.value]
+            names += [m.hf_id, m.hf_id.lower(), f"https://huggingface.co/{m.hf_id}", *m.aliases]
+        for name in names:
+            assert json.loads(p.search(json.dumps({"kind": kind, "text": name})))["named"] == e.value, name
+    for vague in ("qwen3", "llama", "nvidia", "24 GB", ""):
+        assert json.loads(p.search(json.dumps({"kind": kind, "text": vague})))["named"] is None

@@ -568,6 +568,15 @@ class Widget {
 
   async applyLink(entry) {
     const { model_source: source, ...values } = entry;
+    // A link may name a model by its Hugging Face repo or an alias, in any case ("Qwen/Qwen3-8B"): Python says
+    // which catalogue entry that is; a name it does not know stays as it is and is refused as before.
+    for (const picker of this.pickers) {
+      const value = values[picker.key];
+      if (typeof value === "string" && !picker.offers(value)) {
+        const named = await picker.named(value);
+        if (named) values[picker.key] = named;
+      }
+    }
     if (!this.form.writeState({ ...this.defaults, ...values }, source)) {
       this.resetToDefaults();
       return;
@@ -696,6 +705,20 @@ class Picker {
 
   isOpen() {
     return !this.list.hidden;
+  }
+
+  offers(value) {
+    return Boolean(this.select) && Array.from(this.select.options).some((o) => o.value === value);
+  }
+
+  // The catalogue id a text names exactly (Page.search's `named`), or null.
+  async named(text) {
+    try {
+      const answer = JSON.parse((await runtime.search(this.key, text)).answer);
+      return answer && typeof answer.named === "string" && this.offers(answer.named) ? answer.named : null;
+    } catch (error) {
+      return null;
+    }
   }
 
   shown() {

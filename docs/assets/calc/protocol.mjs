@@ -32,5 +32,6 @@ export const STATUS = Object.freeze({
  * `answer` is the JSON text of calculator.page.Page.render: {ok: true, html, state, summary, slots?, custom?}
  * or {ok: false, errors: [{field, code, quiet, message}]}. Error codes are the estimator API's own.
  * A SEARCHED `answer` is the JSON text of calculator.page.Page.search: {ok, values: [catalogue ids, best first],
- * announce: the sentence the picker's status reads out}.
+ * announce: the sentence the picker's status reads out, named: the id the text names exactly (a repo id, an alias,
+ * any case) or null}.
  */

@@ -154,7 +154,7 @@ function render(message) {
 
 // A picker's search: the matches of what the reader typed, best first (calculator/page/search.py).
 function search(message) {
-  let answer = JSON.stringify({ ok: false, values: [], announce: "" });
+  let answer = JSON.stringify({ ok: false, values: [], announce: "", named: null });
   if (page) {
     try {
       const out = page.search(JSON.stringify({ kind: message.kind, text: message.text || "" }));
