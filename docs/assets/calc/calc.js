@@ -483,14 +483,14 @@ class Widget {
     });
   }
 
+  // Shown through an attribute of the widget (calc.css hides the other groups), so the fragment's markup stays
+  // exactly what Python wrote.
   showGpuClass() {
     const select = this.root.querySelector("select[data-calc-gpu-class]");
     if (!select) return;
     if (!Array.from(select.options).some((o) => o.value === this.gpuClass)) this.gpuClass = "all";
     select.value = this.gpuClass;
-    for (const body of this.root.querySelectorAll("tbody[data-gpu-class]")) {
-      body.hidden = this.gpuClass !== "all" && body.dataset.gpuClass !== this.gpuClass;
-    }
+    this.root.dataset.calcGpuShow = this.gpuClass;
   }
 
   // ---- status ------------------------------------------------------------------------------------------
