@@ -22,7 +22,7 @@ from typing import Any
 
 from .. import api
 from ..errors import InputError
-from .form import read_form
+from .form import picker_options, read_form
 from .kinds import WIDGET_KINDS, WidgetKind
 from .messages import FieldError, message_for
 from .pieces import describe_assumptions
@@ -107,7 +107,8 @@ class Page:
     def search(self, message: str) -> str:
         """A picker's search (``{"kind": "model" | "gpu", "text": what was typed}``): the values it finds, best
         first, the sentence the picker's status announces ("3 matches; first: Qwen3 8B"), and the entry the text
-        names exactly (``named``: an id, repo or alias in any case; else null). Never raises."""
+        names exactly (``named``: an id, repo or alias in any case; else null); with ``"listbox": its id``, also
+        the listbox's options (``options``: form.picker_options). Never raises."""
         try:
             msg = json.loads(message)
             kind, typed = msg["kind"], str(msg.get("text") or "")
@@ -118,8 +119,10 @@ class Page:
             count = plain_text(counted(self.s, "matches", len(values)))
             announce = plain_text(filled(self.s.get("search.announce"), {"count": count, "first": labels[values[0]]})) \
                 if values else self.s.get("search.none")
-            return json.dumps({"ok": True, "values": values, "announce": announce,
-                               "named": picker_named(self.s, kind, typed)}, ensure_ascii=False)
+            out = {"ok": True, "values": values, "announce": announce, "named": picker_named(self.s, kind, typed)}
+            if isinstance(msg.get("listbox"), str):          # the first search of a picker fills its listbox
+                out["options"] = str(picker_options(self.s, msg["listbox"], kind))
+            return json.dumps(out, ensure_ascii=False)
         except Exception:  # noqa: BLE001 - the boundary never raises
             return json.dumps({"ok": False, "values": [], "announce": "", "named": None})
 

@@ -18,7 +18,7 @@ from .search import KINDS as PICKERS, entries as picker_entries
 from .text import Html, Strings, el, filled, join, ltr
 
 __all__ = ["CONTROLS", "control", "compact_form", "model_fieldset", "custom_fields", "custom_values", "read_form",
-           "field_id", "picker"]
+           "field_id", "picker", "picker_options"]
 
 
 def field_id(wid: str, key: str) -> str:
@@ -134,22 +134,11 @@ def picker(s: Strings, wid: str, key: str, value: Any) -> Html:
     (a text input with ``role=combobox``, ``aria-expanded``, ``aria-controls`` and ``aria-activedescendant`` on a
     ``role=listbox`` whose options are grouped by family or card class in ``role=group`` elements). The drop-down
     beside it stays the value the widget reads (and the control without JavaScript, so the picker is ``hidden``
-    until the page script shows it); the script asks the worker (``Page.search``: page/search.py) for the matches of
-    what is typed, moves the options into that order and announces how many there are."""
+    until the page script shows it). The listbox is empty in the page (the catalogue twice per widget would weigh
+    on every article): the worker fills it on the first search (``Page.search`` with ``listbox``: ``picker_options``)
+    and answers each search with page/search.py's matches, which the script puts in that order."""
     fid = field_id(wid, f"{key}_picker")
     list_id = f"{fid}-listbox"
-    groups: dict[str, list[Any]] = {}
-    for e in picker_entries(s, key):
-        groups.setdefault(e.group, []).append(e)
-    listbox = [el("div", {"class": "calc-picker__group", "role": "group", "aria-labelledby": f"{list_id}-g{i}"},
-                  el("div", {"class": "calc-picker__group-label", "role": "presentation", "id": f"{list_id}-g{i}"},
-                     group),
-                  [el("div", {"class": "calc-picker__option", "role": "option", "id": f"{list_id}-{e.value}",
-                              "data-value": e.value, "aria-selected": "true" if e.value == value else "false"},
-                      el("span", {"class": "calc-picker__name"}, e.label), " ",
-                      el("span", {"class": "calc-picker__hint", "dir": "ltr"}, e.hint))
-                   for e in members])
-               for i, (group, members) in enumerate(groups.items())]
     return el("div", {"class": "calc-field calc-picker", "data-calc-picker": key, "hidden": True},
               el("label", {"class": "calc-field__label", "for": fid}, s.get(f"fields.{key}_picker.label")),
               el("div", {"class": "calc-picker__box"},
@@ -158,12 +147,28 @@ def picker(s: Strings, wid: str, key: str, value: Any) -> Html:
                               "aria-controls": list_id, "spellcheck": "false", "autocomplete": "off",
                               "data-calc-control": f"{key}_picker", "aria-describedby": f"{fid}-help"}),
                  el("div", {"class": "calc-picker__list", "id": list_id, "role": "listbox",
-                            "aria-label": s.get(f"search.listbox_{key}"), "tabindex": -1, "hidden": True},
-                    listbox)),
+                            "aria-label": s.get(f"search.listbox_{key}"), "tabindex": -1, "hidden": True})),
               el("p", {"class": "calc-picker__none", "data-calc-picker-none": True, "hidden": True},
                  s.get("search.none")),
               el("p", {"class": "calc-field__help", "id": f"{fid}-help"}, s.get(f"fields.{key}_picker.help")),
               el("p", {"class": "calc-sr-only", "role": "status", "data-calc-picker-status": True}))
+
+
+def picker_options(s: Strings, list_id: str, key: str, value: Any = None) -> Html:
+    """A picker's listbox content: every entry of the catalogue once, under its group (family, card class), in the
+    catalogue's order; option ids are the listbox's id and the value; ``value`` is marked selected."""
+    groups: dict[str, list[Any]] = {}
+    for e in picker_entries(s, key):
+        groups.setdefault(e.group, []).append(e)
+    return join(*[el("div", {"class": "calc-picker__group", "role": "group", "aria-labelledby": f"{list_id}-g{i}"},
+                     el("div", {"class": "calc-picker__group-label", "role": "presentation", "id": f"{list_id}-g{i}"},
+                        group),
+                     [el("div", {"class": "calc-picker__option", "role": "option", "id": f"{list_id}-{e.value}",
+                                 "data-value": e.value, "aria-selected": "true" if e.value == value else "false"},
+                         el("span", {"class": "calc-picker__name"}, e.label), " ",
+                         el("span", {"class": "calc-picker__hint", "dir": "ltr"}, e.hint))
+                      for e in members])
+                  for i, (group, members) in enumerate(groups.items())])
 
 
 def compact_form(s: Strings, wid: str, fields: tuple[str, ...], state: dict[str, Any]) -> Html:

@@ -344,7 +344,6 @@ def test_pasted_and_custom_models(live, lang):
         # A catalogue MoE model switched to "Custom architecture" keeps every field the estimator uses.
         arm(root)
         root.locator('[data-calc-control="model_source"][value="preset"]').check()
-    root.locator("select[data-calc-gpu-class]").select_option("all")    # the GPU table's class filter (no recompute)
         wait_rendered(root)
         arm(root)
         root.locator('select[data-calc-field="model"]').select_option("mixtral-8x7b")

@@ -136,10 +136,17 @@ def page(lang: str):
 def test_the_picker_is_an_aria_combobox_with_every_entry_grouped(lang: str, kind: str) -> None:
     from html.parser import HTMLParser
 
-    from calculator.page.form import picker
+    from calculator.page.form import picker, picker_options
 
     value = next(iter(api.MODELS if kind == "model" else api.GPUS))
     html = str(picker(S[lang], "w", kind, value))
+    # the page carries the listbox empty; the worker's first search fills it (Page.search with "listbox")
+    filled = json.loads(page(lang).search(json.dumps({"kind": kind, "text": "", "listbox": f"w-{kind}-picker-listbox"})))
+    assert filled["options"] == str(picker_options(S[lang], f"w-{kind}-picker-listbox", kind))
+    listbox_open = f'id="w-{kind}-picker-listbox" role="listbox"'
+    assert listbox_open in html and html.count("role=\"option\"") == 0
+    start = html.index(">", html.index(listbox_open)) + 1
+    html = html[:start] + str(picker_options(S[lang], f"w-{kind}-picker-listbox", kind, value)) + html[start:]
 
     class Tree(HTMLParser):
         def __init__(self) -> None:

@@ -151,8 +151,8 @@ const runtime = {
   },
 
   // A picker's search (Page.search in the worker): {answer: JSON text}.
-  search(kind, text) {
-    return this.ask({ type: MESSAGE.SEARCH, kind, text });
+  search(kind, text, listbox = null) {
+    return this.ask({ type: MESSAGE.SEARCH, kind, text, ...(listbox ? { listbox } : {}) });
   },
 
   ask(message) {
@@ -682,8 +682,8 @@ class Picker {
     this.none = root.querySelector("[data-calc-picker-none]");
     this.status = root.querySelector("[data-calc-picker-status]");
     this.select = widget.root.querySelector(`select[data-calc-field="${CSS.escape(this.key)}"]`);
-    this.groups = Array.from(this.list.querySelectorAll('[role="group"]'));
-    this.options = Array.from(this.list.querySelectorAll('[role="option"]'));
+    this.groups = [];
+    this.options = [];                 // filled by the first search (Page.search renders them)
     this.active = null;
     this.token = 0;
     this.timer = 0;
@@ -759,9 +759,16 @@ class Picker {
     const token = ++this.token;
     let answer;
     try {
-      answer = JSON.parse((await runtime.search(this.key, this.input.value)).answer);
+      const listbox = this.options.length ? null : this.list.id;
+      answer = JSON.parse((await runtime.search(this.key, this.input.value, listbox)).answer);
     } catch (error) {
       return false;
+    }
+    if (answer && typeof answer.options === "string" && !this.options.length) {
+      this.list.innerHTML = answer.options;   // markup made and escaped by calculator.page
+      this.groups = Array.from(this.list.querySelectorAll('[role="group"]'));
+      this.options = Array.from(this.list.querySelectorAll('[role="option"]'));
+      this.markSelected();
     }
     if (token !== this.token || !answer || answer.ok !== true || !Array.isArray(answer.values)) return false;
     const rank = new Map(answer.values.map((value, i) => [value, i]));

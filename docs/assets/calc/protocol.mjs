@@ -26,7 +26,8 @@ export const STATUS = Object.freeze({
  * @typedef {{type: "render", id: number, kind: string, raw: object, fixed: object}} RenderMessage
  * @typedef {{type: "status", status: string, code?: string, done?: number, total?: number}} StatusMessage
  * @typedef {{type: "rendered", id: number, answer: string, ms: number}} RenderedMessage   (ms: time in Python)
- * @typedef {{type: "search", id: number, kind: string, text: string}} SearchMessage   (kind: "model" | "gpu")
+ * @typedef {{type: "search", id: number, kind: string, text: string, listbox?: string}} SearchMessage
+ *   (kind: "model" | "gpu"; listbox: the id of a picker's empty listbox, whose options the answer then carries)
  * @typedef {{type: "searched", id: number, answer: string}} SearchedMessage
  *
  * `answer` is the JSON text of calculator.page.Page.render: {ok: true, html, state, summary, slots?, custom?}

@@ -157,7 +157,8 @@ function search(message) {
   let answer = JSON.stringify({ ok: false, values: [], announce: "", named: null });
   if (page) {
     try {
-      const out = page.search(JSON.stringify({ kind: message.kind, text: message.text || "" }));
+      const out = page.search(JSON.stringify({ kind: message.kind, text: message.text || "",
+        ...(typeof message.listbox === "string" ? { listbox: message.listbox } : {}) }));
       if (typeof out === "string") answer = out;
     } catch (error) {
       // the empty answer above: the picker keeps its options as they are
