@@ -44,7 +44,8 @@ def _add_flag(p: argparse.ArgumentParser, spec: InputSpec) -> None:
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m calculator", description="GPU memory estimate for LLM fine-tuning.")
     src = p.add_mutually_exclusive_group()
-    src.add_argument("--model", help="catalogue id, e.g. llama-3.1-8b")
+    src.add_argument("--model", help="catalogue id or Hugging Face repo id (any case), e.g. llama-3.1-8b or "
+                                      "Qwen/Qwen3-8B")
     src.add_argument("--config", metavar="PATH", help="a Hugging Face config.json")
     for spec in INPUTS:
         if spec.cli:
@@ -201,6 +202,10 @@ def render(r: dict[str, Any], s: Strings) -> str:
         on = _text(filled(s.get("out.verdict_on"), {"gpu": g["name"]}))
         share = _text(filled(s.get("out.share"), {"share": fmt_percent(g["share_of_memory"], 0)}))
         out.append(f"  {on} {s.get('verdict.' + g['verdict'])} {share}")
+        for code in r.get("adjusted", []):
+            out.append("  " + _text(filled(s.get(f"out.adjusted.{code}"), {"gpu": g["name"]})))
+        for code in r.get("card_notes", []):
+            out.append("  " + _text(filled(s.get(f"out.card_notes.{code}"), {"gpu": g["name"]})))
         if "max_seq_len" in r:
             for key, value in (("max_seq_len", r["max_seq_len"]), ("max_micro_batch", r["max_micro_batch_size"])):
                 out.append(f"  {_text(filled(s.get(f'out.{key}'), {'gpu': g['name']}))}: "
@@ -315,7 +320,13 @@ def main(argv: list[str] | None = None) -> int:
     out = answer(req)       # the parsed request itself: a flag's NaN or infinity is the API's out_of_range
     if not out["ok"]:
         e = out["error"]
-        _fail(e["code"], e["field"])
+        why = ""
+        if e.get("reason"):
+            try:
+                why = english().get(f"errors.reasons.{e['reason']}")
+            except (OSError, ValueError, KeyError):
+                why = str(e["reason"])
+        _fail(e["code"], e["field"], why)
         if a.json:
             print(json.dumps(out))
         return 2

@@ -51,6 +51,7 @@ def result_json(s: TrainingSetup, e: Estimate, options: dict[str, Any]) -> dict[
     solver, and the time and cost of the run."""
     gpu = options.get("gpu")
     include = options.get("include", ())
+    requested = options.get("requested") or s       # the setup as asked, before the chosen card adjusted it
     r: dict[str, Any] = {
         "peak_bytes_per_gpu": e.peak_bytes,
         "peak_gb": round(e.peak_bytes / GB, 2),
@@ -75,15 +76,18 @@ def result_json(s: TrainingSetup, e: Estimate, options: dict[str, Any]) -> dict[
         "adapter": _sizes(e.adapter_bytes),
         "optimizer_state_file_bytes": e.optimizer_state_file_bytes,
         "effective_batch_size": s.micro_batch_size * s.grad_accum_steps * s.num_gpus,
-        "notes": list(e.notes),
+        "notes": list(e.notes) + (["vision_tower_frozen"] if s.model.vision_params else []),
+        # what the chosen card changed to run the setup (recommend.runnable: ADJUSTMENTS), and its caveats
+        "adjusted": list(options.get("adjusted", ())),
+        "card_notes": list(options.get("card_notes", ())),
         "model": model_json(s.model),
         "inputs": inputs_json(s),
         "units": {"gb": 1_000_000_000, "gib": 1 << 30},
     }
     if "gpu_table" in include:
-        r["gpu_table"] = recommend.gpu_table(s)
+        r["gpu_table"] = recommend.gpu_table(requested)
     if "smallest_setup" in include:
-        r["smallest_setup"] = recommend.smallest_setup(s)
+        r["smallest_setup"] = recommend.smallest_setup(requested)
     if gpu is not None:
         spec = GPUS[gpu]
         r["gpu"] = {"id": spec.id, "name": spec.name, "memory_bytes": spec.memory_bytes,
@@ -180,17 +184,20 @@ def annotate_gpu_table(table: list[dict[str, Any]], s: TrainingSetup, w: Workloa
                        reader_price: float | None) -> None:
     """Add time and cost to every card and count of ``recommend.gpu_table`` (same setups: ``setup_for``). Each
     count's setup is counted once (``throughput.setup_counts``) and timed on every card."""
-    setups: dict[int, TrainingSetup] = {}
+    setups: dict[tuple[TrainingSetup, int], TrainingSetup] = {}
     for row in table:
         gpu = GPUS[row["gpu"]]
         price, source = _price(gpu, chosen, reader_price)
         row["price_per_gpu_hour"] = price
         row["price_source"] = source
+        if not row["setups"]:
+            continue                                   # a setup this card cannot run (row["unsupported"])
+        base = recommend.runnable(s, gpu)[0]           # as the card runs it (fp16 where it has no bf16)
         for setup in row["setups"]:
             n = setup["num_gpus"]
-            if n not in setups:
-                setups[n] = recommend.setup_for(s, n)
-            setup.update(_card_times(setups[n], gpu, w, price))
+            if (base, n) not in setups:
+                setups[(base, n)] = recommend.setup_for(base, n)
+            setup.update(_card_times(setups[(base, n)], gpu, w, price))
 
 
 @lru_cache(maxsize=4096)
@@ -251,7 +258,7 @@ def _time_fields(s: TrainingSetup, options: dict[str, Any], r: dict[str, Any]) -
         except TimeNotModelled as err:
             r["time_error"] = err.code
     if "gpu_table" in r:
-        annotate_gpu_table(r["gpu_table"], s, w, chosen, reader_price)
+        annotate_gpu_table(r["gpu_table"], options.get("requested") or s, w, chosen, reader_price)
         if "smallest_setup" in r:
             r.update(fastest_and_cheapest(r["gpu_table"]))
 
@@ -260,7 +267,9 @@ def gpu_json(g: GpuSpec) -> dict[str, Any]:
     """One card of the catalogue as the schema lists it: its memory and class, its speed and price fields (the
     form's price placeholder)."""
     return {"id": g.id, "name": g.name, "memory_bytes": g.memory_bytes, "klass": g.klass, "nvlink": g.nvlink,
-            **_speed_json(g)}
+            "arch": g.arch, "compute_capability": g.compute_capability, "bf16": g.bf16,
+            "gpus_per_node": g.gpus_per_node, "counts": list(g.counts), "counts_source": g.counts_source,
+            "host_link": g.host_link, **_speed_json(g)}
 
 
 def _speed_json(g: GpuSpec) -> dict[str, Any]:

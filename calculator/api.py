@@ -45,7 +45,8 @@ ERROR_CODES: tuple[str, ...] = (
     "unknown_value",    # a string outside its enum
     "unknown_model",    # a preset id not in the catalogue
     "unknown_gpu",      # a GPU id not in the catalogue
-    "unsupported_model",  # a config the estimator cannot count (encoder-decoder, encoder-only, vision, SSM, MoE layout)
+    "unsupported_model",  # a model the estimator cannot count (its ``reason``: configs.UNSUPPORTED_REASONS)
+    "unsupported_on_gpu",  # a setup the chosen card cannot run (its ``reason``: recommend.CAPABILITY_REASONS)
     "contradiction",    # fields that cannot hold together (field names the one to change)
     "internal_error",   # a bug: reported, never raised
 )
@@ -255,6 +256,8 @@ def _check_contradictions(v: dict[str, Any]) -> None:
         raise InputError("missing_field", "mean_tokens_per_example")
     if v["gpu_hour_price"] is not None and v["gpu"] is None:
         raise InputError("contradiction", "gpu_hour_price")   # the price of one hour of `gpu`: no card, nothing to price
+    if v["half_dtype"] == "fp16" and v["precision"] != "mixed":
+        raise InputError("contradiction", "half_dtype")   # fp16 is autocast over fp32 master weights (a loss scaler)
 
 
 # =====================================================================================================================
@@ -282,9 +285,13 @@ def schema() -> dict[str, Any]:
     }
 
 
-def _error(code: str, field: str | None, more: list[EstimatorError] | None = None) -> dict[str, Any]:
-    """The answer to a refused request: ``error`` (the first reason) and ``errors`` (every key that failed)."""
-    errors = [{"code": e.code, "field": e.field} for e in more] if more else [{"code": code, "field": field}]
+def _error(code: str, field: str | None, more: list[EstimatorError] | None = None,
+           reason: str | None = None) -> dict[str, Any]:
+    """The answer to a refused request: ``error`` (the first reason) and ``errors`` (every key that failed); a
+    refusal with a cause of its own (``unsupported_model``, ``unsupported_on_gpu``) carries it as ``reason``."""
+    def one(c: str, f: str | None, r: str | None) -> dict[str, Any]:
+        return {"code": c, "field": f, **({"reason": r} if r else {})}
+    errors = [one(e.code, e.field, e.reason) for e in more] if more else [one(code, field, reason)]
     return {"ok": False, "error": errors[0], "errors": errors}
 
 
@@ -297,13 +304,17 @@ def answer(obj: Any) -> dict[str, Any]:
         if isinstance(obj, dict) and "describe" in obj and obj["describe"] is not False:
             return _error("wrong_type", "describe")
         setup, options = parse_request(obj)
+        if options["gpu"] is not None:                 # what the chosen card cannot run: refused or adjusted
+            run, adjusted, notes = recommend.runnable(setup, GPUS[options["gpu"]])
+            options = {**options, "requested": setup, "adjusted": adjusted, "card_notes": notes}
+            setup = run
         e = _estimate(setup)
         result = result_json(setup, e, options)
         return {"ok": True, "result": result}
     except InputErrors as err:
         return _error(err.code, err.field, err.errors)
     except EstimatorError as err:
-        return _error(err.code, err.field)
+        return _error(err.code, err.field, reason=err.reason)
     except RecursionError:
         return _error("too_large", None)
     except (MemoryError, OverflowError):

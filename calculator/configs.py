@@ -14,16 +14,18 @@ state-space and linear-attention hybrids, mixture-of-experts layouts it does not
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from dataclasses import field as dataclass_field
 from typing import Any
 
-from .catalog import MODELS
+from .catalog import MODEL_IDS, MODELS, REFUSED_MODELS, repo_key
 from .errors import InputError
-from .params import count_params
-from .models import ModelArch
+from .params import count_params, vision_tower_params
+from .models import ModelArch, VisionTower
+from .vocab import UNSUPPORTED_REASONS
 
 __all__ = ["parse_model", "model_json", "ModelField", "MODEL_FIELDS", "READ_ONLY_FIELDS", "MODEL_LIMITS", "MAX_PARAMS",
-           "ALIASES", "MODEL_TYPES", "UNSUPPORTED_TYPES", "ARCH_FIELDS", "REQUIRED_FIELDS", "QK_NORMS",
-           "MODEL_FIELD_KINDS"]
+           "ALIASES", "MODEL_TYPES", "VLM_TYPES", "UNSUPPORTED_TYPES", "UNSUPPORTED_REASONS", "ARCH_FIELDS",
+           "REQUIRED_FIELDS", "QK_NORMS", "MODEL_FIELD_KINDS"]
 
 
 @dataclass(frozen=True)
@@ -52,7 +54,8 @@ MODEL_FIELDS: tuple[ModelField, ...] = (
     ModelField("num_key_value_heads", low=1, high=100_000,
                aliases=("num_kv_heads", "n_head_kv", "n_kv_heads", "multi_query_group_num")),
     ModelField("head_dim", "int_or_null", low=1, high=100_000),
-    ModelField("intermediate_size", low=1, high=10_000_000, aliases=("n_inner", "ffn_hidden_size", "ffn_dim", "d_ff")),
+    ModelField("intermediate_size", low=1, high=10_000_000,
+               aliases=("n_inner", "ffn_hidden_size", "ffn_dim", "d_ff", "ff_intermediate_size")),
     ModelField("vocab_size", low=1, high=100_000_000, required=True),
     ModelField("tie_word_embeddings", "bool"),
     ModelField("mlp_gated", "bool"),
@@ -61,24 +64,27 @@ MODEL_FIELDS: tuple[ModelField, ...] = (
     ModelField("mlp_bias", "bool"),
     ModelField("qk_norm", "enum", choices=("", "head", "full")),
     ModelField("attention_sinks", "bool"),
+    ModelField("norms_per_layer", low=0, high=64),
     ModelField("num_local_experts", low=0, high=100_000, aliases=("num_experts", "n_routed_experts", "moe_num_experts")),
     ModelField("num_experts_per_tok", low=0, high=100_000, aliases=("experts_per_token",)),
     ModelField("moe_intermediate_size", "int_or_null", low=1, high=10_000_000),
     ModelField("shared_expert_intermediate_size", low=0, high=100_000_000),
     ModelField("shared_expert_gate", "bool"),
     ModelField("first_k_dense_replace", low=0, high=10_000),
+    ModelField("moe_layer_step", low=1, high=10_000, aliases=("interleave_moe_layer_step", "decoder_sparse_step")),
     ModelField("router_bias", "bool"),
     ModelField("q_lora_rank", "int_or_null", low=1, high=1_000_000),
     ModelField("kv_lora_rank", "int_or_null", low=1, high=1_000_000),
     ModelField("qk_nope_head_dim", low=0, high=100_000),
     ModelField("qk_rope_head_dim", low=0, high=100_000),
     ModelField("v_head_dim", low=1, high=100_000),
+    ModelField("vision_params", low=0, high=1_000_000_000_000),
 )
 #: Config fields read only to compute others (the layer pattern of an MoE stack, DeepSeek's shared experts).
 READ_ONLY_FIELDS: tuple[ModelField, ...] = (
-    ModelField("decoder_sparse_step", low=1, high=10_000),
     ModelField("moe_layer_freq", low=1, high=10_000),
     ModelField("n_shared_experts", low=0, high=100_000),
+    ModelField("intermediate_size_mlp", low=1, high=10_000_000),     # Llama 4's dense layers
 )
 MAX_PARAMS = 100_000_000_000_000     # total parameters of a pasted model (too_large beyond)
 
@@ -109,56 +115,175 @@ class TypeDefaults:
     mlp_bias: bool = False            # MLP/expert biases when the config has no mlp_bias
     router_bias: bool = False
     shared_gate: bool = False
-    experts_per_tok: int | None = None   # the class's num_experts_per_tok default (MoE types)
     moe: bool = False                 # the estimator reads this type's MoE fields
     mla: bool = False                 # multi-head latent attention with the DeepseekV2Config defaults below
+    norms: int = 2                    # norms of width hidden_size per decoder layer (Gemma 2 / 3: 4)
+    ffn_4h: bool = False              # the class builds a missing MLP width as 4 x hidden_size (GPT-2 n_inner null)
+    layout: str = ""                  # "llama4": experts and the shared expert of intermediate_size, dense layers of
+    #                                   intermediate_size_mlp, every interleave_moe_layer_step-th layer MoE
+    qk_norm_flag: bool = False        # use_qk_norm switches q/k RMSNorms over head_dim on (GLM-4.5)
+    given_only: bool = False          # not a transformers class (Kimi K2): no default, a missing field is refused
+    #: the class defaults of the fields above's kin (our names): the MLP width, the expert layout, head_dim where the
+    #: class fixes one; a nested text_config (which transformers writes sparse) also takes the required fields here
+    fields: dict[str, Any] = dataclass_field(default_factory=dict)
 
 
-# Read from each config class of transformers 5.24.0 (``CONFIG_MAPPING[t]().tie_word_embeddings`` etc.) and its
-# modelling code (which linears carry biases, q/k norms, sinks, routers). Types not listed take the
-# PretrainedConfig base defaults (tied embeddings, no biases) and are read as Llama-like dense decoders.
+def _fields(**kw: Any) -> dict[str, Any]:
+    return kw
+
+
+# Read from each config class of transformers 5.24.0 (``CONFIG_MAPPING[t]()``: tie_word_embeddings, intermediate_size,
+# head_dim where fixed, every MoE default; scratch dump of the wheel, the MoE ones listed with their classes in
+# ESTIMATOR.md "Model configs") and its modelling code (which linears carry biases, q/k norms, sinks, routers, norms
+# per layer). Types not listed take the PretrainedConfig base defaults (tied embeddings, no biases, no MLP width)
+# and are read as Llama-like dense decoders.
 MODEL_TYPES: dict[str, TypeDefaults] = {
-    "llama": TypeDefaults(tie=False),
-    "mistral": TypeDefaults(tie=False),
-    "ministral": TypeDefaults(tie=False),
-    "mixtral": TypeDefaults(tie=False, experts_per_tok=2, moe=True),
-    "qwen2": TypeDefaults(tie=False, qkv_bias=True, o_bias_follows=False),            # Qwen2Attention: q/k/v bias
-    "qwen2_moe": TypeDefaults(tie=False, qkv_bias=True, o_bias_follows=False, shared_gate=True, experts_per_tok=4,
-                              moe=True),
-    "qwen3": TypeDefaults(tie=False, qk_norm="head"),
-    "qwen3_moe": TypeDefaults(tie=False, qk_norm="head", experts_per_tok=8, moe=True),
-    "gemma": TypeDefaults(tie=True),
-    "gemma2": TypeDefaults(tie=True),
-    "phi3": TypeDefaults(tie=False),
-    "olmo": TypeDefaults(tie=False),
-    "olmo2": TypeDefaults(tie=False, qk_norm="full"),
-    "olmoe": TypeDefaults(tie=False, qk_norm="full", experts_per_tok=8, moe=True),
-    "granite": TypeDefaults(tie=False),
-    "cohere": TypeDefaults(tie=True),
-    "stablelm": TypeDefaults(tie=False),
-    "deepseek_v2": TypeDefaults(tie=False, moe=True, mla=True),
-    "deepseek_v3": TypeDefaults(tie=False, router_bias=True, experts_per_tok=8, moe=True, mla=True),
-    "gpt_oss": TypeDefaults(tie=False, qkv_bias=True, sinks=True, mlp_bias=True, router_bias=True, experts_per_tok=4,
-                            moe=True),
+    "llama": TypeDefaults(tie=False, fields=_fields(hidden_size=4096, num_hidden_layers=32, num_attention_heads=32,
+                                                    intermediate_size=11008, vocab_size=32000)),
+    "mistral": TypeDefaults(tie=False, fields=_fields(hidden_size=4096, num_hidden_layers=32, num_attention_heads=32,
+                                                      num_key_value_heads=8, intermediate_size=14336, vocab_size=32000)),
+    "ministral": TypeDefaults(tie=False, fields=_fields(intermediate_size=14336)),
+    "mixtral": TypeDefaults(tie=False, moe=True, fields=_fields(intermediate_size=14336, num_local_experts=8,
+                                                                num_experts_per_tok=2)),
+    "qwen2": TypeDefaults(tie=False, qkv_bias=True, o_bias_follows=False,              # Qwen2Attention: q/k/v bias
+                          fields=_fields(intermediate_size=22016)),
+    "qwen2_moe": TypeDefaults(tie=False, qkv_bias=True, o_bias_follows=False, shared_gate=True, moe=True,
+                              fields=_fields(intermediate_size=5632, num_local_experts=60, num_experts_per_tok=4,
+                                             moe_intermediate_size=1408, shared_expert_intermediate_size=5632)),
+    "qwen3": TypeDefaults(tie=False, qk_norm="head", fields=_fields(intermediate_size=22016, head_dim=128)),
+    "qwen3_moe": TypeDefaults(tie=False, qk_norm="head", moe=True,
+                              fields=_fields(intermediate_size=6144, num_local_experts=128, num_experts_per_tok=8,
+                                             moe_intermediate_size=768)),
+    "gemma": TypeDefaults(tie=True, fields=_fields(intermediate_size=24576, head_dim=256)),
+    "gemma2": TypeDefaults(tie=True, norms=4, fields=_fields(intermediate_size=9216, head_dim=256)),
+    # Gemma3TextConfig: the text decoder of every Gemma 3 (1B alone; 4B/12B/27B under gemma3's text_config, which the
+    # published files write sparse: the rest are these defaults, gemma-3-4b's own)
+    "gemma3_text": TypeDefaults(tie=True, norms=4, qk_norm="head",
+                                fields=_fields(hidden_size=2304, num_hidden_layers=26, num_attention_heads=8,
+                                               num_key_value_heads=4, head_dim=256, intermediate_size=9216,
+                                               vocab_size=262208)),
+    "phi3": TypeDefaults(tie=False, fields=_fields(intermediate_size=8192)),
+    "olmo": TypeDefaults(tie=False, fields=_fields(intermediate_size=11008)),
+    "olmo2": TypeDefaults(tie=False, qk_norm="full", fields=_fields(intermediate_size=11008)),
+    "olmoe": TypeDefaults(tie=False, qk_norm="full", moe=True,
+                          fields=_fields(intermediate_size=2048, num_local_experts=64, num_experts_per_tok=8)),
+    "granite": TypeDefaults(tie=False, fields=_fields(intermediate_size=11008)),
+    "smollm3": TypeDefaults(tie=True, fields=_fields(intermediate_size=11008)),         # NoPE layers: no parameters
+    "cohere": TypeDefaults(tie=True, fields=_fields(intermediate_size=22528)),
+    "stablelm": TypeDefaults(tie=False, fields=_fields(intermediate_size=6912)),
+    "deepseek_v2": TypeDefaults(tie=False, moe=True, mla=True,
+                                fields=_fields(intermediate_size=11008, num_local_experts=64,
+                                               moe_intermediate_size=1407, n_shared_experts=2,
+                                               first_k_dense_replace=0)),    # num_experts_per_tok: None (refused)
+    "deepseek_v3": TypeDefaults(tie=False, router_bias=True, moe=True, mla=True,
+                                fields=_fields(intermediate_size=18432, num_local_experts=256, num_experts_per_tok=8,
+                                               moe_intermediate_size=2048, n_shared_experts=1,
+                                               first_k_dense_replace=3)),
+    # Kimi K2: model_type kimi_k2, DeepseekV3ForCausalLM through remote code; its values differ from
+    # DeepseekV3Config's (384 experts, 1 dense layer, 64 heads), so none is assumed. e_score_correction_bias is a
+    # buffer in transformers (23,040 fp32 values): not counted, as in the published total.
+    "kimi_k2": TypeDefaults(tie=False, moe=True, mla=True, given_only=True),
+    # Glm4MoeConfig (GLM-4.5, -Air): DeepSeek-style layout (first_k dense, n_shared x moe width), q/k/v biases when
+    # attention_bias (the releases set it; o_proj never), q/k norms when use_qk_norm; e_score_correction_bias is a
+    # buffer (5,760 values for -Air, left out as in the published total); the MTP layer is not built by transformers.
+    "glm4_moe": TypeDefaults(tie=False, o_bias_follows=False, moe=True, qk_norm_flag=True,
+                             fields=_fields(intermediate_size=10944, num_local_experts=128, num_experts_per_tok=8,
+                                            moe_intermediate_size=1408, n_shared_experts=1, first_k_dense_replace=1)),
+    # Llama4TextConfig: experts and the always-on shared expert of intermediate_size (8192), dense layers of
+    # intermediate_size_mlp (16384), MoE every interleave_moe_layer_step-th layer (1: all); use_qk_norm is an L2 norm
+    # without weights; the router has no bias
+    "llama4_text": TypeDefaults(tie=False, moe=True, layout="llama4",
+                                fields=_fields(hidden_size=5120, num_hidden_layers=48, num_attention_heads=40,
+                                               num_key_value_heads=8, head_dim=128, intermediate_size=8192,
+                                               intermediate_size_mlp=16384, vocab_size=202048, num_local_experts=16,
+                                               num_experts_per_tok=1, moe_layer_step=1)),
+    # Qwen2-VL / Qwen2.5-VL: a Qwen2 language model (q/k/v biases) at the top level (or in text_config when
+    # transformers 5 saved it), its vision tower in vision_config
+    "qwen2_vl": TypeDefaults(tie=False, qkv_bias=True, o_bias_follows=False, fields=_fields(intermediate_size=29568)),
+    "qwen2_5_vl": TypeDefaults(tie=False, qkv_bias=True, o_bias_follows=False, fields=_fields(intermediate_size=29568)),
+    "gpt_oss": TypeDefaults(tie=False, qkv_bias=True, sinks=True, mlp_bias=True, router_bias=True, moe=True,
+                            fields=_fields(intermediate_size=2880, head_dim=64, num_local_experts=128,
+                                           num_experts_per_tok=4)),
     # plain (ungated) MLPs; their biases, LayerNorms and parallel blocks are approximated (ESTIMATOR.md)
-    "gpt2": TypeDefaults(tie=True, gated=False),
-    "gpt_neox": TypeDefaults(tie=False, gated=False),
-    "gptj": TypeDefaults(tie=False, gated=False),
-    "falcon": TypeDefaults(tie=True, gated=False),
-    "RefinedWebModel": TypeDefaults(tie=True, gated=False),
-    "RefinedWeb": TypeDefaults(tie=True, gated=False),
-    "bloom": TypeDefaults(tie=True, gated=False),
-    "phi": TypeDefaults(tie=False, gated=False),
-    "opt": TypeDefaults(tie=True, gated=False),
-    "gpt_bigcode": TypeDefaults(tie=True, gated=False),
-    "starcoder2": TypeDefaults(tie=True, gated=False),
-    "mpt": TypeDefaults(tie=True, gated=False),
-    "codegen": TypeDefaults(tie=False, gated=False),
+    "gpt2": TypeDefaults(tie=True, gated=False, ffn_4h=True),
+    "gpt_neox": TypeDefaults(tie=False, gated=False, fields=_fields(intermediate_size=24576)),
+    "gptj": TypeDefaults(tie=False, gated=False, ffn_4h=True),
+    "falcon": TypeDefaults(tie=True, gated=False, ffn_4h=True),
+    "RefinedWebModel": TypeDefaults(tie=True, gated=False, ffn_4h=True),
+    "RefinedWeb": TypeDefaults(tie=True, gated=False, ffn_4h=True),
+    "bloom": TypeDefaults(tie=True, gated=False, ffn_4h=True),
+    "phi": TypeDefaults(tie=False, gated=False, fields=_fields(intermediate_size=8192)),
+    "opt": TypeDefaults(tie=True, gated=False, fields=_fields(intermediate_size=3072)),
+    "gpt_bigcode": TypeDefaults(tie=True, gated=False, ffn_4h=True),
+    "starcoder2": TypeDefaults(tie=True, gated=False, fields=_fields(intermediate_size=12288)),
+    "mpt": TypeDefaults(tie=True, gated=False, ffn_4h=True),                  # expansion_ratio 4
+    "codegen": TypeDefaults(tie=False, gated=False, ffn_4h=True),
 }
-_BASE = TypeDefaults(tie=True)            # PretrainedConfig: tie_word_embeddings=True
+for _text, _outer in (("qwen2_vl_text", "qwen2_vl"), ("qwen2_5_vl_text", "qwen2_5_vl")):
+    MODEL_TYPES[_text] = MODEL_TYPES[_outer]
+_BASE = TypeDefaults(tie=True)            # PretrainedConfig: tie_word_embeddings=True, no MLP width
 # DeepseekV2Config / DeepseekV3Config defaults (transformers 5.24.0) for a config that omits an MLA field
 _MLA_DEFAULTS = {"q_lora_rank": 1536, "kv_lora_rank": 512, "qk_nope_head_dim": 128, "qk_rope_head_dim": 64,
                  "v_head_dim": 128}
+
+
+@dataclass(frozen=True)
+class VisionLayout:
+    """A multimodal model_type whose vision tower is counted: its language model's type when text_config does not
+    say, the vision encoder and projector (params.VISION_TYPES), the vision config class's defaults (our names ->
+    (config names, default)) and the outer config's projector fields."""
+
+    text_type: str
+    encoder: str
+    projector: str
+    vision: dict[str, tuple[tuple[str, ...], Any]]
+    outer: dict[str, tuple[tuple[str, ...], Any]] = dataclass_field(default_factory=dict)
+
+
+def _v(names: str | tuple[str, ...], default: Any) -> tuple[tuple[str, ...], Any]:
+    return ((names,) if isinstance(names, str) else names), default
+
+
+# The vision config classes of transformers 5.24.0 (SiglipVisionConfig, CLIPVisionConfig, PixtralVisionConfig,
+# Llama4VisionConfig, Qwen2VLVisionConfig, Qwen2_5_VLVisionConfig) and the projector fields of LlavaConfig /
+# Mistral3Config, with their defaults (a published vision_config is written sparse against them).
+_VIT = {"hidden_size": _v("hidden_size", 768), "num_hidden_layers": _v("num_hidden_layers", 12),
+        "intermediate_size": _v("intermediate_size", 3072), "num_channels": _v("num_channels", 3),
+        "image_size": _v("image_size", 224)}
+VLM_TYPES: dict[str, VisionLayout] = {
+    "gemma3": VisionLayout("gemma3_text", "siglip", "gemma3",
+                           {**_VIT, "patch_size": _v("patch_size", 16), "pooling_head": _v("vision_use_head", True)}),
+    "llava": VisionLayout("llama", "clip", "llava", {**_VIT, "patch_size": _v("patch_size", 32)},
+                          {"projector_bias": _v("multimodal_projector_bias", True),
+                           "feature_layers": _v("vision_feature_layer", -2)}),
+    "mistral3": VisionLayout("mistral", "pixtral", "mistral3",
+                             {"hidden_size": _v("hidden_size", 1024), "num_hidden_layers": _v("num_hidden_layers", 24),
+                              "intermediate_size": _v("intermediate_size", 4096), "num_channels": _v("num_channels", 3),
+                              "patch_size": _v("patch_size", 16)},
+                             {"projector_bias": _v("multimodal_projector_bias", False),
+                              "feature_layers": _v("vision_feature_layer", -1),
+                              "spatial_merge_size": _v("spatial_merge_size", 2)}),
+    "llama4": VisionLayout("llama4_text", "llama4", "llama4",
+                           {"hidden_size": _v("hidden_size", 768), "num_hidden_layers": _v("num_hidden_layers", 34),
+                            "intermediate_size": _v("intermediate_size", 5632), "num_channels": _v("num_channels", 3),
+                            "image_size": _v("image_size", 448), "patch_size": _v("patch_size", 14),
+                            "projector_input_dim": _v("projector_input_dim", 4096),
+                            "projector_output_dim": _v("projector_output_dim", 4096),
+                            "vision_output_dim": _v("vision_output_dim", 7680)}),
+    "qwen2_vl": VisionLayout("qwen2_vl_text", "qwen2_vl", "merger",
+                             {"hidden_size": _v("embed_dim", 1280), "num_hidden_layers": _v("depth", 32),
+                              "mlp_ratio": _v("mlp_ratio", 4), "num_channels": _v(("in_channels", "in_chans"), 3),
+                              "patch_size": _v("patch_size", 14), "temporal_patch_size": _v("temporal_patch_size", 2),
+                              "spatial_merge_size": _v("spatial_merge_size", 2),
+                              "out_hidden_size": _v("hidden_size", 3584)}),
+    "qwen2_5_vl": VisionLayout("qwen2_5_vl_text", "qwen2_5_vl", "merger",
+                               {"hidden_size": _v("hidden_size", 3584), "num_hidden_layers": _v("depth", 32),
+                                "intermediate_size": _v("intermediate_size", 3420),
+                                "num_channels": _v(("in_channels", "in_chans"), 3), "patch_size": _v("patch_size", 14),
+                                "temporal_patch_size": _v("temporal_patch_size", 2),
+                                "spatial_merge_size": _v("spatial_merge_size", 2),
+                                "out_hidden_size": _v("out_hidden_size", 3584)}),
+}
 
 _ENCODER_DECODER = ("t5", "mt5", "umt5", "longt5", "t5gemma", "bart", "mbart", "marian", "pegasus", "pegasus_x",
                     "led", "blenderbot", "blenderbot-small", "m2m_100", "nllb-moe", "plbart", "fsmt", "prophetnet",
@@ -172,20 +297,35 @@ _ENCODER_ONLY = ("bert", "roberta", "xlm-roberta", "xlm-roberta-xl", "deberta", 
 _VISION_AUDIO = ("vit", "clip", "clip_vision_model", "clip_text_model", "siglip", "siglip_vision_model", "siglip2",
                  "dinov2", "dinov3_vit", "swin", "swinv2", "convnext", "convnextv2", "beit", "deit", "sam", "detr",
                  "resnet", "wav2vec2", "hubert", "wavlm", "whisper_encoder", "blip", "blip-2", "owlvit", "yolos",
-                 "mobilevit", "segformer", "vivit", "videomae", "audio-spectrogram-transformer", "clap")
+                 "mobilevit", "segformer", "vivit", "videomae", "audio-spectrogram-transformer", "clap", "pixtral",
+                 "llama4_vision_model", "qwen2_vl_vision", "qwen2_5_vl_vision")
+# State-space, recurrent, linear-attention and hybrid mixers (transformers 5.24.0 types and the flash-linear-attention
+# ``fla`` types): their state is not a softmax KV cache and their layers are not the decoder counted here.
 _NOT_ATTENTION = ("mamba", "mamba2", "falcon_mamba", "falcon_h1", "jamba", "zamba", "zamba2", "rwkv", "rwkv5",
-                  "rwkv6", "recurrent_gemma", "qwen3_next", "nemotron_h", "bamba", "granitemoehybrid", "lfm2",
-                  "lfm2_moe", "xlstm", "minimax", "plamo2", "hunyuan_v1_moe")
-_MOE_UNREAD = ("dbrx", "jetmoe", "phimoe", "granitemoe", "granitemoeshared", "llama4", "llama4_text", "glm4_moe",
-               "ernie4_5_moe", "deepseek", "qwen3_vl_moe", "minimax_m2", "arctic", "grok-1", "bailing_moe", "dots1",
-               "hunyuan_v1_moe", "exaone_moe", "flex_olmo", "longcat_flash", "aria_text")
-# model_type -> why it is refused (the reason is documented in ESTIMATOR.md; the code is unsupported_model)
+                  "rwkv6", "rwkv7", "recurrent_gemma", "qwen3_next", "qwen3_5", "qwen3_5_text", "qwen3_5_moe",
+                  "qwen3_5_moe_text", "kimi_linear", "olmo_hybrid", "bailing_hybrid", "nemotron_h", "bamba",
+                  "granitemoehybrid", "lfm2", "lfm2_moe", "xlstm", "minimax", "plamo2", "hunyuan_v1_moe", "gla",
+                  "retnet", "delta_net", "gated_deltanet", "hgrn", "hgrn2", "rodimus", "mesa_net", "lightnet", "gsa",
+                  "abc", "samba")
+_MOE_UNREAD = ("dbrx", "jetmoe", "phimoe", "granitemoe", "granitemoeshared", "ernie4_5_moe", "deepseek",
+               "qwen3_vl_moe", "minimax_m2", "arctic", "grok-1", "bailing_moe", "dots1", "exaone_moe", "flex_olmo",
+               "longcat_flash", "aria_text")
+# Multimodal types whose vision (or audio) tower is not counted here: refused rather than counted without it.
+_TOWER_UNREAD = ("llava_next", "llava_next_video", "llava_onevision", "paligemma", "idefics", "idefics2", "idefics3",
+                 "smolvlm", "mllama", "internvl", "phi4_multimodal", "qwen3_vl", "aya_vision", "gemma3n_vision",
+                 "got_ocr2", "emu3", "chameleon", "janus", "fuyu", "kosmos-2", "florence2", "qwen2_audio",
+                 "qwen2_5_omni", "voxtral", "molmo", "ovis2", "cohere2_vision", "glm4v", "glm4v_moe", "kimi_vl")
+# model_type -> why it is refused (the reason is in the answer, shown with the message; ESTIMATOR.md lists them)
 UNSUPPORTED_TYPES: dict[str, str] = {
     **{t: "encoder_decoder" for t in _ENCODER_DECODER},
     **{t: "encoder_only" for t in _ENCODER_ONLY},
     **{t: "vision_or_audio" for t in _VISION_AUDIO},
     **{t: "not_attention" for t in _NOT_ATTENTION},
     **{t: "moe_layout" for t in _MOE_UNREAD},
+    **{t: "vision_tower" for t in _TOWER_UNREAD},
+    # Gemma 3n: per-layer embeddings (a second vocabulary x layers x 256 table), AltUp and LAuReL blocks, key-value
+    # sharing across layers, a list of MLP widths, audio and MobileNet towers
+    "gemma3n": "per_layer_embeddings", "gemma3n_text": "per_layer_embeddings",
 }
 # keys that mean a mixture of experts or a non-attention mixer in a config of a type not read here
 _MOE_MARKERS = ("num_local_experts", "num_experts", "n_routed_experts", "moe_num_experts", "moe_intermediate_size",
@@ -194,7 +334,11 @@ _MLA_MARKERS = ("kv_lora_rank", "q_lora_rank", "qk_rope_head_dim", "qk_nope_head
 # layer_types entries of softmax-attention layers (Gemma 2/3, gpt-oss, Qwen2/3: full or sliding window)
 _ATTENTION_LAYERS = frozenset({"full_attention", "sliding_attention", "chunked_attention", "attention"})
 _MIXER_MARKERS = ("ssm_cfg", "state_size", "mamba_d_state", "linear_num_key_heads", "full_attention_interval",
-                  "attn_layer_indices", "hybrid_override_pattern")
+                  "attn_layer_indices", "hybrid_override_pattern", "attn_mode", "expand_k", "hidden_size_per_layer_input",
+                  "altup_num_inputs", "laurel_rank")
+_PER_LAYER_MARKERS = ("hidden_size_per_layer_input", "vocab_size_per_layer_input", "altup_num_inputs", "laurel_rank")
+# keys of a second tower a pasted config may carry (a vision or audio encoder beside the language model)
+_TOWER_KEYS = ("vision_config", "audio_config", "vision_tower", "visual", "vision_encoder")
 
 
 class _Reader:
@@ -251,144 +395,256 @@ class _Reader:
 
 
 def _refuse_type(cfg: dict, mt: str) -> None:
-    """unsupported_model for what the estimator cannot count (field model.model_type, or model when no type)."""
+    """unsupported_model for what the estimator cannot count (field model.model_type, or model when no type), with
+    the reason (UNSUPPORTED_REASONS)."""
     field = "model.model_type" if mt else "model"
-    if mt in UNSUPPORTED_TYPES or cfg.get("is_encoder_decoder") is True:
-        raise InputError("unsupported_model", field)
+
+    def refuse(reason: str) -> None:
+        raise InputError("unsupported_model", field, reason)
+
+    if cfg.get("is_encoder_decoder") is True:
+        refuse("encoder_decoder")
+    if mt in UNSUPPORTED_TYPES:
+        refuse(UNSUPPORTED_TYPES[mt])
+    if any(k in cfg for k in _PER_LAYER_MARKERS):
+        refuse("per_layer_embeddings")                        # Gemma 3n under another name
     layer_types = cfg.get("layer_types")
     if isinstance(layer_types, list) and any(t not in _ATTENTION_LAYERS for t in layer_types):
-        raise InputError("unsupported_model", field)         # mamba / conv / linear-attention layers
+        refuse("not_attention")                               # mamba / conv / linear-attention layers
     if any(k in cfg for k in _MIXER_MARKERS):
-        raise InputError("unsupported_model", field)
+        refuse("not_attention")
+    if isinstance(cfg.get("intermediate_size"), list):
+        refuse("per_layer_embeddings" if "altup_num_inputs" in cfg else "moe_layout")   # a width per layer
     if "vision_config" in cfg and "text_config" not in cfg and not any(
             k in cfg for k in ("hidden_size",) + ALIASES["hidden_size"]):
-        raise InputError("unsupported_model", field)         # a vision tower with no language model to count
-    if mt and mt not in MODEL_TYPES:
+        refuse("vision_or_audio")                             # a vision tower with no language model to count
+    if mt not in VLM_TYPES and any(k in cfg for k in _TOWER_KEYS):
+        refuse("vision_tower")                                # a tower beside the language model, not counted
+    if mt and mt not in MODEL_TYPES and mt not in VLM_TYPES:
         # an unknown type is read as a Llama-like dense decoder only when nothing says it is not one
         if any(cfg.get(k) not in (None, 0, False) for k in _MOE_MARKERS + _MLA_MARKERS):
-            raise InputError("unsupported_model", field)
-    elif mt and not MODEL_TYPES[mt].mla and any(cfg.get(k) not in (None, 0) for k in ("kv_lora_rank",)):
-        raise InputError("unsupported_model", field)
+            refuse("moe_layout")
+    elif mt in MODEL_TYPES and not MODEL_TYPES[mt].mla and any(cfg.get(k) not in (None, 0) for k in ("kv_lora_rank",)):
+        refuse("moe_layout")
 
 
-def _dense_layers(r: _Reader, L: int, experts: int) -> int:
-    """How many layers have a dense MLP: ``first_k_dense_replace`` (DeepSeek; our own field), DeepSeek's
-    ``moe_layer_freq`` (MoE when ``idx >= first_k and idx % freq == 0``), Qwen-MoE's ``mlp_only_layers`` and
-    ``decoder_sparse_step`` (MoE when ``idx not in mlp_only_layers and (idx + 1) % step == 0``)."""
+def _dense_layers(r: _Reader, L: int, experts: int, td: TypeDefaults) -> tuple[int, int]:
+    """(first_k_dense_replace, moe_layer_step) of the MoE stack: DeepSeek's ``first_k_dense_replace`` (our own field
+    too) and ``moe_layer_freq`` (MoE when ``idx >= first_k and idx % freq == 0``), Qwen-MoE's ``mlp_only_layers`` and
+    ``decoder_sparse_step``, Llama 4's ``interleave_moe_layer_step`` (MoE when ``(idx + 1) % step == 0``) or its
+    explicit ``moe_layers``. A pattern that is not "the first k dense, then every step-th" is kept as its count of
+    MoE layers (the first layers dense, step 1): the same parameters."""
     if not experts:
-        return L
-    first_k = r.int("first_k_dense_replace", default=0) or 0
+        return 0, 1
+    dflt = {} if td.given_only else td.fields
+    first_k = r.int("first_k_dense_replace", default=dflt.get("first_k_dense_replace", 0)) or 0
     if first_k > L:
         raise InputError("out_of_range", "model.first_k_dense_replace")
     freq = r.int("moe_layer_freq", default=1) or 1
-    step = r.int("decoder_sparse_step", default=1) or 1
+    step = r.int("moe_layer_step", default=dflt.get("moe_layer_step", 1)) or 1
     only = r.raw("mlp_only_layers")
-    if only is None:
-        only = []
-    if not isinstance(only, list) or any(isinstance(x, bool) or not isinstance(x, int) for x in only):
-        raise InputError("wrong_type", "model.mlp_only_layers")
-    dense_set = set(only)
+    listed = r.raw("moe_layers") if td.layout == "llama4" else None
+    for name, value in (("mlp_only_layers", only), ("moe_layers", listed)):
+        if value is not None and (not isinstance(value, list)
+                                  or any(isinstance(x, bool) or not isinstance(x, int) for x in value)):
+            raise InputError("wrong_type", f"model.{name}")
+    if listed is not None:                                    # Llama4TextConfig: an explicit list wins
+        moe = len({x for x in listed if 0 <= x < L})
+        return L - moe, 1
+    dense_set = set(only or [])
     moe = sum(1 for idx in range(L)
               if idx >= first_k and idx % freq == 0 and idx not in dense_set and (idx + 1) % step == 0)
-    return L - moe
+    pattern = sum(1 for idx in range(first_k, L) if (idx + 1) % step == 0)
+    if moe == pattern and freq == 1:
+        return first_k, step
+    return L - moe, 1
+
+
+def _catalogue_model(value: str) -> ModelArch:
+    """A catalogue id or a Hugging Face repo id (any case, with or without the huggingface.co address): the entry;
+    a repo the estimator refuses (Gemma 3n, Qwen3-Next): unsupported_model with its reason."""
+    m = MODELS.get(value)
+    if m is not None:
+        return m
+    key = repo_key(value)
+    if key in MODEL_IDS:
+        return MODELS[MODEL_IDS[key]]
+    if key in REFUSED_MODELS:
+        raise InputError("unsupported_model", "model", REFUSED_MODELS[key])
+    raise InputError("unknown_model", "model")
+
+
+def _vision_params(outer: dict, layout: VisionLayout, text_hidden: int) -> int:
+    """The vision tower's parameters from the config's vision_config (each missing field its class default)."""
+    vc = outer.get("vision_config")
+    if vc is None:
+        vc = {}
+    if not isinstance(vc, dict):
+        raise InputError("not_an_object", "model.vision_config")
+
+    def get(src: dict, prefix: str, names: tuple[str, ...], default: Any) -> Any:
+        for n in names:
+            if src.get(n) is not None:
+                v = src[n]
+                if isinstance(default, bool):
+                    if not isinstance(v, bool):
+                        raise InputError("wrong_type", f"model.{prefix}{n}")
+                    return v
+                if n == "vision_feature_layer":               # one layer (an int) or a list of layers concatenated
+                    if isinstance(v, list) and v and all(isinstance(x, int) and not isinstance(x, bool) for x in v):
+                        return len(v)
+                    if isinstance(v, int) and not isinstance(v, bool):
+                        return 1
+                    raise InputError("wrong_type", f"model.{prefix}{n}")
+                if isinstance(v, bool) or not isinstance(v, int):
+                    raise InputError("wrong_type", f"model.{prefix}{n}")
+                if not 1 <= v <= 1_000_000:
+                    raise InputError("out_of_range", f"model.{prefix}{n}")
+                return v
+        return 1 if names == ("vision_feature_layer",) else default
+
+    kw: dict[str, Any] = {name: get(vc, "vision_config.", names, d) for name, (names, d) in layout.vision.items()}
+    kw.update({name: get(outer, "", names, d) for name, (names, d) in layout.outer.items()})
+    if "mlp_ratio" in kw:                                     # Qwen2-VL: the MLP width is embed_dim x mlp_ratio
+        kw["intermediate_size"] = kw["hidden_size"] * kw.pop("mlp_ratio")
+    if kw.pop("pooling_head", False):
+        raise InputError("unsupported_model", "model.vision_config", "vision_tower")   # SigLIP's pooling head
+    tower = VisionTower(encoder=layout.encoder, projector=layout.projector, text_hidden_size=text_hidden, **kw)
+    return vision_tower_params(tower)
 
 
 def parse_model(value: Any) -> ModelArch:
-    """A catalogue id, or a pasted HF config.json object (common aliases accepted, unread keys reported)."""
+    """A catalogue id (or one of its Hugging Face repo ids), or a pasted HF config.json object (common aliases
+    accepted, each missing field its config class's default, unread keys reported)."""
     if isinstance(value, str):
-        m = MODELS.get(value)
-        if m is None:
-            raise InputError("unknown_model", "model")
-        return m
+        return _catalogue_model(value)
     if not isinstance(value, dict):
         raise InputError("not_an_object", "model")
     outer = _Reader(value)
+    outer_type = value.get("model_type") if isinstance(value.get("model_type"), str) else ""
+    layout = VLM_TYPES.get(outer_type)
     r = outer
-    if not outer.has("hidden_size") and "text_config" in value:
+    nested = not outer.has("hidden_size") and "text_config" in value
+    if nested:
         tc = value["text_config"]
         if not isinstance(tc, dict):
             raise InputError("not_an_object", "model.text_config")
         r = _Reader(tc, "text_config.")              # multimodal configs nest the language model
     cfg = r.cfg
-    mt_raw = cfg.get("model_type", value.get("model_type") if r is not outer else None)
+    if nested:
+        mt_raw = cfg.get("model_type", layout.text_type if layout else outer_type or None)
+    else:
+        mt_raw = cfg.get("model_type")
     if mt_raw is not None and not isinstance(mt_raw, str):
         raise InputError("wrong_type", "model.model_type")
     mt = mt_raw or ""
-    _refuse_type(value, value.get("model_type") if isinstance(value.get("model_type"), str) else "")
-    if r is not outer:
+    _refuse_type(value, outer_type)
+    if nested:
         _refuse_type(cfg, mt)
+    if layout is not None and not nested and mt == outer_type and outer_type not in MODEL_TYPES:
+        raise InputError("missing_field", "model.text_config")   # a multimodal config without its language model
     td = MODEL_TYPES.get(mt, _BASE)
+    cls = {} if td.given_only else td.fields
+    # a nested text_config is written sparse against its class: its required fields take the class defaults too
+    req = (lambda name: cls.get(name)) if nested else (lambda name: None)
 
-    h = r.int("hidden_size", required=True)
-    L = r.int("num_hidden_layers", required=True)
-    a = r.int("num_attention_heads", required=True)
-    V = r.int("vocab_size", required=True)
+    h = r.int("hidden_size", default=req("hidden_size"), required=True)
+    L = r.int("num_hidden_layers", default=req("num_hidden_layers"), required=True)
+    a = r.int("num_attention_heads", default=req("num_attention_heads"), required=True)
+    V = r.int("vocab_size", default=req("vocab_size"), required=True)
     assert h is not None and L is not None and a is not None and V is not None
-    kv = r.int("num_key_value_heads")
+    kv = r.int("num_key_value_heads", default=req("num_key_value_heads"))
     if kv is None:
         mq = r.raw("multi_query")
         kv = 1 if mq is True else a
-    i = r.int("intermediate_size")
+    llama4_ours = td.layout == "llama4" and r.has("moe_intermediate_size")   # model_json's names, not Llama4's
+    if td.layout == "llama4" and not llama4_ours:
+        expert_i = r.int("intermediate_size", default=cls.get("intermediate_size"))
+        i = r.int("intermediate_size_mlp", default=cls.get("intermediate_size_mlp"))
+    else:
+        expert_i = None
+        i = r.int("intermediate_size", default=cls.get("intermediate_size"))
     if i is None:
-        i = 4 * h                                    # GPT-2 n_inner null / Falcon / BLOOM: 4·hidden
-    hd = r.int("head_dim")
+        if not td.ffn_4h:
+            raise InputError("missing_field", "model.intermediate_size")   # no class default to take
+        i = 4 * h                                    # GPT-2 n_inner null / Falcon / BLOOM / MPT: 4·hidden
+    hd = r.int("head_dim", default=cls.get("head_dim"))
     tie = r.bool("tie_word_embeddings", td.tie)
     gated = r.bool("mlp_gated", td.gated)
     attn_bias = r.bool("attention_bias", td.qkv_bias)
     o_bias = r.bool("o_proj_bias", attn_bias if td.o_bias_follows else False)
     mlp_bias = r.bool("mlp_bias", td.mlp_bias)
     sinks = r.bool("attention_sinks", td.sinks)
+    norms = r.int("norms_per_layer", default=td.norms)
+    assert norms is not None
     qk_norm = r.raw("qk_norm")
+    if td.layout == "llama4":
+        r.raw("use_qk_norm")                         # Llama4TextL2Norm: no weights
     if qk_norm is None:
-        qk_norm = td.qk_norm
+        qk_norm = "head" if td.qk_norm_flag and r.bool("use_qk_norm", False) else td.qk_norm
     if not isinstance(qk_norm, str):
         raise InputError("wrong_type", "model.qk_norm")
     if qk_norm not in QK_NORMS:
         raise InputError("unknown_value", "model.qk_norm")
 
     # --- mixture of experts (read for MoE types and for configs without a type: a known dense type's class ignores
-    # expert fields, so they are reported as ignored) ---------------------------------------------------------------
+    # expert fields, so they are reported as ignored); a missing field takes the class default (none for Kimi K2) --
     generic = mt not in MODEL_TYPES
-    if td.moe and not r.has("num_local_experts"):
-        raise InputError("missing_field", "model.num_local_experts")   # never a dense guess for an MoE type
-    E = (r.int("num_local_experts", default=0) or 0) if td.moe or generic else 0
+    E = (r.int("num_local_experts", default=cls.get("num_local_experts") if td.moe else None, required=td.moe) or 0) \
+        if td.moe or generic else 0
     k = 0
     moe_i: int | None = None
     shared = 0
     shared_gate = False
     router_bias = False
-    first_k = 0
+    first_k, step = 0, 1
     if E:
-        k_raw = r.int("num_experts_per_tok")
-        k = k_raw if k_raw is not None else (td.experts_per_tok or 0)
+        k = r.int("num_experts_per_tok", default=cls.get("num_experts_per_tok")) or 0
         if not k:
             raise InputError("missing_field", "model.num_experts_per_tok")
         if k > E:
             raise InputError("contradiction", "model.num_experts_per_tok")
-        moe_i = r.int("moe_intermediate_size")
-        shared = r.int("shared_expert_intermediate_size", default=0) or 0
-        n_shared = r.int("n_shared_experts", default=0) or 0
-        if n_shared:
-            shared += n_shared * (moe_i or i)        # DeepSeek: one MLP of n_shared × moe_intermediate_size
+        if td.layout == "llama4" and not llama4_ours:
+            moe_i = expert_i                          # experts and the shared expert: intermediate_size
+            shared = expert_i or 0
+            r.read.add("shared_expert_intermediate_size")
+        else:
+            moe_i = r.int("moe_intermediate_size", default=cls.get("moe_intermediate_size"),
+                          required=td.given_only)
+            shared = r.int("shared_expert_intermediate_size", default=cls.get("shared_expert_intermediate_size", 0)) \
+                or 0
+            ours = r.has("shared_expert_intermediate_size")     # model_json's own name: no class default on top
+            n_shared = r.int("n_shared_experts", default=0 if ours else cls.get("n_shared_experts", 0),
+                             required=td.given_only and not ours) or 0
+            if n_shared:
+                shared += n_shared * (moe_i or i)        # DeepSeek: one MLP of n_shared × moe_intermediate_size
         shared_gate = r.bool("shared_expert_gate", td.shared_gate and shared > 0)
         router_bias = r.bool("router_bias", td.router_bias)
-        first_k = _dense_layers(r, L, E)
-    elif td.moe or generic:
-        k_raw = r.int("num_experts_per_tok")
-        if k_raw:
-            raise InputError("contradiction", "model.num_experts_per_tok")
+        if td.given_only and not r.has("first_k_dense_replace"):
+            raise InputError("missing_field", "model.first_k_dense_replace")
+        first_k, step = _dense_layers(r, L, E, td)
+    else:
+        if td.moe or generic:
+            k_raw = r.int("num_experts_per_tok")
+            if k_raw:
+                raise InputError("contradiction", "model.num_experts_per_tok")
+        for name in ("moe_layer_step", "first_k_dense_replace", "router_bias", "shared_expert_gate",
+                     "shared_expert_intermediate_size", "moe_intermediate_size"):
+            if cfg.get(name) in (None, 0, 1, False) and name in cfg:
+                r.read.add(name)                     # model_json's values of a dense model: nothing to report
 
     # --- multi-head latent attention ---------------------------------------------------------------------------
     mla = {name: None for name in _MLA_DEFAULTS}
-    kv_lora = r.int("kv_lora_rank", default=_MLA_DEFAULTS["kv_lora_rank"] if td.mla else None) \
+    mla_dflt = _MLA_DEFAULTS if td.mla and not td.given_only else {}
+    kv_lora = r.int("kv_lora_rank", default=mla_dflt.get("kv_lora_rank"), required=td.given_only) \
         if td.mla or generic else None
     if kv_lora:
-        dflt = _MLA_DEFAULTS if td.mla else {}
         q_present = r.has("q_lora_rank")
-        mla["q_lora_rank"] = r.int("q_lora_rank", default=None if q_present else dflt.get("q_lora_rank"))
+        mla["q_lora_rank"] = r.int("q_lora_rank", default=None if q_present else mla_dflt.get("q_lora_rank"),
+                                   required=td.given_only and not q_present)
         mla["kv_lora_rank"] = kv_lora
         for name in ("qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim"):
-            mla[name] = r.int(name, default=dflt.get(name), required=True)
+            mla[name] = r.int(name, default=mla_dflt.get(name), required=True)
         if not (mla["qk_nope_head_dim"] or 0) + (mla["qk_rope_head_dim"] or 0):
             raise InputError("out_of_range", "model.qk_rope_head_dim")
     else:
@@ -400,6 +656,15 @@ def parse_model(value: Any) -> ModelArch:
         if hd is None and h % a:
             raise InputError("contradiction", "model.num_attention_heads")
 
+    # --- a vision tower: counted from vision_config for the multimodal types read here (our own vision_params
+    # field when model_json wrote the model back) -----------------------------------------------------------------
+    vision = 0
+    if layout is not None:
+        vision = _vision_params(value, layout, h)
+        outer.read.update(k for k in ("vision_config",) + tuple(n for names, _d in layout.outer.values()
+                                                                 for n in names) if k in value)
+    vision = r.int("vision_params", default=vision) or 0
+
     name = r.raw("name")
     if not isinstance(name, str) or not name:
         name = outer.raw("name")
@@ -408,11 +673,12 @@ def parse_model(value: Any) -> ModelArch:
         hidden_size=h, num_hidden_layers=L, num_attention_heads=a, num_key_value_heads=kv, intermediate_size=i,
         vocab_size=V, tie_word_embeddings=tie, head_dim=hd, num_local_experts=E, num_experts_per_tok=k,
         mlp_gated=gated, attention_bias=attn_bias, o_proj_bias=o_bias, mlp_bias=mlp_bias, qk_norm=qk_norm,
-        attention_sinks=sinks, moe_intermediate_size=moe_i, shared_expert_intermediate_size=shared,
-        shared_expert_gate=shared_gate, first_k_dense_replace=first_k, router_bias=router_bias,
+        attention_sinks=sinks, norms_per_layer=norms, moe_intermediate_size=moe_i,
+        shared_expert_intermediate_size=shared, shared_expert_gate=shared_gate, first_k_dense_replace=first_k,
+        moe_layer_step=step, router_bias=router_bias,
         q_lora_rank=mla["q_lora_rank"], kv_lora_rank=mla["kv_lora_rank"],
         qk_nope_head_dim=mla["qk_nope_head_dim"] or 0, qk_rope_head_dim=mla["qk_rope_head_dim"] or 0,
-        v_head_dim=mla["v_head_dim"] or 0, model_type=mt[:100],
+        v_head_dim=mla["v_head_dim"] or 0, vision_params=vision, model_type=mt[:100],
     )
     if count_params(arch).total > MAX_PARAMS:
         raise InputError("too_large", "model")

@@ -19,12 +19,14 @@ __all__ = ["EstimatorError", "InputError", "InputErrors", "TimeNotModelled", "Pa
 
 
 class EstimatorError(Exception):
-    """Something the estimator refuses: an error code and the request field it names."""
+    """Something the estimator refuses: an error code, the request field it names and, for a refusal with more than
+    one cause (``unsupported_model``, ``unsupported_on_gpu``), why (a code the string tables have words for)."""
 
-    def __init__(self, code: str, field: str | None = None) -> None:
+    def __init__(self, code: str, field: str | None = None, reason: str | None = None) -> None:
         super().__init__(code, field)
         self.code = code
         self.field = field
+        self.reason = reason
 
 
 class InputError(EstimatorError):
@@ -36,7 +38,7 @@ class InputErrors(InputError):
     ``field``."""
 
     def __init__(self, errors: list[InputError]) -> None:
-        super().__init__(errors[0].code, errors[0].field)
+        super().__init__(errors[0].code, errors[0].field, errors[0].reason)
         self.errors = list(errors)
 
 

@@ -141,11 +141,15 @@ INPUTS: tuple[InputSpec, ...] = (
               group="memory", doc="`eager` (stores s² scores), `sdpa` (k/v repeated to every query head: torchtune, "
                                   "litgpt, transformers before 4.48 or with a padding mask), `flash` (FlashAttention 2, "
                                   "or SDPA with GQA as current transformers runs it without a mask)"),
-    InputSpec(name="precision", kind="enum", default="bf16", choices=_values(Precision), enum=Precision,
+    InputSpec(name="precision", kind="enum", default="bf16", choices=("fp32", "mixed", "bf16"), enum=Precision,
               control="select",
               group="memory",
               doc="`bf16` (pure bf16: torchtune, litgpt bf16-true), `mixed` (fp32 weights, 16-bit autocast: HF "
                   "Trainer AMP), `fp32`"),
+    InputSpec(name="half_dtype", kind="enum", default="bf16", choices=("bf16", "fp16"), enum=Precision,
+              doc="the 16-bit dtype of `mixed` precision's autocast and of QLoRA's compute (`bnb_4bit_compute_dtype`): "
+                  "`fp16` (HF Trainer `fp16=True`, with a loss scaler) needs `precision` `mixed`; the answer switches "
+                  "to it on a card without bf16 (T4, V100, P100) and says so"),
     InputSpec(name="base_fp32", kind="bool", default=False,
               doc="LoRA/QLoRA with `precision` `mixed` on a base model loaded in fp32 (`from_pretrained` without a "
                   "dtype and `bf16=True`, litgpt `bf16-mixed`): the frozen weights stay fp32 and autocast saves a "

@@ -19,6 +19,8 @@ class ModelArch:
     Every field is one a pasted config can carry under the same name (``calculator/configs.py`` reads them and
     ``configs.model_json`` writes them back), so a catalogue model round-trips through "custom" unchanged.
     ESTIMATOR.md ("Model configs") says which transformers class each field and default comes from.
+    ``hf_id`` and ``aliases`` are the catalogue's Hugging Face repo ids for the entry (the instruct/base variants,
+    the pre-quantized copies that carry the same config): the API accepts any of them for the id, in any case.
     """
 
     id: str                      # catalogue id, e.g. "llama-3.1-8b" ("custom" for a pasted config)
@@ -40,11 +42,16 @@ class ModelArch:
     mlp_bias: bool = False             # every MLP linear carries a bias (Llama mlp_bias; gpt-oss experts)
     qk_norm: str = ""                  # "" | "head" (RMSNorm over head_dim on q and k: Qwen3) | "full" (OLMoE, OLMo 2)
     attention_sinks: bool = False      # one learned sink logit per head and layer (gpt-oss)
+    norms_per_layer: int = 2           # RMSNorm/LayerNorm weights of width hidden_size per decoder layer: 2 (input,
+    #                                    post-attention), 4 in Gemma 2 / Gemma 3 (pre/post attention and pre/post MLP)
     # --- mixture of experts (num_local_experts > 0) ------------------------------------------------------------------
     moe_intermediate_size: int | None = None   # width of one routed expert (None: intermediate_size, as in Mixtral)
     shared_expert_intermediate_size: int = 0   # width of the always-on shared expert MLP (DeepSeek: n_shared x moe)
     shared_expert_gate: bool = False           # sigmoid gate Linear(h, 1) on the shared expert (Qwen2-MoE)
     first_k_dense_replace: int = 0             # layers whose MLP is dense (intermediate_size) instead of MoE
+    moe_layer_step: int = 1                    # of the other layers, MoE where (index + 1) % step == 0, dense
+    #                                            otherwise (Llama 4 interleave_moe_layer_step, Qwen decoder_sparse_step:
+    #                                            Maverick's 2 alternates dense and MoE layers)
     router_bias: bool = False                  # a bias of num_local_experts per router (gpt-oss; DeepSeek-V3's
     #                                            e_score_correction_bias)
     # --- multi-head latent attention (DeepSeek-V2/V3: kv_lora_rank set) ------------------------------------------
@@ -53,11 +60,45 @@ class ModelArch:
     qk_nope_head_dim: int = 0
     qk_rope_head_dim: int = 0
     v_head_dim: int = 0
+    # --- a vision tower (multimodal checkpoints: Gemma 3, Llama 4, Mistral Small 3.1, LLaVA, Qwen2-VL) -------------
+    vision_params: int = 0                     # parameters of the vision encoder and its projector, held as frozen
+    #                                            16-bit weights (params.vision_tower_params counts them from the
+    #                                            config's vision_config); no gradients, no adapters, no activations
     model_type: str = ""                       # the config's model_type ("" when none was given)
     published_params: int | None = None  # the count the model card / safetensors index states, for tests
     source: str = ""                     # where the numbers come from (official config.json URL)
+    count_source: str = ""               # where published_params comes from, and how it differs from the headline
+    hf_id: str = field(default="", compare=False)                  # the Hugging Face repo of ``source``
+    aliases: tuple[str, ...] = field(default=(), compare=False)    # other repo ids with the same config fields
     # config.json fields the estimator did not read (reported back; not part of equality or hashing)
     ignored_fields: tuple[str, ...] = field(default=(), compare=False)
+
+
+@dataclass(frozen=True, kw_only=True)
+class VisionTower:
+    """The vision encoder and projector of a multimodal checkpoint, as its ``vision_config`` (and the outer config's
+    projector fields) describe them; ``params.vision_tower_params`` counts it, and ``ModelArch.vision_params`` holds
+    the count. ``encoder``: "siglip" (Gemma 3), "clip" (LLaVA), "pixtral" (Mistral 3), "llama4" (Llama 4),
+    "qwen2_vl", "qwen2_5_vl" (their ``visual`` with its patch merger); ``projector``: "gemma3", "llava", "mistral3",
+    "llama4", or "merger" (Qwen: inside the encoder)."""
+
+    encoder: str
+    projector: str
+    hidden_size: int
+    num_hidden_layers: int
+    intermediate_size: int
+    patch_size: int
+    text_hidden_size: int              # the language model's width that the projector maps to
+    image_size: int = 0                # siglip / clip / llama4: one position embedding per patch of this image
+    num_channels: int = 3
+    temporal_patch_size: int = 2       # Qwen2-VL: Conv3d over 2 frames
+    spatial_merge_size: int = 2        # Qwen's patch merger, Mistral 3's patch merger (2 x 2 patches into one)
+    out_hidden_size: int = 0           # Qwen's merger output width
+    projector_bias: bool = True        # LLaVA / Mistral 3 multimodal_projector_bias
+    feature_layers: int = 1            # LLaVA / Mistral 3: vision_feature_layer as a list of layers concatenated
+    projector_input_dim: int = 0       # Llama 4's pixel-shuffle MLP
+    projector_output_dim: int = 0
+    vision_output_dim: int = 0
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -71,13 +112,24 @@ class GpuSpec:
     klass: str             # "consumer" | "workstation" | "datacenter"
     nvlink: bool           # NVLink / Infinity Fabric between cards of a node
     source: str = ""
+    # --- what the card is and what it can run (recommend.capability) -----------------------------------------------
+    arch: str = ""                         # lower-case architecture: "pascal", "volta", "turing", "ampere", "ada",
+    #                                        "hopper", "blackwell", "cdna3", "cdna4"
+    compute_capability: str = ""           # CUDA compute capability ("8.6"), or the ROCm target ("gfx942")
+    bf16: bool = True                      # BF16 arithmetic in hardware (none before Ampere: P100, V100, T4)
+    gpus_per_node: int = 8                 # cards in the reference server node (the time model's node size)
+    counts: tuple[int, ...] = (1,)         # the card counts it is offered in (cloud instances, vendor systems)
+    counts_source: str = ""                # where those counts come from
     # --- speed (calculator/throughput.py); None when no source gives the figure ----------------------------------
     peak_tflops: float | None = None       # dense (no sparsity) 16-bit tensor peak: BF16 with FP32 accumulate
     #                                        (FP16 on cards without BF16), TFLOPS
     memory_gb_s: float | None = None       # memory bandwidth, GB/s (10^9 bytes)
     interconnect_gb_s: float | None = None  # GPU-to-GPU bandwidth per direction over NVLink / Infinity Fabric, GB/s
     host_link_gb_s: float | None = None    # PCIe link to the host (and, without NVLink, to the other cards), per
-    #                                        direction, GB/s
+    #                                        direction, GB/s; the GH200's NVLink-C2C to its Grace CPU's memory
+    host_link: str = "pcie"                # "pcie", or "nvlink-c2c" (GH200: coherent link to LPDDR5X)
+    host_memory_gb_s: float | None = None  # the host memory's bandwidth where the card defines it (GH200's
+    #                                        LPDDR5X); None: a common server's (throughput.COEFFICIENTS)
     network_gb_s: float | None = None      # per GPU, to other nodes: the reference server's InfiniBand/Ethernet
     #                                        adapters divided among its GPUs, per direction, GB/s
     speed_source: str = ""                 # datasheet(s) of the figures above
@@ -102,6 +154,11 @@ class Precision(StrEnum):
     FP32 = "fp32"      # everything fp32: weights, gradients, optimizer states, activations
     MIXED = "mixed"    # HF Trainer AMP on an fp32-loaded model: fp32 master weights + 16-bit autocast copies
     BF16 = "bf16"      # pure bf16: weights, gradients and (torch AdamW) states in bf16
+    FP16 = "fp16"      # a 16-bit dtype only (``half_dtype``): fp16 autocast and QLoRA compute on cards without bf16
+
+
+#: The 16-bit dtypes a setup can compute in (``TrainingSetup.half_dtype``): both 2 bytes, so memory is the same.
+HALF_DTYPES: tuple[Precision, ...] = (Precision.BF16, Precision.FP16)
 
 
 class Optimizer(StrEnum):
@@ -164,6 +221,9 @@ class TrainingSetup:
     dpo: bool = False
     precompute_ref_log_probs: bool = False
     precision: Precision = Precision.BF16
+    half_dtype: Precision = Precision.BF16       # the 16-bit dtype of autocast (``mixed``) and of QLoRA's compute
+    #                                              (bnb_4bit_compute_dtype): fp16 on cards without bf16, with a loss
+    #                                              scaler (HF Trainer fp16=True); 2 bytes either way
     base_fp32: bool = False                      # LoRA/QLoRA under mixed precision: the frozen base loaded in fp32
     optimizer: Optimizer = Optimizer.ADAMW_TORCH
     lora_rank: int = 16

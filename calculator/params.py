@@ -12,10 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from .models import ALL_LINEAR, LORA_MODULES, Method, ModelArch, Precision, QloraBackend, Sharding, TrainingSetup
+from .models import (ALL_LINEAR, LORA_MODULES, Method, ModelArch, Precision, QloraBackend, Sharding, TrainingSetup,
+                     VisionTower)
 
 __all__ = ["NF4_BITS", "NF4_CONST_BITS", "NF4_CONST_BITS_DOUBLE_QUANT", "LayerKind", "ParamCounts", "head_dim", "attention_head_dims",
-           "moe_layers", "expert_width", "count_params", "held_arch", "is_wrapped", "wrapped_of", "stack_targets",
+           "moe_layers", "expert_width", "count_params", "VISION_TYPES", "vision_tower_params", "held_arch", "is_wrapped", "wrapped_of", "stack_targets",
            "wrapped_linears", "trainable_params", "compute_bytes", "lm_head_quantized", "quantized_params",
            "nf4_const_bits", "nf4_bytes", "base_fp32", "base_bytes", "weight_bytes", "stored_weight_bytes", "gathered_weight_bytes"]
 
@@ -55,6 +56,7 @@ class ParamCounts:
     linears: tuple[tuple[str, int, int, int], ...]  # (name, d_in, d_out, copies) of the largest layer
     kinds: tuple[LayerKind, ...] = ()   # every layer shape of the stack with its count (one kind for dense models)
     stack_linear: int = 0               # nn.Linear weights of the whole decoder stack
+    vision: int = 0                     # the vision tower and its projector (frozen weights; in ``total``)
 
 
 def head_dim(m: ModelArch) -> int:
@@ -115,8 +117,13 @@ def _mlp(m: ModelArch, width: int, copies: int) -> tuple[list[tuple[str, int, in
 
 
 def moe_layers(m: ModelArch) -> int:
-    """Decoder layers whose MLP is a mixture of experts (the rest are dense: ``first_k_dense_replace``)."""
-    return max(0, m.num_hidden_layers - m.first_k_dense_replace) if m.num_local_experts > 0 else 0
+    """Decoder layers whose MLP is a mixture of experts: from ``first_k_dense_replace`` on, every
+    ``moe_layer_step``-th (index + 1 divisible by it: Llama 4 ``moe_layers = range(step - 1, L, step)``, Qwen-MoE
+    ``(idx + 1) % decoder_sparse_step == 0``); the rest are dense."""
+    if m.num_local_experts <= 0:
+        return 0
+    step = max(1, m.moe_layer_step)
+    return sum(1 for idx in range(m.first_k_dense_replace, m.num_hidden_layers) if (idx + 1) % step == 0)
 
 
 def expert_width(m: ModelArch) -> int:
@@ -130,7 +137,7 @@ def count_params(m: ModelArch) -> ParamCounts:
     (``num_local_experts × h``, + a bias), the shared expert and its gate."""
     h = m.hidden_size
     attn, attn_other = _attention(m)
-    base_other = 2 * h + attn_other                        # two norms + attention extras
+    base_other = m.norms_per_layer * h + attn_other        # the layer's norms + attention extras
     kinds: list[LayerKind] = []
     n_moe = moe_layers(m)
     n_dense = m.num_hidden_layers - n_moe
@@ -153,10 +160,74 @@ def count_params(m: ModelArch) -> ParamCounts:
     big = max(kinds, key=lambda k: k.params)
     emb = m.vocab_size * h
     head = 0 if m.tie_word_embeddings else emb
-    total = emb + head + sum(k.count * k.params for k in kinds) + h   # + final norm
+    total = emb + head + sum(k.count * k.params for k in kinds) + h + m.vision_params   # + final norm, vision tower
     largest = max(di * do for k in kinds for _, di, do, _c in k.linears)
     return ParamCounts(total, emb, head, big.params, big.linear, largest, big.linears, tuple(kinds),
-                       sum(k.count * k.linear for k in kinds))
+                       sum(k.count * k.linear for k in kinds), m.vision_params)
+
+
+# =====================================================================================================================
+# Vision towers (multimodal checkpoints): counted as weights, tensor by tensor as transformers builds them
+# =====================================================================================================================
+#: The vision encoders and projectors counted exactly (transformers 5.24.0 modelling code); a multimodal config of
+#: another kind is refused (configs.py), never counted without its tower.
+VISION_TYPES: dict[str, tuple[str, ...]] = {
+    "siglip": ("gemma3",), "clip": ("llava",), "pixtral": ("mistral3",), "llama4": ("llama4",),
+    "qwen2_vl": ("merger",), "qwen2_5_vl": ("merger",),
+}
+
+
+def _vit_layer(h: int, i: int) -> int:
+    """A ViT encoder layer with LayerNorms and biases (SigLIP, CLIP, Llama 4's vision encoder): q, k, v, o (h x h +
+    bias), two LayerNorms (weight + bias), fc1 h -> i and fc2 i -> h with biases."""
+    return 4 * (h * h + h) + 4 * h + (h * i + i) + (i * h + h)
+
+
+def vision_tower_params(v: VisionTower) -> int:
+    """Parameters of a vision encoder and its projector (transformers 5.24.0: SiglipVisionModel without the pooling
+    head, CLIPVisionModel, PixtralVisionModel, Llama4VisionModel, Qwen2VisionTransformerPretrainedModel,
+    Qwen2_5_VisionTransformerPretrainedModel; Gemma3MultiModalProjector, LlavaMultiModalProjector,
+    Mistral3MultiModalProjector, Llama4MultiModalProjector). Checked against the published multimodal totals of
+    Gemma 3 4B/12B/27B, Llama 4 Scout/Maverick and Mistral Small 3.1 (tests/unit/test_catalog.py) and of LLaVA-1.5,
+    Qwen2-VL and Qwen2.5-VL (tests/unit/test_configs.py)."""
+    h, L, i, p, C = v.hidden_size, v.num_hidden_layers, v.intermediate_size, v.patch_size, v.num_channels
+    patches = (v.image_size // p) ** 2 if v.image_size else 0
+    if v.encoder == "siglip":       # patch Conv2d with bias, one position per patch, post LayerNorm
+        enc = C * p * p * h + h + patches * h + L * _vit_layer(h, i) + 2 * h
+    elif v.encoder == "clip":       # patch Conv2d without bias, class token, pre and post LayerNorms
+        enc = C * p * p * h + h + (patches + 1) * h + 2 * h + L * _vit_layer(h, i) + 2 * h
+    elif v.encoder == "llama4":     # unfold linear without bias, class token, pre/post LayerNorm, pixel-shuffle MLP
+        enc = C * p * p * h + h + (patches + 1) * h + 4 * h + L * _vit_layer(h, i) \
+            + i * v.projector_input_dim + v.projector_output_dim * v.projector_output_dim
+    elif v.encoder == "pixtral":    # Conv2d without bias, RMSNorm ln_pre; layers: 2 RMSNorms, q/k/v/o and a gated MLP
+        enc = C * p * p * h + h + L * (4 * h * h + 2 * h + 3 * h * i)
+    elif v.encoder in ("qwen2_vl", "qwen2_5_vl"):
+        conv = C * v.temporal_patch_size * p * p * h                         # Conv3d without bias
+        attn = (h * 3 * h + 3 * h) + (h * h + h)                             # fused qkv and proj, with biases
+        merged = h * v.spatial_merge_size ** 2
+        if v.encoder == "qwen2_vl":  # LayerNorms, plain GELU MLP (fc1, fc2 with biases); merger LayerNorm
+            layer = 4 * h + attn + (h * i + i) + (i * h + h)
+            merger = 2 * h
+        else:                        # RMSNorms, gated MLP with biases; merger RMSNorm
+            layer = 2 * h + attn + 2 * (h * i + i) + (i * h + h)
+            merger = h
+        merger += merged * merged + merged + merged * v.out_hidden_size + v.out_hidden_size
+        enc = conv + L * layer + merger
+    else:
+        raise ValueError(v.encoder)
+    th = v.text_hidden_size
+    if v.projector == "gemma3":     # mm_input_projection_weight [vh, th] and mm_soft_emb_norm RMSNorm(vh)
+        proj = h * th + h
+    elif v.projector == "llava":    # linear_1 (vh x layers -> th), GELU, linear_2 (th -> th)
+        proj = h * v.feature_layers * th + th * th + (2 * th if v.projector_bias else 0)
+    elif v.projector == "mistral3":  # RMSNorm(vh), patch merger (vh x m^2 -> vh), linear_1, linear_2
+        m2 = v.spatial_merge_size ** 2
+        proj = h + h * m2 * h + h * v.feature_layers * th + th * th + (2 * th if v.projector_bias else 0)
+    elif v.projector == "llama4":   # linear_1 vision_output_dim -> th, no bias
+        proj = v.vision_output_dim * th
+    else:                           # Qwen: the merger is part of the encoder
+        proj = 0
+    return enc + proj
 
 
 def held_arch(s: TrainingSetup) -> ModelArch:
@@ -202,7 +273,7 @@ def wrapped_linears(s: TrainingSetup) -> tuple[tuple[str, int, int, int], ...]:
 @lru_cache(maxsize=1024)
 def _trainable(m: ModelArch, method: Method, r: int, targets: tuple[str, ...]) -> int:
     if method is Method.FULL:
-        return count_params(m).total
+        return count_params(m).total - m.vision_params     # the vision tower stays frozen
     t = sum(n * sum(r * (di + do) * c for _, di, do, c in lins) for n, lins in stack_targets(m, targets))
     if "lm_head" in targets:
         t += r * (m.hidden_size + m.vocab_size)
@@ -210,7 +281,8 @@ def _trainable(m: ModelArch, method: Method, r: int, targets: tuple[str, ...]) -
 
 
 def trainable_params(s: TrainingSetup) -> int:
-    """Full: every parameter. LoRA/QLoRA: r·(d_in + d_out) per wrapped linear (torchtune LoRA docs; PEFT)."""
+    """Full: every parameter of the language model (a vision tower stays frozen). LoRA/QLoRA: r·(d_in + d_out) per
+    wrapped linear of the decoder (torchtune LoRA docs; PEFT)."""
     return _trainable(held_arch(s), s.method, s.lora_rank, s.lora_targets)
 
 
@@ -286,7 +358,7 @@ def stored_weight_bytes(s: TrainingSetup) -> float:
     ones). 0 for full fine-tuning under mixed precision: there the fp32 weights are the master copy
     (memory.master_copy_bytes) and their 16-bit copies autocast's (memory.autocast_copy_bytes)."""
     if s.method is Method.FULL and s.precision is Precision.MIXED:
-        return 0.0
+        return 4.0 * s.model.vision_params   # a frozen vision tower stays as loaded: fp32, outside the master copy
     return weight_bytes(s, base_bytes(s))
 
 

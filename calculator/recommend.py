@@ -13,16 +13,77 @@ from functools import lru_cache
 from typing import Any
 
 from .catalog import GPUS
+from .errors import InputError
 from .inputs import LIMITS
 from .memory import estimate as _estimate
-from .models import Estimate, GpuSpec, Method, Optimizer, Sharding, TrainingSetup
+from .models import Attention, Estimate, GpuSpec, Method, Optimizer, Precision, Sharding, TrainingSetup
+from .vocab import ADJUSTMENTS, CAPABILITY_REASONS, CARD_NOTES
 
 __all__ = ["COMFORTABLE_SHARE", "TIGHT_SHARE", "SETUP_SIZES", "verdict", "setup_for", "gpu_table",
-           "smallest_setup", "remedies", "max_seq_len", "max_micro_batch", "SEQ_LEN_CAP", "MICRO_BATCH_CAP"]
+           "smallest_setup", "remedies", "max_seq_len", "max_micro_batch", "SEQ_LEN_CAP", "MICRO_BATCH_CAP",
+           "runnable", "CAPABILITY_REASONS", "ADJUSTMENTS", "CARD_NOTES"]
 
 COMFORTABLE_SHARE = 0.85
 TIGHT_SHARE = 1.0
-SETUP_SIZES = (1, 2, 4, 8)
+#: Every card count some catalogue card is offered in (GpuSpec.counts): the GPU table's columns.
+SETUP_SIZES = tuple(sorted({n for g in GPUS.values() for n in g.counts}))
+
+# =====================================================================================================================
+# What a card can run (issue 20): a setup it cannot run is refused or adjusted, with the reason, never "fits"
+# =====================================================================================================================
+#: Architectures without BF16 arithmetic or FlashAttention 2 (compute capability below 8.0). FlashAttention 2's kernels
+#: check ``cc_major >= 8`` ("FlashAttention only supports Ampere GPUs or newer", csrc/flash_attn/flash_api.cpp); BF16
+#: tensor math starts with Ampere (torch.cuda.is_bf16_supported() answers True below it only by emulation).
+_PRE_AMPERE = ("pascal", "volta", "turing")
+#: Model types that overflow in fp16 (huggingface/transformers#36822 for Gemma 3; Unsloth's FORCE_FLOAT32 list,
+#: unsloth/models/loader.py @015bdef0, runs them in float32 mixed precision on cards without bf16).
+_FP16_OVERFLOW = ("gemma3", "gemma3_text", "gemma2", "qwen3_moe", "glm4_moe", "gpt_oss")
+
+
+def _bitsandbytes(s: TrainingSetup) -> bool:
+    return s.method is Method.QLORA or s.optimizer in (Optimizer.ADAMW_8BIT, Optimizer.PAGED_ADAMW_8BIT,
+                                                        Optimizer.PAGED_ADAMW_32BIT)
+
+
+@lru_cache(maxsize=4096)
+def runnable(s: TrainingSetup, gpu: GpuSpec) -> tuple[TrainingSetup, tuple[str, ...], tuple[str, ...]]:
+    """The setup as the card runs it: (setup, adjustments made, notes). Raises ``InputError("unsupported_on_gpu",
+    field, reason)`` for what the card cannot run at all.
+
+    * No bf16 (P100, V100, T4): ``bf16`` becomes ``mixed`` with fp16 autocast and fp32 master weights (HF Trainer
+      ``fp16=True``, GradScaler), ``mixed`` autocasts in fp16, QLoRA computes in fp16 (``bnb_4bit_compute_dtype``),
+      bf16 adapters become fp32 (capabilities: transformers accepts ``bf16=True`` there through emulation only).
+    * FlashAttention 2 below Ampere: refused on ``attention`` (SDPA's memory-efficient kernel runs there).
+    * Notes: fp16 overflow of some families on those cards, FlashAttention 2 on sm_120 (a source build of
+      flash-attn >= 2.8.3.post1 with CUDA >= 12.8), on ROCm (the CK backend), bitsandbytes on ROCm (official from
+      0.50.0; gfx950 in its ROCm 7 wheels), and the PyTorch builds that still run Pascal and Volta (cu126, torch <=
+      2.14: RFC pytorch/pytorch#190385)."""
+    if s.attention is Attention.FLASH and gpu.arch in _PRE_AMPERE:
+        raise InputError("unsupported_on_gpu", "attention", "flash_needs_ampere")
+    adjusted: list[str] = []
+    notes: list[str] = []
+    if not gpu.bf16:
+        if s.precision is Precision.BF16:
+            s = replace(s, precision=Precision.MIXED, half_dtype=Precision.FP16)
+            adjusted.append("bf16_to_fp16_mixed")
+        elif s.precision is Precision.MIXED and s.half_dtype is not Precision.FP16:
+            s = replace(s, half_dtype=Precision.FP16)
+            adjusted.append("autocast_fp16")
+        if s.lora_dtype is Precision.BF16 and s.method is not Method.FULL:
+            s = replace(s, lora_dtype=Precision.FP32)
+            adjusted.append("adapters_fp32")
+        if s.precision is not Precision.FP32 and s.model.model_type in _FP16_OVERFLOW:
+            notes.append("fp16_overflow_family")
+    if s.attention is Attention.FLASH and gpu.compute_capability.startswith("12."):
+        notes.append("flash_sm120_build")
+    if gpu.arch.startswith("cdna"):
+        if s.attention is Attention.FLASH:
+            notes.append("flash_rocm")
+        if _bitsandbytes(s):
+            notes.append("bitsandbytes_rocm")
+    if gpu.arch in ("pascal", "volta"):
+        notes.append("legacy_pytorch")
+    return s, tuple(adjusted), tuple(notes)
 #: The inverse solver searches the whole range the API accepts, so its answers can always be fed back.
 SEQ_LEN_CAP = int(LIMITS["seq_len"][1])
 MICRO_BATCH_CAP = int(LIMITS["micro_batch_size"][1])
@@ -58,36 +119,63 @@ def setup_for(s: TrainingSetup, n: int) -> TrainingSetup:
     return replace(s, num_gpus=n, sharding=sharding)
 
 
-@lru_cache(maxsize=64)
-def _peaks_by_size(s: TrainingSetup) -> dict[int, int]:
-    return {n: cached_estimate(setup_for(s, n)).peak_bytes for n in SETUP_SIZES}
+@lru_cache(maxsize=256)
+def _peak(s: TrainingSetup, n: int) -> int:
+    return cached_estimate(setup_for(s, n)).peak_bytes
+
+
+def _card_setup(s: TrainingSetup, g: GpuSpec) -> tuple[TrainingSetup | None, tuple[str, ...], dict[str, str] | None]:
+    """(the setup as the card runs it or None, its adjustments, the refusal {field, reason} or None)."""
+    try:
+        run, adjusted, _notes = runnable(s, g)
+    except InputError as err:
+        return None, (), {"field": err.field or "", "reason": err.reason or ""}
+    return run, adjusted, None
 
 
 def gpu_table(s: TrainingSetup) -> list[dict[str, Any]]:
-    """Verdict for every catalogue GPU in setups of 1/2/4/8 cards (per-card peak depends on n, not on the card)."""
-    peaks = dict(_peaks_by_size(s))
+    """Verdict for every catalogue GPU in each card count it is offered in (``GpuSpec.counts``; the per-card peak
+    depends on the count, not on the card). A card that cannot run the setup has no setups and says why
+    (``unsupported``); one that runs it adjusted (fp16 on a card without bf16) has that setup's peaks and says so
+    (``adjusted``)."""
     rows = []
     for g in GPUS.values():
-        rows.append({
-            "gpu": g.id, "name": g.name, "memory_bytes": g.memory_bytes,
-            "setups": [{"num_gpus": n, "peak_bytes_per_gpu": peaks[n], "verdict": verdict(peaks[n], g.memory_bytes),
-                        "share_of_memory": round(peaks[n] / g.memory_bytes, 4)} for n in SETUP_SIZES],
-        })
+        run, adjusted, refused = _card_setup(s, g)
+        row: dict[str, Any] = {"gpu": g.id, "name": g.name, "memory_bytes": g.memory_bytes, "klass": g.klass,
+                               "setups": []}
+        if refused is not None:
+            row["unsupported"] = refused
+        else:
+            assert run is not None
+            if adjusted:
+                row["adjusted"] = list(adjusted)
+            for n in g.counts:
+                peak = _peak(run, n)
+                row["setups"].append({"num_gpus": n, "peak_bytes_per_gpu": peak,
+                                      "verdict": verdict(peak, g.memory_bytes),
+                                      "share_of_memory": round(peak / g.memory_bytes, 4)})
+        rows.append(row)
     return rows
 
 
 def smallest_setup(s: TrainingSetup) -> dict[str, Any] | None:
-    """Fewest cards first, then the card with the least memory, that fits (tight allowed); and the same for
-    comfortable. None when nothing in the catalogue fits even 8 cards."""
-    peaks = dict(_peaks_by_size(s))
+    """Fewest cards first, then the card with the least memory, that fits (tight allowed), among the counts each
+    card is offered in and the setups it can run; and the same for comfortable."""
     by_memory = sorted(GPUS.values(), key=lambda g: (g.memory_bytes, g.id))
+    runs = {g.id: _card_setup(s, g)[0] for g in by_memory}
     out: dict[str, Any] = {"fits": None, "comfortable": None}
     for key, limit in (("fits", TIGHT_SHARE), ("comfortable", COMFORTABLE_SHARE)):
         for n in SETUP_SIZES:
-            hit = next((g for g in by_memory if peaks[n] <= limit * g.memory_bytes), None)
-            if hit is not None:
-                out[key] = {"gpu": hit.id, "num_gpus": n, "peak_bytes_per_gpu": peaks[n],
-                            "verdict": verdict(peaks[n], hit.memory_bytes)}
+            for g in by_memory:
+                run = runs[g.id]
+                if run is None or n not in g.counts:
+                    continue
+                peak = _peak(run, n)
+                if peak <= limit * g.memory_bytes:
+                    out[key] = {"gpu": g.id, "num_gpus": n, "peak_bytes_per_gpu": peak,
+                                "verdict": verdict(peak, g.memory_bytes)}
+                    break
+            if out[key] is not None:
                 break
     return out
 
@@ -190,20 +278,28 @@ def _remedies(s: TrainingSetup, gpu: GpuSpec) -> tuple[dict[str, Any], ...]:
                     "fits_alone": e_alone <= limit, "fits_cumulative": cum_peak <= limit})
         if cum_peak <= limit:
             break
-    # 6 sharding, alone: the fewest cards of this GPU that fit with ZeRO-3; and how many the chain above would need
-    shard_alone = next((n for n in SETUP_SIZES[1:] if _fits(setup_for(s, n), gpu)), None)
-    shard_cum = next((n for n in SETUP_SIZES if _fits(setup_for(cumulative, n), gpu)), None)
-    n_alone = shard_alone or SETUP_SIZES[-1]
+    # 6 sharding, alone: the fewest cards of this GPU that fit with ZeRO-3, among the counts it is offered in; and
+    # how many the chain above would need. A card offered alone (the P100 on Kaggle, the A10) offers no sharding.
+    counts = tuple(n for n in gpu.counts if n > 1)
+    if not counts:
+        return tuple(out) + _shorter(s, gpu)
+    shard_alone = next((n for n in counts if _fits(setup_for(s, n), gpu)), None)
+    shard_cum = next((n for n in (1,) + counts if _fits(setup_for(cumulative, n), gpu)), None)
+    n_alone = shard_alone or counts[-1]
     out.append({"remedy": "sharding",
                 "changes": {"num_gpus": n_alone, "sharding": setup_for(s, n_alone).sharding.value},
                 "peak_bytes_alone": cached_estimate(setup_for(s, n_alone)).peak_bytes, "fits_alone": shard_alone is not None,
                 "peak_bytes_cumulative": None, "fits_cumulative": None, "num_gpus_cumulative": shard_cum})
-    # shorter sequences, alone: the longest that fits at micro-batch 1 (with accumulation keeping the batch)
+    return tuple(out) + _shorter(s, gpu)
+
+
+def _shorter(s: TrainingSetup, gpu: GpuSpec) -> tuple[dict[str, Any], ...]:
+    """Shorter sequences, alone: the longest that fits at micro-batch 1 (with accumulation keeping the batch)."""
     base1 = replace(s, micro_batch_size=1, grad_accum_steps=s.grad_accum_steps * s.micro_batch_size,
                     optimizer_in_backward=False if s.micro_batch_size > 1 else s.optimizer_in_backward)
     longest = max_seq_len(base1, gpu)
     if 0 < longest < s.seq_len:
-        out.append({"remedy": "shorter_sequences", "changes": {"seq_len": longest, "micro_batch_size": 1},
-                    "peak_bytes_alone": cached_estimate(replace(base1, seq_len=longest)).peak_bytes, "fits_alone": True,
-                    "peak_bytes_cumulative": None, "fits_cumulative": None})
-    return tuple(out)
+        return ({"remedy": "shorter_sequences", "changes": {"seq_len": longest, "micro_batch_size": 1},
+                 "peak_bytes_alone": cached_estimate(replace(base1, seq_len=longest)).peak_bytes, "fits_alone": True,
+                 "peak_bytes_cumulative": None, "fits_cumulative": None},)
+    return ()

@@ -524,8 +524,9 @@ def _step_time(c: StepCounts, gpu: GpuSpec, k: TimeCoefficients, link_gb_s: floa
     host_link = host_gb_s * 1e9 * k.host_link_efficiency
     micro_total = max(micro + comm, c.host_bytes / host_link)
     steps = max(micro_total * c.micro_batches, paging_bytes / host_link)
+    host_memory = (gpu.host_memory_gb_s or k.host_memory_gb_s) * 1e9      # the GH200's LPDDR5X, else a server's
     opt = (c.optimizer_bytes / bw + c.host_step_bytes / host_link
-           + c.cpu_optimizer_params * k.cpu_adam_bytes_per_param / (k.host_memory_gb_s * 1e9))
+           + c.cpu_optimizer_params * k.cpu_adam_bytes_per_param / host_memory)
     if link and c.comm_step_bytes:
         opt += c.comm_step_bytes / link
     step = steps + opt

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["COMPONENTS", "OUTSIDE_ALLOCATOR", "PHASES", "REMEDIES", "Remedy", "remedy", "NOTES", "TIME_ERRORS",
-           "VERDICTS", "STAGES"]
+__all__ = ["COMPONENTS", "OUTSIDE_ALLOCATOR", "PHASES", "REMEDIES", "Remedy", "remedy", "NOTES", "UNSUPPORTED_REASONS",
+           "CAPABILITY_REASONS", "ADJUSTMENTS", "CARD_NOTES", "TIME_ERRORS", "VERDICTS", "STAGES"]
 
 #: The components of a per-GPU peak, in the order a breakdown lists them (``breakdown_bytes``, the page's bar and
 #: legend, the CLI). They sum to the peak.
@@ -62,7 +62,17 @@ def remedy(name: str) -> Remedy:
 
 
 #: Codes of the assumptions an estimate states (``notes``).
-NOTES: tuple[str, ...] = ("paged_states_excluded",)
+NOTES: tuple[str, ...] = ("paged_states_excluded", "vision_tower_frozen")
+#: Why a model is refused (``unsupported_model``'s ``reason``: configs.UNSUPPORTED_TYPES and the refused repos).
+UNSUPPORTED_REASONS: tuple[str, ...] = ("encoder_decoder", "encoder_only", "vision_or_audio", "not_attention",
+                                        "moe_layout", "vision_tower", "per_layer_embeddings")
+#: Why a setup is refused on the chosen card (``unsupported_on_gpu``'s ``reason``, recommend.runnable).
+CAPABILITY_REASONS: tuple[str, ...] = ("flash_needs_ampere",)
+#: How a setup was changed to run on the chosen card (``adjusted``: the figures are the changed setup's).
+ADJUSTMENTS: tuple[str, ...] = ("bf16_to_fp16_mixed", "autocast_fp16", "adapters_fp32")
+#: What the answer says about a card that runs the setup with a caveat (``card_notes``).
+CARD_NOTES: tuple[str, ...] = ("fp16_overflow_family", "flash_sm120_build", "flash_rocm", "bitsandbytes_rocm",
+                               "legacy_pytorch")
 #: Why a time is refused (``time_error``): fp32 training (the model counts 16-bit tensor throughput), a card whose
 #: datasheet gives no peak.
 TIME_ERRORS: tuple[str, ...] = ("fp32_not_modelled", "no_peak")

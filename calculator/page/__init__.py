@@ -22,11 +22,12 @@ from typing import Any
 
 from .. import api
 from ..errors import InputError
-from .form import read_form, readings
+from .form import picker_options, read_form, readings
 from .kinds import WIDGET_KINDS, WidgetKind
 from .messages import FieldError, message_for
 from .pieces import describe_assumptions
-from .text import Html, Strings, el, join
+from .search import KINDS as PICKERS, entries as picker_entries, named as picker_named, search as picker_search
+from .text import Html, Strings, counted, el, filled, join, plain_text
 
 __all__ = ["Page", "WIDGET_KINDS", "WidgetKind", "render_results", "render_widget"]
 
@@ -42,7 +43,7 @@ def render_results(s: Strings, kind: str, state: dict[str, Any], fixed: dict[str
     for request in k.requests_for(state, fixed):
         out = api.answer(request)
         if not out["ok"]:
-            return None, [], [FieldError(e["field"], e["code"]) for e in out["errors"]]
+            return None, [], [FieldError(e["field"], e["code"], reason=e.get("reason")) for e in out["errors"]]
         results.append(out["result"])
     return k.results(s, results, state), results, []
 
@@ -122,6 +123,28 @@ class Page:
             return json.dumps({"ok": False, "errors": [{"field": None, "code": "internal_error", "quiet": False,
                                                         "message": str(self.s.get("errors.internal_error", ""))}]})
 
+    def search(self, message: str) -> str:
+        """A picker's search (``{"kind": "model" | "gpu", "text": what was typed}``): the values it finds, best
+        first, the sentence the picker's status announces ("3 matches; first: Qwen3 8B"), and the entry the text
+        names exactly (``named``: an id, repo or alias in any case; else null); with ``"listbox": its id``, also
+        the listbox's options (``options``: form.picker_options). Never raises."""
+        try:
+            msg = api.read_json(message, None, MAX_MESSAGE_CHARS)    # the same guards as a render
+            kind, typed = msg["kind"], str(msg.get("text") or "")
+            if kind not in PICKERS:
+                raise KeyError(kind)
+            values = picker_search(self.s, kind, typed)
+            labels = {e.value: e.label for e in picker_entries(self.s, kind)}
+            count = plain_text(counted(self.s, "matches", len(values)))
+            announce = plain_text(filled(self.s.get("search.announce"), {"count": count, "first": labels[values[0]]})) \
+                if values else self.s.get("search.none")
+            out = {"ok": True, "values": values, "announce": announce, "named": picker_named(self.s, kind, typed)}
+            if isinstance(msg.get("listbox"), str):          # the first search of a picker fills its listbox
+                out["options"] = str(picker_options(self.s, msg["listbox"], kind))
+            return json.dumps(out, ensure_ascii=False)
+        except Exception:  # noqa: BLE001 - the boundary never raises
+            return json.dumps({"ok": False, "values": [], "announce": "", "named": None})
+
     def _render(self, message: str) -> dict[str, Any]:
         try:
             msg = _read_message(message)
@@ -139,8 +162,8 @@ class Page:
                 "summary": kind.summary(self.s, results), "read": read, **kind.extra(results)}
 
     def _error(self, e: FieldError) -> dict[str, Any]:
-        return {"field": e.field, "code": e.code, "quiet": e.quiet,
-                "message": "" if e.quiet else str(message_for(self.s, e.code, e.field))}
+        return {"field": e.field, "code": e.code, "quiet": e.quiet, **({"reason": e.reason} if e.reason else {}),
+                "message": "" if e.quiet else str(message_for(self.s, e.code, e.field, e.reason))}
 
 
 def _read_message(message: Any) -> dict[str, Any]:

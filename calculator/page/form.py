@@ -14,10 +14,11 @@ from ..inputs import BY_NAME, DEFAULTS, InputSpec
 from ..values import Option, Phrase, parse_number, plain_number
 from .messages import FieldError
 from .pieces import bounds_text
+from .search import KINDS as PICKERS, entries as picker_entries
 from .text import Html, Strings, el, filled, fmt_int, join, ltr
 
 __all__ = ["CONTROLS", "control", "compact_form", "model_fieldset", "custom_fields", "custom_values", "read_form",
-           "readings", "field_id", "MAX_FIELD_CHARS", "TRANSPORT_LIMITS"]
+           "readings", "field_id", "picker", "picker_options", "MAX_FIELD_CHARS", "TRANSPORT_LIMITS"]
 
 #: Longest value of any control but the paste box (a typed number, a custom field, a select's value): a longer one
 #: is ``too_large`` on that control. The paste box takes the API's MAX_INPUT_CHARS.
@@ -134,7 +135,50 @@ def control(s: Strings, wid: str, key: str, value: Any) -> Html:
     name = spec.value_kind.control
     if name not in CONTROLS:
         raise TypeError(f"{key}: its kind of value ({spec.kind}) names no control of page/form.py CONTROLS: {name!r}")
-    return CONTROLS[name](s, wid, spec, value, s.get(f"fields.{key}.label"), s.get(f"fields.{key}.help"))
+    drawn = CONTROLS[name](s, wid, spec, value, s.get(f"fields.{key}.label"), s.get(f"fields.{key}.help"))
+    return join(picker(s, wid, key, value), drawn) if key in PICKERS else drawn
+
+
+def picker(s: Strings, wid: str, key: str, value: Any) -> Html:
+    """The search box of the model or card drop-down: the WAI-ARIA APG "editable combobox with list autocomplete"
+    (a text input with ``role=combobox``, ``aria-expanded``, ``aria-controls`` and ``aria-activedescendant`` on a
+    ``role=listbox`` whose options are grouped by family or card class in ``role=group`` elements). The drop-down
+    beside it stays the value the widget reads (and the control without JavaScript, so the picker is ``hidden``
+    until the page script shows it). The listbox is empty in the page (the catalogue twice per widget would weigh
+    on every article): the worker fills it on the first search (``Page.search`` with ``listbox``: ``picker_options``)
+    and answers each search with page/search.py's matches, which the script puts in that order."""
+    fid = field_id(wid, f"{key}_picker")
+    list_id = f"{fid}-listbox"
+    return el("div", {"class": "calc-field calc-picker", "data-calc-picker": key, "hidden": True},
+              el("label", {"class": "calc-field__label", "for": fid}, s.get(f"fields.{key}_picker.label")),
+              el("div", {"class": "calc-picker__box"},
+                 el("input", {"class": "calc-field__input calc-picker__input", "id": fid, "type": "text",
+                              "role": "combobox", "aria-autocomplete": "list", "aria-expanded": "false",
+                              "aria-controls": list_id, "spellcheck": "false", "autocomplete": "off",
+                              "data-calc-control": f"{key}_picker", "aria-describedby": f"{fid}-help"}),
+                 el("div", {"class": "calc-picker__list", "id": list_id, "role": "listbox",
+                            "aria-label": s.get(f"search.listbox_{key}"), "tabindex": -1, "hidden": True})),
+              el("p", {"class": "calc-picker__none", "data-calc-picker-none": True, "hidden": True},
+                 s.get("search.none")),
+              el("p", {"class": "calc-field__help", "id": f"{fid}-help"}, s.get(f"fields.{key}_picker.help")),
+              el("p", {"class": "calc-sr-only", "role": "status", "data-calc-picker-status": True}))
+
+
+def picker_options(s: Strings, list_id: str, key: str, value: Any = None) -> Html:
+    """A picker's listbox content: every entry of the catalogue once, under its group (family, card class), in the
+    catalogue's order; option ids are the listbox's id and the value; ``value`` is marked selected."""
+    groups: dict[str, list[Any]] = {}
+    for e in picker_entries(s, key):
+        groups.setdefault(e.group, []).append(e)
+    return join(*[el("div", {"class": "calc-picker__group", "role": "group", "aria-labelledby": f"{list_id}-g{i}"},
+                     el("div", {"class": "calc-picker__group-label", "role": "presentation", "id": f"{list_id}-g{i}"},
+                        group),
+                     [el("div", {"class": "calc-picker__option", "role": "option", "id": f"{list_id}-{e.value}",
+                                 "data-value": e.value, "aria-selected": "true" if e.value == value else "false"},
+                         el("span", {"class": "calc-picker__name"}, e.label), " ",
+                         el("span", {"class": "calc-picker__hint", "dir": "ltr"}, e.hint))
+                      for e in members])
+                  for i, (group, members) in enumerate(groups.items())])
 
 
 def compact_form(s: Strings, wid: str, fields: tuple[str, ...], state: dict[str, Any]) -> Html:
@@ -197,15 +241,6 @@ def model_fieldset(s: Strings, wid: str, state: dict[str, Any], model: dict[str,
               el("p", {"class": "calc-field__help", "id": f"{field_id(wid, 'model_source')}-help"},
                  s.get("fields.model_source.help")),
               el("div", {"class": "calc-source", "data-calc-source": "preset"},
-                 el("div", {"class": "calc-field calc-field--filter"},
-                    el("label", {"class": "calc-field__label", "for": field_id(wid, "model_filter")},
-                       s.get("fields.model_filter.label")),
-                    el("input", {"class": "calc-field__input", "id": field_id(wid, "model_filter"), "type": "search",
-                                 "dir": "ltr", "spellcheck": "false", "autocomplete": "off",
-                                 "data-calc-control": "model_filter",
-                                 "aria-describedby": f"{field_id(wid, 'model_filter')}-help"}),
-                    el("p", {"class": "calc-field__help", "id": f"{field_id(wid, 'model_filter')}-help"},
-                       s.get("fields.model_filter.help"))),
                  control(s, wid, "model", state["model"] if isinstance(state["model"], str) else "")),
               el("div", {"class": "calc-source calc-grid", "data-calc-source": "custom", "hidden": True}, custom),
               el("div", {"class": "calc-source", "data-calc-source": "paste", "hidden": True},

@@ -20,10 +20,13 @@ class FieldError:
     field: str | None
     code: str
     quiet: bool = False      # nothing typed yet (an empty paste box): no message, results kept but out of date
+    reason: str | None = None  # why (unsupported_model, unsupported_on_gpu): its sentence follows the message
 
 
-def message_for(s: Strings, code: str, field: str | None) -> Html:
-    """The message for an API error on a field."""
+def message_for(s: Strings, code: str, field: str | None, reason: str | None = None) -> Html:
+    """The message for an API error on a field, with the reason's own sentence when the refusal gives one."""
+    if reason:
+        return join(message_for(s, code, field), " ", s.get(f"errors.reasons.{reason}"))
     field = field or ""
     spec = BY_NAME.get(field)
     bounds = spec.value_kind.bounds(spec) if spec is not None else None

@@ -84,13 +84,15 @@ def union_breakdown(results: list[dict[str, Any]]) -> dict[str, int]:
 
 
 def table_html(attrs: dict[str, Any], caption: Any, head: list[Any], body: list[Any],
-               table_class: str = "calc-table") -> Html:
+               table_class: str = "calc-table", bodies: list[Any] | None = None) -> Html:
     """A table whose caption stays outside the horizontal scroller (so a phone shows it whole); the scroller can be
-    reached and scrolled with the keyboard and is named by the caption."""
+    reached and scrolled with the keyboard and is named by the caption. ``bodies``: ready ``tbody`` groups instead of
+    the one ``body``."""
     return el("figure", {"class": "calc-table-figure", **attrs},
               el("figcaption", {"class": "calc-table-caption"}, caption),
               el("div", {"class": "calc-table-wrap", "tabindex": "0", "role": "region", "aria-label": plain_text(caption)},
-                 el("table", {"class": table_class}, el("thead", {}, el("tr", {}, head)), el("tbody", {}, body))))
+                 el("table", {"class": table_class}, el("thead", {}, el("tr", {}, head)),
+                    bodies if bodies is not None else el("tbody", {}, body))))
 
 
 def facts_html(facts: list[tuple[Any, Any]]) -> Html:

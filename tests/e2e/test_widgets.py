@@ -100,6 +100,7 @@ def reset(page) -> None:
     root = page.locator("#calc-estimator-1")
     _, defaults, _ = meta(root)
     root.locator('[data-calc-control="model_source"][value="preset"]').check()
+    root.locator("select[data-calc-gpu-class]").select_option("all")    # the GPU table's class filter (no recompute)
     root.locator('[data-calc-field="method"]').select_option("lora")     # shows the LoRA fields while they are set
     details = root.locator("details.calc-more")
     if details.get_attribute("open") is None:
@@ -613,9 +614,9 @@ def test_keyboard_alone_changes_every_input(live):
             if tag == "INPUT:checkbox":      # undo toggles that would hide later inputs or contradict others
                 page.keyboard.press("Space")
             page.keyboard.press("Tab")
-        expected = {"model_filter", "model", "dpo", "lora_rank", "lora_targets", "micro_batch_size", "seq_len",
-                    "grad_accum_steps", "gradient_checkpointing", "attention", "precision", "optimizer", "gpu",
-                    "num_gpus", "sharding", "cpu_offload"}
+        expected = {"model_picker", "model", "dpo", "lora_rank", "lora_targets", "micro_batch_size", "seq_len",
+                    "grad_accum_steps", "gradient_checkpointing", "attention", "precision", "optimizer", "gpu_picker",
+                    "gpu", "num_gpus", "sharding", "cpu_offload"}
         assert expected <= changed, sorted(expected - changed)
         # Radios: the arrow keys move between the model sources.
         root.locator('[data-calc-control="model_source"]').first.focus()

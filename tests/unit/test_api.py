@@ -94,7 +94,7 @@ def test_moe_config_fields() -> None:
      "wrong_type", "model.hidden_size"),
     ({"model": {"hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4, "vocab_size": -1}},
      "out_of_range", "model.vocab_size"),
-    ({"model": {"hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4, "vocab_size": 10,
+    ({"model": {"hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4, "vocab_size": 10, "intermediate_size": 128,
                 "num_key_value_heads": 3}}, "contradiction", "model.num_key_value_heads"),
     ({"model": {"hidden_size": 10**6, "num_hidden_layers": 10**4, "num_attention_heads": 1, "vocab_size": 10,
                 "intermediate_size": 10**7}}, "too_large", "model"),

@@ -91,7 +91,8 @@ def test_fields_read_from_each_family() -> None:
 def test_qwen_sparse_step_and_mlp_only_layers_make_dense_layers() -> None:
     cfg = config("qwen1.5-moe-a2.7b")
     every_other = parse_model(dict(cfg, decoder_sparse_step=2))          # MoE where (idx + 1) % 2 == 0
-    assert every_other.first_k_dense_replace == 12
+    assert (every_other.first_k_dense_replace, every_other.moe_layer_step) == (0, 2)
+    assert mem.moe_layers(every_other) == 12
     listed = parse_model(dict(cfg, mlp_only_layers=[0, 5, 23, 99]))      # 99 is past the last layer
     assert listed.first_k_dense_replace == 3
     # a dense layer holds one MLP of intermediate_size instead of 60 experts + shared expert + gates
@@ -110,7 +111,8 @@ def test_missing_tie_takes_the_class_default() -> None:
     gemma = parse_model(config("gemma-2b"))                   # the file has no tie_word_embeddings
     assert gemma.tie_word_embeddings is True                  # GemmaConfig(tie_word_embeddings=True)
     assert mem.count_params(gemma).total == MODELS["gemma-2b"].published_params
-    base = {"hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4, "vocab_size": 100}
+    base = {"hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4, "vocab_size": 100,
+            "intermediate_size": 128}
     for model_type, tied in (("llama", False), ("mistral", False), ("qwen2", False), ("gemma", True),
                              ("gpt2", True), ("falcon", True), ("gpt_neox", False), ("phi3", False)):
         assert parse_model(dict(base, model_type=model_type)).tie_word_embeddings is tied, model_type
@@ -132,12 +134,105 @@ def test_unused_fields_are_reported() -> None:
     assert m.num_local_experts == 0 and {"num_experts", "num_experts_per_tok"} <= set(m.ignored_fields)
 
 
-def test_text_config_is_read_and_the_vision_tower_reported() -> None:
-    text = {"model_type": "llama", "hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32,
-            "num_key_value_heads": 8, "intermediate_size": 14336, "vocab_size": 128256}
-    m = parse_model({"model_type": "llava", "text_config": text, "vision_config": {"hidden_size": 1024}})
-    assert mem.count_params(m).total == MODELS["llama-3.1-8b"].published_params
-    assert "vision_config" in m.ignored_fields
+def test_a_sparse_text_config_takes_its_class_defaults_and_the_vision_tower_is_counted() -> None:
+    # google/gemma-3-4b-it: text_config names 5 fields, Gemma3TextConfig gives the heads, head_dim and vocabulary;
+    # the SigLIP tower and the projector are counted (the published multimodal total, exactly)
+    gemma = parse_model(config("gemma-3-4b-it"))
+    assert (gemma.num_attention_heads, gemma.num_key_value_heads, gemma.head_dim, gemma.vocab_size) == (8, 4, 256, 262_208)
+    assert mem.count_params(gemma).total == MODELS["gemma-3-4b"].published_params == 4_300_079_472
+    assert gemma.vision_params == MODELS["gemma-3-4b"].vision_params
+    # llava-hf/llava-1.5-7b-hf: LlamaConfig's defaults under text_config (vocabulary 32064), CLIP ViT-L/14-336 and the
+    # two-layer projector: 7,063,427,072 (the tower 303,507,456 + projector 20,979,712 = 4.6 %, no longer dropped)
+    llava = parse_model(config("llava-1.5-7b-hf"))
+    assert mem.count_params(llava).total == 7_063_427_072
+    assert llava.vision_params == 303_507_456 + 20_979_712
+    assert not llava.tie_word_embeddings            # the llama text type, not the PretrainedConfig base
+    # the frozen tower: weights only (full fine-tuning trains the language model)
+    r = call({"model": config("gemma-3-4b-it"), "method": "full", "include": []})["result"]
+    assert r["trainable_params"] == r["params"] - gemma.vision_params
+    assert "vision_tower_frozen" in r["notes"]
+
+
+@pytest.mark.parametrize("cfg,total", [
+    # Qwen/Qwen2-VL-7B-Instruct: the language model at the top level (Qwen2, q/k/v biases), its visual with the merger
+    ({"model_type": "qwen2_vl", "hidden_size": 3584, "num_hidden_layers": 28, "num_attention_heads": 28,
+      "num_key_value_heads": 4, "intermediate_size": 18944, "vocab_size": 152064, "tie_word_embeddings": False,
+      "vision_config": {"depth": 32, "embed_dim": 1280, "mlp_ratio": 4, "num_heads": 16, "in_chans": 3,
+                        "hidden_size": 3584, "patch_size": 14, "spatial_merge_size": 2, "temporal_patch_size": 2}},
+     8_291_375_616),
+    # Qwen/Qwen2.5-VL-7B-Instruct
+    ({"model_type": "qwen2_5_vl", "hidden_size": 3584, "num_hidden_layers": 28, "num_attention_heads": 28,
+      "num_key_value_heads": 4, "intermediate_size": 18944, "vocab_size": 152064, "tie_word_embeddings": False,
+      "vision_config": {"depth": 32, "hidden_act": "silu", "hidden_size": 1280, "intermediate_size": 3420,
+                        "num_heads": 16, "in_chans": 3, "out_hidden_size": 3584, "patch_size": 14,
+                        "spatial_merge_size": 2, "temporal_patch_size": 2}},
+     8_292_166_656),
+])
+def test_qwen_vision_towers_are_counted(cfg: dict, total: int) -> None:
+    # the totals: transformers 5.24.0 on the meta device (visual 675,759,104 and 676,550,144 = 8.2 %)
+    assert mem.count_params(parse_model(cfg)).total == total
+
+
+def test_each_missing_moe_field_takes_its_class_default() -> None:
+    """A field a config leaves out is what its transformers 5.24.0 config class builds (issue 20; reliability F4):
+    Qwen1.5-MoE without moe_intermediate_size 14.3 B (not 51.7 B), DeepSeek-V3 without first_k_dense_replace 671 B
+    (not 703.8 B); one check per model type, each default read from its class."""
+    qwen = {k: v for k, v in config("qwen1.5-moe-a2.7b").items() if k != "moe_intermediate_size"}
+    assert mem.count_params(parse_model(qwen)).total == 14_315_784_192            # Qwen2MoeConfig: 1408
+    v3 = {k: v for k, v in config("deepseek-v3").items() if k != "first_k_dense_replace"}
+    assert mem.count_params(parse_model(v3)).total == 671_026_419_200             # DeepseekV3Config: 3
+    base = {"hidden_size": 64, "num_hidden_layers": 4, "num_attention_heads": 4, "vocab_size": 100,
+            "intermediate_size": 96}
+    # model_type -> {field: the class default}, each read when the field is left out
+    expected = {
+        "qwen2_moe": {"num_local_experts": 60, "num_experts_per_tok": 4, "moe_intermediate_size": 1408,
+                      "shared_expert_intermediate_size": 5632},
+        "qwen3_moe": {"num_local_experts": 128, "num_experts_per_tok": 8, "moe_intermediate_size": 768},
+        "mixtral": {"num_local_experts": 8, "num_experts_per_tok": 2, "moe_intermediate_size": None},
+        "olmoe": {"num_local_experts": 64, "num_experts_per_tok": 8},
+        "gpt_oss": {"num_local_experts": 128, "num_experts_per_tok": 4},
+        "deepseek_v3": {"num_local_experts": 256, "num_experts_per_tok": 8, "moe_intermediate_size": 2048,
+                        "shared_expert_intermediate_size": 2048, "first_k_dense_replace": 3},
+        "glm4_moe": {"num_local_experts": 128, "num_experts_per_tok": 8, "moe_intermediate_size": 1408,
+                     "shared_expert_intermediate_size": 1408, "first_k_dense_replace": 1},
+        "llama4_text": {"num_local_experts": 16, "num_experts_per_tok": 1, "moe_intermediate_size": 96,
+                        "shared_expert_intermediate_size": 96, "intermediate_size": 16384, "moe_layer_step": 1},
+    }
+    for model_type, fields in expected.items():
+        m = parse_model(dict(base, model_type=model_type))
+        got = {f: getattr(m, f) for f in fields}
+        assert got == fields, model_type
+    # DeepseekV2Config: num_experts_per_tok defaults to None, so there is nothing to take: refused
+    assert error({"model": dict(base, model_type="deepseek_v2", first_k_dense_replace=0)}) == \
+        ("missing_field", "model.num_experts_per_tok")
+    # Kimi K2 is no transformers class: its DeepSeek-V3 values differ, so a missing one is refused, never assumed
+    assert error({"model": dict(base, model_type="kimi_k2", n_routed_experts=8, num_experts_per_tok=2)})[0] == \
+        "missing_field"
+
+
+def test_a_missing_mlp_width_is_the_class_default_or_refused() -> None:
+    base = {"hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4, "vocab_size": 100}
+    assert parse_model(dict(base, model_type="llama")).intermediate_size == 11008     # LlamaConfig
+    assert parse_model(dict(base, model_type="gpt2")).intermediate_size == 256        # n_inner None: 4 x hidden
+    assert parse_model(dict(base, model_type="phi3small", ff_intermediate_size=96)).intermediate_size == 96
+    # no class default to take (no model_type, or one the estimator does not know): refused, not 4 x hidden
+    assert error({"model": base}) == ("missing_field", "model.intermediate_size")
+    assert error({"model": dict(base, model_type="phi3small")}) == ("missing_field", "model.intermediate_size")
+
+
+def test_llama4_layouts_and_the_catalogue_round_trip() -> None:
+    # Maverick's config as transformers writes it: intermediate_size is the experts' width, intermediate_size_mlp the
+    # dense layers', interleave_moe_layer_step 2 makes layers 1, 3, ..., 47 MoE
+    text = {"model_type": "llama4_text", "hidden_size": 5120, "num_hidden_layers": 48, "num_attention_heads": 40,
+            "num_key_value_heads": 8, "head_dim": 128, "intermediate_size": 8192, "intermediate_size_mlp": 16384,
+            "vocab_size": 202048, "num_local_experts": 128, "num_experts_per_tok": 1,
+            "interleave_moe_layer_step": 2, "use_qk_norm": False, "tie_word_embeddings": False}
+    m = parse_model({"model_type": "llama4", "text_config": text, "vision_config": {
+        "hidden_size": 1408, "image_size": 336, "intermediate_size": 5632, "num_hidden_layers": 34, "patch_size": 14,
+        "projector_input_dim": 4096, "projector_output_dim": 4096, "vision_output_dim": 4096,
+        "model_type": "llama4_vision_model"}})
+    assert mem.count_params(m).total == MODELS["llama-4-maverick-17b-128e"].published_params
+    assert (m.intermediate_size, m.moe_intermediate_size, m.moe_layer_step, mem.moe_layers(m)) == (16384, 8192, 2, 24)
 
 
 # --- refusals ------------------------------------------------------------------------------------------------------
@@ -173,18 +268,19 @@ def test_models_the_estimator_cannot_count_are_refused(cfg: dict, field: str) ->
     ({"model_type": "qwen2_moe", "num_experts": 8, "num_experts_per_tok": 2, "mlp_only_layers": "0"},
      "wrong_type", "model.mlp_only_layers"),
     ({"model_type": "qwen2_moe", "num_experts": 8, "num_experts_per_tok": 2, "decoder_sparse_step": 0},
-     "out_of_range", "model.decoder_sparse_step"),
+     "out_of_range", "model.moe_layer_step"),
     ({"model_type": "deepseek_v3", "n_routed_experts": 8, "first_k_dense_replace": 3}, "out_of_range",
      "model.first_k_dense_replace"),
-    ({"model_type": "deepseek_v3", "n_routed_experts": None, "qk_nope_head_dim": 0, "qk_rope_head_dim": 0},
-     "out_of_range", "model.qk_rope_head_dim"),
-    ({"model_type": "qwen3_moe"}, "missing_field", "model.num_local_experts"),   # no dense guess for a MoE type
+    ({"model_type": "deepseek_v3", "n_routed_experts": None, "first_k_dense_replace": 0, "qk_nope_head_dim": 0,
+      "qk_rope_head_dim": 0}, "out_of_range", "model.qk_rope_head_dim"),
+    ({"model_type": "kimi_k2", "num_experts_per_tok": 8}, "missing_field", "model.num_local_experts"),
     ({"qk_norm": "sometimes"}, "unknown_value", "model.qk_norm"),
     ({"mlp_bias": "yes"}, "wrong_type", "model.mlp_bias"),
     ({"hidden_size": 10**400}, "out_of_range", "model.hidden_size"),
 ])
 def test_bad_moe_and_mla_fields(cfg: dict, code: str, field: str) -> None:
-    base = {"hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4, "vocab_size": 100}
+    base = {"hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4, "vocab_size": 100,
+            "intermediate_size": 128}
     assert error({"model": {**base, **cfg}}) == (code, field)
 
 

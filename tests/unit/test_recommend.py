@@ -8,7 +8,7 @@ import pytest
 from calculator import recommend as rec
 from calculator.catalog import GPUS, MODELS
 from calculator.memory import estimate
-from calculator.models import Method, Optimizer, Sharding, TrainingSetup
+from calculator.models import Attention, Method, Optimizer, Precision, Sharding, TrainingSetup
 
 pytestmark = pytest.mark.unit
 
@@ -22,13 +22,20 @@ def test_headroom_rule(share: float, verdict: str) -> None:
     assert rec.verdict(int(share * 1000), 1000) == verdict
 
 
-def test_gpu_table_covers_catalogue_and_setups() -> None:
+def test_gpu_table_covers_catalogue_and_the_counts_each_card_comes_in() -> None:
     table = rec.gpu_table(S)
     assert [r["gpu"] for r in table] == list(GPUS)
     for r in table:
-        assert [x["num_gpus"] for x in r["setups"]] == [1, 2, 4, 8]
+        g = GPUS[r["gpu"]]
+        assert [x["num_gpus"] for x in r["setups"]] == list(g.counts)
+        run = rec.runnable(S, g)[0]
         for x in r["setups"]:
             assert x["verdict"] == rec.verdict(x["peak_bytes_per_gpu"], r["memory_bytes"])
+            assert x["peak_bytes_per_gpu"] == estimate(rec.setup_for(run, x["num_gpus"])).peak_bytes
+    # the counts that exist: Kaggle's two T4s, one P100, 8-card nodes of the data-centre cards
+    assert GPUS["t4"].counts == (1, 2, 4, 8) and GPUS["p100"].counts == (1,)
+    assert all(8 in g.counts for g in GPUS.values() if g.klass == "datacenter" and g.gpus_per_node >= 8)
+    assert rec.SETUP_SIZES == (1, 2, 4, 8, 16)
 
 
 def test_more_cards_shard_with_zero3_by_default() -> None:
@@ -43,15 +50,64 @@ def test_smallest_setup_is_minimal() -> None:
     best = out["fits"]
     assert best is not None
     n, gpu = best["num_gpus"], GPUS[best["gpu"]]
-    assert estimate(rec.setup_for(S, n)).peak_bytes <= gpu.memory_bytes
-    for m in (1, 2, 4, 8):
+    assert n in gpu.counts
+
+    def peak(g, m):
+        return estimate(rec.setup_for(rec.runnable(S, g)[0], m)).peak_bytes
+
+    assert peak(gpu, n) <= gpu.memory_bytes
+    for m in rec.SETUP_SIZES:
         if m >= n:
             break
-        peak = estimate(rec.setup_for(S, m)).peak_bytes
-        assert all(peak > g.memory_bytes for g in GPUS.values())   # nothing smaller in count fits
-    smaller = [g for g in GPUS.values() if g.memory_bytes < gpu.memory_bytes]
-    peak = estimate(rec.setup_for(S, n)).peak_bytes
-    assert all(peak > g.memory_bytes for g in smaller)
+        # nothing smaller in count fits, among the counts each card is offered in
+        assert all(peak(g, m) > g.memory_bytes for g in GPUS.values() if m in g.counts)
+    smaller = [g for g in GPUS.values() if g.memory_bytes < gpu.memory_bytes and n in g.counts]
+    assert all(peak(g, n) > g.memory_bytes for g in smaller)
+
+
+# --- what a card cannot run (issue 20) -----------------------------------------------------------------------------
+def test_no_bf16_on_t4_p100_v100_is_fp16_mixed_with_fp32_master_weights() -> None:
+    for gid in ("t4", "p100", "v100-16gb", "v100-32gb"):
+        run, adjusted, _ = rec.runnable(S, GPUS[gid])
+        assert (run.precision, run.half_dtype, adjusted) == (Precision.MIXED, Precision.FP16,
+                                                             ("bf16_to_fp16_mixed",)), gid
+    # the figure changes: full fine-tuning in mixed precision keeps fp32 master weights and their 16-bit copies
+    run = rec.runnable(S, GPUS["t4"])[0]
+    assert estimate(run).peak_bytes > estimate(S).peak_bytes
+    # QLoRA computes in fp16 there; bf16 adapters become fp32; cards with bf16 change nothing
+    q = replace(S, method=Method.QLORA, precision=Precision.MIXED, lora_dtype=Precision.BF16)
+    run, adjusted, _ = rec.runnable(q, GPUS["t4"])
+    assert (run.half_dtype, run.lora_dtype, adjusted) == (Precision.FP16, Precision.FP32,
+                                                          ("autocast_fp16", "adapters_fp32"))
+    assert rec.runnable(S, GPUS["a100-80gb"]) == (S, (), ())
+
+
+def test_flash_attention_before_ampere_is_refused_and_the_table_says_so() -> None:
+    from calculator.errors import InputError
+    flash = replace(S, attention=Attention.FLASH)
+    for gid in ("t4", "v100-32gb", "p100"):
+        with pytest.raises(InputError) as info:
+            rec.runnable(flash, GPUS[gid])
+        assert (info.value.code, info.value.field, info.value.reason) == ("unsupported_on_gpu", "attention",
+                                                                          "flash_needs_ampere")
+    rows = {r["gpu"]: r for r in rec.gpu_table(flash)}
+    assert rows["v100-32gb"]["setups"] == [] and rows["v100-32gb"]["unsupported"] == {
+        "field": "attention", "reason": "flash_needs_ampere"}
+    assert rows["a100-80gb"]["setups"] and "unsupported" not in rows["a100-80gb"]
+    assert all(GPUS[s["gpu"]].arch not in ("pascal", "volta", "turing")
+               for s in rec.smallest_setup(flash).values() if s)
+    # FlashAttention on sm_120 and on ROCm, bitsandbytes on ROCm, legacy PyTorch for Pascal/Volta: runs, with a note
+    assert rec.runnable(flash, GPUS["rtx-5090"])[2] == ("flash_sm120_build",)
+    assert rec.runnable(replace(flash, method=Method.QLORA), GPUS["mi355x"])[2] == ("flash_rocm", "bitsandbytes_rocm")
+    assert "legacy_pytorch" in rec.runnable(S, GPUS["p100"])[2]
+    assert "fp16_overflow_family" in rec.runnable(replace(S, model=MODELS["gemma-3-4b"]), GPUS["t4"])[2]
+
+
+def test_a_card_offered_alone_offers_no_sharding_remedy() -> None:
+    big = replace(S, model=MODELS["llama-3.1-70b"])
+    assert "sharding" not in [r["remedy"] for r in rec.remedies(big, GPUS["p100"])]
+    shard = next(r for r in rec.remedies(big, GPUS["t4"]) if r["remedy"] == "sharding")
+    assert shard["changes"]["num_gpus"] in GPUS["t4"].counts
 
 
 def test_remedies_follow_the_guides_order() -> None:

@@ -38,6 +38,7 @@ calculator/page/kinds/fits.py
 calculator/page/kinds/seqlen.py
 calculator/page/messages.py
 calculator/page/pieces.py
+calculator/page/search.py
 calculator/page/text.py
 calculator/params.py
 calculator/py.typed

@@ -141,6 +141,11 @@ def _results(s: Strings, results: list[dict[str, Any]], state: dict[str, Any]) -
         shown = ", ".join(ignored[:IGNORED_SHOWN]) + (" …" if len(ignored) > IGNORED_SHOWN else "")
         notes.append(el("p", {"class": "calc-note", "data-note": "ignored_fields"},
                         filled(s.get("out.ignored_fields"), {"fields": shown})))
+    # What the chosen card changed to run the setup, and its caveats (recommend.runnable): these figures are for that.
+    notes += [el("p", {"class": "calc-note calc-note--adjusted", "data-note": n},
+                 filled(s.get(f"out.adjusted.{n}"), {"gpu": g["name"]})) for n in r.get("adjusted") or []]
+    notes += [el("p", {"class": "calc-note", "data-note": n}, filled(s.get(f"out.card_notes.{n}"), {"gpu": g["name"]}))
+              for n in r.get("card_notes") or []]
     return join(breakdown, _phases(s, r), facts_html(facts), notes, _time_and_cost(s, r), _remedies(s, r, g), _smallest(s, r),
                 _time_cost_chart(s, r), _gpu_table(s, r, state))
 
@@ -346,13 +351,30 @@ def _smallest(s: Strings, r: dict[str, Any]) -> Html:
 
 
 def _gpu_table(s: Strings, r: dict[str, Any], state: dict[str, Any]) -> Html:
+    """Every card in the counts it is sold or rented in (a column per count that exists for some card; "—" where a
+    card has no such setup), grouped by class in one ``tbody`` each with its class as a row header, the reader's card
+    highlighted; a card that cannot run the setup says so across its row, one that runs it adjusted (fp16 on a card
+    without bf16) is marked. Above it, a class filter (radios the page script applies to the groups: no recompute)."""
     table = r.get("gpu_table") or []
     if not table:
         return join()
+    peaks: dict[int, int] = {}     # the per-card peak of each count, as asked (a card that adjusts the setup differs)
+    for row in sorted(table, key=lambda row: bool(row.get("adjusted"))):
+        for st in row["setups"]:
+            peaks.setdefault(st["num_gpus"], st["peak_bytes_per_gpu"])
+    counts = sorted(peaks)
     head = [el("th", {"scope": "col"}, s.get("out.gpu_col")), el("th", {"scope": "col"}, s.get("out.memory_col"))]
-    head += [el("th", {"scope": "col"}, filled(s.get("out.cards_col"), {"n": st["num_gpus"]}), el("br"),
-                bytes_html(st["peak_bytes_per_gpu"])) for st in table[0]["setups"]]
-    body = [_gpu_row(s, row, row["gpu"] == state.get("gpu"), bool(r.get("run"))) for row in table]
+    head += [el("th", {"scope": "col"}, filled(s.get("out.cards_col"), {"n": n}), el("br"), bytes_html(peaks[n]))
+             for n in counts]
+    classes: dict[str, list[dict[str, Any]]] = {}
+    for row in table:
+        classes.setdefault(row["klass"], []).append(row)
+    with_run = bool(r.get("run"))
+    bodies = [el("tbody", {"data-gpu-class": klass},
+                 el("tr", {"class": "calc-table__group"},
+                    el("th", {"scope": "rowgroup", "colspan": len(counts) + 2}, s.get(f"options.gpu_class.{klass}"))),
+                 [_gpu_row(s, row, counts, row["gpu"] == state.get("gpu"), with_run) for row in rows])
+              for klass, rows in classes.items()]
     g = r["gpu"]
     dec, binary = fmt_bytes(g["memory_bytes"])
     caption = join(f"{s.get('out.gpu_table')}. {s.get('out.gpu_table_caption')} ",
@@ -360,23 +382,52 @@ def _gpu_table(s: Strings, r: dict[str, Any], state: dict[str, Any]) -> Html:
     marks = el("p", {"class": "calc-marks", "aria-hidden": "true"},
                [join(el("span", {"class": f"calc-verdict calc-verdict--{v}"}, m), " ", s.get(f"verdict.{v}"), " ")
                 for v, m in VERDICT_MARKS.items()])
-    return join(table_html({"data-calc-output": "gpu_table"}, join(caption, marks), head, body,
-                           "calc-table calc-table--gpus"))
+    current = next((row["klass"] for row in table if row["gpu"] == state.get("gpu")), None)
+    choices = [("all", s.get("out.gpu_class_all"))] + [
+        (k, plain_text(filled(s.get("out.gpu_class_yours"), {"klass": s.get(f"options.gpu_class.{k}")})) if k == current
+         else s.get(f"options.gpu_class.{k}")) for k in classes]
+    # a label around its drop-down (no id: two estimators may share a page); the fragment is outside the form
+    filter_html = el("p", {"class": "calc-classes"},
+                     el("label", {"class": "calc-classes__label"}, s.get("out.gpu_class_filter"), " ",
+                        el("select", {"class": "calc-classes__select", "data-calc-gpu-class": True},
+                           [el("option", {"value": k, "selected": k == "all"}, label) for k, label in choices])))
+    return join(filter_html, table_html({"data-calc-output": "gpu_table"}, join(caption, marks), head, [],
+                                        "calc-table calc-table--gpus", bodies=bodies))
 
 
-def _gpu_row(s: Strings, row: dict[str, Any], current: bool, with_run: bool) -> Html:
+def _gpu_row(s: Strings, row: dict[str, Any], counts: list[int], current: bool, with_run: bool) -> Html:
     """One card's row of the GPU table, remembered per language and figures (after a change most rows are the same
     as before: the card, its verdicts and times do not depend on which card the reader chose)."""
-    key = ("gpu_row", row["gpu"], current, with_run,
-           tuple((st["verdict"], st.get("tokens_per_second"), st.get("seconds"), st.get("cost"),
+    refused = (row.get("unsupported") or {}).get("reason")
+    key = ("gpu_row", row["gpu"], tuple(counts), current, with_run, refused, tuple(row.get("adjusted", ())),
+           tuple((st["num_gpus"], st["verdict"], st.get("tokens_per_second"), st.get("seconds"), st.get("cost"),
                   st.get("cost_per_million_tokens")) for st in row["setups"]))
-    return s.remember(key, lambda: el(
-        "tr", {"data-gpu": row["gpu"], "class": "calc-table__current" if current else None},
-        el("th", {"scope": "row"}, ltr(row["name"])), el("td", {}, bytes_html(row["memory_bytes"])),
-        [el("td", {"class": f"calc-cell calc-cell--{st['verdict']}"}, verdict_html(s, st["verdict"]),
-            el("span", {"class": "calc-cell__time"}, setup_time_cost(s, st, with_run))
-            if st["verdict"] != "does_not_fit" and st.get("tokens_per_second") else "")
-         for st in row["setups"]]))
+
+    def cells() -> list[Html]:
+        if row.get("unsupported"):
+            return [el("td", {"class": "calc-cell calc-cell--unsupported", "colspan": len(counts)},
+                       el("strong", {}, s.get("out.gpu_unsupported")), ": ", s.get(f"errors.reasons.{refused}"))]
+        by_count = {st["num_gpus"]: st for st in row["setups"]}
+        out = []
+        for n in counts:
+            st = by_count.get(n)
+            if st is None:
+                out.append(el("td", {"class": "calc-cell calc-cell--none"},
+                              el("span", {"aria-hidden": "true"}, "—"),
+                              el("span", {"class": "calc-sr-only"}, s.get("out.not_offered"))))
+                continue
+            out.append(el("td", {"class": f"calc-cell calc-cell--{st['verdict']}"}, verdict_html(s, st["verdict"]),
+                          el("span", {"class": "calc-cell__time"}, setup_time_cost(s, st, with_run))
+                          if st["verdict"] != "does_not_fit" and st.get("tokens_per_second") else ""))
+        return out
+
+    def draw() -> Html:
+        mark = el("span", {"class": "calc-table__adjusted"}, s.get("out.adjusted_mark")) if row.get("adjusted") else ""
+        return el("tr", {"data-gpu": row["gpu"], "class": "calc-table__current" if current else None,
+                         "aria-current": "true" if current else None},
+                  el("th", {"scope": "row"}, ltr(row["name"]), el("br") if mark else "", mark),
+                  el("td", {}, bytes_html(row["memory_bytes"])), cells())
+    return s.remember(key, draw)
 
 
 def _form(s: Strings, wid: str, state: dict[str, Any], results: list[dict[str, Any]]) -> Html:

@@ -29,7 +29,7 @@ def results(s: Strings, results: list[dict[str, Any]], state: dict[str, Any]) ->
     k = len(FITS_METHODS)
     head = [el("th", {"scope": "col"}, s.get("out.model_col"))]
     head += [el("th", {"scope": "col"}, s.get(f"options.method.{m}")) for m in FITS_METHODS]
-    body = []
+    families: dict[str, list[Html]] = {}     # one tbody per family, in the catalogue's order, its name a row header
     for row, model_id in enumerate(api.MODELS):
         cells = []
         for j, _m in enumerate(FITS_METHODS):
@@ -37,8 +37,13 @@ def results(s: Strings, results: list[dict[str, Any]], state: dict[str, Any]) ->
             verdict = api.verdict(r["peak_bytes_per_gpu"], g["memory_bytes"])     # the API's rule, as on a card
             cells.append(el("td", {"class": f"calc-cell calc-cell--{verdict}"},
                             verdict_html(s, verdict), " ", bytes_html(r["peak_bytes_per_gpu"], "peak_bytes_per_gpu")))
-        body.append(el("tr", {"data-model": model_id}, el("th", {"scope": "row"}, ltr(api.MODELS[model_id].name)), cells))
-    return table_html({}, filled(s.get("out.fits_caption"), {"gpu": g["name"]}), head, body, "calc-table calc-table--fits")
+        families.setdefault(api.MODELS[model_id].family, []).append(
+            el("tr", {"data-model": model_id}, el("th", {"scope": "row"}, ltr(api.MODELS[model_id].name)), cells))
+    bodies = [el("tbody", {"data-family": family},
+                 el("tr", {"class": "calc-table__group"}, el("th", {"scope": "rowgroup", "colspan": k + 1}, ltr(family))),
+                 rows) for family, rows in families.items()]
+    return table_html({}, filled(s.get("out.fits_caption"), {"gpu": g["name"]}), head, [], "calc-table calc-table--fits",
+                      bodies=bodies)
 
 
 KIND = WidgetKind("fits", ("gpu", "seq_len", "micro_batch_size", "gradient_checkpointing"),

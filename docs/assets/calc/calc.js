@@ -145,7 +145,7 @@ const runtime = {
         const progress = message.status === STATUS.DOWNLOADING ? { done: message.done, total: message.total } : null;
         this.set(message.status, message.code || null, progress);
       }
-    } else if (message.type === MESSAGE.RENDERED) {
+    } else if (message.type === MESSAGE.RENDERED || message.type === MESSAGE.SEARCHED) {
       const entry = this.pending.get(message.id);
       if (!entry) return;
       this.pending.delete(message.id);
@@ -155,6 +155,15 @@ const runtime = {
   },
 
   render(kind, raw, fixed) {
+    return this.ask({ type: MESSAGE.RENDER, kind, raw, fixed });
+  },
+
+  // A picker's search (Page.search in the worker): {answer: JSON text}.
+  search(kind, text, listbox = null) {
+    return this.ask({ type: MESSAGE.SEARCH, kind, text, ...(listbox ? { listbox } : {}) });
+  },
+
+  ask(message) {
     return new Promise((resolve, reject) => {
       if (this.status !== STATUS.READY) {
         reject(new Error("runtime not ready"));
@@ -166,7 +175,7 @@ const runtime = {
         reject(new Error("request timeout"));
       }, REQUEST_TIMEOUT_MS);
       this.pending.set(id, { resolve, reject, timer });
-      this.worker.postMessage({ type: MESSAGE.RENDER, id, kind, raw, fixed });
+      this.worker.postMessage({ ...message, id });
     });
   },
 };
@@ -321,22 +330,6 @@ class Form {
     const lora = this.root.querySelector('[data-calc-group="lora"]');
     const method = this.controls("method")[0];
     if (lora && method) lora.hidden = method.value === "full";
-  }
-
-  filterModels(query) {
-    const select = this.modelSelect();
-    if (!select) return;
-    const q = query.trim().toLowerCase();
-    for (const group of select.querySelectorAll("optgroup")) {
-      let any = false;
-      for (const option of group.querySelectorAll("option")) {
-        const match = !q || option.textContent.toLowerCase().includes(q) || option.value.includes(q)
-          || group.label.toLowerCase().includes(q);
-        option.hidden = !match;
-        any = any || match;
-      }
-      group.hidden = !any;
-    }
   }
 
   // The custom fields show the last model Python read (every field the estimator uses, experts included).
@@ -564,20 +557,25 @@ class Widget {
     this.formEl.addEventListener("submit", (event) => event.preventDefault());
     this.formEl.addEventListener("input", (event) => this.onEdit(event, true));
     this.formEl.addEventListener("change", (event) => this.onEdit(event, false));
-    const filter = root.querySelector('[data-calc-control="model_filter"]');
-    if (filter) {
-      filter.addEventListener("input", () => this.form.filterModels(filter.value));
-      filter.addEventListener("keydown", (event) => {
-        if (event.key !== "Enter") return;
-        event.preventDefault();
-        const select = this.form.modelSelect();
-        const first = select && Array.from(select.options).find((o) => !o.hidden);
-        if (first && select.value !== first.value) {
-          select.value = first.value;
-          this.schedule(false);
-        }
-      });
-    }
+    this.pickers = Array.from(root.querySelectorAll("[data-calc-picker]"), (el) => new Picker(el, this));
+    // The GPU table's class filter (in the results, outside the form): it hides groups, nothing is recomputed, and
+    // the choice outlives the fragments that replace the table.
+    this.gpuClass = "all";
+    root.addEventListener("change", (event) => {
+      if (!(event.target instanceof Element) || !event.target.matches("[data-calc-gpu-class]")) return;
+      this.gpuClass = event.target.value;
+      this.showGpuClass();
+    });
+  }
+
+  // Shown through an attribute of the widget (calc.css hides the other groups), so the fragment's markup stays
+  // exactly what Python wrote.
+  showGpuClass() {
+    const select = this.root.querySelector("select[data-calc-gpu-class]");
+    if (!select) return;
+    if (!Array.from(select.options).some((o) => o.value === this.gpuClass)) this.gpuClass = "all";
+    select.value = this.gpuClass;
+    this.root.dataset.calcGpuShow = this.gpuClass;
   }
 
   // ---- layout ------------------------------------------------------------------------------------------
@@ -694,6 +692,15 @@ class Widget {
 
   async applyLink(entry) {
     const { model_source: source, ...values } = entry;
+    // A link may name a model by its Hugging Face repo or an alias, in any case ("Qwen/Qwen3-8B"): Python says
+    // which catalogue entry that is; a name it does not know stays as it is and is refused as before.
+    for (const picker of this.pickers) {
+      const value = values[picker.key];
+      if (typeof value === "string" && !picker.offers(value)) {
+        const named = await picker.named(value);
+        if (named) values[picker.key] = named;
+      }
+    }
     if (!this.form.writeState({ ...this.defaults, ...values }, source)) {
       this.resetToDefaults();
       return;
@@ -716,7 +723,7 @@ class Widget {
   onEdit(event, typing) {
     const target = event.target;
     if (!(target instanceof Element)) return;
-    if (target.matches('[data-calc-control="model_filter"]')) return;
+    if (target.matches('[data-calc-control$="_picker"]')) return;   // a picker's search box: Picker handles it
     const typed = target.matches("input[type=text], input:not([type]), textarea");
     if (typing !== typed) return;  // typed text recomputes on input (debounced), everything else on change
     if (target.matches('[data-calc-control="model_source"]')) {
@@ -763,6 +770,8 @@ class Widget {
     this.errors.clear();
     this.errors.forget();
     this.fragment.innerHTML = answer.html;   // markup made and escaped by calculator.page
+    if (this.gpuClass !== "all") this.showGpuClass();
+    for (const picker of this.pickers) picker.markSelected();   // a link or a reset may have changed the drop-down
     for (const [name, html] of Object.entries(answer.slots || {})) {
       const slot = this.root.querySelector(`[data-calc-slot-out="${CSS.escape(name)}"]`);
       if (slot) slot.innerHTML = html;
@@ -782,6 +791,185 @@ class Widget {
     this.announceTimer = setTimeout(() => {
       if (this.announceEl && summary) this.announceEl.textContent = summary;
     }, ANNOUNCE_DELAY_MS);
+  }
+}
+
+// ------------------------------------------------------------------------------------------------------------
+// A picker: the search box of the model or card drop-down (page/form.py `picker`), the WAI-ARIA APG "editable
+// combobox with list autocomplete": focus stays in the text box, the highlighted option is its
+// aria-activedescendant. Python (Page.search) decides which options match and in which order; this only moves
+// them, highlights, and puts the chosen value into the drop-down, which stays the value the widget reads.
+// ------------------------------------------------------------------------------------------------------------
+const SEARCH_DELAY_MS = 60;       // a search per pause in typing, not per key
+
+class Picker {
+  constructor(root, widget) {
+    this.root = root;
+    this.widget = widget;
+    this.key = root.dataset.calcPicker;
+    this.input = root.querySelector('[role="combobox"]');
+    this.list = root.querySelector('[role="listbox"]');
+    this.none = root.querySelector("[data-calc-picker-none]");
+    this.status = root.querySelector("[data-calc-picker-status]");
+    this.select = widget.root.querySelector(`select[data-calc-field="${CSS.escape(this.key)}"]`);
+    this.groups = [];
+    this.options = [];                 // filled by the first search (Page.search renders them)
+    this.active = null;
+    this.token = 0;
+    this.timer = 0;
+    if (!this.input || !this.select) return;
+    root.hidden = false;
+    this.input.addEventListener("input", () => {
+      clearTimeout(this.timer);
+      this.timer = setTimeout(() => this.query(true), SEARCH_DELAY_MS);
+    });
+    this.input.addEventListener("keydown", (event) => this.onKey(event));
+    this.input.addEventListener("blur", () => this.close());
+    this.list.addEventListener("pointerdown", (event) => event.preventDefault());   // the text box keeps focus
+    this.list.addEventListener("click", (event) => {
+      const option = event.target instanceof Element ? event.target.closest('[role="option"]') : null;
+      if (option) this.choose(option);
+    });
+    this.select.addEventListener("change", () => this.markSelected());
+  }
+
+  isOpen() {
+    return !this.list.hidden;
+  }
+
+  offers(value) {
+    return Boolean(this.select) && Array.from(this.select.options).some((o) => o.value === value);
+  }
+
+  // The catalogue id a text names exactly (Page.search's `named`), or null.
+  async named(text) {
+    try {
+      const answer = JSON.parse((await runtime.search(this.key, text)).answer);
+      return answer && typeof answer.named === "string" && this.offers(answer.named) ? answer.named : null;
+    } catch (error) {
+      return null;
+    }
+  }
+
+  shown() {
+    return this.options.filter((o) => !o.hidden && !o.parentElement.hidden)
+      .sort((a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
+  }
+
+  open() {
+    this.list.hidden = false;
+    this.input.setAttribute("aria-expanded", "true");
+  }
+
+  close() {
+    this.list.hidden = true;
+    this.input.setAttribute("aria-expanded", "false");
+    this.highlight(null);
+  }
+
+  highlight(option) {
+    if (this.active) this.active.classList.remove("calc-picker__option--active");
+    this.active = option;
+    if (!option) {
+      this.input.removeAttribute("aria-activedescendant");
+      return;
+    }
+    option.classList.add("calc-picker__option--active");
+    this.input.setAttribute("aria-activedescendant", option.id);
+    option.scrollIntoView({ block: "nearest" });
+  }
+
+  markSelected() {
+    if (!this.select) return;
+    for (const o of this.options) o.setAttribute("aria-selected", String(o.dataset.value === this.select.value));
+  }
+
+  // Ask Python for the matches of what is typed; show them grouped, the groups in the order of their best match.
+  async query(announce, highlight = true) {
+    const token = ++this.token;
+    let answer;
+    try {
+      const listbox = this.options.length ? null : this.list.id;
+      answer = JSON.parse((await runtime.search(this.key, this.input.value, listbox)).answer);
+    } catch (error) {
+      return false;
+    }
+    if (answer && typeof answer.options === "string" && !this.options.length) {
+      this.list.innerHTML = answer.options;   // markup made and escaped by calculator.page
+      this.groups = Array.from(this.list.querySelectorAll('[role="group"]'));
+      this.options = Array.from(this.list.querySelectorAll('[role="option"]'));
+      this.markSelected();
+    }
+    if (token !== this.token || !answer || answer.ok !== true || !Array.isArray(answer.values)) return false;
+    const rank = new Map(answer.values.map((value, i) => [value, i]));
+    const best = (option) => (rank.has(option.dataset.value) ? rank.get(option.dataset.value) : Infinity);
+    for (const option of this.options) option.hidden = !rank.has(option.dataset.value);
+    const order = this.groups.map((group) => {
+      const members = Array.from(group.querySelectorAll('[role="option"]')).sort((a, b) => best(a) - best(b));
+      for (const option of members) group.append(option);
+      group.hidden = !members.some((o) => !o.hidden);
+      return [members.length ? best(members[0]) : Infinity, group];
+    }).sort((a, b) => a[0] - b[0]);
+    for (const [, group] of order) this.list.append(group);
+    this.none.hidden = answer.values.length > 0;
+    if (answer.values.length) {
+      this.open();
+      this.highlight(highlight ? this.shown()[0] : null);
+    } else {
+      this.close();
+    }
+    if (announce && this.status) this.status.textContent = String(answer.announce || "");
+    return true;
+  }
+
+  move(step) {
+    const shown = this.shown();
+    if (!shown.length) return;
+    const at = shown.indexOf(this.active);
+    const next = at < 0 ? (step > 0 ? 0 : shown.length - 1) : (at + step + shown.length) % shown.length;
+    this.highlight(shown[next]);
+  }
+
+  async onKey(event) {
+    if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+      event.preventDefault();
+      const step = event.key === "ArrowDown" ? 1 : -1;
+      if (!this.isOpen()) {
+        if (!(await this.query(true, !event.altKey))) return;   // Alt+Down opens the list only
+        if (event.altKey) return;
+        if (step < 0) this.move(-1);                   // Up opens on the last option
+        return;
+      }
+      this.move(step);
+    } else if (event.key === "Enter") {
+      if (this.isOpen() && this.active) {
+        event.preventDefault();
+        this.choose(this.active);
+      }
+    } else if (event.key === "Escape") {
+      if (this.isOpen()) {
+        event.preventDefault();
+        this.close();
+      } else if (this.input.value) {
+        event.preventDefault();
+        this.input.value = "";                         // the APG: Escape on a closed list clears the box
+        this.token++;                                  // (an answer still on its way is for the old text)
+        this.none.hidden = true;
+        if (this.status) this.status.textContent = "";
+      }
+    }
+  }
+
+  choose(option) {
+    const value = option.dataset.value;
+    const name = option.querySelector(".calc-picker__name");
+    this.input.value = name ? name.textContent : value;
+    this.close();
+    if (this.select.value !== value) {
+      this.select.value = value;
+      this.select.dispatchEvent(new Event("change", { bubbles: true }));   // the widget recomputes, as for a choice
+    }
+    this.markSelected();
   }
 }
 

@@ -7,6 +7,8 @@ export const MESSAGE = Object.freeze({
   RENDER: "render",      // page -> worker: one widget's raw inputs, to be read, estimated and rendered
   STATUS: "status",      // worker -> page: how far the runtime got
   RENDERED: "rendered",  // worker -> page: the answer to one RENDER
+  SEARCH: "search",      // page -> worker: what the reader typed in a model or card picker
+  SEARCHED: "searched",  // worker -> page: the answer to one SEARCH
 });
 
 /** Runtime stages, in order; "failed" can follow any of them. */
@@ -24,7 +26,13 @@ export const STATUS = Object.freeze({
  * @typedef {{type: "render", id: number, kind: string, raw: object, fixed: object}} RenderMessage
  * @typedef {{type: "status", status: string, code?: string, done?: number, total?: number}} StatusMessage
  * @typedef {{type: "rendered", id: number, answer: string, ms: number}} RenderedMessage   (ms: time in Python)
+ * @typedef {{type: "search", id: number, kind: string, text: string, listbox?: string}} SearchMessage
+ *   (kind: "model" | "gpu"; listbox: the id of a picker's empty listbox, whose options the answer then carries)
+ * @typedef {{type: "searched", id: number, answer: string}} SearchedMessage
  *
  * `answer` is the JSON text of calculator.page.Page.render: {ok: true, html, state, summary, slots?, custom?}
  * or {ok: false, errors: [{field, code, quiet, message}]}. Error codes are the estimator API's own.
+ * A SEARCHED `answer` is the JSON text of calculator.page.Page.search: {ok, values: [catalogue ids, best first],
+ * announce: the sentence the picker's status reads out, named: the id the text names exactly (a repo id, an alias,
+ * any case) or null}.
  */

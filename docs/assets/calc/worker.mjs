@@ -319,6 +319,21 @@ function render(message) {
   post({ type: MESSAGE.RENDERED, id: message.id, answer, ms: performance.now() - started });
 }
 
+// A picker's search: the matches of what the reader typed, best first (calculator/page/search.py).
+function search(message) {
+  let answer = JSON.stringify({ ok: false, values: [], announce: "", named: null });
+  if (page) {
+    try {
+      const out = page.search(JSON.stringify({ kind: message.kind, text: message.text || "",
+        ...(typeof message.listbox === "string" ? { listbox: message.listbox } : {}) }));
+      if (typeof out === "string") answer = out;
+    } catch (error) {
+      // the empty answer above: the picker keeps its options as they are
+    }
+  }
+  post({ type: MESSAGE.SEARCHED, id: message.id, answer });
+}
+
 // A runtime file that failed leaves promises inside Pyodide rejected with nobody waiting on them: that failure
 // has been reported already (or is reported now), so it is not left to surface as an uncaught error.
 self.addEventListener("unhandledrejection", (event) => {
@@ -332,4 +347,5 @@ self.onmessage = (event) => {
   const message = event.data || {};
   if (message.type === MESSAGE.INIT) init(message);
   else if (message.type === MESSAGE.RENDER) render(message);
+  else if (message.type === MESSAGE.SEARCH) search(message);
 };
