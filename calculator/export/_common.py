@@ -86,16 +86,20 @@ def _jsonable(v: Any) -> Any:
 # The cards (for bf16, FlashAttention 2 and Axolotl's capability check)
 # =====================================================================================================================
 
-#: Per catalogue GPU: CUDA compute capability (NVIDIA's "CUDA GPUs" table; the MI300X is gfx942, CDNA 3) and whether
-#: it computes in bf16 (compute capability >= 8.0; CDNA 3). FlashAttention 2 needs sm_80+ (flash-attn README) or ROCm
-#: CDNA 3 (its composable-kernel backend).
-GPU_CAPS: dict[str, tuple[str, bool]] = {
-    "rtx-3090": ("sm_86", True), "rtx-4090": ("sm_89", True), "rtx-5090": ("sm_120", True),
-    "rtx-a6000": ("sm_86", True), "rtx-6000-ada": ("sm_89", True), "v100-16gb": ("sm_70", False),
-    "a10": ("sm_86", True), "a10g": ("sm_86", True), "l4": ("sm_89", True), "v100-32gb": ("sm_70", False),
-    "a100-40gb": ("sm_80", True), "l40s": ("sm_89", True), "a100-80gb": ("sm_80", True), "h100-80gb": ("sm_90", True),
-    "h200": ("sm_90", True), "b200": ("sm_100", True), "mi300x": ("gfx942", True),
-}
+def _target(compute_capability: str) -> str:
+    """The catalogue's compute capability as the frameworks write it: "8.6" -> "sm_86"; a ROCm target stays."""
+    return "sm_" + compute_capability.replace(".", "") if compute_capability[:1].isdigit() else compute_capability
+
+
+#: Per catalogue GPU, read from the catalogue (its ``compute_capability`` and ``bf16``, with their sources there): the
+#: target as the frameworks write it and whether it computes in bf16. FlashAttention 2 needs sm_80+ (flash-attn
+#: README) or ROCm CDNA 3 (its composable-kernel backend).
+GPU_CAPS: dict[str, tuple[str, bool]] = {g.id: (_target(g.compute_capability), g.bf16) for g in GPUS.values()}
+
+
+def flash_capable(gpu: str) -> bool:
+    target = GPU_CAPS[gpu][0]
+    return not target.startswith("sm_") or int(target[3:]) >= 80
 
 
 def card_bf16(gpu: str | None) -> bool:
@@ -212,7 +216,7 @@ class Plan:
             self.adjust("chunked_cross_entropy", False, "fused_replaces_chunked")
         if not card_bf16(self.gpu) and k["precision"] == "bf16" and k["method"] == "full":
             self.cannot_express("precision", "mixed", "card_without_bf16", "fp16_needs_fp32_master")
-        if self.gpu is not None and GPU_CAPS[self.gpu][0] in ("sm_70",) and k["attention"] == "flash":
+        if self.gpu is not None and not flash_capable(self.gpu) and k["attention"] == "flash":
             self.cannot_express("attention", "sdpa", "card_without_flash_attention", "use_sdpa")
 
     # --- questions the targets ask --------------------------------------------------------------------------------

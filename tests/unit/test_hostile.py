@@ -25,7 +25,7 @@ from sitebuild.strings import calc_strings
 
 pytestmark = pytest.mark.unit
 ROOT = Path(__file__).resolve().parents[2]
-TINY = {"hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4, "vocab_size": 100}
+TINY = {"hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4, "vocab_size": 100, "intermediate_size": 172}
 PAGE = Page(json.dumps(calc_strings("en")), "en")
 
 

@@ -35,7 +35,7 @@ def page_answer(lang: str, raw: dict, kind: str = "estimator") -> dict:
 # ---------------------------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_a_flag_written_as_a_string_in_a_pasted_config_is_not_asked_to_be_a_whole_number(lang):
-    config = {"hidden_size": 2048, "num_hidden_layers": 16, "num_attention_heads": 32, "vocab_size": 32000,
+    config = {"hidden_size": 2048, "num_hidden_layers": 16, "num_attention_heads": 32, "vocab_size": 32000, "intermediate_size": 8192,
               "tie_word_embeddings": "true"}
     answer = page_answer(lang, {"model": {"source": "paste", "value": json.dumps(config)}})
     assert [(e["field"], e["code"]) for e in answer["errors"]] == [("model.tie_word_embeddings", "wrong_type")]
