@@ -68,7 +68,10 @@ def result_json(s: TrainingSetup, e: Estimate, options: dict[str, Any]) -> dict[
         "trainable_share": e.trainable_params / e.params,
         "host_ram_bytes": e.host_ram_bytes,
         "host_ram": _sizes(e.host_ram_bytes),
+        "host_ram_load_bytes": e.host_ram_load_bytes,
+        "host_ram_load": _sizes(e.host_ram_load_bytes),
         "paged_optimizer_bytes": e.paged_optimizer_bytes,
+        "driver_bytes": e.driver_bytes,
         "checkpoint_bytes": e.checkpoint_bytes,
         "checkpoint": _sizes(e.checkpoint_bytes),
         "adapter_bytes": e.adapter_bytes,
@@ -87,8 +90,10 @@ def result_json(s: TrainingSetup, e: Estimate, options: dict[str, Any]) -> dict[
     if gpu is not None:
         spec = GPUS[gpu]
         r["gpu"] = {"id": spec.id, "name": spec.name, "memory_bytes": spec.memory_bytes,
-                    "verdict": recommend.verdict(e.peak_bytes, spec.memory_bytes),
+                    "verdict": recommend.verdict(e.peak_bytes, spec.memory_bytes, e.driver_bytes),
                     "share_of_memory": e.peak_bytes / spec.memory_bytes}
+        if r["gpu"]["verdict"] == "fits_by_paging":
+            r["gpu"]["paging"] = _paging_json(s, e, spec)
         if "remedies" in include:
             r["remedies"] = recommend.remedies(s, spec)
         if "inverse" in include:
@@ -116,6 +121,21 @@ def _price(gpu: GpuSpec, chosen: str | None, reader_price: float | None) -> tupl
 
 def _round(x: float, digits: int = 4) -> float:
     return float(f"{x:.{digits}g}")
+
+
+def _paging_json(s: TrainingSetup, e: Estimate, gpu: GpuSpec) -> dict[str, Any]:
+    """A paged optimizer's states that do not fit beside the rest: evicted to host RAM and brought back every step
+    over the card's host link (throughput.paging: the seconds it adds and the step's slowdown; None when the time
+    is refused)."""
+    evicted = min(e.driver_bytes - gpu.memory_bytes, e.paged_optimizer_bytes)
+    out: dict[str, Any] = {"evicted_bytes": int(evicted), "host_link_gb_s": throughput.host_link_gb_s(gpu),
+                           "seconds_per_step": None, "slowdown": None}
+    try:
+        seconds, slowdown = throughput.paging(s, gpu)
+    except TimeNotModelled:
+        return out
+    out.update({"seconds_per_step": _round(seconds), "slowdown": _round(slowdown, 3)})
+    return out
 
 
 def throughput_json(s: TrainingSetup, gpu: GpuSpec) -> dict[str, Any]:

@@ -128,7 +128,7 @@ def parse_request(obj: Any) -> tuple[TrainingSetup, dict[str, Any]]:
     every key that fails on its own; then the rules that span several keys, first failure only."""
     if not isinstance(obj, dict):
         raise InputError("not_an_object", None)
-    v = _values(obj)
+    v = _read_regimes(_values(obj))
     _check_contradictions(v)
     fields: dict[str, Any] = {spec.name: spec.enum(v[spec.name]) if spec.enum else v[spec.name]
                               for spec in INPUTS if spec.setup}
@@ -147,6 +147,22 @@ def parse_request(obj: Any) -> tuple[TrainingSetup, dict[str, Any]]:
                    "gpu_hour_price": v["gpu_hour_price"]}
 
 
+def _read_regimes(v: dict[str, Any]) -> dict[str, Any]:
+    """What a combination of keys can only mean, made explicit (the answer's ``inputs`` echo it):
+
+    * ZeRO-1, and an optimizer-only CPU offload with ZeRO-2, exist in DeepSpeed only: FSDP has no optimizer-only
+      stage (torch 2.13 torch/distributed/fsdp/api.py ``ShardingStrategy``: FULL_SHARD, SHARD_GRAD_OP, NO_SHARD,
+      HYBRID_SHARD, _HYBRID_SHARD_ZERO2) and its CPU offload moves the parameters too (FSDP1 ``CPUOffload``:
+      "offloads gradients to CPU as well, meaning that the optimizer step runs on CPU"; FSDP2 ``CPUOffloadPolicy``),
+      so they are read as DeepSpeed (``deepspeed: true``);
+    * FSDP's CPU offload with FULL_SHARD (ZeRO-3) offloads the parameters (``offload_params: true``)."""
+    if v["sharding"] == "zero1" or (v["sharding"] == "zero2" and v["cpu_offload"]):
+        v = {**v, "deepspeed": True}
+    if v["cpu_offload"] and v["sharding"] == "zero3" and not v["deepspeed"]:
+        v = {**v, "offload_params": True}
+    return v
+
+
 def _check_contradictions(v: dict[str, Any]) -> None:
     """The rules that span several keys; the field named is the one to change."""
     if v["sharding"] != "none" and v["num_gpus"] == 1 and not v["cpu_offload"]:
@@ -155,6 +171,16 @@ def _check_contradictions(v: dict[str, Any]) -> None:
         raise InputError("contradiction", "cpu_offload")     # offload is a ZeRO/FSDP feature
     if v["offload_params"] and v["sharding"] != "zero3":
         raise InputError("contradiction", "offload_params")
+    fsdp = v["sharding"] != "none" and not v["deepspeed"]
+    if fsdp and v["fsdp_version"] == 2 and v["optimizer"] in ("adamw_8bit", "paged_adamw_8bit", "paged_adamw_32bit"):
+        # bitsandbytes 0.50.2 optimizers have no DTensor handling (FSDP2's parameters are DTensors): a paged state
+        # would take the global shape (F.get_paged(*p.shape))
+        raise InputError("contradiction", "optimizer")
+    if fsdp and v["fsdp_version"] == 1 and v["method"] == "qlora" and v["qlora_backend"] == "bitsandbytes" \
+            and v["quant_storage"] == "uint8":
+        # FSDP1 flattens each unit's parameters into one tensor of one dtype: uint8 4-bit weights cannot join the
+        # 16-bit rest ("Must flatten tensors with uniform dtype"); PEFT's FSDP QLoRA recipe sets bf16 storage
+        raise InputError("contradiction", "quant_storage")
     if v["optimizer_in_backward"] and v["grad_accum_steps"] > 1:
         raise InputError("contradiction", "optimizer_in_backward")  # torchtune: no gradient accumulation with it
     if v["dataset_tokens"] is not None and v["dataset_examples"] is not None:

@@ -2,9 +2,11 @@
 
 Headroom rule (documented in ESTIMATOR.md): usable memory is the memory the driver reports (``GpuSpec.memory_bytes``,
 nvidia-smi ``memory.total``); the compared figure is the nvidia-smi-like peak (allocated + allocator reserve + CUDA
-context). ``comfortable`` if peak <= 85 % of usable, ``tight`` if <= 100 %, else ``does_not_fit``. The 15 % margin
-covers the run-to-run spread of the measurements (about +-10 %, calibration README caveat 2) and memory other
-processes (a desktop, a second job) hold.
+context, plus a paged optimizer's states while they are resident: ``Estimate.driver_bytes``). ``comfortable`` if it
+is <= 85 % of usable, ``tight`` if <= 100 %; above that, ``fits_by_paging`` when the peak without the paged states
+fits (the driver evicts paged states to host RAM and brings them back every step: it trains, slower), else
+``does_not_fit``. The 15 % margin covers the run-to-run spread of the measurements (about +-10 %, calibration README
+caveat 2) and memory other processes (a desktop, a second job) hold.
 """
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ from typing import Any
 from .catalog import GPUS
 from .inputs import LIMITS
 from .memory import estimate as _estimate
-from .models import Estimate, GpuSpec, Method, Optimizer, Sharding, TrainingSetup
+from .models import Estimate, GpuSpec, Method, Optimizer, QuantStorage, Sharding, TrainingSetup
 
 __all__ = ["COMFORTABLE_SHARE", "TIGHT_SHARE", "SETUP_SIZES", "verdict", "setup_for", "gpu_table",
            "smallest_setup", "remedies", "max_seq_len", "max_micro_batch", "SEQ_LEN_CAP", "MICRO_BATCH_CAP"]
@@ -36,11 +38,16 @@ def cached_estimate(s: TrainingSetup) -> Estimate:
     return _estimate(s)
 
 
-def verdict(peak_bytes: int, memory_bytes: int) -> str:
-    if peak_bytes <= COMFORTABLE_SHARE * memory_bytes:
+def verdict(peak_bytes: int, memory_bytes: int, driver_bytes: int | None = None) -> str:
+    """The verdict of a per-GPU peak on a card; ``driver_bytes``: the same with every paged optimizer state resident
+    (None: no paged states)."""
+    used = peak_bytes if driver_bytes is None else max(driver_bytes, peak_bytes)
+    if used <= COMFORTABLE_SHARE * memory_bytes:
         return "comfortable"
-    if peak_bytes <= TIGHT_SHARE * memory_bytes:
+    if used <= TIGHT_SHARE * memory_bytes:
         return "tight"
+    if peak_bytes <= TIGHT_SHARE * memory_bytes:
+        return "fits_by_paging"
     return "does_not_fit"
 
 
@@ -55,12 +62,23 @@ def setup_for(s: TrainingSetup, n: int) -> TrainingSetup:
             return replace(s, num_gpus=1)
         return replace(s, num_gpus=1, sharding=Sharding.NONE, offload_params=False)
     sharding = s.sharding if s.sharding is not Sharding.NONE else Sharding.ZERO3
-    return replace(s, num_gpus=n, sharding=sharding)
+    out = replace(s, num_gpus=n, sharding=sharding)
+    if (s.method is Method.QLORA and s.quant_storage is QuantStorage.UINT8 and not s.deepspeed
+            and s.fsdp_version == 1):
+        # FSDP1 cannot flatten uint8 4-bit weights with the 16-bit rest (api: contradiction): a sharded QLoRA run
+        # stores them in bf16, as PEFT's FSDP QLoRA recipe and TRL's FSDP docs set bnb_4bit_quant_storage
+        out = replace(out, quant_storage=QuantStorage.BF16)
+    return out
 
 
 @lru_cache(maxsize=64)
-def _peaks_by_size(s: TrainingSetup) -> dict[int, int]:
-    return {n: cached_estimate(setup_for(s, n)).peak_bytes for n in SETUP_SIZES}
+def _peaks_by_size(s: TrainingSetup) -> dict[int, tuple[int, int]]:
+    """(peak, driver) bytes per GPU for each setup size."""
+    out = {}
+    for n in SETUP_SIZES:
+        e = cached_estimate(setup_for(s, n))
+        out[n] = (e.peak_bytes, e.driver_bytes)
+    return out
 
 
 def gpu_table(s: TrainingSetup) -> list[dict[str, Any]]:
@@ -70,8 +88,9 @@ def gpu_table(s: TrainingSetup) -> list[dict[str, Any]]:
     for g in GPUS.values():
         rows.append({
             "gpu": g.id, "name": g.name, "memory_bytes": g.memory_bytes,
-            "setups": [{"num_gpus": n, "peak_bytes_per_gpu": peaks[n], "verdict": verdict(peaks[n], g.memory_bytes),
-                        "share_of_memory": round(peaks[n] / g.memory_bytes, 4)} for n in SETUP_SIZES],
+            "setups": [{"num_gpus": n, "peak_bytes_per_gpu": peaks[n][0], "driver_bytes_per_gpu": peaks[n][1],
+                        "verdict": verdict(peaks[n][0], g.memory_bytes, peaks[n][1]),
+                        "share_of_memory": round(peaks[n][0] / g.memory_bytes, 4)} for n in SETUP_SIZES],
         })
     return rows
 
@@ -82,12 +101,13 @@ def smallest_setup(s: TrainingSetup) -> dict[str, Any] | None:
     peaks = dict(_peaks_by_size(s))
     by_memory = sorted(GPUS.values(), key=lambda g: (g.memory_bytes, g.id))
     out: dict[str, Any] = {"fits": None, "comfortable": None}
-    for key, limit in (("fits", TIGHT_SHARE), ("comfortable", COMFORTABLE_SHARE)):
+    # fits: the peak fits (paging allowed, slower); comfortable: with the paged states resident too
+    for key, limit, which in (("fits", TIGHT_SHARE, 0), ("comfortable", COMFORTABLE_SHARE, 1)):
         for n in SETUP_SIZES:
-            hit = next((g for g in by_memory if peaks[n] <= limit * g.memory_bytes), None)
+            hit = next((g for g in by_memory if peaks[n][which] <= limit * g.memory_bytes), None)
             if hit is not None:
-                out[key] = {"gpu": hit.id, "num_gpus": n, "peak_bytes_per_gpu": peaks[n],
-                            "verdict": verdict(peaks[n], hit.memory_bytes)}
+                out[key] = {"gpu": hit.id, "num_gpus": n, "peak_bytes_per_gpu": peaks[n][0],
+                            "verdict": verdict(peaks[n][0], hit.memory_bytes, peaks[n][1])}
                 break
     return out
 

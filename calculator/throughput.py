@@ -59,6 +59,8 @@ __all__ = [
     "setup_tokens_per_second",
     "computed_tokens_per_example",
     "run_time",
+    "paging",
+    "host_link_gb_s",
 ]
 
 
@@ -561,6 +563,22 @@ def throughput(s: TrainingSetup, gpu: GpuSpec, k: TimeCoefficients = COEFFICIENT
         "breakdown_s": {"compute": t.compute_s * counts.micro_batches, "host": t.host_s * counts.micro_batches,
                         "communication": t.comm_s * counts.micro_batches, "optimizer": t.optimizer_s},
     }
+
+
+def host_link_gb_s(gpu: GpuSpec) -> float:
+    """The card's host link per direction, GB/s (PCIe; the fallback for a card whose datasheet gives none)."""
+    return gpu.host_link_gb_s or PCIE_FALLBACK_GB_S
+
+
+def paging(s: TrainingSetup, gpu: GpuSpec, k: TimeCoefficients = COEFFICIENTS) -> tuple[float, float]:
+    """A paged optimizer whose states do not all fit on ``gpu``: the seconds per step its evicted states take over
+    the host link (out and back: ``paging_bytes``) and the step's slowdown against the same step with every state
+    resident (the transfer overlaps the compute, so the slowdown is 1 until it is longer than the step)."""
+    check(s, gpu)
+    c = step_counts(s, gpu)
+    with_paging = step_time(c, gpu, k).step_s
+    without = step_time(replace(c, paging_bytes=0.0), gpu, k).step_s
+    return c.paging_bytes / (host_link_gb_s(gpu) * 1e9 * k.host_link_efficiency), with_paging / without
 
 
 def setup_tokens_per_second(s: TrainingSetup, gpu: GpuSpec, counts: StepCounts | None = None,

@@ -45,8 +45,21 @@ def _summary(s: Strings, r: dict[str, Any]) -> Html:
               el("p", {"class": "calc-peak__range"}, s.get("out.range"), ": ",
                  bytes_html(r["range"]["low_bytes"], "range.low_bytes"), " ", s.get("out.range_sep"), " ",
                  bytes_html(r["range"]["high_bytes"], "range.high_bytes")),
+              _paging_line(s, g),
               _run_line(s, r),
               stacked_bar(s, r["breakdown_bytes"], scale, g["memory_bytes"], s.get("out.breakdown")))
+
+
+def _paging_line(s: Strings, g: dict[str, Any]) -> Html:
+    """A setup that fits only by paging says what crosses the host link and how much slower a step is."""
+    paging = g.get("paging")
+    if g["verdict"] != "fits_by_paging" or not paging:
+        return join()
+    parts: list[Any] = [filled(s.get("out.paging"), {"evicted": bytes_html(paging["evicted_bytes"]), "gpu": g["name"]})]
+    if paging.get("slowdown"):
+        parts += [" ", filled(s.get("out.paging_slowdown"), {"factor": ltr(fmt_number(paging["slowdown"], 1))})]
+    return el("p", {"class": "calc-note", "data-note": "paging", "data-calc-output": "gpu.paging.slowdown",
+                    "data-value": paging.get("slowdown")}, parts)
 
 
 def _run_line(s: Strings, r: dict[str, Any]) -> Html:
