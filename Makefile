@@ -1,6 +1,6 @@
 # Two commands for a newcomer (see README.md):
 #   make serve   install what is missing, build the site, serve it at a printed local address
-#   make test    install what is missing, run every test (unit, property, accuracy, docs, e2e)
+#   make test    install what is missing, run every test (unit, property, accuracy, docs, e2e, frameworks)
 #   make check   the fast tiers only (unit, property), for contributors: seconds, needs no npm, browser or site
 # Both are idempotent: a second run only redoes what changed.
 
@@ -14,13 +14,13 @@ CHROMIUM ?= /usr/bin/chromium
 # mkdocs-material 9.7 prints a banner about MkDocs 2.0 on every build; we pin MkDocs 1.6 (see README).
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: serve test check build install chromium clean
+.PHONY: serve test check build install chromium clean snapshots
 
 install: $(VENV)/.installed node_modules/.installed
 
 $(VENV)/.installed: pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[docs,test]'
+	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[docs,test,export]'
 	touch $@
 
 node_modules/.installed: package.json package-lock.json
@@ -48,6 +48,11 @@ test: install chromium
 
 check: $(VENV)/.installed
 	$(PY) -m pytest -m "unit or property" -q
+
+# The frameworks' field lists the export checks diff against (frameworks/<target>/snapshot.json, committed); run
+# after bumping a pin in frameworks/<target>/requirements.txt.
+snapshots: install
+	$(PY) -m frameworks.snapshots
 
 clean:
 	rm -rf site .pytest_cache build dist *.egg-info

@@ -22,11 +22,15 @@ CACHE_DIR = ROOT / ".cache" / "calc-wheel"
 WRITER_VERSION = "3"  # bump when the wheel layout below changes
 #: Subpackages the page cannot work without: a wheel missing one fails the build instead of the reader's page.
 REQUIRED = ("api.py", "page/__init__.py")
+#: Subpackages left out of the page's first wheel: the exporters (issue 21) load only when a reader asks for a config,
+#: so the first page load does not grow with them.
+LATER = ("export",)
 
 
 def _ships(path: Path) -> bool:
     rel = path.relative_to(PACKAGE_DIR)
-    return path.is_file() and (path.suffix == ".py" or path.name == "py.typed") and "__pycache__" not in rel.parts
+    return (path.is_file() and (path.suffix == ".py" or path.name == "py.typed") and "__pycache__" not in rel.parts
+            and rel.parts[0] not in LATER)
 
 
 def package_files() -> list[Path]:

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).resolve().parents[1]
-TIERS = ("unit", "property", "accuracy", "docs", "e2e")
+TIERS = ("unit", "property", "accuracy", "docs", "e2e", "frameworks")
 
 # Hypothesis example counts, one profile per kind of run; no test sets its own count, so the profile always applies.
 #: ``ci``: Hypothesis's own CI profile (derandomized, no database; Hypothesis loads it itself when it sees a CI

@@ -1,0 +1,781 @@
+"""What every target shares: the plan (request keys after the export's adjustments), the cards' capabilities, the
+files' headers and comments (codes rendered through one template table), and the companion readers and writers
+(accelerate YAML, DeepSpeed JSON) several targets use.
+
+Everything goes through ``calculator.api``'s public functions: ``parse_request`` validates a request and
+``inputs_json`` gives its keys back normalised; ``answer`` gives the estimate a file's header names.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from .. import api, frameworks
+from ..catalog import GPUS, MODELS
+from ..models import ALL_LINEAR, LORA_MODULES
+from . import _yaml
+
+__all__ = ["Export", "Read", "CannotExpress", "Plan", "ReadState", "GPU_CAPS", "TEXT", "relevant",
+           "MEASURE_FILE"]
+
+# =====================================================================================================================
+# Results
+# =====================================================================================================================
+
+
+@dataclass(frozen=True, kw_only=True)
+class CannotExpress:
+    """A request key the target cannot write: the value asked, the value the file gives instead (``becomes``, which
+    the estimate beside the export is recomputed for), why (a code) and what to do instead (a code)."""
+
+    key: str
+    value: Any
+    becomes: Any
+    reason: str
+    what_to_do: str
+
+    def as_json(self) -> dict[str, Any]:
+        return {"key": self.key, "value": _jsonable(self.value), "becomes": _jsonable(self.becomes),
+                "reason": self.reason, "what_to_do": self.what_to_do}
+
+
+@dataclass(frozen=True, kw_only=True)
+class Export:
+    """A target's files ({file name: text}) for one request, what it cannot express, and the request they realise
+    (``request``: the input after the export's adjustments; ``adjustments``: ``(key, from, to, reason)``)."""
+
+    target: str
+    framework_version: str
+    files: dict[str, str]
+    cannot_express: tuple[CannotExpress, ...]
+    request: dict[str, Any]
+    adjustments: tuple[tuple[str, Any, Any, str], ...]
+
+    def as_json(self) -> dict[str, Any]:
+        return {"target": self.target, "framework_version": self.framework_version, "files": dict(self.files),
+                "cannot_express": [c.as_json() for c in self.cannot_express],
+                "request": {k: _jsonable(v) for k, v in self.request.items()},
+                "adjustments": [{"key": k, "from": _jsonable(a), "to": _jsonable(b), "reason": r}
+                                for k, a, b, r in self.adjustments]}
+
+
+@dataclass(frozen=True, kw_only=True)
+class Read:
+    """A pasted config read into a request. ``unread``: ``{file, key, value, code}`` for every key the estimator did
+    not take (``not_read``: no bearing on memory or time as modelled; ``not_modelled``: it changes memory in a way
+    the estimator does not model); ``errors``: ``{code, file, field}`` (``contradiction``, ``wrong_type``,
+    ``unknown_value``, ``invalid_yaml``, ``invalid_json``, ``unknown_target``, ``not_modelled``) — the page words them
+    from the code. ``request`` is None when an error stops the reading."""
+
+    target: str | None
+    request: dict[str, Any] | None
+    unread: tuple[dict[str, Any], ...]
+    errors: tuple[dict[str, Any], ...]
+
+    def as_json(self) -> dict[str, Any]:
+        return {"target": self.target, "request": self.request, "unread": list(self.unread),
+                "errors": list(self.errors)}
+
+
+def _jsonable(v: Any) -> Any:
+    return list(v) if isinstance(v, tuple) else v
+
+
+# =====================================================================================================================
+# The cards (for bf16, FlashAttention 2 and Axolotl's capability check)
+# =====================================================================================================================
+
+#: Per catalogue GPU: CUDA compute capability (NVIDIA's "CUDA GPUs" table; the MI300X is gfx942, CDNA 3) and whether
+#: it computes in bf16 (compute capability >= 8.0; CDNA 3). FlashAttention 2 needs sm_80+ (flash-attn README) or ROCm
+#: CDNA 3 (its composable-kernel backend).
+GPU_CAPS: dict[str, tuple[str, bool]] = {
+    "rtx-3090": ("sm_86", True), "rtx-4090": ("sm_89", True), "rtx-5090": ("sm_120", True),
+    "rtx-a6000": ("sm_86", True), "rtx-6000-ada": ("sm_89", True), "v100-16gb": ("sm_70", False),
+    "a10": ("sm_86", True), "a10g": ("sm_86", True), "l4": ("sm_89", True), "v100-32gb": ("sm_70", False),
+    "a100-40gb": ("sm_80", True), "l40s": ("sm_89", True), "a100-80gb": ("sm_80", True), "h100-80gb": ("sm_90", True),
+    "h200": ("sm_90", True), "b200": ("sm_100", True), "mi300x": ("gfx942", True),
+}
+
+
+def card_bf16(gpu: str | None) -> bool:
+    return gpu is None or GPU_CAPS[gpu][1]
+
+
+# =====================================================================================================================
+# Which keys matter for a request (the round trip compares these)
+# =====================================================================================================================
+_LORA_KEYS = ("lora_rank", "lora_targets", "lora_dtype", "lora_dropout")
+_QLORA_KEYS = ("double_quant", "qlora_backend", "quantize_lm_head", "dequant_cast")
+#: Request keys an export writes or lists (every estimate input, the run's size; not the answer's options).
+EXPORT_KEYS: tuple[str, ...] = tuple(s.name for s in api.INPUTS if s.setup and s.name not in (
+    "model", "momentum", "cuda_context_bytes")) + ("epochs",)
+
+
+def relevant(keys: Mapping[str, Any]) -> dict[str, Any]:
+    """The keys whose value changes the estimate of this request (others are ignored by the estimator: LoRA keys of
+    full fine-tuning, QLoRA keys without 4-bit, DeepSpeed keys without it, ...)."""
+    out = {k: keys[k] for k in EXPORT_KEYS if k in keys}
+    if keys.get("method") == "full":
+        for k in _LORA_KEYS:
+            out.pop(k, None)
+    if keys.get("method") != "qlora":
+        for k in _QLORA_KEYS:
+            out.pop(k, None)
+    if not keys.get("dpo"):
+        out.pop("precompute_ref_log_probs", None)
+    if keys.get("method") == "full" or keys.get("precision") != "mixed":
+        out.pop("base_fp32", None)
+    if keys.get("precision") == "fp32":
+        out.pop("lora_dtype", None)
+    if keys.get("sharding") == "none":
+        for k in ("deepspeed", "reduce_bucket_size", "frozen_param_grads", "no_sync_accumulation"):
+            out.pop(k, None)
+    if not keys.get("deepspeed"):
+        out.pop("reduce_bucket_size", None)
+    if keys.get("grad_accum_steps", 1) == 1:
+        out.pop("no_sync_accumulation", None)
+    if keys.get("sharding") != "zero3":
+        out.pop("frozen_param_grads", None)
+    return out
+
+
+# =====================================================================================================================
+# The plan: the request as the export realises it
+# =====================================================================================================================
+
+
+class Plan:
+    """The request's keys, adjusted by the export as it goes (each change recorded with a reason code)."""
+
+    def __init__(self, target: str, request: Mapping[str, Any]) -> None:
+        setup, options = api.parse_request(dict(request))
+        keys: dict[str, Any] = dict(api.inputs_json(setup))
+        keys.pop("momentum", None)
+        keys.pop("cuda_context_bytes", None)     # the machine's, not the framework's: carried over as given
+        keys["lora_targets"] = tuple(keys["lora_targets"])
+        keys["epochs"] = float(request.get("epochs", api.DEFAULTS["epochs"]))
+        self.target = target
+        self.framework = frameworks.get(target)
+        self.model_value = request["model"]
+        self.arch = setup.model
+        self.gpu: str | None = options["gpu"]
+        self.passthrough = {k: request[k] for k in ("gpu", "dataset_tokens", "dataset_examples",
+                                                    "mean_tokens_per_example", "gpu_hour_price",
+                                                    "cuda_context_bytes") if k in request}
+        self.original = dict(keys)
+        self.keys = keys
+        self.cannot: list[CannotExpress] = []
+        self.adjustments: list[tuple[str, Any, Any, str]] = []
+        self._canonical()
+
+    # --- recording ---------------------------------------------------------------------------------------------
+    def __getitem__(self, key: str) -> Any:
+        return self.keys[key]
+
+    def adjust(self, key: str, to: Any, reason: str) -> None:
+        """The same regime written another way (no change to the estimate), or a key the estimator ignores here."""
+        if self.keys[key] != to:
+            self.adjustments.append((key, self.keys[key], to, reason))
+            self.keys[key] = to
+
+    def cannot_express(self, key: str, becomes: Any, reason: str, what_to_do: str) -> None:
+        """The target has no way to write ``key``'s value: the file gives ``becomes`` (the estimate is recomputed for
+        it) and the reader is told what to do instead."""
+        if self.keys[key] == becomes:
+            return
+        asked = self.original[key]
+        self.cannot = [c for c in self.cannot if c.key != key]     # a later rule restates an earlier one
+        if becomes != asked:
+            self.cannot.append(CannotExpress(key=key, value=asked, becomes=becomes, reason=reason,
+                                             what_to_do=what_to_do))
+        self.keys[key] = becomes
+
+    def _canonical(self) -> None:
+        """One spelling per regime, so that reading a file back can give exactly these keys."""
+        k = self.keys
+        if k["method"] != "full" and k["precision"] == "mixed" and not k["base_fp32"]:
+            self.adjust("precision", "bf16", "same_regime_lora_16bit_base")
+        if not self.is_mixed_lora():
+            self.adjust("base_fp32", False, "ignored_by_estimate")
+        if k["sharding"] == "none":
+            self.adjust("deepspeed", False, "ignored_by_estimate")
+            self.adjust("no_sync_accumulation", False, "ignored_by_estimate")
+            self.adjust("frozen_param_grads", False, "ignored_by_estimate")
+        if not k["deepspeed"]:
+            self.adjust("reduce_bucket_size", api.DEFAULTS["reduce_bucket_size"], "ignored_by_estimate")
+        if not k["dpo"]:
+            self.adjust("precompute_ref_log_probs", False, "ignored_by_estimate")
+        if k["method"] != "qlora":
+            self.adjust("double_quant", api.DEFAULTS["double_quant"], "ignored_by_estimate")
+        if k["chunked_cross_entropy"] and k["fused_linear_cross_entropy"]:
+            self.adjust("chunked_cross_entropy", False, "fused_replaces_chunked")
+        if not card_bf16(self.gpu) and k["precision"] == "bf16" and k["method"] == "full":
+            self.cannot_express("precision", "mixed", "card_without_bf16", "fp16_needs_fp32_master")
+        if self.gpu is not None and GPU_CAPS[self.gpu][0] in ("sm_70",) and k["attention"] == "flash":
+            self.cannot_express("attention", "sdpa", "card_without_flash_attention", "use_sdpa")
+
+    # --- questions the targets ask --------------------------------------------------------------------------------
+    def is_mixed_lora(self) -> bool:
+        return self.keys["method"] != "full" and self.keys["precision"] == "mixed"
+
+    def half(self) -> str:
+        """The 16-bit dtype of this card: bfloat16, or float16 on a card without bf16."""
+        return "bfloat16" if card_bf16(self.gpu) else "float16"
+
+    def sharded_4bit(self) -> bool:
+        return self.keys["method"] == "qlora" and self.keys["sharding"] == "zero3"
+
+    def hf_repo(self) -> str | None:
+        """The Hugging Face repository of a catalogue model (from its ``source``), else None."""
+        src = self.arch.source
+        prefix = "https://huggingface.co/"
+        if isinstance(self.model_value, str) and src.startswith(prefix) and src.endswith("/blob/main/config.json"):
+            return src[len(prefix):-len("/blob/main/config.json")]
+        return None
+
+    def request(self) -> dict[str, Any]:
+        """The adjusted request (what the files realise), in request form."""
+        out: dict[str, Any] = {"model": self.model_value, **self.passthrough}
+        for key, value in self.keys.items():
+            out[key] = list(value) if isinstance(value, tuple) else value
+        return out
+
+
+def hf_stack_rules(p: Plan, *, bf16_adapters: bool = False) -> None:
+    """What every transformers + PEFT + bitsandbytes + accelerate/DeepSpeed target (TRL, Axolotl, LLaMA-Factory)
+    cannot write, and the closest setting it runs. ``bf16_adapters``: the target can keep LoRA adapters in bf16
+    (LLaMA-Factory's ``pure_bf16``); elsewhere PEFT autocasts them to fp32."""
+    k = p.keys
+    p.cannot_express("qlora_backend", "bitsandbytes", "bitsandbytes_only", "use_bitsandbytes")
+    p.cannot_express("quantize_lm_head", False, "transformers_skips_lm_head", "lm_head_stays_16bit")
+    p.cannot_express("dequant_cast", False, "not_this_frameworks_regime", "none")
+    if k["precision"] != "fp32" and not bf16_adapters:
+        p.cannot_express("lora_dtype", "fp32", "peft_autocasts_adapters", "none")
+    p.cannot_express("keeps_logits", False, "not_this_frameworks_regime", "none")
+    p.cannot_express("optimizer_in_backward", False, "no_optimizer_in_backward", "use_torchtune")
+    p.cannot_express("untie_embeddings", False, "transformers_keeps_ties", "none")
+    if k["sharding"] in ("zero1", "zero2"):        # FSDP has no ZeRO-1, and ZeRO-2 only in the deprecated FSDP1
+        p.cannot_express("deepspeed", True, "fsdp_has_no_zero1_2", "deepspeed_zero")
+
+
+def sharding_rules(p: Plan, *, sync_each_batch: bool) -> None:
+    """FSDP2 and DeepSpeed as the HF Trainer runs them (after the target's own rules chose between them).
+    ``sync_each_batch``: the target can pass accelerate's ``gradient_accumulation_kwargs`` (TRL's
+    ``accelerator_config``), so FSDP can reduce-scatter every micro-batch instead of accumulating under no_sync."""
+    k = p.keys
+    if k["sharding"] == "zero3" and not k["deepspeed"]:
+        if k["cpu_offload"] or k["offload_params"]:   # FSDP's CPUOffload moves parameters, gradients and the step
+            p.cannot_express("cpu_offload", True, "fsdp_offloads_together", "deepspeed_for_split_offload")
+            p.cannot_express("offload_params", True, "fsdp_offloads_together", "deepspeed_for_split_offload")
+        p.cannot_express("frozen_param_grads", False, "fsdp2_per_parameter", "none")
+        if k["grad_accum_steps"] > 1 and not sync_each_batch:     # transformers/trainer.py: no_sync unless told
+            p.cannot_express("no_sync_accumulation", True, "trainer_no_sync_default", "use_trl_sync_each_batch")
+    if k["deepspeed"]:
+        p.cannot_express("no_sync_accumulation", False, "deepspeed_no_no_sync", "none")
+    if k["sharding"] != "none" and k["grad_accum_steps"] == 1:
+        p.adjust("no_sync_accumulation", False, "ignored_by_estimate")
+
+
+# =====================================================================================================================
+# Headers, comments and the measuring lines
+# =====================================================================================================================
+
+#: English wording of every comment code (the page passes its own table for the reader's language).
+TEXT: dict[str, str] = {
+    "validated": "Validated against {stack}.",
+    "estimate": "Estimate: {model}, {method}: peak {peak} per GPU ({statistic}), {count} x {gpu}.",
+    "estimate_none": "Estimate: not given (export called without it).",
+    "run": "Run: {command}",
+    "measure": "Measure: {command} prints allocated_bytes, reserved_bytes and peak_bytes_per_gpu after the first "
+               "steps (the estimate's names).",
+    "placeholders": "Only the values marked EDIT need editing (dataset and output paths).",
+    "edit_dataset": "EDIT: your dataset (a Hub id or a local folder)",
+    "edit_output": "EDIT: where checkpoints go",
+    "edit_model": "EDIT: the model's Hub id or local path",
+    "companion": "With {files}.",
+    # one line per key whose framework default differs from the estimate's value
+    "why_dtype": "{framework} loads in {default} by default; the estimate has {value}",
+    "why_compute_dtype": "the 4-bit matmuls compute in {value} (default: {default})",
+    "why_double_quant": "double quantisation {value} (default: {default})",
+    "why_quant_type": "the estimate assumes NF4 (BitsAndBytesConfig defaults to fp4)",
+    "why_quant_storage": "16-bit storage so sharding splits the 4-bit weights (uint8 leaves them whole on every GPU)",
+    "why_checkpointing": "gradient checkpointing {value} (default: {default})",
+    "why_fsdp_checkpointing": "checkpointing by FSDP itself; the trainer flag would add an all-gather in backward",
+    "why_optimizer": "the estimate's optimizer (default: {default})",
+    "why_attention": "the estimate's attention kernel (default: {default})",
+    "why_batch": "micro-batch per GPU (default: {default})",
+    "why_seq_len": "sequence length of the estimate (default: {default})",
+    "why_packing": "packing (time and cost; default: {default})",
+    "why_dropout": "LoRA dropout of the estimate (default: {default}); above 0 every wrapped module keeps a copy",
+    "why_rank": "LoRA rank (default: {default})",
+    "why_targets": "LoRA targets of the estimate (default: {default})",
+    "why_precision": "{value} (default: {default})",
+    "why_disable_dropout": "keeps LoRA dropout active (DPO disables every dropout by default)",
+    "why_lora_kernels": "PEFT's LoRA layers as estimated (Axolotl enables its fused LoRA kernels by default)",
+    "why_offload": "activations offloaded to host RAM (default: off)",
+    "why_compile": "torch.compile (default: off)",
+    "why_sync": "gradients reduce-scattered every micro-batch (default: accumulated unsharded under no_sync)",
+    "why_upcast": "LoRA adapters in fp32 as estimated",
+    "why_epochs": "epochs of the estimate's run (default: {default})",
+    "why_fp16": "fp16 autocast: this card has no bf16",
+    "why_flash": "FlashAttention 2 as estimated",
+    "why_fused_ce": "lm_head and loss fused as estimated",
+    "why_precompute": "reference log-probabilities computed beforehand: no reference model in memory",
+    "why_zero": "ZeRO stage {value}",
+    "why_offload_optimizer": "optimizer states in host RAM",
+    "why_offload_param": "parameters in host RAM",
+    "why_bucket": "DeepSpeed's gradient bucket of the estimate, in elements",
+    # cannot-express reasons and remedies (codes in CannotExpress)
+    "unsloth_single_gpu": "Unsloth trains on one GPU",
+    "use_trl_or_axolotl": "export for TRL or Axolotl",
+}
+
+
+def render(code: str, text: Mapping[str, str] | None = None, **params: Any) -> str:
+    """One comment in the table's language; values are shown as the file writes them (``true``, ``0.05``)."""
+    table = text or TEXT
+    shown = {k: (_yaml.scalar(v).strip('"') if isinstance(v, (bool, int, float)) or v is None else v)
+             for k, v in params.items()}
+    return table.get(code, TEXT.get(code, code)).format(**shown)
+
+
+def summary_of(plan: Plan) -> dict[str, Any] | None:
+    """The estimate the files belong to, for their header: model, method, peak per GPU with its statistic, card and
+    count. Computed with ``api.answer`` for the adjusted request."""
+    req = plan.request()
+    req["include"] = []
+    answer = api.answer(req)
+    if not answer.get("ok"):
+        return None
+    r = answer["result"]
+    method = {"full": "full fine-tuning", "lora": "LoRA", "qlora": "QLoRA"}[plan["method"]] + (
+        " + DPO" if plan["dpo"] else "")
+    gpu = GPUS[plan.gpu].name if plan.gpu else "any GPU"
+    return {"model": plan.arch.name, "method": method, "peak": f"{r['peak_gb']} GB",
+            "statistic": "peak_bytes_per_gpu, as nvidia-smi shows", "count": plan["num_gpus"], "gpu": gpu,
+            "allocated_bytes": r["allocated_bytes"], "reserved_bytes": r["reserved_bytes"],
+            "peak_bytes_per_gpu": r["peak_bytes_per_gpu"]}
+
+
+def header(plan: Plan, summary: Mapping[str, Any] | None, run: str, measure: str | None,
+           text: Mapping[str, str] | None, companions: list[str] = ()) -> list[str]:
+    stack = ", ".join(f"{p} {v}" for p, v in plan.framework.stack.items())
+    lines = [render("validated", text, stack=stack)]
+    lines.append(render("estimate", text, **summary) if summary else render("estimate_none", text))
+    lines.append(render("run", text, command=run))
+    if measure:
+        lines.append(render("measure", text, command=measure))
+    if companions:
+        lines.append(render("companion", text, files=", ".join(companions)))
+    lines.append(render("placeholders", text))
+    return ["# " + line for line in lines]
+
+
+#: The measuring file every export carries (same names as the estimator's result).
+MEASURE_FILE = "measure.py"
+
+MEASURE_PY = '''"""Peak GPU memory of a run, under the estimator's names: allocated_bytes (torch.cuda.max_memory_allocated),
+reserved_bytes (torch.cuda.max_memory_reserved) and peak_bytes_per_gpu (the device's used memory, as nvidia-smi
+shows it, after the first steps). Runs a framework's training module with a callback added to every Trainer:
+
+    python measure.py MODULE ARGS...        e.g. python measure.py trl.scripts.sft --config run.yaml
+    accelerate launch --config_file accelerate.yaml measure.py MODULE ARGS...
+"""
+import json
+import os
+import runpy
+import sys
+
+import torch
+import transformers
+
+MEASURE_AT_STEP = 3
+
+
+class MeasureMemory(transformers.TrainerCallback):
+    done = False
+
+    def on_step_end(self, args, state, control, **kwargs):
+        if state.global_step == MEASURE_AT_STEP:
+            self.report(state)
+
+    def on_train_end(self, args, state, control, **kwargs):
+        if not self.done:            # a run shorter than MEASURE_AT_STEP steps
+            self.report(state)
+
+    def report(self, state):
+        self.done = True
+        row = {"step": state.global_step, "rank": int(os.environ.get("RANK", "0"))}
+        if torch.cuda.is_available():
+            free, total = torch.cuda.mem_get_info()
+            row.update(allocated_bytes=torch.cuda.max_memory_allocated(),
+                       reserved_bytes=torch.cuda.max_memory_reserved(), peak_bytes_per_gpu=total - free)
+        else:
+            row.update(allocated_bytes=None, reserved_bytes=None, peak_bytes_per_gpu=None)
+        print("measure " + json.dumps(row), flush=True)
+
+
+_init = transformers.Trainer.__init__
+
+
+def _with_measure(self, *args, **kwargs):
+    _init(self, *args, **kwargs)
+    self.add_callback(MeasureMemory())
+
+
+transformers.Trainer.__init__ = _with_measure
+
+if __name__ == "__main__":
+    module, sys.argv = sys.argv[1], [sys.argv[1]] + sys.argv[2:]
+    runpy.run_module(module, run_name="__main__", alter_sys=True)
+'''
+
+
+# =====================================================================================================================
+# Optimizer names (transformers OptimizerNames) and module lists
+# =====================================================================================================================
+
+#: The estimate's optimizer -> transformers ``optim`` (and ``optim_args``), 5.x ``OptimizerNames``.
+HF_OPTIM: dict[str, tuple[str, str | None]] = {
+    "adamw_torch": ("adamw_torch", None), "adamw_torch_fused": ("adamw_torch_fused", None),
+    "adamw_8bit": ("adamw_bnb_8bit", None), "paged_adamw_8bit": ("paged_adamw_8bit", None),
+    "paged_adamw_32bit": ("paged_adamw_32bit", None), "adafactor": ("adafactor", None), "sgd": ("sgd", None),
+    "sgd_momentum": ("sgd", "momentum=0.9"),
+}
+#: transformers ``optim`` -> the estimate's optimizer (aliases included).
+FROM_HF_OPTIM: dict[str, str] = {"adamw_torch": "adamw_torch", "adamw_torch_fused": "adamw_torch_fused",
+                                 "adamw_bnb_8bit": "adamw_8bit", "adamw_8bit": "adamw_8bit",
+                                 "paged_adamw_8bit": "paged_adamw_8bit", "paged_adamw_32bit": "paged_adamw_32bit",
+                                 "adafactor": "adafactor", "sgd": "sgd"}
+
+
+def optimizer_from(name: Any, optim_args: Any) -> str | None:
+    if not isinstance(name, str) or name not in FROM_HF_OPTIM:
+        return None
+    opt = FROM_HF_OPTIM[name]
+    if opt == "sgd" and isinstance(optim_args, str):
+        args = dict(p.split("=", 1) for p in optim_args.replace(" ", "").split(",") if "=" in p)
+        try:
+            if float(args.get("momentum", "0")) > 0:
+                return "sgd_momentum"
+        except ValueError:
+            return None
+    return opt
+
+
+def targets_list(targets: tuple[str, ...]) -> str | list[str]:
+    """PEFT ``target_modules``: ``all-linear`` for the seven decoder linears, else the list."""
+    return "all-linear" if tuple(targets) == ALL_LINEAR else list(targets)
+
+
+def targets_from(value: Any) -> tuple[str, ...] | None:
+    """PEFT ``target_modules`` (a list, ``all-linear``, or one name) -> the estimate's names, None if unknown."""
+    items = [value] if isinstance(value, str) else value
+    if not isinstance(items, list) or not items:
+        return None
+    names: set[str] = set()
+    for item in items:
+        if item in ("all-linear", "all"):
+            names.update(ALL_LINEAR)
+        elif isinstance(item, str) and item in LORA_MODULES:
+            names.add(item)
+        else:
+            return None
+    return tuple(m for m in LORA_MODULES if m in names)
+
+
+# =====================================================================================================================
+# Reading: the state a reader builds, companions shared by several targets
+# =====================================================================================================================
+
+
+class ReadState:
+    """What a reader collects: request keys, unread keys, errors. ``take`` marks a file key as read."""
+
+    def __init__(self, target: str) -> None:
+        self.target = target
+        self.keys: dict[str, Any] = {}
+        self.unread: list[dict[str, Any]] = []
+        self.errors: list[dict[str, Any]] = []
+        self._seen: dict[str, set[str]] = {}
+        self.model: Any = None
+
+    def error(self, code: str, file: str, field_: str | None) -> None:
+        self.errors.append({"code": code, "file": file, "field": field_})
+
+    def unread_key(self, file: str, key: str, value: Any, code: str = "not_read") -> None:
+        self.unread.append({"file": file, "key": key, "value": value, "code": code})
+
+    def take(self, file: str, cfg: Mapping[str, Any], key: str) -> Any:
+        self._seen.setdefault(file, set()).add(key)
+        return cfg.get(key)
+
+    def finish_unread(self, file: str, cfg: Mapping[str, Any], prefix: str = "") -> None:
+        seen = self._seen.get(file, set())
+        for key, value in cfg.items():
+            if prefix + str(key) not in seen:
+                self.unread_key(file, prefix + str(key), value if _scalar_like(value) else None)
+
+    def typed(self, file: str, key: str, value: Any, kind: type | tuple[type, ...]) -> Any:
+        """``value`` of the given type, as the framework's typed parser reads it (``"2e-4"`` is a float for a float
+        field); None after recording ``wrong_type`` when it cannot be."""
+        if value is None:
+            return None
+        if kind is bool:
+            if isinstance(value, bool):
+                return value
+            if isinstance(value, str) and value.lower() in ("true", "false"):
+                return value.lower() == "true"
+        elif kind is int:
+            if isinstance(value, int) and not isinstance(value, bool):
+                return value
+            if isinstance(value, str):
+                try:
+                    return int(value)
+                except ValueError:
+                    pass
+        elif kind is float:
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                return float(value)
+            if isinstance(value, str):
+                try:
+                    return float(value)
+                except ValueError:
+                    pass
+        elif isinstance(value, kind):
+            return value
+        self.error("wrong_type", file, key)
+        return None
+
+    def set(self, key: str, value: Any) -> None:
+        if value is not None:
+            self.keys[key] = value
+
+    def main_file(self, cfgs: Mapping[str, Mapping[str, Any]],
+                  kinds: Mapping[str, str]) -> tuple[str, Mapping[str, Any]] | None:
+        """The one training file among the pasted ones (companions aside); None after an error otherwise."""
+        main = [n for n in cfgs if kinds[n] == self.target]
+        if len(main) != 1:
+            self.error("missing_field" if not main else "contradiction", main[1] if main else "", "config")
+            return None
+        return main[0], cfgs[main[0]]
+
+    def read_model(self, file: str, cfg: Mapping[str, Any], key: str) -> None:
+        """The catalogue model a file's Hub id names; an id the catalogue lacks is listed (``unknown_model``)."""
+        self.model = model_from_repo(self.take(file, cfg, key))
+        if self.model is None and cfg.get(key) is not None:
+            self.unread_key(file, key, cfg[key], "unknown_model")
+
+
+def _scalar_like(v: Any) -> bool:
+    return v is None or isinstance(v, (bool, int, float, str))
+
+
+def model_from_repo(repo: Any) -> str | None:
+    """The catalogue id whose Hugging Face repository is ``repo`` (``meta-llama/Llama-3.1-8B``), else None."""
+    if not isinstance(repo, str):
+        return None
+    for m in MODELS.values():
+        if m.source == f"https://huggingface.co/{repo}/blob/main/config.json":
+            return m.id
+    return None
+
+
+def parse_texts(files: Mapping[str, str], state: ReadState) -> dict[str, dict[str, Any]]:
+    """Each pasted file parsed: JSON for ``*.json`` (and text starting with ``{``), YAML otherwise."""
+    out: dict[str, dict[str, Any]] = {}
+    for name, text in files.items():
+        if not isinstance(text, str) or len(text) > api.MAX_INPUT_CHARS:
+            state.error("too_large", name, None)
+            continue
+        if name.endswith(".py") or "FastLanguageModel" in text:
+            out[name] = {"__python__": text}        # a script: read with ast by the Unsloth reader
+            continue
+        if name.endswith(".json") or text.lstrip().startswith("{"):
+            try:
+                data = json.loads(text)
+            except ValueError:
+                state.error("invalid_json", name, None)
+                continue
+            if not isinstance(data, dict):
+                state.error("not_an_object", name, None)
+                continue
+        else:
+            try:
+                data = _yaml.load(text)
+            except _yaml.YamlError as exc:
+                state.error("invalid_yaml", name, None if exc.line is None else f"line {exc.line}")
+                continue
+        out[name] = data
+    return out
+
+
+def kind_of(cfg: Mapping[str, Any]) -> str:
+    """What a parsed file is: ``deepspeed``, ``accelerate``, ``unsloth``, ``axolotl``, ``llamafactory``, ``trl``."""
+    if "__python__" in cfg:
+        return "unsloth"
+    if "zero_optimization" in cfg or "train_micro_batch_size_per_gpu" in cfg:
+        return "deepspeed"
+    if "distributed_type" in cfg or "compute_environment" in cfg:
+        return "accelerate"
+    if isinstance(cfg.get("training"), dict) or isinstance(cfg.get("lora"), dict):
+        return "unsloth"
+    if "base_model" in cfg or "micro_batch_size" in cfg or "sequence_len" in cfg:
+        return "axolotl"
+    if "stage" in cfg or "finetuning_type" in cfg or "cutoff_len" in cfg:
+        return "llamafactory"
+    return "trl"
+
+
+def read_deepspeed(state: ReadState, name: str, ds: Mapping[str, Any], batch: Mapping[str, Any],
+                   hidden_size: int | None) -> None:
+    """A DeepSpeed JSON: ZeRO stage, offload, the gradient bucket; its batch keys checked against the YAML's."""
+    zero = ds.get("zero_optimization") or {}
+    if not isinstance(zero, dict):
+        state.error("wrong_type", name, "zero_optimization")
+        return
+    stage = state.typed(name, "zero_optimization.stage", zero.get("stage", 0), int)
+    if stage is not None:
+        if stage not in (0, 1, 2, 3):
+            state.error("unknown_value", name, "zero_optimization.stage")
+        else:
+            state.set("sharding", ("none", "zero1", "zero2", "zero3")[stage])
+    state.set("deepspeed", True)
+    off_opt = (zero.get("offload_optimizer") or {}).get("device", "none")
+    off_par = (zero.get("offload_param") or {}).get("device", "none")
+    for key, dev in (("offload_optimizer", off_opt), ("offload_param", off_par)):
+        if dev not in ("none", "cpu", "nvme", None):
+            state.error("unknown_value", name, f"zero_optimization.{key}.device")
+        if dev == "nvme":
+            state.error("not_modelled", name, f"zero_optimization.{key}.device")
+    state.set("cpu_offload", off_opt == "cpu")
+    state.set("offload_params", off_par == "cpu")
+    bucket = zero.get("reduce_bucket_size", 500_000_000)
+    if bucket == "auto":
+        if hidden_size is not None:
+            state.set("reduce_bucket_size", hidden_size * hidden_size)
+    else:
+        state.set("reduce_bucket_size", state.typed(name, "zero_optimization.reduce_bucket_size", bucket, int))
+    for ds_key, yaml_key, req_key in (("train_micro_batch_size_per_gpu", "micro_batch", "micro_batch_size"),
+                                      ("gradient_accumulation_steps", "accum", "grad_accum_steps")):
+        v = ds.get(ds_key, "auto")
+        if v != "auto" and batch.get(yaml_key) is not None and v != batch[yaml_key]:
+            state.error("contradiction", name, ds_key)
+    bf16 = (ds.get("bf16") or {}).get("enabled", "auto")
+    if bf16 not in ("auto", None) and batch.get("bf16") is not None and bool(bf16) != bool(batch["bf16"]):
+        state.error("contradiction", name, "bf16.enabled")
+    if (ds.get("bf16") or {}).get("bf16_master_weights_and_grads") or (ds.get("bf16") or {}).get(
+            "bf16_optimizer_states"):
+        state.unread_key(name, "bf16.bf16_master_weights_and_grads", True, "not_modelled")
+
+
+def read_accelerate(state: ReadState, name: str, acc: Mapping[str, Any], amp: str | None) -> None:
+    """An accelerate config: processes, the distributed type (DDP, FSDP, DeepSpeed), FSDP's offload and checkpointing;
+    its mixed precision checked against the training file's (``amp``: ``bf16``/``fp16``/``no``)."""
+    procs = state.typed(name, "num_processes", acc.get("num_processes", 1), int)
+    if procs is not None:
+        if procs < 1:
+            state.error("out_of_range", name, "num_processes")
+        else:
+            state.set("num_gpus", procs)
+    dist = acc.get("distributed_type", "NO")
+    mp = acc.get("mixed_precision")
+    if mp is not None and amp is not None and mp != amp:
+        state.error("contradiction", name, "mixed_precision")
+    if dist == "FSDP":
+        fsdp = acc.get("fsdp_config") or {}
+        version = fsdp.get("fsdp_version", 1)
+        if version == 2:
+            reshard = fsdp.get("fsdp_reshard_after_forward", True)
+            state.set("sharding", "zero3" if reshard in (True, "FULL_SHARD") else "zero2")
+        else:
+            strategy = fsdp.get("fsdp_sharding_strategy", fsdp.get("fsdp_reshard_after_forward", "FULL_SHARD"))
+            state.set("sharding", {"FULL_SHARD": "zero3", "SHARD_GRAD_OP": "zero2", "NO_SHARD": "none",
+                                   True: "zero3"}.get(strategy, "zero3"))
+            state.unread_key(name, "fsdp_config.fsdp_version", version, "not_modelled")
+        offload = fsdp.get("fsdp_offload_params", False) is True
+        state.set("cpu_offload", offload)
+        state.set("offload_params", offload)
+        if fsdp.get("fsdp_activation_checkpointing") is True:
+            state.keys["fsdp_activation_checkpointing"] = True
+        state.set("deepspeed", False)
+    elif dist == "DEEPSPEED":
+        state.set("deepspeed", True)
+        inline = acc.get("deepspeed_config") or {}
+        if "zero_stage" in inline:
+            stage = inline["zero_stage"]
+            if stage in (0, 1, 2, 3):
+                state.set("sharding", ("none", "zero1", "zero2", "zero3")[stage])
+            else:
+                state.error("unknown_value", name, "deepspeed_config.zero_stage")
+            state.set("cpu_offload", inline.get("offload_optimizer_device", "none") == "cpu")
+            state.set("offload_params", inline.get("offload_param_device", "none") == "cpu")
+    elif dist in ("MULTI_GPU", "NO"):
+        state.set("sharding", "none")
+    else:
+        state.error("unknown_value", name, "distributed_type")
+
+
+def accelerate_yaml(plan: Plan, ds_file: str | None, header_lines: list[str]) -> str:
+    """An accelerate config for the plan: DDP, FSDP2 (``sharding`` zero3, or zero2 as ``reshard_after_forward:
+    false``) or DeepSpeed with its JSON. Checkpointing under FSDP is FSDP's own (the caller turns the trainer's off)."""
+    k = plan.keys
+    amp = "bf16" if plan.half() == "bfloat16" else "fp16"
+    if k["precision"] == "fp32":
+        amp = "no"
+    items: list[tuple[str, Any, str | None]] = [
+        ("compute_environment", "LOCAL_MACHINE", None),
+        ("distributed_type", "MULTI_GPU" if k["sharding"] == "none" else "DEEPSPEED" if k["deepspeed"] else "FSDP",
+         None),
+        ("mixed_precision", amp, None),
+        ("num_machines", 1, None),
+        ("num_processes", k["num_gpus"], None),
+        ("machine_rank", 0, None),
+        ("rdzv_backend", "static", None),
+        ("same_network", True, None),
+        ("use_cpu", False, None),
+    ]
+    if k["sharding"] != "none" and not k["deepspeed"]:
+        items.append(("fsdp_config", [
+            ("fsdp_version", 2, None),
+            ("fsdp_auto_wrap_policy", "TRANSFORMER_BASED_WRAP", "wraps the model's _no_split_modules"),
+            ("fsdp_reshard_after_forward", k["sharding"] == "zero3", None),
+            ("fsdp_offload_params", k["cpu_offload"], None),
+            ("fsdp_activation_checkpointing", k["gradient_checkpointing"], render("why_fsdp_checkpointing")
+             if k["gradient_checkpointing"] else None),
+            ("fsdp_cpu_ram_efficient_loading", True, None),
+            ("fsdp_state_dict_type", "SHARDED_STATE_DICT", None),
+        ], None))
+    elif k["deepspeed"]:
+        items.append(("deepspeed_config", [
+            ("deepspeed_config_file", ds_file, None),
+            ("zero3_init_flag", k["sharding"] == "zero3", None),
+        ], None))
+    return "\n".join(header_lines + _yaml.dump(items)) + "\n"
+
+
+def deepspeed_json(plan: Plan) -> str:
+    """A DeepSpeed config (no comments: accelerate reads it with json.load); ``auto`` where the HF integration fills
+    the trainer's own values."""
+    k = plan.keys
+    stage = {"zero1": 1, "zero2": 2, "zero3": 3}[k["sharding"]]
+    zero: dict[str, Any] = {"stage": stage}
+    zero["offload_optimizer"] = {"device": "cpu" if k["cpu_offload"] else "none", "pin_memory": True}
+    if stage == 3:
+        zero["offload_param"] = {"device": "cpu" if k["offload_params"] else "none", "pin_memory": True}
+    zero.update({"overlap_comm": stage == 3, "contiguous_gradients": True,
+                 "reduce_bucket_size": k["reduce_bucket_size"]})
+    if stage == 3:
+        zero.update({"stage3_prefetch_bucket_size": "auto", "stage3_param_persistence_threshold": "auto",
+                     "stage3_gather_16bit_weights_on_model_save": True})
+    half = "bf16" if plan.half() == "bfloat16" else "fp16"
+    cfg: dict[str, Any] = {
+        half: {"enabled": "auto"},
+        "train_micro_batch_size_per_gpu": "auto",
+        "gradient_accumulation_steps": "auto",
+        "gradient_clipping": "auto",
+        "zero_optimization": zero,
+    }
+    return json.dumps(cfg, indent=2) + "\n"
+

@@ -1,0 +1,132 @@
+"""YAML in the frameworks' dialect: a small writer for the exports, and ruamel.yaml (imported lazily) for reading.
+
+Every target reads its config with PyYAML's ``safe_load``, which is YAML 1.1: ``yes/no/on/off`` are booleans, ``017``
+is octal 15 and ``2e-4`` (no dot) is a string. The writer therefore emits only forms that read the same in YAML 1.1
+and 1.2 (``true``/``false``, decimal integers, floats with a dot, quoted strings where a plain one could be read as
+something else); the reader is ruamel.yaml 0.19 (pure Python, ``typ="safe"``) told to read YAML 1.1, so a pasted
+config means what the framework would make of it. Standard library only apart from that lazy import.
+"""
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+__all__ = ["dump", "load", "scalar", "YamlError"]
+
+_PLAIN = re.compile(r"^[A-Za-z_/.][A-Za-z0-9_./-]*$")
+#: Plain words YAML 1.1 or 1.2 would read as a boolean or null (PyYAML's resolver, yaml.org/type/bool.html).
+_SPECIAL = frozenset("y n yes no on off true false null ~".split())
+
+
+class YamlError(ValueError):
+    """A text that is not YAML, or whose top level is not a mapping; ``line`` is 1-based when known."""
+
+    def __init__(self, line: int | None = None) -> None:
+        super().__init__(line)
+        self.line = line
+
+
+def scalar(v: Any) -> str:
+    """One value as YAML text that PyYAML (1.1) and YAML 1.2 parsers read back as the same Python value."""
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, float):
+        if not math.isfinite(v):
+            raise ValueError(v)
+        text = repr(v)
+        if "e" in text or "E" in text:          # 1e-05 -> 1.0e-05: PyYAML's float needs the dot
+            mant, exp = text.lower().split("e")
+            text = (mant if "." in mant else mant + ".0") + "e" + exp
+        return text
+    s = str(v)
+    if _PLAIN.match(s) and s.lower() not in _SPECIAL:
+        return s
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _comment(c: str | None) -> str:
+    return f"  # {c}" if c else ""
+
+
+def dump(items: list[tuple[str, Any, str | None]], indent: int = 0) -> list[str]:
+    """Lines of a block mapping from ``(key, value, comment)``; a value may be a list of scalars or a nested list of
+    such triples (a mapping). A list of mappings is written as ``- `` items."""
+    pad = " " * indent
+    out: list[str] = []
+    for key, value, comment in items:
+        if isinstance(value, list) and value and isinstance(value[0], tuple):
+            out.append(f"{pad}{key}:{_comment(comment)}")
+            out.extend(dump(value, indent + 2))
+        elif isinstance(value, list) and value and isinstance(value[0], list):   # a list of mappings
+            out.append(f"{pad}{key}:{_comment(comment)}")
+            for mapping in value:
+                lines = dump(mapping, indent + 4)
+                out.append(f"{pad}  - " + lines[0].lstrip())
+                out.extend(lines[1:])
+        elif isinstance(value, list):
+            out.append(f"{pad}{key}: [{', '.join(scalar(x) for x in value)}]{_comment(comment)}")
+        else:
+            out.append(f"{pad}{key}: {scalar(value)}{_comment(comment)}")
+    return out
+
+
+# PyYAML 6.0's implicit resolvers (yaml/resolver.py), which every target reads its config with: YAML 1.1, except
+# that a float needs a dot and a signed exponent (``2e-4`` is a string) and ``y``/``n`` stay strings. ruamel's own
+# 1.1 rules differ on exactly those, so the reader uses these.
+_PYYAML_RESOLVERS: tuple[tuple[str, str, str | tuple[str, ...]], ...] = (
+    ("bool", r"^(?:yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$", "yYnNtTfFoO"),
+    ("float", r"^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?"
+              r"|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$",
+     "-+0123456789."),
+    ("int", r"^(?:[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+"
+            r"|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)$", "-+0123456789"),
+    ("merge", r"^(?:<<)$", "<"),
+    ("null", r"^(?:~|null|Null|NULL|)$", ("~", "n", "N", "")),
+    ("timestamp", r"^(?:[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]|[0-9][0-9][0-9][0-9]-[0-9][0-9]?-[0-9][0-9]?"
+                  r"(?:[Tt]|[ \t]+)[0-9][0-9]?:[0-9][0-9]:[0-9][0-9](?:\.[0-9]*)?"
+                  r"(?:[ \t]*(?:Z|[-+][0-9][0-9]?(?::[0-9][0-9])?))?)$", "0123456789"),
+    ("value", r"^(?:=)$", "="),
+)
+
+
+def _yaml() -> Any:
+    from ruamel.yaml import YAML
+    from ruamel.yaml.resolver import VersionedResolver
+
+    table: dict[Any, list[tuple[str, Any]]] = {}
+    for tag, pattern, first in _PYYAML_RESOLVERS:
+        for ch in first:
+            table.setdefault(ch, []).append(("tag:yaml.org,2002:" + tag, re.compile(pattern)))
+
+    class PyYamlResolver(VersionedResolver):
+        @property
+        def versioned_resolver(self) -> Any:
+            return table
+
+    yaml = YAML(typ="safe", pure=True)
+    yaml.Resolver = PyYamlResolver
+    yaml.version = (1, 1)
+    return yaml
+
+
+def load(text: str) -> dict[str, Any]:
+    """The mapping a framework would read from ``text`` (PyYAML's YAML 1.1). Raises ``YamlError``."""
+    from ruamel.yaml.error import YAMLError
+
+    try:
+        data = _yaml().load(text)
+    except YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+        raise YamlError(None if mark is None else mark.line + 1) from None
+    except (ValueError, TypeError, RecursionError):
+        raise YamlError(None) from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise YamlError(1)
+    return data

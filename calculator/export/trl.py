@@ -1,0 +1,287 @@
+"""TRL 1.16 CLI: ``trl sft|dpo --config {sft,dpo}.yaml`` (``TrlParser`` over ScriptArguments, SFTConfig|DPOConfig,
+ModelConfig, DatasetMixtureConfig: ``trl/scripts/sft.py``, ``dpo.py``), with an accelerate config (DDP, FSDP2, or
+DeepSpeed with its JSON) for more than one GPU.
+
+Keys, read at the pinned versions: ModelConfig (``trl/trainer/model_config.py``: ``dtype`` default float32,
+``use_bnb_nested_quant`` False, ``bnb_4bit_quant_storage`` None = uint8, ``lora_dropout`` 0.05), TRL's
+``_BaseConfig`` (``gradient_checkpointing`` True, ``bf16`` True unless fp16), transformers 5.24 TrainingArguments
+(``activation_checkpointing``, its deprecated alias ``gradient_checkpointing``; ``optim`` default
+``adamw_torch_fused``), SFTConfig (``max_length`` 1024, ``packing``), DPOConfig (no ``packing``; ``disable_dropout``
+True; ``precompute_ref_log_probs``). TRL 1.16 computes the loss through a fused LM head in tiles
+(``trl/trainer/utils.py add_fused_lm_head``) in both trainers, with no switch.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from .. import frameworks
+from . import _yaml
+from ._common import (HF_OPTIM, MEASURE_FILE, MEASURE_PY, Plan, ReadState, accelerate_yaml, card_bf16,
+                      deepspeed_json, header, hf_stack_rules, optimizer_from, read_accelerate, read_deepspeed, render,
+                      sharding_rules, targets_from, targets_list)
+
+TARGET = "trl"
+ACCELERATE_FILE = "accelerate.yaml"
+DEEPSPEED_FILE = "ds_config.json"
+
+
+def config_file(plan: Plan) -> str:
+    return "dpo.yaml" if plan["dpo"] else "sft.yaml"
+
+
+def plan(p: Plan) -> None:
+    """What TRL cannot write, and the closest setting it runs instead."""
+    k = p.keys
+    hf_stack_rules(p)
+    p.cannot_express("fused_linear_cross_entropy", True, "trl_fused_lm_head_always", "none")
+    if k["chunked_cross_entropy"]:
+        p.adjust("chunked_cross_entropy", False, "fused_replaces_chunked")
+    if k["dpo"]:
+        p.cannot_express("packing", False, "dpo_config_no_packing", "none")
+    sharding_rules(p, sync_each_batch=True)
+
+
+def _dtype(p: Plan) -> str:
+    if p["precision"] == "fp32" or (p["precision"] == "mixed" and (p["method"] == "full" or p["base_fp32"])):
+        return "float32"
+    return p.half()
+
+
+def write(p: Plan, summary: Mapping[str, Any] | None, text: Mapping[str, str] | None) -> dict[str, str]:
+    k = p.keys
+    d = frameworks.defaults(TARGET, request=k)
+    fsdp = k["sharding"] != "none" and not k["deepspeed"]
+    multi = k["num_gpus"] > 1 or k["sharding"] != "none"
+    cfg_name = config_file(p)
+    files: dict[str, str] = {}
+    items: list[tuple[str, Any, str | None]] = []
+    add = items.append
+
+    def why(code: str, value: Any, default: Any, differs: bool | None = None) -> str | None:
+        if differs is None:
+            differs = value != default
+        return render(code, text, value=value, default=default, framework="TRL") if differs else None
+
+    repo = p.hf_repo()
+    add(("model_name_or_path", repo or "<EDIT: model>", None if repo else render("edit_model", text)))
+    dtype = _dtype(p)
+    add(("dtype", dtype, why("why_dtype", dtype, d["load_dtype"])))
+    attn = {"eager": "eager", "sdpa": "sdpa", "flash": "flash_attention_2"}[k["attention"]]
+    add(("attn_implementation", attn, why("why_attention", attn, "sdpa")))
+    if k["method"] != "full":
+        add(("use_peft", True, None))
+        add(("lora_r", k["lora_rank"], why("why_rank", k["lora_rank"], d["lora_rank"])))
+        add(("lora_alpha", 2 * k["lora_rank"], None))
+        add(("lora_dropout", k["lora_dropout"], why("why_dropout", k["lora_dropout"], 0.05)))
+        add(("lora_target_modules", targets_list(k["lora_targets"]), render("why_targets", text, default="q_proj, v_proj")))
+    if k["method"] == "qlora":
+        add(("load_in_4bit", True, None))
+        add(("bnb_4bit_quant_type", "nf4", None))
+        add(("use_bnb_nested_quant", k["double_quant"], why("why_double_quant", k["double_quant"], False)))
+        if p.sharded_4bit():
+            add(("bnb_4bit_quant_storage", p.half(), render("why_quant_storage", text)))
+    add(("dataset_name", "<EDIT: dataset>", render("edit_dataset", text)))
+    add(("output_dir", "<EDIT: output dir>", render("edit_output", text)))
+    add(("per_device_train_batch_size", k["micro_batch_size"], why("why_batch", k["micro_batch_size"], 8)))
+    add(("gradient_accumulation_steps", k["grad_accum_steps"], None))
+    add(("max_length", k["seq_len"], why("why_seq_len", k["seq_len"], 1024)))
+    if not k["dpo"]:
+        add(("packing", k["packing"], why("why_packing", k["packing"], False)))
+    if k["precision"] == "fp32":
+        add(("bf16", False, None))
+    elif card_bf16(p.gpu):
+        add(("bf16", True, None))
+    else:
+        add(("bf16", False, None))
+        add(("fp16", True, render("why_fp16", text)))
+    ac = k["gradient_checkpointing"] and not fsdp
+    add(("activation_checkpointing", ac, render("why_fsdp_checkpointing", text) if fsdp and k["gradient_checkpointing"]
+         else why("why_checkpointing", ac, True)))
+    if k["activation_offloading"]:
+        add(("activation_offloading", True, render("why_offload", text)))
+    if k["torch_compile"]:
+        add(("torch_compile", True, render("why_compile", text)))
+    optim, optim_args = HF_OPTIM[k["optimizer"]]
+    add(("optim", optim, why("why_optimizer", optim, d["optimizer"])))
+    if optim_args:
+        add(("optim_args", optim_args, None))
+    if k["dpo"]:
+        if k["precompute_ref_log_probs"]:
+            add(("precompute_ref_log_probs", True, render("why_precompute", text)))
+        if k["method"] != "full" and k["lora_dropout"] > 0:
+            add(("disable_dropout", False, render("why_disable_dropout", text)))
+    if fsdp and k["grad_accum_steps"] > 1 and not k["no_sync_accumulation"]:
+        add(("accelerator_config", [("gradient_accumulation_kwargs", [("sync_each_batch", True, None)], None)],
+             render("why_sync", text)))
+    add(("num_train_epochs", k["epochs"], why("why_epochs", k["epochs"], d["epochs"])))
+    add(("report_to", "none", None))
+
+    command = f"trl {'dpo' if k['dpo'] else 'sft'} --config {cfg_name}"
+    module = f"trl.scripts.{'dpo' if k['dpo'] else 'sft'}"
+    measure = f"python {MEASURE_FILE} {module} --config {cfg_name}"
+    companions = []
+    if multi:
+        command += f" --accelerate_config {ACCELERATE_FILE}"
+        measure = f"accelerate launch --config_file {ACCELERATE_FILE} {MEASURE_FILE} {module} --config {cfg_name}"
+        companions.append(ACCELERATE_FILE)
+        if k["deepspeed"]:
+            companions.append(DEEPSPEED_FILE)
+    head = header(p, summary, command, measure, text, companions)
+    files[cfg_name] = "\n".join(head + _yaml.dump(items)) + "\n"
+    if multi:
+        files[ACCELERATE_FILE] = accelerate_yaml(p, DEEPSPEED_FILE if k["deepspeed"] else None, head[:2])
+        if k["deepspeed"]:
+            files[DEEPSPEED_FILE] = deepspeed_json(p)
+    files[MEASURE_FILE] = MEASURE_PY
+    return files
+
+
+# =====================================================================================================================
+# Reading a TRL config (+ accelerate YAML, + DeepSpeed JSON)
+# =====================================================================================================================
+
+
+def read(state: ReadState, cfgs: Mapping[str, Mapping[str, Any]], kinds: Mapping[str, str]) -> None:
+    found = state.main_file(cfgs, kinds)
+    if found is None:
+        return
+    name, cfg = found
+    t = lambda key: state.take(name, cfg, key)  # noqa: E731
+    dpo = "beta" in cfg or "precompute_ref_log_probs" in cfg or "loss_type" in cfg and isinstance(cfg["loss_type"],
+                                                                                                  list)
+    dpo = dpo or name.startswith("dpo") or "rpo_alpha" in cfg or "disable_dropout" in cfg
+    state.set("dpo", dpo)
+    state.read_model(name, cfg, "model_name_or_path")
+    req = {"dpo": dpo}
+    use_peft = state.typed(name, "use_peft", t("use_peft"), bool) or False
+    q4 = state.typed(name, "load_in_4bit", t("load_in_4bit"), bool) or False
+    q8 = state.typed(name, "load_in_8bit", t("load_in_8bit"), bool) or False
+    if q8:
+        state.error("not_modelled", name, "load_in_8bit")
+    if (q4 or q8) and not use_peft:
+        state.error("contradiction", name, "load_in_4bit" if q4 else "load_in_8bit")
+    method = "qlora" if use_peft and q4 else "lora" if use_peft else "full"
+    state.set("method", method)
+    req["method"] = method
+    d = frameworks.defaults(TARGET, request=req)
+    # --- precision -----------------------------------------------------------------------------------------------
+    dtype = t("dtype") if "dtype" in cfg else d["load_dtype"]
+    if dtype not in ("auto", "bfloat16", "float16", "float32"):
+        state.error("unknown_value", name, "dtype")
+        dtype = "float32"
+    fp16 = state.typed(name, "fp16", t("fp16"), bool) or False
+    bf16 = state.typed(name, "bf16", t("bf16"), bool)
+    bf16 = (not fp16) if bf16 is None else bf16
+    if bf16 and fp16:
+        state.error("contradiction", name, "fp16")
+    amp = bf16 or fp16
+    if dtype == "float32":
+        precision = "mixed" if amp else "fp32"
+    else:
+        precision = "bf16"
+    state.set("precision", precision)
+    state.set("base_fp32", precision == "mixed" and method != "full")
+    # --- LoRA ------------------------------------------------------------------------------------------------------
+    if method != "full":
+        state.set("lora_rank", state.typed(name, "lora_r", t("lora_r"), int) if "lora_r" in cfg else d["lora_rank"])
+        targets = t("lora_target_modules")
+        if targets is None:
+            state.set("lora_targets", d["lora_targets"])
+        else:
+            names = targets_from(targets)
+            if names is None:
+                state.error("unknown_value", name, "lora_target_modules")
+            state.set("lora_targets", names)
+        dropout = state.typed(name, "lora_dropout", t("lora_dropout"), float) if "lora_dropout" in cfg else 0.05
+        disable = state.typed(name, "disable_dropout", t("disable_dropout"), bool) if "disable_dropout" in cfg \
+            else True
+        state.set("lora_dropout", 0.0 if dpo and disable else dropout)
+        state.set("lora_dtype", "fp32")
+        for key in ("use_dora",):
+            if state.typed(name, key, t(key), bool):
+                state.error("not_modelled", name, key)
+        for key in ("lora_alpha", "use_rslora", "lora_task_type", "lora_modules_to_save", "lora_target_parameters"):
+            if key in cfg:
+                t(key)
+                if key in ("lora_modules_to_save", "lora_target_parameters") and cfg[key]:
+                    state.unread_key(name, key, None, "not_modelled")
+    if method == "qlora":
+        state.set("double_quant", state.typed(name, "use_bnb_nested_quant", t("use_bnb_nested_quant"), bool)
+                  if "use_bnb_nested_quant" in cfg else d["double_quant"])
+        state.set("qlora_backend", "bitsandbytes")
+        qt = t("bnb_4bit_quant_type")
+        if qt is not None and qt not in ("nf4", "fp4"):
+            state.error("unknown_value", name, "bnb_4bit_quant_type")
+        state.keys["_quant_storage"] = t("bnb_4bit_quant_storage") or "uint8"
+    # --- batch, length, checkpointing, kernels ------------------------------------------------------------------
+    state.set("micro_batch_size", state.typed(name, "per_device_train_batch_size", t("per_device_train_batch_size"),
+                                              int) if "per_device_train_batch_size" in cfg else d["micro_batch_size"])
+    state.set("grad_accum_steps", state.typed(name, "gradient_accumulation_steps", t("gradient_accumulation_steps"),
+                                              int) if "gradient_accumulation_steps" in cfg else 1)
+    if "max_length" in cfg and t("max_length") is None:
+        state.error("not_modelled", name, "max_length")
+    state.set("seq_len", state.typed(name, "max_length", cfg.get("max_length"), int) if "max_length" in cfg
+              else d["seq_len"])
+    state.set("packing", (state.typed(name, "packing", t("packing"), bool) or False) if not dpo else False)
+    ac, gc = t("activation_checkpointing"), t("gradient_checkpointing")
+    ac = state.typed(name, "activation_checkpointing", ac, bool)
+    gc = state.typed(name, "gradient_checkpointing", gc, bool)
+    if ac is not None and gc is not None and ac != gc:
+        state.error("contradiction", name, "gradient_checkpointing")
+    state.set("gradient_checkpointing", ac if ac is not None else gc if gc is not None else d["gradient_checkpointing"])
+    kwargs = t("activation_checkpointing_kwargs") or t("gradient_checkpointing_kwargs") or {}
+    offload = state.typed(name, "activation_offloading", t("activation_offloading"), bool) or False
+    state.set("activation_offloading", offload or (isinstance(kwargs, dict) and kwargs.get("offload") is True))
+    state.set("torch_compile", state.typed(name, "torch_compile", t("torch_compile"), bool) or False)
+    attn = t("attn_implementation")
+    amap = {None: "sdpa", "sdpa": "sdpa", "eager": "eager", "flash_attention_2": "flash", "flash_attention_3": "flash"}
+    if attn not in amap:
+        state.error("unknown_value", name, "attn_implementation")
+    state.set("attention", amap.get(attn))
+    optim = t("optim") if "optim" in cfg else d["optimizer"]
+    opt = optimizer_from(optim, t("optim_args"))
+    if opt is None:
+        state.error("not_modelled", name, "optim")
+    state.set("optimizer", opt)
+    state.set("fused_linear_cross_entropy", True)
+    state.set("chunked_cross_entropy", False)
+    for key in ("use_liger_kernel", "loss_type", "padding_free", "beta", "disable_dropout", "max_prompt_length",
+                "packing_strategy", "pad_to_multiple_of", "dataset_name", "output_dir", "report_to"):
+        t(key)
+    if dpo:
+        state.set("precompute_ref_log_probs",
+                  state.typed(name, "precompute_ref_log_probs", t("precompute_ref_log_probs"), bool) or False)
+    epochs = state.typed(name, "num_train_epochs", t("num_train_epochs"), float) if "num_train_epochs" in cfg \
+        else d["epochs"]
+    state.set("epochs", epochs)
+    # --- several GPUs -----------------------------------------------------------------------------------------------
+    state.set("num_gpus", 1)
+    state.set("sharding", "none")
+    acc_files = [n for n in cfgs if kinds[n] == "accelerate"]
+    if "deepspeed" in cfg:
+        t("deepspeed")
+    amp_name = "no" if not amp else "bf16" if bf16 else "fp16"
+    for acc in acc_files:
+        read_accelerate(state, acc, cfgs[acc], amp_name)
+    for ds in (n for n in cfgs if kinds[n] == "deepspeed"):
+        read_deepspeed(state, ds, cfgs[ds], {"micro_batch": state.keys.get("micro_batch_size"),
+                                              "accum": state.keys.get("grad_accum_steps"), "bf16": bf16},
+                       _hidden(state))
+    if state.keys.pop("fsdp_activation_checkpointing", False):
+        state.set("gradient_checkpointing", True)
+    if state.keys.get("sharding") not in (None, "none") and not state.keys.get("deepspeed"):
+        ga = state.keys.get("grad_accum_steps", 1)
+        sync = ((cfg.get("accelerator_config") or {}).get("gradient_accumulation_kwargs") or {}).get(
+            "sync_each_batch", False) if isinstance(cfg.get("accelerator_config"), dict) else False
+        t("accelerator_config")
+        state.set("no_sync_accumulation", ga > 1 and not sync)
+        state.set("frozen_param_grads", False)
+    storage = state.keys.pop("_quant_storage", None)
+    if storage == "uint8" and state.keys.get("sharding") == "zero3":
+        state.unread_key(name, "bnb_4bit_quant_storage", storage, "not_modelled")
+    state.finish_unread(name, cfg)
+
+
+def _hidden(state: ReadState) -> int | None:
+    from ..catalog import MODELS
+    return MODELS[state.model].hidden_size if state.model in MODELS else None

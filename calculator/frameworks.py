@@ -1,0 +1,328 @@
+"""What each fine-tuning framework does when its config leaves a key out, in request-key terms, with the source.
+
+One table: per framework (``none``, ``trl``, ``axolotl``, ``llamafactory``, ``unsloth``, ``torchtune``) and pinned
+version, the value each memory- or time-relevant request key (``calculator/inputs.py``) takes when the framework's
+config does not set it, each read from the framework's own code at that version (``source``: file and field).
+The exporters (``calculator/export/``) write explicitly every key whose framework default differs from the
+estimate's value; the importers fill what a pasted config leaves out from here. The ``framework`` request key
+(issue 19) sets the estimator's regime from the same table.
+
+Two kinds of entry:
+
+* request keys (``inputs.BY_NAME``): the framework's default in the estimator's terms, e.g. TRL's
+  ``SFTConfig.gradient_checkpointing=True`` is ``gradient_checkpointing: True``;
+* regime keys (``REGIME_KEYS``): framework behaviour the estimator has no request key for yet (issue 19 adds
+  them), in the framework's own words, e.g. ``bnb_4bit_quant_storage: "uint8"`` or the accelerate FSDP2 upcast.
+
+An entry may hold only ``when`` other request keys have given values (``{"dpo": True}``): ``defaults()`` resolves
+them against a request. Standard library only; data plus a small lookup API, no prose for readers.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from .inputs import BY_NAME, DEFAULTS
+
+__all__ = ["Default", "Framework", "FRAMEWORKS", "LATEST", "REGIME_KEYS", "IDS", "get", "defaults", "default",
+           "versions"]
+
+#: Framework behaviour that changes memory but is not (yet) a request key: name -> what it means. The values are the
+#: framework's own spelling. Issue 19 turns these into request keys; until then the exporters write the value the
+#: estimate assumes and the importers report a differing one as not modelled.
+REGIME_KEYS: dict[str, str] = {
+    "load_dtype": "dtype a model given by name is loaded in (`float32`, `bfloat16`, `auto`)",
+    "bnb_4bit_quant_type": "4-bit data type (`nf4`, `fp4`: same bytes)",
+    "bnb_4bit_compute_dtype": "dtype the 4-bit weights are dequantised to for their matmul",
+    "bnb_4bit_quant_storage": "dtype the packed 4-bit weights are stored as (`uint8`: FSDP2 leaves them unsharded)",
+    "fsdp_version": "FSDP generation accelerate or the framework wraps with (1 or 2)",
+    "fsdp2_upcast": "what accelerate's FSDP2 casts to fp32 under mixed precision: `trainable` (1.15: the trainable "
+                    "parameters when no 4-bit parameter is present), `none` (1.13), `all` (1.11: the whole model "
+                    "after sharding)",
+    "ddp_gradient_as_bucket_view": "DDP keeps a bucket copy of the trainable gradients unless True",
+    "deepspeed_bf16_master_weights": "DeepSpeed bf16 keeps fp32 master weights and optimizer states unless True",
+    "fused_lm_head": "the trainer computes the loss from the last hidden states in tiles (no full logits)",
+}
+
+
+@dataclass(frozen=True, kw_only=True)
+class Default:
+    """One default: ``key`` (a request key or a ``REGIME_KEYS`` name) takes ``value`` when the config omits it.
+
+    ``when`` restricts it to requests whose keys have those values (e.g. ``{"dpo": True}``); ``source`` is the file
+    and field in the framework's package at the framework's version (``package/path.py Class.field``).
+    """
+
+    key: str
+    value: Any
+    source: str
+    when: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Framework:
+    """One framework at one version: the stack it runs on (package -> version) and its defaults."""
+
+    id: str
+    version: str
+    stack: Mapping[str, str]
+    defaults: tuple[Default, ...]
+
+
+def _d(key: str, value: Any, source: str, **when: Any) -> Default:
+    return Default(key=key, value=value, source=source, when=when)
+
+
+_LORA = ("lora", "qlora")
+
+# --- TRL 1.16.0 (transformers 5.24.0, peft 0.21.2, accelerate 1.15.0, bitsandbytes 0.50.2, deepspeed 0.19.8) ----------
+_TRL = (
+    _d("precision", "mixed", "trl/trainer/model_config.py ModelConfig.dtype='float32'; trl/trainer/base_config.py "
+                             "bf16=None -> True unless fp16 (fp32 weights under bf16 autocast)"),
+    _d("base_fp32", True, "trl/trainer/model_config.py ModelConfig.dtype='float32' (the frozen base loads in fp32)"),
+    _d("load_dtype", "float32", "trl/trainer/model_config.py ModelConfig.dtype"),
+    _d("bnb_4bit_compute_dtype", "float32", "trl/trainer/utils.py get_quantization_config "
+                                            "(bnb_4bit_compute_dtype=model_args.dtype)"),
+    _d("bnb_4bit_quant_type", "nf4", "trl/trainer/model_config.py ModelConfig.bnb_4bit_quant_type"),
+    _d("double_quant", False, "trl/trainer/model_config.py ModelConfig.use_bnb_nested_quant"),
+    _d("bnb_4bit_quant_storage", "uint8", "trl/trainer/model_config.py ModelConfig.bnb_4bit_quant_storage=None; "
+                                          "transformers/utils/quantization_config.py BitsAndBytesConfig (None -> uint8)"),
+    _d("gradient_checkpointing", True, "trl/trainer/base_config.py _BaseConfig.gradient_checkpointing"),
+    _d("fused_linear_cross_entropy", True, "trl/trainer/sft_trainer.py and dpo_trainer.py add_fused_lm_head "
+                                           "(trl/trainer/utils.py: log-probs in tiles, no (batch, seq, vocab) logits)"),
+    _d("fused_lm_head", True, "trl/trainer/utils.py add_fused_lm_head (always applied by SFTTrainer and DPOTrainer)"),
+    _d("attention", "sdpa", "trl/trainer/model_config.py ModelConfig.attn_implementation=None (transformers' sdpa)"),
+    _d("optimizer", "adamw_torch_fused", "transformers/training_args.py TrainingArguments.optim (torch >= 2.8)"),
+    _d("micro_batch_size", 8, "transformers/training_args.py TrainingArguments.per_device_train_batch_size"),
+    _d("grad_accum_steps", 1, "transformers/training_args.py TrainingArguments.gradient_accumulation_steps"),
+    _d("seq_len", 1024, "trl/trainer/sft_config.py SFTConfig.max_length; dpo_config.py DPOConfig.max_length"),
+    _d("packing", False, "trl/trainer/sft_config.py SFTConfig.packing"),
+    _d("lora_rank", 16, "trl/trainer/model_config.py ModelConfig.lora_r"),
+    _d("lora_dropout", 0.05, "trl/trainer/model_config.py ModelConfig.lora_dropout", dpo=False),
+    _d("lora_dropout", 0.0, "trl/trainer/dpo_config.py DPOConfig.disable_dropout=True (every nn.Dropout set to 0)",
+       dpo=True),
+    _d("lora_targets", ("q_proj", "v_proj"), "trl/trainer/model_config.py ModelConfig.lora_target_modules=None; "
+                                             "peft/utils/constants.py TRANSFORMERS_MODELS_TO_LORA_TARGET_MODULES_MAPPING "
+                                             "(llama, mistral, qwen2, gemma)"),
+    _d("lora_dtype", "fp32", "peft/peft_model.py autocast_adapter_dtype=True (adapters in fp32)"),
+    _d("activation_offloading", False, "trl/trainer/sft_config.py SFTConfig.activation_offloading"),
+    _d("torch_compile", False, "transformers/training_args.py TrainingArguments.torch_compile"),
+    _d("precompute_ref_log_probs", False, "trl/trainer/dpo_config.py DPOConfig.precompute_ref_log_probs"),
+    _d("epochs", 3.0, "transformers/training_args.py TrainingArguments.num_train_epochs"),
+    _d("no_sync_accumulation", True, "transformers/trainer.py _inner_training_loop (accelerator.no_sync on every "
+                                     "micro-batch but the last unless sync_each_batch; not under DeepSpeed)",
+       deepspeed=False),
+    _d("fsdp_version", 1, "accelerate/commands/config/config_args.py (fsdp_config without fsdp_version is FSDP1)"),
+    _d("fsdp2_upcast", "trainable", "accelerate/utils/fsdp_utils.py fsdp2_prepare_model 1.15.0 (trainable params to "
+                                    "fp32 when mixed_precision != 'no' and no Params4bit)"),
+    _d("cpu_offload", False, "accelerate/utils/dataclasses.py FullyShardedDataParallelPlugin.cpu_offload"),
+    _d("deepspeed_bf16_master_weights", False, "deepspeed/runtime/precision_config.py 0.19.8 "
+                                               "bf16_master_weights_and_grads=False"),
+    _d("ddp_gradient_as_bucket_view", False, "accelerate/utils/dataclasses.py DistributedDataParallelKwargs"),
+)
+
+# --- Axolotl 0.21.0 (transformers 5.20.1, trl 1.14.1, peft 0.21.2, accelerate 1.15.0) ----------------------------------
+_AXOLOTL = (
+    _d("precision", "bf16", "axolotl/utils/schemas/config.py bf16='auto' (bf16 where the card has it); "
+                            "axolotl/utils/config/__init__.py normalize_config: torch_dtype=bfloat16 (weights loaded "
+                            "16-bit, no fp32 master)"),
+    _d("base_fp32", False, "axolotl/utils/config/__init__.py normalize_config (torch_dtype follows bf16)"),
+    _d("load_dtype", "bfloat16", "axolotl/utils/config/__init__.py normalize_config"),
+    _d("bnb_4bit_compute_dtype", "bfloat16", "axolotl/loaders/model.py (bnb_4bit_compute_dtype=cfg.torch_dtype)"),
+    _d("bnb_4bit_quant_type", "nf4", "axolotl/loaders/model.py (bnb_config defaults)"),
+    _d("double_quant", True, "axolotl/loaders/model.py (bnb_4bit_use_double_quant=True)"),
+    _d("bnb_4bit_quant_storage", "bfloat16", "axolotl/loaders/model.py (bnb_4bit_quant_storage=torch.bfloat16)"),
+    _d("gradient_checkpointing", False, "axolotl/utils/schemas/config.py gradient_checkpointing=False"),
+    _d("fused_linear_cross_entropy", False, "axolotl/utils/schemas/config.py (liger / cut_cross_entropy plugins off)"),
+    _d("chunked_cross_entropy", False, "axolotl/utils/schemas/config.py chunked_cross_entropy=None"),
+    _d("attention", "sdpa", "axolotl/utils/schemas/config.py attn_implementation=None (transformers' sdpa)"),
+    _d("optimizer", "adamw_torch_fused", "axolotl/utils/schemas/training.py optimizer=None -> transformers "
+                                         "TrainingArguments.optim (torch >= 2.8)"),
+    _d("micro_batch_size", 1, "axolotl/utils/schemas/training.py micro_batch_size=1"),
+    _d("grad_accum_steps", 1, "axolotl/utils/schemas/training.py gradient_accumulation_steps=1"),
+    _d("seq_len", 2048, "axolotl/utils/schemas/config.py sequence_len=2048"),
+    _d("packing", False, "axolotl/utils/schemas/config.py sample_packing=None"),
+    _d("lora_dropout", 0.0, "axolotl/utils/schemas/peft.py lora_dropout=0.0"),
+    _d("lora_dtype", "fp32", "peft/peft_model.py autocast_adapter_dtype=True (adapters in fp32)"),
+    _d("activation_offloading", False, "axolotl/utils/schemas/config.py activation_offloading=False"),
+    _d("torch_compile", False, "axolotl/utils/schemas/config.py torch_compile=None"),
+    _d("precompute_ref_log_probs", False, "axolotl/utils/schemas/config.py precompute_ref_log_probs=None"),
+    _d("epochs", 1.0, "axolotl/utils/schemas/training.py num_epochs=1.0"),
+    _d("no_sync_accumulation", True, "transformers/trainer.py _inner_training_loop (accelerator.no_sync on every "
+                                     "micro-batch but the last unless sync_each_batch; not under DeepSpeed)",
+       deepspeed=False),
+    _d("fsdp_version", 1, "axolotl/utils/schemas/fsdp.py fsdp_version=None (accelerate FSDP1)"),
+    _d("fsdp2_upcast", "trainable", "accelerate/utils/fsdp_utils.py fsdp2_prepare_model 1.15.0"),
+)
+
+# --- LLaMA-Factory 0.9.5 (transformers 5.6.0, trl 0.24.0, peft 0.18.1, accelerate 1.11.0) -----------------------------
+_LLAMAFACTORY = (
+    _d("precision", "fp32", "transformers/training_args.py bf16=False; llamafactory/model/adapter.py "
+                            "init_adapter (trainable params cast to fp32, no autocast)", method="full"),
+    _d("precision", "bf16", "llamafactory/model/patcher.py (compute dtype inferred: a 16-bit base, fp32 adapters)",
+       method="lora"),
+    _d("precision", "bf16", "llamafactory/model/patcher.py (compute dtype inferred: a 16-bit base, fp32 adapters)",
+       method="qlora"),
+    _d("base_fp32", False, "llamafactory/model/patcher.py patch_config (compute_dtype = infer_optim_dtype)"),
+    _d("load_dtype", "auto", "llamafactory/model/patcher.py patch_config (bf16 > fp16 > fp32 as the card allows)"),
+    _d("bnb_4bit_compute_dtype", "bfloat16", "llamafactory/model/model_utils/quantization.py "
+                                             "(bnb_4bit_compute_dtype=model_args.compute_dtype)"),
+    _d("bnb_4bit_quant_type", "nf4", "llamafactory/hparams/model_args.py QuantizationArguments.quantization_type"),
+    _d("double_quant", True, "llamafactory/hparams/model_args.py QuantizationArguments.double_quantization"),
+    _d("bnb_4bit_quant_storage", "bfloat16", "llamafactory/model/model_utils/quantization.py "
+                                             "(bnb_4bit_quant_storage=model_args.compute_dtype)"),
+    _d("gradient_checkpointing", True, "llamafactory/hparams/model_args.py disable_gradient_checkpointing=False"),
+    _d("fused_linear_cross_entropy", False, "llamafactory/hparams/model_args.py enable_liger_kernel=False"),
+    _d("attention", "sdpa", "llamafactory/hparams/model_args.py flash_attn='auto' (transformers' sdpa)"),
+    _d("optimizer", "adamw_torch_fused", "transformers/training_args.py TrainingArguments.optim 5.6.0 (torch >= 2.8)"),
+    _d("micro_batch_size", 8, "transformers/training_args.py TrainingArguments.per_device_train_batch_size"),
+    _d("grad_accum_steps", 1, "transformers/training_args.py TrainingArguments.gradient_accumulation_steps"),
+    _d("seq_len", 2048, "llamafactory/hparams/data_args.py DataArguments.cutoff_len"),
+    _d("packing", False, "llamafactory/hparams/parser.py (packing = stage == 'pt' when unset)"),
+    _d("lora_rank", 8, "llamafactory/hparams/finetuning_args.py LoraArguments.lora_rank"),
+    _d("lora_dropout", 0.0, "llamafactory/hparams/finetuning_args.py LoraArguments.lora_dropout"),
+    _d("lora_targets", ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"),
+       "llamafactory/hparams/finetuning_args.py LoraArguments.lora_target='all'"),
+    _d("lora_dtype", "fp32", "llamafactory/model/adapter.py (trainable params cast to fp32 unless pure_bf16)"),
+    _d("activation_offloading", False, "llamafactory/hparams/model_args.py (no activation offloading switch)"),
+    _d("torch_compile", False, "transformers/training_args.py TrainingArguments.torch_compile"),
+    _d("precompute_ref_log_probs", False, "trl/trainer/dpo_config.py 0.24.0 DPOConfig.precompute_ref_log_probs"),
+    _d("epochs", 3.0, "transformers/training_args.py TrainingArguments.num_train_epochs"),
+    _d("no_sync_accumulation", True, "transformers/trainer.py _inner_training_loop (accelerator.no_sync on every "
+                                     "micro-batch but the last unless sync_each_batch; not under DeepSpeed)",
+       deepspeed=False),
+    _d("fsdp_version", 1, "accelerate/commands/config/config_args.py 1.11.0"),
+    _d("fsdp2_upcast", "all", "accelerate/utils/fsdp_utils.py fsdp2_prepare_model 1.11.0 (the whole model to fp32 "
+                              "after sharding, frozen base included)"),
+)
+
+# --- Unsloth 2026.10.9 (transformers <= 5.17.0, trl <= 1.15.0) -----------------------------------------------------------
+_UNSLOTH = (
+    _d("method", "qlora", "unsloth/models/loader.py FastLanguageModel.from_pretrained(load_in_4bit=True)"),
+    _d("precision", "bf16", "unsloth/models/loader.py from_pretrained(dtype=None: bf16 where the card has it)"),
+    _d("base_fp32", False, "unsloth/models/loader.py from_pretrained(dtype=None)"),
+    _d("load_dtype", "bfloat16", "unsloth/models/loader.py from_pretrained(dtype=None)"),
+    _d("bnb_4bit_quant_type", "nf4", "unsloth/models/decision.py (BitsAndBytesConfig bnb_4bit_quant_type='nf4')"),
+    _d("double_quant", True, "unsloth/models/decision.py (bnb_4bit_use_double_quant=True)"),
+    _d("bnb_4bit_compute_dtype", "bfloat16", "unsloth/models/decision.py (bnb_4bit_compute_dtype bf16)"),
+    _d("gradient_checkpointing", True, "unsloth/models/llama.py get_peft_model(use_gradient_checkpointing='unsloth')"),
+    _d("activation_offloading", True, "unsloth/models/llama.py use_gradient_checkpointing='unsloth' (checkpointed "
+                                      "layer inputs offloaded to host RAM)"),
+    _d("fused_linear_cross_entropy", True, "unsloth_zoo/fused_losses/cross_entropy_loss.py unsloth_fused_ce_loss "
+                                           "(unsloth-zoo 2026.10.9: lm_head and loss in chunks)"),
+    _d("attention", "sdpa", "unsloth/models/loader.py (sdpa unless flash-attn is installed)"),
+    _d("optimizer", "adamw_8bit", "studio/backend/core/training/worker.py (optim default 'adamw_8bit'); a script "
+                                  "passes its own SFTConfig.optim"),
+    _d("micro_batch_size", 2, "unsloth_cli/config.py TrainingConfig.batch_size"),
+    _d("grad_accum_steps", 4, "unsloth_cli/config.py TrainingConfig.gradient_accumulation_steps"),
+    _d("seq_len", 2048, "unsloth/models/loader.py from_pretrained(max_seq_length=2048)"),
+    _d("packing", False, "unsloth_cli/config.py TrainingConfig.packing"),
+    _d("lora_rank", 16, "unsloth/models/llama.py get_peft_model(r=16)"),
+    _d("lora_dropout", 0.0, "unsloth/models/llama.py get_peft_model(lora_dropout=0.0)"),
+    _d("lora_targets", ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"),
+       "unsloth/models/llama.py _DEFAULT_TARGET_MODULES"),
+    _d("lora_dtype", "fp32", "peft/peft_model.py autocast_adapter_dtype=True (adapters in fp32)"),
+    _d("torch_compile", False, "transformers/training_args.py TrainingArguments.torch_compile"),
+    _d("precompute_ref_log_probs", False, "trl/trainer/dpo_config.py DPOConfig.precompute_ref_log_probs"),
+    _d("epochs", 3.0, "unsloth_cli/config.py TrainingConfig.num_epochs"),
+)
+
+# --- torchtune 0.6.1 (development stopped, meta-pytorch/torchtune#2883); recipes/configs/ as shipped in the wheel --------
+_TT_LORA = "recipes/configs/llama3_1/8B_qlora_single_device.yaml"
+_TT_FULL = "recipes/configs/llama3_1/8B_full_single_device.yaml"
+_TORCHTUNE = (
+    _d("precision", "bf16", f"{_TT_LORA} dtype: bf16 (pure bf16, no AMP)"),
+    _d("base_fp32", False, f"{_TT_LORA} dtype: bf16"),
+    _d("qlora_backend", "torchao", "torchtune/modules/peft/lora.py (to_nf4 on the LoRA-wrapped linears only)"),
+    _d("chunked_cross_entropy", True, f"{_TT_LORA} loss: torchtune.modules.loss.CEWithChunkedOutputLoss"),
+    _d("gradient_checkpointing", True, f"{_TT_LORA} enable_activation_checkpointing: True"),
+    _d("activation_offloading", False, f"{_TT_LORA} enable_activation_offloading: False"),
+    _d("attention", "sdpa", "torchtune/modules/attention.py (k and v expanded to every query head, then SDPA)"),
+    _d("optimizer", "adamw_torch_fused", f"{_TT_LORA} optimizer: torch.optim.AdamW, fused: True", method="lora"),
+    _d("optimizer", "adamw_torch_fused", f"{_TT_LORA} optimizer: torch.optim.AdamW, fused: True", method="qlora"),
+    _d("optimizer", "paged_adamw_8bit", f"{_TT_FULL} optimizer: bitsandbytes.optim.PagedAdamW8bit", method="full"),
+    _d("optimizer_in_backward", True, f"{_TT_FULL} optimizer_in_bwd: True", method="full"),
+    _d("optimizer_in_backward", False, "recipes/lora_finetune_single_device.py (no optimizer_in_bwd)", method="lora"),
+    _d("optimizer_in_backward", False, "recipes/lora_finetune_single_device.py (no optimizer_in_bwd)", method="qlora"),
+    _d("lora_dropout", 0.0, "torchtune/models/llama3_1/_component_builders.py lora_llama3_1(lora_dropout=0.0)"),
+    _d("lora_dtype", "bf16", "recipes/lora_finetune_single_device.py (the model is built under "
+                             "training.set_default_dtype(bf16): adapters too)"),
+    _d("micro_batch_size", 2, f"{_TT_FULL} batch_size: 2"),
+    _d("epochs", 1.0, f"{_TT_LORA} epochs: 1"),
+)
+
+
+def _fw(id_: str, version: str, stack: dict[str, str], table: tuple[Default, ...]) -> Framework:
+    return Framework(id=id_, version=version, stack=stack, defaults=table)
+
+
+FRAMEWORKS: dict[tuple[str, str], Framework] = {
+    (f.id, f.version): f for f in (
+        _fw("none", "", {}, tuple(_d(k, v, "calculator/inputs.py") for k, v in DEFAULTS.items() if BY_NAME[k].setup)),
+        _fw("trl", "1.16.0", {"trl": "1.16.0", "transformers": "5.24.0", "peft": "0.21.2", "accelerate": "1.15.0",
+                              "deepspeed": "0.19.8", "bitsandbytes": "0.50.2"}, _TRL),
+        _fw("axolotl", "0.21.0", {"axolotl": "0.21.0", "transformers": "5.20.1", "trl": "1.14.1", "peft": "0.21.2",
+                                  "accelerate": "1.15.0", "deepspeed": "0.19.8"}, _AXOLOTL),
+        _fw("llamafactory", "0.9.5", {"llamafactory": "0.9.5", "transformers": "5.6.0", "trl": "0.24.0",
+                                      "peft": "0.18.1", "accelerate": "1.11.0", "deepspeed": "0.19.8"}, _LLAMAFACTORY),
+        _fw("unsloth", "2026.10.9", {"unsloth": "2026.10.9", "transformers": "5.17.0", "trl": "1.15.0"}, _UNSLOTH),
+        _fw("torchtune", "0.6.1", {"torchtune": "0.6.1", "torchao": "0.14.1"}, _TORCHTUNE),
+    )
+}
+
+#: The framework ids, in the order the form and the exports list them.
+IDS: tuple[str, ...] = ("none", "trl", "axolotl", "llamafactory", "unsloth", "torchtune")
+#: The version each framework id means when none is given (the one the exports are validated against).
+LATEST: dict[str, str] = {"none": "", "trl": "1.16.0", "axolotl": "0.21.0", "llamafactory": "0.9.5",
+                          "unsloth": "2026.10.9", "torchtune": "0.6.1"}
+
+
+def versions(framework: str) -> tuple[str, ...]:
+    """The versions the table holds for ``framework``."""
+    return tuple(v for (f, v) in FRAMEWORKS if f == framework)
+
+
+def get(framework: str, version: str | None = None) -> Framework:
+    """The table's entry for ``framework`` at ``version`` (None: ``LATEST``). KeyError for an unknown pair."""
+    return FRAMEWORKS[(framework, LATEST[framework] if version is None else version)]
+
+
+def _applies(d: Default, request: Mapping[str, Any]) -> bool:
+    return all(request.get(k, DEFAULTS.get(k)) == v for k, v in d.when.items())
+
+
+def defaults(framework: str, version: str | None = None, request: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Key -> value the framework uses when its config omits the key, for a request with these keys (conditional
+    entries are resolved against ``request``; entries whose condition does not hold are left out)."""
+    req = request or {}
+    out: dict[str, Any] = {}
+    for d in get(framework, version).defaults:
+        if _applies(d, req):
+            out.setdefault(d.key, d.value)
+    return out
+
+
+def default(framework: str, key: str, version: str | None = None,
+            request: Mapping[str, Any] | None = None) -> Default | None:
+    """The entry (value and source) for one key, or None when the table says nothing about it."""
+    req = request or {}
+    for d in get(framework, version).defaults:
+        if d.key == key and _applies(d, req):
+            return d
+    return None
+
+
+def _check_table() -> None:
+    """Every entry names a request key or a regime key; a request-key value passes that key's own check."""
+    for fw in FRAMEWORKS.values():
+        assert fw.id in IDS and LATEST[fw.id] in versions(fw.id), fw.id
+        for d in fw.defaults:
+            assert d.key in BY_NAME or d.key in REGIME_KEYS, (fw.id, d.key)
+            assert d.source, (fw.id, d.key)
+            assert all(k in BY_NAME for k in d.when), (fw.id, d.key)
+            spec = BY_NAME.get(d.key)
+            if spec is not None and spec.choices and spec.kind == "enum":
+                assert d.value in spec.choices, (fw.id, d.key, d.value)
+
+
+_check_table()

@@ -1,0 +1,275 @@
+"""Helpers every checker shares (copied into nothing: each checker imports this file by path from its venv).
+
+Standard library only, so it runs in any target's venv: capture of warnings and framework log records, a dataclass
+field snapshot, JSON in and out.
+"""
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import enum
+import io
+import json
+import logging
+import re
+import sys
+import traceback
+import typing
+import warnings
+
+#: The answer goes to the real stdout; everything the frameworks print (at import too) goes to stderr.
+REAL_STDOUT = sys.stdout
+sys.stdout = sys.stderr
+
+LOGGERS = ("transformers", "trl", "accelerate", "peft", "DeepSpeed", "deepspeed", "bitsandbytes", "axolotl",
+           "llamafactory", "datasets", "torch")
+
+
+#: Warnings about this CPU machine, not about a config (the exports are for the chosen GPU): not counted.
+MACHINE_WARNINGS = (
+    "mostly come with GPU Ampere or higher and which is not detected here",   # transformers, torch_compile on CPU
+    "Setting accelerator to CPU",                                             # DeepSpeed without a GPU
+)
+
+
+class _Collect(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.records: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            self.records.append(f"log:{record.name.split('.')[0]}:{record.getMessage()}")
+        except Exception:  # noqa: BLE001
+            self.records.append(f"log:{record.name}:{record.msg}")
+
+
+def _normal(message: str) -> str:
+    """A warning without the parts that change from one config to another (paths, numbers)."""
+    message = re.sub(r"/tmp/[^\s'\"]+", "<path>", message)
+    return re.sub(r"\d+", "N", message)[:300]
+
+
+@contextlib.contextmanager
+def captured():
+    """Collect every warning and every WARNING+ log record of the frameworks' loggers (and stderr) inside."""
+    handler = _Collect()
+    loggers = [logging.getLogger(name) for name in LOGGERS] + [logging.getLogger()]
+    for lg in loggers:
+        lg.addHandler(handler)
+    try:
+        import transformers.utils.logging as tl  # warning_once is an lru_cache: clear it so each config warns anew
+        tl.warning_once.cache_clear() if hasattr(tl.warning_once, "cache_clear") else None
+        tl.disable_default_handler()
+        tl.enable_propagation()
+    except Exception:  # noqa: BLE001 - not every venv has transformers
+        pass
+    out: list[str] = []
+    err = io.StringIO()
+    with warnings.catch_warnings(record=True) as caught, contextlib.redirect_stderr(err):
+        warnings.simplefilter("always")
+        try:
+            yield out
+        finally:
+            for lg in loggers:
+                lg.removeHandler(handler)
+            seen = set()
+            for w in caught:
+                text = f"warning:{w.category.__name__}:{_normal(str(w.message))}"
+                if any(m in text for m in MACHINE_WARNINGS):
+                    continue
+                if text not in seen:
+                    seen.add(text)
+                    out.append(text)
+            for rec in handler.records:
+                text = _normal(rec)
+                if any(m in text for m in MACHINE_WARNINGS):
+                    continue
+                if text not in seen:
+                    seen.add(text)
+                    out.append(text)
+
+
+def type_name(tp: typing.Any) -> str:
+    if isinstance(tp, str):
+        return tp
+    return getattr(tp, "__name__", None) or str(tp).replace("typing.", "")
+
+
+def _default(f: dataclasses.Field) -> typing.Any:
+    if f.default is not dataclasses.MISSING:
+        value = f.default
+    elif f.default_factory is not dataclasses.MISSING:  # type: ignore[misc]
+        try:
+            value = f.default_factory()  # type: ignore[misc]
+        except Exception:  # noqa: BLE001
+            return "<factory>"
+    else:
+        return "<required>"
+    return jsonable(value)
+
+
+def jsonable(value: typing.Any) -> typing.Any:
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    if isinstance(value, (list, tuple)):
+        return [jsonable(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    return repr(value)
+
+
+def type_choices(tp: typing.Any) -> list | None:
+    """The values a Literal or an Enum type (also inside Optional/Union) admits, or None."""
+    if typing.get_origin(tp) is typing.Literal:
+        return [jsonable(a) for a in typing.get_args(tp)]
+    if isinstance(tp, type) and issubclass(tp, enum.Enum):
+        return [m.value for m in tp]
+    for arg in typing.get_args(tp) if typing.get_origin(tp) in (typing.Union, getattr(__import__("types"),
+                                                                                     "UnionType", None)) else ():
+        found = type_choices(arg)
+        if found:
+            return found
+    return None
+
+
+def dataclass_fields(cls: type) -> dict[str, dict[str, typing.Any]]:
+    """name -> {type, default, choices} of a dataclass (HfArgumentParser's view of a config class)."""
+    out: dict[str, dict[str, typing.Any]] = {}
+    hints = {}
+    try:
+        hints = typing.get_type_hints(cls)
+    except Exception:  # noqa: BLE001
+        pass
+    for f in dataclasses.fields(cls):
+        if not f.init:
+            continue
+        tp = hints.get(f.name, f.type)
+        entry = {"type": type_name(tp), "default": _default(f)}
+        choices = (f.metadata.get("choices") if f.metadata else None) or type_choices(tp)
+        if choices:
+            entry["choices"] = [jsonable(c) for c in choices]
+        out[f.name] = entry
+    return dict(sorted(out.items()))
+
+
+def main(handlers: dict[str, typing.Callable[[dict], typing.Any]]) -> None:
+    """Read ``{"mode": ..., ...}`` from stdin, answer the handler's result as JSON on stdout (one line)."""
+    request = json.load(sys.stdin)
+    try:
+        result = handlers[request["mode"]](request)
+    except Exception:  # noqa: BLE001
+        result = {"fatal": traceback.format_exc()[-4000:]}
+    json.dump(result, REAL_STDOUT, default=repr)
+    REAL_STDOUT.write("\n")
+    REAL_STDOUT.flush()
+
+
+def error_text(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}"[:2000]
+
+
+def accelerate_view(path: str) -> dict:
+    """What ``accelerate launch --config_file path`` makes of the file: its own validation, the launcher's
+    environment, and the FSDP plugin built from that environment."""
+    import os
+    from accelerate.commands.config.config_args import ClusterConfig
+    from accelerate.commands.launch import _validate_launch_command, launch_command_parser
+    from accelerate.utils.launch import prepare_deepspeed_cmd_env, prepare_multi_gpu_env
+    ClusterConfig.from_yaml_file(path)                      # unknown top-level keys raise here
+    parser = launch_command_parser()
+    args = parser.parse_args(["--config_file", path, "train.py"])
+    args, defaults, _ = _validate_launch_command(args)
+    view = {"num_processes": args.num_processes, "mixed_precision": args.mixed_precision}
+    if args.use_fsdp:
+        env = prepare_multi_gpu_env(args)
+        from accelerate.utils import FullyShardedDataParallelPlugin
+        saved = dict(os.environ)
+        os.environ.update(env)
+        try:
+            plugin = FullyShardedDataParallelPlugin()
+        finally:
+            os.environ.clear()
+            os.environ.update(saved)
+        view.update(distributed="FSDP", fsdp_version=plugin.fsdp_version,
+                    reshard_after_forward=plugin.reshard_after_forward,
+                    # FSDP1: CPUOffload(offload_params=...); FSDP2: a CPUOffloadPolicy, or OffloadPolicy() for none
+                    offload_params=bool(getattr(plugin.cpu_offload, "offload_params",
+                                                type(plugin.cpu_offload).__name__ == "CPUOffloadPolicy")),
+                    activation_checkpointing=plugin.activation_checkpointing,
+                    auto_wrap_policy=str(plugin.auto_wrap_policy), state_dict_type=str(plugin.state_dict_type),
+                    cpu_ram_efficient_loading=plugin.cpu_ram_efficient_loading)
+    elif args.use_deepspeed:
+        args.deepspeed_fields_from_accelerate_config = ",".join(list(defaults.deepspeed_config.keys()))
+        _, env = prepare_deepspeed_cmd_env(args)
+        view.update(distributed="DEEPSPEED", deepspeed_config_file=env.get("ACCELERATE_DEEPSPEED_CONFIG_FILE"),
+                    zero3_init=env.get("ACCELERATE_DEEPSPEED_ZERO3_INIT"))
+    else:
+        env = prepare_multi_gpu_env(args)
+        view.update(distributed="MULTI_GPU" if args.multi_gpu else "NO")
+    return view
+
+
+def fill_auto(ds: dict, micro: int, accum: int) -> dict:
+    import copy
+
+    """What the HF integration puts for "auto" (transformers/integrations/deepspeed.py trainer_config_process)."""
+    out = copy.deepcopy(ds)
+    for key, value in (("train_micro_batch_size_per_gpu", micro), ("gradient_accumulation_steps", accum),
+                       ("gradient_clipping", 1.0)):
+        if out.get(key) == "auto":
+            out[key] = value
+    out["train_batch_size"] = micro * accum
+    for half in ("bf16", "fp16"):
+        if isinstance(out.get(half), dict) and out[half].get("enabled") == "auto":
+            out[half]["enabled"] = True
+    zero = out.get("zero_optimization", {})
+    for key in ("reduce_bucket_size", "stage3_prefetch_bucket_size", "stage3_param_persistence_threshold"):
+        if zero.get(key) == "auto":
+            zero[key] = 4096 * 4096
+    return out
+
+
+def deepspeed_view(path: str, micro: int, accum: int) -> dict:
+    """``HfDeepSpeedConfig`` on the file as written and ``DeepSpeedConfig`` after the HF integration's "auto" fill."""
+    import copy
+    from pathlib import Path
+    from deepspeed.runtime.config import DeepSpeedConfig
+    from transformers.integrations.deepspeed import HfDeepSpeedConfig
+    raw = json.loads(Path(path).read_text())
+    HfDeepSpeedConfig(copy.deepcopy(raw))
+    cfg = DeepSpeedConfig(fill_auto(raw, micro, accum))
+    zero = cfg.zero_config
+    return {"stage": int(zero.stage), "offload_optimizer": str(getattr(zero.offload_optimizer, "device", None)),
+            "offload_param": str(getattr(zero.offload_param, "device", None)),
+            "reduce_bucket_size": int(zero.reduce_bucket_size), "bf16": cfg.bfloat16_config.enabled
+            if hasattr(cfg, "bfloat16_config") else None}
+
+
+def accelerate_lists() -> dict:
+    """accelerate's config fields, the launcher's ``--fsdp_*``/``--deepspeed_*`` options (the inner keys of an
+    accelerate config, which accelerate itself does not check) and its distributed types."""
+    import accelerate
+    from accelerate.commands.config.config_args import ClusterConfig
+    from accelerate.commands.launch import launch_command_parser
+    parser = launch_command_parser()
+    launch = sorted(a.dest for a in parser._actions if a.dest.startswith(("fsdp_", "deepspeed_", "zero3_", "offload_",
+                                                                          "zero_")))
+    return {"version": accelerate.__version__, "ClusterConfig": dataclass_fields(ClusterConfig),
+            "launch_args": launch, "DistributedType": sorted(d.value for d in accelerate.DistributedType)}
+
+
+def deepspeed_lists() -> dict:
+    """DeepSpeed's ZeRO config fields with their JSON aliases (``stage3_*``), and its offload configs'."""
+    import deepspeed
+    from deepspeed.runtime.zero.config import DeepSpeedZeroConfig
+    from deepspeed.runtime.zero.offload_config import DeepSpeedZeroOffloadOptimizerConfig, DeepSpeedZeroOffloadParamConfig
+
+    def names(model) -> list:
+        return sorted({n for n in model.model_fields} | {f.alias for f in model.model_fields.values() if f.alias})
+
+    return {"version": deepspeed.__version__, "zero_optimization": names(DeepSpeedZeroConfig),
+            "offload_optimizer": names(DeepSpeedZeroOffloadOptimizerConfig),
+            "offload_param": names(DeepSpeedZeroOffloadParamConfig)}

@@ -1,0 +1,133 @@
+"""LLaMA-Factory's own checks of the LLaMA-Factory exports, run inside its venv (stdin JSON in, stdout JSON out).
+
+mode ``check``: per config, ``llamafactory.hparams.parser.get_train_args`` on the YAML (strict: unknown keys raise;
+~40 cross-field checks) in a one-process distributed environment (its DeepSpeed checks need one), the accelerate
+config through accelerate 1.11's own launcher validation and FSDP plugin, the values LLaMA-Factory ends up with,
+and the warnings beyond those of a minimal config of the same stage.
+mode ``snapshot``: the fields (names, types, defaults, choices) of its four argument classes and the optimizer names.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import _checklib as lib  # noqa: E402
+
+os.environ.update({"LOCAL_RANK": "0", "RANK": "0", "WORLD_SIZE": "1", "MASTER_ADDR": "127.0.0.1",
+                   "MASTER_PORT": "29533", "DISABLE_VERSION_CHECK": "0"})
+
+import transformers.training_args as _ta  # noqa: E402
+
+_ta.is_torch_bf16_gpu_available = lambda *a, **k: True        # the chosen card's bf16, not this machine's
+
+import yaml  # noqa: E402
+from llamafactory.hparams import parser as lf_parser  # noqa: E402
+
+for _name in ("is_torch_bf16_gpu_available",):
+    if hasattr(lf_parser, _name):
+        setattr(lf_parser, _name, lambda *a, **k: True)
+
+try:   # DeepSpeed says once which accelerator it found: say it before any config is checked
+    from deepspeed.accelerator import get_accelerator
+    get_accelerator()
+except ImportError:  # pragma: no cover
+    pass
+
+MINIMAL = {"model_name_or_path": "m", "stage": "sft", "do_train": True, "finetuning_type": "lora", "dataset": "d",
+           "template": "default", "output_dir": "o", "report_to": "none"}
+
+
+def _args(cfg: dict):
+    model, data, train, finetuning, _ = lf_parser.get_train_args(dict(cfg))
+    return {
+        "compute_dtype": str(model.compute_dtype), "quantization_bit": model.quantization_bit,
+        "quantization_type": model.quantization_type, "double_quantization": model.double_quantization,
+        "flash_attn": str(model.flash_attn), "disable_gradient_checkpointing": model.disable_gradient_checkpointing,
+        "enable_liger_kernel": model.enable_liger_kernel, "stage": finetuning.stage,
+        "finetuning_type": finetuning.finetuning_type, "lora_rank": finetuning.lora_rank,
+        "lora_dropout": finetuning.lora_dropout, "lora_target": finetuning.lora_target,
+        "pure_bf16": finetuning.pure_bf16, "cutoff_len": data.cutoff_len, "packing": data.packing,
+        "per_device_train_batch_size": train.per_device_train_batch_size,
+        "gradient_accumulation_steps": train.gradient_accumulation_steps, "bf16": train.bf16, "fp16": train.fp16,
+        "optim": str(getattr(train.optim, "value", train.optim)), "optim_args": train.optim_args,
+        "deepspeed": bool(train.deepspeed), "torch_compile": train.torch_compile,
+    }
+
+
+_BASELINES: dict = {}
+
+
+def _baseline(stage: str, finetuning_type: str, quantization_bit, out: str) -> list:
+    """Warnings of a minimal config of the same stage and method (a 4-bit one warns about upcast_layernorm too)."""
+    key = (stage, finetuning_type, quantization_bit)
+    if key not in _BASELINES:
+        cfg = dict(MINIMAL, stage=stage, finetuning_type=finetuning_type, output_dir=out)
+        if quantization_bit is not None:
+            cfg["quantization_bit"] = quantization_bit
+        with lib.captured() as base:
+            try:
+                _args(cfg)
+            except BaseException:  # noqa: BLE001
+                pass
+        _BASELINES[key] = base
+    return _BASELINES[key]
+
+
+def _one(files: dict) -> dict:
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, text in files.items():
+            Path(tmp, name).write_text(text)
+        cwd = os.getcwd()
+        os.chdir(tmp)
+        result: dict = {"errors": [], "view": {}}
+        try:
+            cfg = yaml.safe_load(files["llamafactory.yaml"])
+            with lib.captured() as warns:
+                try:
+                    result["view"]["llamafactory"] = _args(cfg)
+                except BaseException as exc:  # noqa: BLE001 - the parser exits on unknown keys
+                    result["errors"].append(f"llamafactory.yaml: {lib.error_text(exc)}")
+                if "accelerate.yaml" in files:
+                    try:
+                        result["view"]["accelerate"] = lib.accelerate_view("accelerate.yaml")
+                    except BaseException as exc:  # noqa: BLE001
+                        result["errors"].append(f"accelerate.yaml: {lib.error_text(exc)}")
+            base = _baseline(cfg.get("stage", "sft"), cfg.get("finetuning_type", "lora"),
+                             cfg.get("quantization_bit"), str(Path(tmp, "base")))
+        finally:
+            os.chdir(cwd)
+    result["ok"] = not result["errors"]
+    result["new_warnings"] = [w for w in warns if w not in base]
+    return result
+
+
+def check(request: dict) -> dict:
+    import importlib.util
+    # the module the Run and Measure lines start (its file: importing it needs the CLI's runtime packages)
+    package = importlib.util.find_spec("llamafactory")
+    launcher = package is not None and (Path(package.origin).parent / "launcher.py").is_file()
+    results = {c["id"]: _one(c["files"]) for c in request["configs"]}
+    for r in results.values():
+        if not launcher:
+            r["errors"].append("llamafactory.launcher is missing")
+            r["ok"] = False
+    return {"results": results}
+
+
+def snapshot(request: dict) -> dict:
+    import llamafactory
+    import transformers
+    from llamafactory.hparams import DataArguments, FinetuningArguments, ModelArguments, TrainingArguments
+    from transformers.training_args import OptimizerNames
+    return {"versions": {"llamafactory": llamafactory.__version__, "transformers": transformers.__version__},
+            "classes": {c.__name__: lib.dataclass_fields(c) for c in (ModelArguments, DataArguments,
+                                                                       FinetuningArguments, TrainingArguments)},
+            "enums": {"OptimizerNames": sorted(o.value for o in OptimizerNames)},
+            "accelerate": lib.accelerate_lists(), "deepspeed": lib.deepspeed_lists()}
+
+
+if __name__ == "__main__":
+    lib.main({"check": check, "snapshot": snapshot})

@@ -1,0 +1,165 @@
+"""TRL's own checks of the TRL exports, run inside the TRL venv (stdin JSON in, stdout JSON out).
+
+mode ``check``: ``{"configs": [{"id", "files": {name: text}}]}`` -> per config: the framework's parse of each file
+(``TrlParser.parse_args_and_config(fail_with_unknown_args=True)``, ``get_quantization_config``, ``get_peft_config``;
+accelerate's ``_validate_launch_command`` + ``prepare_multi_gpu_env``/``prepare_deepspeed_cmd_env`` and the FSDP or
+DeepSpeed plugin built from that environment, as ``accelerate launch`` does; ``DeepSpeedConfig`` and
+``HfDeepSpeedConfig`` on the JSON), the values the framework ends up with, and the warnings the config causes beyond
+those of a minimal config of the same trainer.
+mode ``snapshot``: the field lists (names, types, defaults, choices) of every class the exports write keys of.
+mode ``overrides``: the fields the real-run test's command-line overrides change (they must be only those allowed).
+"""
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import _checklib as lib  # noqa: E402
+
+import transformers.training_args as _ta  # noqa: E402
+
+# The bf16 probe asks the machine, not the config: the exports are for the chosen GPU (section 5 of the survey).
+_ta.is_torch_bf16_gpu_available = lambda *a, **k: True
+
+from trl import (DatasetMixtureConfig, DPOConfig, ModelConfig, ScriptArguments, SFTConfig, TrlParser,  # noqa: E402
+                 get_peft_config, get_quantization_config)
+
+try:   # DeepSpeed says once which accelerator it found: say it here, before any config is checked
+    from deepspeed.accelerator import get_accelerator
+    get_accelerator()
+except ImportError:  # pragma: no cover
+    pass
+
+MINIMAL = "model_name_or_path: m\ndataset_name: d\noutput_dir: o\nreport_to: none\n"
+
+
+def _parse(path: str, dpo: bool):
+    types = (ScriptArguments, DPOConfig if dpo else SFTConfig, ModelConfig, DatasetMixtureConfig)
+    parser = TrlParser(types)
+    return parser.parse_args_and_config(args=["--config", path], fail_with_unknown_args=True)
+
+
+def _train_view(script, train, model) -> dict:
+    qc = get_quantization_config(model)
+    pc = get_peft_config(model)
+    view = {
+        "dtype": model.dtype, "attn_implementation": model.attn_implementation, "use_peft": model.use_peft,
+        "bf16": train.bf16, "fp16": train.fp16, "activation_checkpointing": train.activation_checkpointing,
+        "gradient_checkpointing": train.gradient_checkpointing, "optim": str(getattr(train.optim, "value", train.optim)),
+        "optim_args": train.optim_args, "per_device_train_batch_size": train.per_device_train_batch_size,
+        "gradient_accumulation_steps": train.gradient_accumulation_steps, "max_length": train.max_length,
+        "packing": getattr(train, "packing", None), "activation_offloading": train.activation_offloading,
+        "torch_compile": train.torch_compile, "num_train_epochs": train.num_train_epochs,
+        "precompute_ref_log_probs": getattr(train, "precompute_ref_log_probs", None),
+        "disable_dropout": getattr(train, "disable_dropout", None),
+        "sync_each_batch": (train.accelerator_config.gradient_accumulation_kwargs or {}).get("sync_each_batch")
+        if train.accelerator_config is not None else None,
+        "dataset_name": script.dataset_name, "output_dir": train.output_dir,
+    }
+    if qc is not None:
+        d = qc.to_dict()
+        view["quantization"] = {k: str(d.get(k)) for k in ("load_in_4bit", "bnb_4bit_quant_type",
+                                                           "bnb_4bit_use_double_quant", "bnb_4bit_compute_dtype",
+                                                           "bnb_4bit_quant_storage")}
+    if pc is not None:
+        tm = pc.target_modules
+        view["lora"] = {"r": pc.r, "lora_alpha": pc.lora_alpha, "lora_dropout": pc.lora_dropout,
+                        "target_modules": tm if isinstance(tm, str) or tm is None else sorted(tm)}
+    return view
+
+
+def _one(files: dict) -> dict:
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, text in files.items():
+            Path(tmp, name).write_text(text)
+        main = "dpo.yaml" if "dpo.yaml" in files else "sft.yaml"
+        dpo = main == "dpo.yaml"
+        cwd = os.getcwd()
+        os.chdir(tmp)
+        result: dict = {"ok": True, "errors": [], "view": {}}
+        try:
+            with lib.captured() as warns:
+                try:
+                    script, train, model, _ = _parse(main, dpo)
+                    result["view"]["trainer"] = _train_view(script, train, model)
+                except BaseException as exc:  # noqa: BLE001 - argparse exits with SystemExit
+                    result["errors"].append(f"{main}: {lib.error_text(exc)}")
+                    train = None
+                if "accelerate.yaml" in files:
+                    try:
+                        result["view"]["accelerate"] = lib.accelerate_view("accelerate.yaml")
+                    except BaseException as exc:  # noqa: BLE001
+                        result["errors"].append(f"accelerate.yaml: {lib.error_text(exc)}")
+                if "ds_config.json" in files and train is not None:
+                    try:
+                        result["view"]["deepspeed"] = lib.deepspeed_view("ds_config.json", train.per_device_train_batch_size,
+                                                                 train.gradient_accumulation_steps)
+                    except BaseException as exc:  # noqa: BLE001
+                        result["errors"].append(f"ds_config.json: {lib.error_text(exc)}")
+            result["warnings"] = warns
+        finally:
+            os.chdir(cwd)
+    result["ok"] = not result["errors"]
+    return result
+
+
+def check(request: dict) -> dict:
+    baseline = {}
+    for dpo in (False, True):
+        files = {("dpo.yaml" if dpo else "sft.yaml"): MINIMAL}
+        baseline["dpo" if dpo else "sft"] = set(_one(files).get("warnings", []))
+    results = {}
+    for cfg in request["configs"]:
+        r = _one(cfg["files"])
+        base = baseline["dpo" if "dpo.yaml" in cfg["files"] else "sft"]
+        r["new_warnings"] = [w for w in r.pop("warnings", []) if w not in base]
+        results[cfg["id"]] = r
+    return {"results": results, "baseline": {k: sorted(v) for k, v in baseline.items()}}
+
+
+def snapshot(request: dict) -> dict:
+    import peft
+    import transformers
+    import trl
+    from transformers.training_args import OptimizerNames
+    return {
+        "versions": {m.__name__: m.__version__ for m in (trl, transformers, peft)},
+        "classes": {
+            "ScriptArguments": lib.dataclass_fields(ScriptArguments),
+            "SFTConfig": lib.dataclass_fields(SFTConfig),
+            "DPOConfig": lib.dataclass_fields(DPOConfig),
+            "ModelConfig": lib.dataclass_fields(ModelConfig),
+            "DatasetMixtureConfig": lib.dataclass_fields(DatasetMixtureConfig),
+        },
+        "enums": {"OptimizerNames": sorted(o.value for o in OptimizerNames)},
+        "accelerate": lib.accelerate_lists(),
+        "deepspeed": lib.deepspeed_lists(),
+    }
+
+
+def overrides(request: dict) -> dict:
+    """Which parsed fields the command-line overrides change: ``{"config": text, "dpo": bool, "args": [...]}`` ->
+    the dotted names of every dataclass field whose value differs with the arguments given."""
+    import dataclasses
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp, "config.yaml")
+        path.write_text(request["config"])
+        types = (ScriptArguments, DPOConfig if request["dpo"] else SFTConfig, ModelConfig, DatasetMixtureConfig)
+        plain = TrlParser(types).parse_args_and_config(args=["--config", str(path)], fail_with_unknown_args=True)
+        given = TrlParser(types).parse_args_and_config(args=["--config", str(path), *request["args"]],
+                                                       fail_with_unknown_args=True)
+    changed = []
+    for a, b in zip(plain, given):
+        for f in dataclasses.fields(a):
+            if f.name in ("logging_dir",):          # derived from output_dir by TrainingArguments
+                continue
+            if repr(getattr(a, f.name)) != repr(getattr(b, f.name)):
+                changed.append(f"{type(a).__name__}.{f.name}")
+    return {"changed": sorted(changed)}
+
+
+if __name__ == "__main__":
+    lib.main({"check": check, "snapshot": snapshot, "overrides": overrides})

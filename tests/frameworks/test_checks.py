@@ -1,0 +1,223 @@
+"""Every export of the grid run through the framework's own code, one checker process per target (its venv is made
+on first use from frameworks/<target>/requirements.txt, under .cache/frameworks): the framework accepts it, the keys
+and enum values are in the framework's field lists, the framework reads the values the estimate assumed, and the
+file causes no warning a minimal config of the same target does not. The committed field-list snapshots are
+regenerated and must not differ."""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+import yaml
+
+from calculator.export import TARGETS, export
+from calculator.export.axolotl import capabilities
+from export_grid import GRID
+from frameworks import snapshots, venv
+
+pytestmark = pytest.mark.frameworks
+
+_RESULTS: dict[str, dict] = {}
+
+
+def _exports(target: str) -> dict[str, Any]:
+    return {rid: export(req, target) for rid, req in GRID}
+
+
+def results(target: str) -> tuple[dict[str, Any], dict[str, dict]]:
+    """One checker run per target over the whole grid (imports are slow), kept for the module's tests."""
+    exports = _exports(target)
+    if target not in _RESULTS:
+        configs = []
+        for rid, e in exports.items():
+            files = {n: t for n, t in e.files.items() if n != "measure.py"}
+            entry: dict[str, Any] = {"id": rid, "files": files}
+            if target == "axolotl":
+                entry["capabilities"] = capabilities(e.request, e.request.get("gpu"))
+            configs.append(entry)
+        out = json.loads(venv.run(target, json.dumps({"mode": "check", "configs": configs})))
+        assert "fatal" not in out, out.get("fatal")
+        _RESULTS[target] = out["results"]
+    return exports, _RESULTS[target]
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_the_framework_accepts_every_export(target: str) -> None:
+    _, res = results(target)
+    failed = {rid: r["errors"] for rid, r in res.items() if not r["ok"]}
+    assert not failed, dict(list(failed.items())[:5])
+    assert len(res) == len(GRID)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_no_warning_beyond_a_minimal_config(target: str) -> None:
+    _, res = results(target)
+    warned = {rid: r["new_warnings"] for rid, r in res.items() if r["new_warnings"]}
+    assert not warned, dict(list(warned.items())[:5])
+
+
+def _snapshot(target: str) -> dict:
+    return json.loads((venv.HERE / target / "snapshot.json").read_text())
+
+
+def _fields(snap: dict, *classes: str) -> set[str]:
+    out: set[str] = set()
+    for cls in classes:
+        for name, entry in snap["classes"][cls].items():
+            out.add(name)
+            if entry.get("alias"):
+                out.add(entry["alias"])
+    return out
+
+
+def _choices(snap: dict, cls: str, field: str) -> list | None:
+    return snap["classes"][cls][field].get("choices")
+
+
+def _check_accelerate(snap: dict, text: str, where: str) -> list[str]:
+    acc = yaml.safe_load(text)
+    lists = snap["accelerate"]
+    bad = [f"{where}: {k}" for k in acc if k not in lists["ClusterConfig"]]
+    if acc["distributed_type"] not in lists["DistributedType"]:
+        bad.append(f"{where}: distributed_type {acc['distributed_type']}")
+    for section in ("fsdp_config", "deepspeed_config"):
+        bad += [f"{where}: {section}.{k}" for k in acc.get(section, {}) if k not in lists["launch_args"]]
+    return bad
+
+
+def _check_deepspeed(snap: dict, text: str) -> list[str]:
+    ds = json.loads(text)
+    lists = snap["deepspeed"]
+    zero = ds["zero_optimization"]
+    bad = [f"zero_optimization.{k}" for k in zero if k not in lists["zero_optimization"]]
+    for sub in ("offload_optimizer", "offload_param"):
+        bad += [f"zero_optimization.{sub}.{k}" for k in zero.get(sub, {}) if k not in lists[sub]]
+    return bad
+
+
+def _diff(target: str, e) -> list[str]:
+    """Emitted keys and enum values that are not in the framework's own field lists."""
+    snap = _snapshot(target)
+    bad: list[str] = []
+    files = e.files
+    if "accelerate.yaml" in files:
+        bad += _check_accelerate(snap, files["accelerate.yaml"], "accelerate.yaml")
+    if "ds_config.json" in files:
+        bad += _check_deepspeed(snap, files["ds_config.json"])
+    if target == "trl":
+        name = "dpo.yaml" if "dpo.yaml" in files else "sft.yaml"
+        cfg = yaml.safe_load(files[name])
+        trainer = "DPOConfig" if name == "dpo.yaml" else "SFTConfig"
+        known = _fields(snap, "ScriptArguments", trainer, "ModelConfig", "DatasetMixtureConfig")
+        bad += [k for k in cfg if k not in known]
+        if cfg["optim"] not in snap["enums"]["OptimizerNames"]:
+            bad.append(f"optim {cfg['optim']}")
+        if cfg["dtype"] not in _choices(snap, "ModelConfig", "dtype"):
+            bad.append(f"dtype {cfg['dtype']}")
+        if "bnb_4bit_quant_type" in cfg and cfg["bnb_4bit_quant_type"] not in _choices(snap, "ModelConfig",
+                                                                                       "bnb_4bit_quant_type"):
+            bad.append("bnb_4bit_quant_type")
+    elif target == "axolotl":
+        cfg = yaml.safe_load(files["axolotl.yaml"])
+        bad += [k for k in cfg if k not in _fields(snap, "AxolotlInputConfig")]
+        bad += [f"fsdp_config.{k}" for k in cfg.get("fsdp_config", {}) if k not in _fields(snap, "FSDPConfig")]
+        if cfg["optimizer"] not in snap["enums"]["optimizer"]:
+            bad.append(f"optimizer {cfg['optimizer']}")
+    elif target == "llamafactory":
+        cfg = yaml.safe_load(files["llamafactory.yaml"])
+        classes = ("ModelArguments", "DataArguments", "FinetuningArguments", "TrainingArguments")
+        bad += [k for k in cfg if k not in _fields(snap, *classes)]
+        if cfg["optim"] not in snap["enums"]["OptimizerNames"]:
+            bad.append(f"optim {cfg['optim']}")
+        if cfg["flash_attn"] not in _choices(snap, "ModelArguments", "flash_attn"):
+            bad.append(f"flash_attn {cfg['flash_attn']}")
+        for key, cls in (("stage", "FinetuningArguments"), ("finetuning_type", "FinetuningArguments"),
+                         ("quantization_type", "ModelArguments"), ("infer_dtype", "ModelArguments")):
+            if key in cfg and cfg[key] not in _choices(snap, cls, key):
+                bad.append(f"{key} {cfg[key]}")
+    elif target == "unsloth" and "unsloth.yaml" in files:
+        cfg = yaml.safe_load(files["unsloth.yaml"])
+        sections = {"data": "DataConfig", "training": "TrainingConfig", "lora": "LoraConfig"}
+        bad += [k for k in cfg if k not in _fields(snap, "Config")]
+        for section, cls in sections.items():
+            bad += [f"{section}.{k}" for k in cfg.get(section, {}) if k not in _fields(snap, cls)]
+    return bad
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_every_key_and_value_is_in_the_framework_field_lists(target: str) -> None:
+    bad = {rid: b for rid, e in _exports(target).items() if (b := _diff(target, e))}
+    assert not bad, dict(list(bad.items())[:5])
+
+
+def _expect(target: str, e) -> dict[str, Any]:
+    """What the framework must end up with, from the request the export realises (its view names)."""
+    k = e.request
+    fsdp = k["sharding"] == "zero3" and not k["deepspeed"]
+    if target == "trl":
+        want = {"trainer.per_device_train_batch_size": k["micro_batch_size"],
+                "trainer.gradient_accumulation_steps": k["grad_accum_steps"], "trainer.max_length": k["seq_len"],
+                "trainer.activation_checkpointing": k["gradient_checkpointing"] and not fsdp,
+                "trainer.use_peft": k["method"] != "full",
+                "trainer.activation_offloading": k["activation_offloading"]}
+        if k["method"] != "full":
+            want["trainer.lora.r"] = k["lora_rank"]
+        if k["method"] == "qlora":
+            want["trainer.quantization.bnb_4bit_use_double_quant"] = str(k["double_quant"])
+            want["trainer.quantization.bnb_4bit_quant_type"] = "nf4"
+        if k["num_gpus"] > 1 or k["sharding"] != "none":
+            want["accelerate.num_processes"] = k["num_gpus"]
+        if fsdp:
+            want.update({"accelerate.fsdp_version": 2, "accelerate.offload_params": k["cpu_offload"],
+                         "accelerate.activation_checkpointing": k["gradient_checkpointing"]})
+        if k["deepspeed"]:
+            want.update({"deepspeed.stage": {"zero1": 1, "zero2": 2, "zero3": 3}[k["sharding"]],
+                         "deepspeed.offload_optimizer": "cpu" if k["cpu_offload"] else "none"})
+    elif target == "axolotl":
+        want = {"micro_batch_size": k["micro_batch_size"], "gradient_accumulation_steps": k["grad_accum_steps"],
+                "sequence_len": k["seq_len"], "gradient_checkpointing": k["gradient_checkpointing"] and not fsdp,
+                "adapter": None if k["method"] == "full" else k["method"]}
+        if k["method"] != "full":
+            want["lora_r"] = k["lora_rank"]
+            want["lora_mlp_kernel"] = False
+    elif target == "llamafactory":
+        want = {"llamafactory.per_device_train_batch_size": k["micro_batch_size"],
+                "llamafactory.disable_gradient_checkpointing": (not k["gradient_checkpointing"]) or fsdp,
+                "llamafactory.finetuning_type": "full" if k["method"] == "full" else "lora",
+                "llamafactory.deepspeed": k["deepspeed"]}
+        if k["method"] == "qlora":
+            want["llamafactory.double_quantization"] = k["double_quant"]
+    else:
+        want = {"script.from_pretrained.max_seq_length": k["seq_len"],
+                "script.from_pretrained.load_in_4bit": k["method"] == "qlora",
+                "script.from_pretrained.full_finetuning": k["method"] == "full"}
+    return want
+
+
+def _get(view: dict, path: str) -> Any:
+    node: Any = view
+    for part in path.split("."):
+        if not isinstance(node, dict) or part not in node:
+            return "<missing>"
+        node = node[part]
+    return node
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_the_framework_reads_the_estimates_values(target: str) -> None:
+    exports, res = results(target)
+    wrong = {}
+    for rid, e in exports.items():
+        for path, value in _expect(target, e).items():
+            got = _get(res[rid]["view"], path)
+            if got != value:
+                wrong.setdefault(rid, []).append((path, value, got))
+    assert not wrong, dict(list(wrong.items())[:5])
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_field_list_snapshot_is_current(target: str) -> None:
+    """``make snapshots`` wrote frameworks/<target>/snapshot.json from the pinned framework; it must still hold."""
+    committed = (venv.HERE / target / "snapshot.json").read_text()
+    assert snapshots.text(snapshots.snapshot(target)) == committed, f"run `make snapshots` and review {target}"

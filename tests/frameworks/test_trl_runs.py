@@ -1,0 +1,100 @@
+"""The TRL exports of a LoRA, a QLoRA (bitsandbytes' CPU kernels for NF4 and its 8-bit optimizer) and a DPO setup
+train 2 steps on the CPU, unchanged, through the export's own measuring launcher: a tiny Llama built from a config
+(random weights, a temporary folder, no hub) and a tiny local dataset. Only these overrides go on the command line:
+dataset path, output dir, model path, ``use_cpu``, and ``attn_implementation: sdpa`` where the file says flash; the
+framework's own parser confirms that nothing else differs."""
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from calculator.export import export
+from frameworks import venv
+
+pytestmark = pytest.mark.frameworks
+
+BATCH = 2
+SETUPS = {
+    "lora": {"model": "llama-3.2-1b", "method": "lora", "micro_batch_size": BATCH, "seq_len": 64,
+             "gradient_checkpointing": True, "lora_dropout": 0.05, "attention": "flash"},
+    "qlora": {"model": "llama-3.2-1b", "method": "qlora", "micro_batch_size": BATCH, "seq_len": 64,
+              "optimizer": "paged_adamw_8bit", "gradient_checkpointing": True},
+    "dpo": {"model": "llama-3.2-1b", "method": "lora", "dpo": True, "micro_batch_size": BATCH, "seq_len": 64,
+            "optimizer": "adamw_torch"},
+}
+
+MAKE_MODEL = r'''
+import json, sys
+from pathlib import Path
+from tokenizers import Tokenizer, models, pre_tokenizers
+from transformers import LlamaConfig, LlamaForCausalLM, PreTrainedTokenizerFast
+out = Path(sys.argv[1])
+words = ["<unk>", "<pad>", "<s>", "</s>"] + [f"w{i}" for i in range(200)]
+tok = Tokenizer(models.WordLevel({w: i for i, w in enumerate(words)}, unk_token="<unk>"))
+tok.pre_tokenizer = pre_tokenizers.Whitespace()
+fast = PreTrainedTokenizerFast(tokenizer_object=tok, unk_token="<unk>", pad_token="<pad>", bos_token="<s>",
+                               eos_token="</s>")
+fast.save_pretrained(out)
+cfg = LlamaConfig(vocab_size=len(words), hidden_size=64, intermediate_size=128, num_hidden_layers=2,
+                  num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=256,
+                  pad_token_id=1, bos_token_id=2, eos_token_id=3)
+LlamaForCausalLM(cfg).save_pretrained(out)
+'''
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory) -> dict[str, Path]:
+    root = tmp_path_factory.mktemp("tiny")
+    py = venv.ensure("trl")
+    subprocess.run([str(py), "-c", MAKE_MODEL, str(root / "model")], check=True, timeout=600,
+                   env=_env(), capture_output=True)
+    sft, dpo = root / "sft-data", root / "dpo-data"
+    sft.mkdir()
+    dpo.mkdir()
+    line = " ".join(f"w{i % 200}" for i in range(40))
+    (sft / "train.jsonl").write_text("".join(json.dumps({"text": f"w{j} {line}"}) + "\n" for j in range(2 * BATCH)))
+    (dpo / "train.jsonl").write_text("".join(json.dumps({"prompt": f"w{j} w1 w2", "chosen": " w3 w4 w5",
+                                                         "rejected": " w6 w7"}) + "\n" for j in range(2 * BATCH)))
+    return {"model": root / "model", "sft": sft, "dpo": dpo, "root": root}
+
+
+def _env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV"))}
+    env.update({"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
+                "CUDA_VISIBLE_DEVICES": "", "TOKENIZERS_PARALLELISM": "false", "OMP_NUM_THREADS": "2"})
+    return env
+
+
+@pytest.mark.parametrize("name", sorted(SETUPS))
+def test_export_trains_two_steps_on_the_cpu(name: str, tiny, tmp_path) -> None:
+    e = export(SETUPS[name], "trl")
+    config = "dpo.yaml" if SETUPS[name].get("dpo") else "sft.yaml"
+    for fname, text in e.files.items():
+        (tmp_path / fname).write_text(text)
+    overrides = {"dataset_name": str(tiny["dpo" if config == "dpo.yaml" else "sft"]),
+                 "output_dir": str(tmp_path / "out"), "model_name_or_path": str(tiny["model"]), "use_cpu": "true"}
+    if "attn_implementation: flash_attention_2" in e.files[config]:
+        overrides["attn_implementation"] = "sdpa"          # FlashAttention has no CPU kernel
+    args = [x for k, v in overrides.items() for x in (f"--{k}", v)]
+    changed = json.loads(venv.run("trl", json.dumps({"mode": "overrides", "config": e.files[config],
+                                                     "dpo": config == "dpo.yaml", "args": args})))
+    assert "fatal" not in changed, changed.get("fatal")
+    trainer = "DPOConfig" if config == "dpo.yaml" else "SFTConfig"
+    allowed = {"ScriptArguments.dataset_name", f"{trainer}.output_dir", f"{trainer}.use_cpu",
+               "ModelConfig.model_name_or_path", "ModelConfig.attn_implementation",
+               f"{trainer}.dataloader_pin_memory"}      # TrainingArguments turns pinning off under use_cpu
+    assert set(changed["changed"]) <= allowed, changed
+    module = "trl.scripts.dpo" if config == "dpo.yaml" else "trl.scripts.sft"
+    proc = subprocess.run([str(venv.ensure("trl")), "measure.py", module, "--config", config, *args],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=900, env=_env())
+    log = proc.stdout + proc.stderr
+    assert proc.returncode == 0, log[-6000:]
+    losses = [float(x) for x in re.findall(r"'train_loss': '?([-+0-9.eEnaif]+)", log)]
+    assert losses and all(math.isfinite(x) for x in losses), log[-3000:]
+    assert re.search(r'measure \{"step": 2,', log), log[-3000:]     # two steps, measured by the export's lines
