@@ -80,7 +80,8 @@ def result_json(s: TrainingSetup, e: Estimate, options: dict[str, Any]) -> dict[
         "effective_batch_size": s.micro_batch_size * s.grad_accum_steps * s.num_gpus,
         "notes": list(e.notes),
         "model": model_json(s.model),
-        "inputs": inputs_json(s),
+        "inputs": {**inputs_json(s), "framework": (options.get("framework") or {}).get("id", "none")},
+        "framework": options.get("framework"),
         "units": {"gb": 1_000_000_000, "gib": 1 << 30},
     }
     if "gpu_table" in include:
@@ -258,7 +259,7 @@ def _time_fields(s: TrainingSetup, options: dict[str, Any], r: dict[str, Any]) -
     if "inputs" in r:   # echo the time keys in request form (feeding the inputs back gives the same result)
         r["inputs"].update({
             "dataset_tokens": w.dataset_tokens if w else None, "dataset_examples": w.dataset_examples if w else None,
-            "mean_tokens_per_example": w.mean_tokens_per_example if w else None, "epochs": w.epochs if w else 1.0,
+            "mean_tokens_per_example": w.mean_tokens_per_example if w else None, "epochs": w.epochs if w else options.get("epochs", 1.0),
             "gpu_hour_price": reader_price})
     if chosen is not None:
         gpu = GPUS[chosen]

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from . import recommend, throughput
+from . import frameworks, recommend, throughput
 from .answer import gpu_json, inputs_json, result_json
 from .catalog import GPUS, MODELS
 from .configs import (ALIASES, ARCH_FIELDS, MAX_PARAMS, MODEL_FIELD_KINDS, MODEL_FIELDS, MODEL_LIMITS, QK_NORMS,
@@ -26,8 +26,8 @@ from .memory import estimate as _estimate
 from .params import count_params, trainable_params
 from .models import Method, Optimizer, Precision, TrainingSetup
 
-__all__ = ["answer_text", "answer", "schema", "parse_request", "parse_model", "read_json", "inputs_json", "result_json",
-           "DEFAULTS", "ERROR_CODES", "LIMITS", "ENUMS", "MAX_INPUT_CHARS", "MODELS", "GPUS", "MODEL_FIELDS"]
+__all__ = ["answer_text", "answer", "schema", "parse_request", "framework_defaults", "framework_json", "parse_model",
+           "read_json", "inputs_json", "result_json", "DEFAULTS", "ERROR_CODES", "LIMITS", "ENUMS", "MAX_INPUT_CHARS", "MODELS", "GPUS", "MODEL_FIELDS"]
 
 ERROR_CODES: tuple[str, ...] = (
     "invalid_json",     # not parseable JSON (also NaN/Infinity, which JSON does not have)
@@ -110,17 +110,52 @@ def _values(obj: dict[str, Any]) -> dict[str, Any]:
     failed = [InputError("unknown_key", str(key)[:100]) for key in obj if key not in _KEYS]
     if "model" not in obj:
         failed.append(InputError("missing_field", "model"))
+    filled = _framework_defaults(obj)
     v: dict[str, Any] = {}
     for spec in INPUTS:
         if spec.name == "model" and "model" not in obj:
             continue
         try:
-            v[spec.name] = check_value(spec, obj.get(spec.name, spec.default))
+            v[spec.name] = check_value(spec, obj.get(spec.name, filled.get(spec.name, spec.default)))
         except InputError as err:
             failed.append(err)
     if failed:
         raise InputErrors(failed)
     return v
+
+
+def _framework_defaults(obj: dict[str, Any]) -> dict[str, Any]:
+    """The keys the request leaves out, filled by its ``framework``'s defaults (calculator/frameworks.py); none for
+    ``framework`` none, or one the key's own check refuses (reported with the other keys)."""
+    try:
+        framework = check_value(BY_NAME["framework"], obj.get("framework", BY_NAME["framework"].default))
+    except InputError:
+        return {}
+    return frameworks.request_defaults(framework, obj)
+
+
+def framework_defaults(framework: str, request: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Every request key's value under ``framework`` for a request with these keys (``frameworks.request_defaults``
+    over the API's defaults): what a form shows when the reader picks that framework."""
+    return {**DEFAULTS, **frameworks.request_defaults(framework, request)}
+
+
+def framework_json(obj: dict[str, Any]) -> dict[str, Any]:
+    """What a request's ``framework`` filled in, for the answer: its id and version, and each key the request left
+    out that the framework's defaults set, with its value and source (``frameworks.default``)."""
+    framework = obj.get("framework", BY_NAME["framework"].default)
+    fw = frameworks.get(framework)
+    filled = frameworks.request_defaults(framework, obj)
+    req = {**filled, **obj}
+    regime_of = {key: regime for regime, (key, _spelling) in frameworks.REGIME_REQUEST.items()}
+    out = []
+    for key, value in filled.items():
+        if key in obj:
+            continue
+        d = frameworks.default(framework, key, request=req) or frameworks.default(framework, regime_of.get(key, ""),
+                                                                                   request=req)
+        out.append({"key": key, "value": value, "source": d.source if d else ""})
+    return {"id": fw.id, "version": fw.version, "defaults": out}
 
 
 def parse_request(obj: Any) -> tuple[TrainingSetup, dict[str, Any]]:
@@ -144,7 +179,7 @@ def parse_request(obj: Any) -> tuple[TrainingSetup, dict[str, Any]]:
         workload = throughput.Workload(dataset_tokens=v["dataset_tokens"], dataset_examples=v["dataset_examples"],
                                        mean_tokens_per_example=v["mean_tokens_per_example"], epochs=v["epochs"])
     return setup, {"gpu": v["gpu"], "include": v["include"], "workload": workload,
-                   "gpu_hour_price": v["gpu_hour_price"]}
+                   "gpu_hour_price": v["gpu_hour_price"], "epochs": v["epochs"], "framework": framework_json({**obj, "framework": v["framework"]})}
 
 
 def _read_regimes(v: dict[str, Any]) -> dict[str, Any]:

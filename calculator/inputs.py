@@ -20,7 +20,7 @@ from .models import (LORA_MODULES, Attention, AttentionKernel, Fsdp2Upcast, Meth
 from .values import VALUE_KINDS, ValueKind
 
 __all__ = ["InputSpec", "INPUTS", "BY_NAME", "DEFAULTS", "ENUMS", "LIMITS", "CONTROLS", "GROUPS", "INCLUDE",
-           "markdown_table"]
+           "FRAMEWORK_IDS", "markdown_table"]
 
 #: Form controls (calculator/page/form.py draws each): a checkbox, a typed number, a drop-down, a checkbox per LoRA
 #: module. A key's kind of value (``values.VALUE_KINDS``) names the control that edits it.
@@ -90,12 +90,20 @@ def _values(enum: type) -> tuple[str, ...]:
 
 
 _GIB = 1 << 30
+#: The frameworks calculator/frameworks.py describes, in the form's order (that module checks it holds these ids).
+FRAMEWORK_IDS: tuple[str, ...] = ("none", "trl", "axolotl", "llamafactory", "unsloth", "torchtune")
 
 INPUTS: tuple[InputSpec, ...] = (
     InputSpec(name="model", kind="model", default=None, setup=True, cli=False,
               doc="a catalogue id, or a Hugging Face `config.json` object (required; the CLI takes `--model ID` or "
                   "`--config PATH`)"),
     # --- method -----------------------------------------------------------------------------------------------
+    InputSpec(name="framework", kind="enum", default="none", choices=FRAMEWORK_IDS, setup=False, control="select",
+              group="method",
+              doc="the training framework whose defaults fill every key the request leaves out (calculator/"
+                  "frameworks.py: each default with its source, at the version it names): `trl` 1.16, `axolotl` "
+                  "0.21, `llamafactory` 0.9.5, `unsloth` 2026.10, `torchtune` 0.6.1; `none`: the estimator's own "
+                  "defaults. A key the request gives wins"),
     InputSpec(name="method", kind="enum", default="full", choices=_values(Method), enum=Method, control="select", group="method",
               doc="full fine-tuning, LoRA, or QLoRA (4-bit base)"),
     InputSpec(name="dpo", kind="bool", default=False, control="checkbox", group="method",
