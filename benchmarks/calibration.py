@@ -441,6 +441,9 @@ def row_to_request(raw: dict[str, str], assumptions: list[str]) -> dict[str, Any
     method = raw["method"].strip().lower()
     req: dict[str, Any] = {"include": [], "model": _model_of(raw, assumptions), "method": method,
                            "precision": _precision_of(raw)}
+    if _base_fp32_of(raw, method, req["precision"]):
+        req["base_fp32"] = True
+        assumptions.append("base_fp32: the weight precision is fp32 under 16-bit compute")
     req.update(_optimizer(raw.get("optimizer", "") or "", method, profile, assumptions))
     if method in ("lora", "qlora"):
         req.update(_lora_fields(raw, fw, profile, method, assumptions))
@@ -475,13 +478,23 @@ def _model_of(raw: dict[str, str], assumptions: list[str]) -> str | dict[str, An
 
 
 def _precision_of(raw: dict[str, str]) -> str:
+    """fp32 weights with fp32 (or unstated) compute are fp32; fp32 weights under any 16-bit compute are mixed
+    precision (an fp32-loaded model under autocast: ``_base_fp32_of``); 16-bit weights under AMP are mixed too."""
     wp = raw.get("weight_precision", "").lower()
     cp = raw.get("compute_precision", "").lower()
-    if wp.startswith("fp32") and (cp.startswith("fp32") or not cp):
-        return "fp32"
+    if wp.startswith("fp32"):
+        return "fp32" if (cp.startswith("fp32") or not cp) else "mixed"
     if "mixed" in cp or "amp" in cp:
         return "mixed"
     return "bf16"
+
+
+def _base_fp32_of(raw: dict[str, str], method: str, precision: str) -> bool:
+    """The row's own columns say the base was loaded in fp32: its weight precision is fp32 whatever its compute
+    precision says (``from_pretrained`` without a dtype, then 16-bit autocast): for LoRA/QLoRA the frozen base stays
+    fp32 (``base_fp32``); full fine-tuning under ``mixed`` holds fp32 weights already."""
+    return method in ("lora", "qlora") and precision == "mixed" and \
+        raw.get("weight_precision", "").lower().startswith("fp32")
 
 
 def _lora_fields(raw: dict[str, str], fw: str, profile: dict[str, Any], method: str,

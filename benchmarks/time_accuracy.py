@@ -292,8 +292,10 @@ def load_rows(path: str | Path = DEFAULT_DATA) -> list[Row]:
             row.excluded_reason = FURTHER_EXCLUSIONS[row.id]
         else:
             try:
-                row.setup = _setup(r, row.assumptions)
-                row.gpu = _gpu(r["gpu_model"].strip(), peaks, row.assumptions)
+                # both or neither: a row whose card cannot be resolved (not in the catalogue, and no gpu_peaks.csv
+                # beside the data, or no line for it there) is left out with its reason, never scored half-read
+                setup = _setup(r, row.assumptions)
+                row.setup, row.gpu = setup, _gpu(r["gpu_model"].strip(), peaks, row.assumptions)
             except ValueError as exc:
                 row.excluded_reason = f"not expressible: {exc}"
         rows.append(row)
@@ -320,7 +322,7 @@ def _estimate(row: Row, k: TimeCoefficients) -> float:
 def score(rows: list[Row], k: TimeCoefficients = COEFFICIENTS) -> list[Scored]:
     out = []
     for row in rows:
-        if row.setup is None:
+        if row.setup is None or row.gpu is None:
             continue
         est = _estimate(row, k)
         out.append(Scored(row, est, (est - row.measured) / row.measured))

@@ -266,7 +266,8 @@ def trace_to_request(t: Trace) -> dict[str, Any]:
       transformers do). ``eager`` is eager.
     * AdamW ``fused`` / ``foreach`` are ``adamw_torch_fused`` / ``adamw_torch``; SGD with momentum is
       ``sgd_momentum``; ``adafactor`` is transformers' Adafactor.
-    * ``fsdp_oracle.py`` is FSDP2 over ``world_size`` GPUs: ``sharding: zero3`` on ``num_gpus`` GPUs.
+    * ``fsdp_oracle.py`` is FSDP2 over ``world_size`` GPUs: ``sharding: zero3`` on ``num_gpus`` GPUs, ``fsdp_version``
+      2, and no accelerate upcast (``fsdp2_upcast: none``: the oracle calls ``fully_shard`` itself).
     """
     c = t.config
     req: dict[str, Any] = {"model": t.model, "include": [], "method": c["method"],
@@ -304,8 +305,11 @@ def trace_to_request(t: Trace) -> dict[str, Any]:
     if c.get("dpo"):
         req["dpo"] = True
     if "world_size" in t.record:
+        # fsdp_oracle.py calls fully_shard itself, casting nothing (accelerate's FSDP2 upcast is not in its path)
         req["num_gpus"] = int(t.record["world_size"])
         req["sharding"] = "zero3"
+        req["fsdp_version"] = 2
+        req["fsdp2_upcast"] = "none"
     return req
 
 

@@ -69,7 +69,10 @@ def result_json(s: TrainingSetup, e: Estimate, options: dict[str, Any]) -> dict[
         "trainable_share": e.trainable_params / e.params,
         "host_ram_bytes": e.host_ram_bytes,
         "host_ram": _sizes(e.host_ram_bytes),
+        "host_ram_load_bytes": e.host_ram_load_bytes,
+        "host_ram_load": _sizes(e.host_ram_load_bytes),
         "paged_optimizer_bytes": e.paged_optimizer_bytes,
+        "driver_bytes": e.driver_bytes,
         "checkpoint_bytes": e.checkpoint_bytes,
         "checkpoint": _sizes(e.checkpoint_bytes),
         "adapter_bytes": e.adapter_bytes,
@@ -81,7 +84,8 @@ def result_json(s: TrainingSetup, e: Estimate, options: dict[str, Any]) -> dict[
         "adjusted": list(options.get("adjusted", ())),
         "card_notes": list(options.get("card_notes", ())),
         "model": model_json(s.model),
-        "inputs": inputs_json(s),
+        "inputs": {**inputs_json(s), "framework": (options.get("framework") or {}).get("id", "none")},
+        "framework": options.get("framework"),
         "units": {"gb": 1_000_000_000, "gib": 1 << 30},
     }
     if "gpu_table" in include:
@@ -91,8 +95,10 @@ def result_json(s: TrainingSetup, e: Estimate, options: dict[str, Any]) -> dict[
     if gpu is not None:
         spec = GPUS[gpu]
         r["gpu"] = {"id": spec.id, "name": spec.name, "memory_bytes": spec.memory_bytes,
-                    "verdict": recommend.verdict(e.peak_bytes, spec.memory_bytes),
+                    "verdict": recommend.verdict(e.peak_bytes, spec.memory_bytes, e.driver_bytes),
                     "share_of_memory": e.peak_bytes / spec.memory_bytes}
+        if r["gpu"]["verdict"] == "fits_by_paging":
+            r["gpu"]["paging"] = _paging_json(s, e, spec)
         if "remedies" in include:
             r["remedies"] = recommend.remedies(s, spec)
         if "inverse" in include:
@@ -120,6 +126,21 @@ def _price(gpu: GpuSpec, chosen: str | None, reader_price: float | None) -> tupl
 
 def _round(x: float, digits: int = 4) -> float:
     return float(f"{x:.{digits}g}")
+
+
+def _paging_json(s: TrainingSetup, e: Estimate, gpu: GpuSpec) -> dict[str, Any]:
+    """A paged optimizer's states that do not fit beside the rest: evicted to host RAM and brought back every step
+    over the card's host link (throughput.paging: the seconds it adds and the step's slowdown; None when the time
+    is refused)."""
+    evicted = min(e.driver_bytes - gpu.memory_bytes, e.paged_optimizer_bytes)
+    out: dict[str, Any] = {"evicted_bytes": int(evicted), "host_link_gb_s": throughput.host_link_gb_s(gpu),
+                           "seconds_per_step": None, "slowdown": None}
+    try:
+        seconds, slowdown = throughput.paging(s, gpu)
+    except TimeNotModelled:
+        return out
+    out.update({"seconds_per_step": _round(seconds), "slowdown": _round(slowdown, 3)})
+    return out
 
 
 def throughput_json(s: TrainingSetup, gpu: GpuSpec) -> dict[str, Any]:
@@ -245,7 +266,7 @@ def _time_fields(s: TrainingSetup, options: dict[str, Any], r: dict[str, Any]) -
     if "inputs" in r:   # echo the time keys in request form, as given (feeding the inputs back gives the same result)
         given = options.get("workload_inputs") or {
             "dataset_tokens": w.dataset_tokens if w else None, "dataset_examples": w.dataset_examples if w else None,
-            "mean_tokens_per_example": w.mean_tokens_per_example if w else None, "epochs": w.epochs if w else 1.0}
+            "mean_tokens_per_example": w.mean_tokens_per_example if w else None, "epochs": w.epochs if w else options.get("epochs", 1.0)}
         r["inputs"].update({**given, "gpu_hour_price": reader_price})
     if chosen is not None:
         gpu = GPUS[chosen]

@@ -17,7 +17,7 @@ import json
 import re
 from typing import Any, Callable
 
-from . import models, recommend, throughput
+from . import frameworks, models, recommend, throughput
 from .answer import gpu_json, inputs_json, result_json
 from .catalog import GPUS, MODELS
 from .configs import (ALIASES, ARCH_FIELDS, MAX_PARAMS, MODEL_FIELD_KINDS, MODEL_FIELDS, MODEL_LIMITS, QK_NORMS,
@@ -30,9 +30,9 @@ from .recommend import verdict
 from .models import Method, Optimizer, Precision, TrainingSetup
 from .values import MAX_DIGITS, whole_number
 
-__all__ = ["answer_text", "answer", "schema", "parse_request", "parse_model", "read_json", "read_text", "check_text",
-           "check_tree", "inputs_json", "result_json", "DEFAULTS", "ERROR_CODES", "LIMITS", "ENUMS", "MAX_INPUT_CHARS",
-           "MAX_DEPTH", "MODELS", "GPUS", "MODEL_FIELDS", "verdict"]
+__all__ = ["answer_text", "answer", "schema", "parse_request", "framework_defaults", "framework_json", "parse_model",
+           "read_json", "read_text", "check_text", "check_tree", "inputs_json", "result_json", "DEFAULTS", "ERROR_CODES",
+           "LIMITS", "ENUMS", "MAX_INPUT_CHARS", "MAX_DEPTH", "MODELS", "GPUS", "MODEL_FIELDS", "verdict"]
 
 ERROR_CODES: tuple[str, ...] = (
     "invalid_json",     # not parseable JSON (also NaN/Infinity, which JSON does not have)
@@ -181,12 +181,13 @@ def _values(obj: dict[str, Any]) -> dict[str, Any]:
     failed = [InputError("unknown_key", str(key)[:100]) for key in obj if key not in _KEYS]
     if "model" not in obj:
         failed.append(InputError("missing_field", "model"))
+    filled = _framework_defaults(obj)
     v: dict[str, Any] = {}
     for spec in INPUTS:
         if spec.name == "model" and "model" not in obj:
             continue
         try:
-            v[spec.name] = check_value(spec, obj.get(spec.name, spec.default))
+            v[spec.name] = check_value(spec, obj.get(spec.name, filled.get(spec.name, spec.default)))
         except InputError as err:
             failed.append(err)
     if failed:
@@ -214,12 +215,46 @@ def check_setup(setup: TrainingSetup) -> None:
 models.SETUP_CHECK[:] = [check_setup]
 
 
+def _framework_defaults(obj: dict[str, Any]) -> dict[str, Any]:
+    """The keys the request leaves out, filled by its ``framework``'s defaults (calculator/frameworks.py); none for
+    ``framework`` none, or one the key's own check refuses (reported with the other keys)."""
+    try:
+        framework = check_value(BY_NAME["framework"], obj.get("framework", BY_NAME["framework"].default))
+    except InputError:
+        return {}
+    return frameworks.request_defaults(framework, obj)
+
+
+def framework_defaults(framework: str, request: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Every request key's value under ``framework`` for a request with these keys (``frameworks.request_defaults``
+    over the API's defaults): what a form shows when the reader picks that framework."""
+    return {**DEFAULTS, **frameworks.request_defaults(framework, request)}
+
+
+def framework_json(obj: dict[str, Any]) -> dict[str, Any]:
+    """What a request's ``framework`` filled in, for the answer: its id and version, and each key the request left
+    out that the framework's defaults set, with its value and source (``frameworks.default``)."""
+    framework = obj.get("framework", BY_NAME["framework"].default)
+    fw = frameworks.get(framework)
+    filled = frameworks.request_defaults(framework, obj)
+    req = {**filled, **obj}
+    regime_of = {key: regime for regime, (key, _spelling) in frameworks.REGIME_REQUEST.items()}
+    out = []
+    for key, value in filled.items():
+        if key in obj:
+            continue
+        d = frameworks.default(framework, key, request=req) or frameworks.default(framework, regime_of.get(key, ""),
+                                                                                   request=req)
+        out.append({"key": key, "value": value, "source": d.source if d else ""})
+    return {"id": fw.id, "version": fw.version, "defaults": out}
+
+
 def parse_request(obj: Any) -> tuple[TrainingSetup, dict[str, Any]]:
     """Validate a request object; return the setup and the answer's options (gpu, include). Raises InputErrors with
     every key that fails on its own; then the rules that span several keys, first failure only."""
     if not isinstance(obj, dict):
         raise InputError("not_an_object", None)
-    v = _values(obj)
+    v = _read_regimes(_values(obj))
     _check_contradictions(v)
     fields: dict[str, Any] = {spec.name: spec.enum(v[spec.name]) if spec.enum else v[spec.name]
                               for spec in INPUTS if spec.setup}
@@ -237,7 +272,24 @@ def parse_request(obj: Any) -> tuple[TrainingSetup, dict[str, Any]]:
     return setup, {"gpu": v["gpu"], "include": v["include"], "workload": workload,
                    "gpu_hour_price": v["gpu_hour_price"],
                    # echoed as given, with or without a data size to use them on (an accepted input is echoed)
-                   "workload_inputs": {k: v[k] for k in WORKLOAD_KEYS}}
+                   "workload_inputs": {k: v[k] for k in WORKLOAD_KEYS}, "epochs": v["epochs"],
+                   "framework": framework_json({**obj, "framework": v["framework"]})}
+
+
+def _read_regimes(v: dict[str, Any]) -> dict[str, Any]:
+    """What a combination of keys can only mean, made explicit (the answer's ``inputs`` echo it):
+
+    * ZeRO-1, and an optimizer-only CPU offload with ZeRO-2, exist in DeepSpeed only: FSDP has no optimizer-only
+      stage (torch 2.13 torch/distributed/fsdp/api.py ``ShardingStrategy``: FULL_SHARD, SHARD_GRAD_OP, NO_SHARD,
+      HYBRID_SHARD, _HYBRID_SHARD_ZERO2) and its CPU offload moves the parameters too (FSDP1 ``CPUOffload``:
+      "offloads gradients to CPU as well, meaning that the optimizer step runs on CPU"; FSDP2 ``CPUOffloadPolicy``),
+      so they are read as DeepSpeed (``deepspeed: true``);
+    * FSDP's CPU offload with FULL_SHARD (ZeRO-3) offloads the parameters (``offload_params: true``)."""
+    if v["sharding"] == "zero1" or (v["sharding"] == "zero2" and v["cpu_offload"]):
+        v = {**v, "deepspeed": True}
+    if v["cpu_offload"] and v["sharding"] == "zero3" and not v["deepspeed"]:
+        v = {**v, "offload_params": True}
+    return v
 
 
 def _check_contradictions(v: dict[str, Any]) -> None:
@@ -248,6 +300,16 @@ def _check_contradictions(v: dict[str, Any]) -> None:
         raise InputError("contradiction", "cpu_offload")     # offload is a ZeRO/FSDP feature
     if v["offload_params"] and v["sharding"] != "zero3":
         raise InputError("contradiction", "offload_params")
+    fsdp = v["sharding"] != "none" and not v["deepspeed"]
+    if fsdp and v["fsdp_version"] == 2 and v["optimizer"] in ("adamw_8bit", "paged_adamw_8bit", "paged_adamw_32bit"):
+        # bitsandbytes 0.50.2 optimizers have no DTensor handling (FSDP2's parameters are DTensors): a paged state
+        # would take the global shape (F.get_paged(*p.shape))
+        raise InputError("contradiction", "optimizer")
+    if fsdp and v["fsdp_version"] == 1 and v["method"] == "qlora" and v["qlora_backend"] == "bitsandbytes" \
+            and v["quant_storage"] == "uint8":
+        # FSDP1 flattens each unit's parameters into one tensor of one dtype: uint8 4-bit weights cannot join the
+        # 16-bit rest ("Must flatten tensors with uniform dtype"); PEFT's FSDP QLoRA recipe sets bf16 storage
+        raise InputError("contradiction", "quant_storage")
     if v["optimizer_in_backward"] and v["grad_accum_steps"] > 1:
         raise InputError("contradiction", "optimizer_in_backward")  # torchtune: no gradient accumulation with it
     if v["dataset_tokens"] is not None and v["dataset_examples"] is not None:

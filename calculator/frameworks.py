@@ -11,8 +11,8 @@ Two kinds of entry:
 
 * request keys (``inputs.BY_NAME``): the framework's default in the estimator's terms, e.g. TRL's
   ``SFTConfig.gradient_checkpointing=True`` is ``gradient_checkpointing: True``;
-* regime keys (``REGIME_KEYS``): framework behaviour the estimator has no request key for yet (issue 19 adds
-  them), in the framework's own words, e.g. ``bnb_4bit_quant_storage: "uint8"`` or the accelerate FSDP2 upcast.
+* regime keys (``REGIME_KEYS``): framework behaviour in the framework's own words, with no request key of that
+  name, e.g. ``bnb_4bit_quant_storage: "uint8"`` (``REGIME_REQUEST`` maps two of them onto request keys).
 
 An entry may hold only ``when`` other request keys have given values (``{"dpo": True}``): ``defaults()`` resolves
 them against a request. Standard library only; data plus a small lookup API, no prose for readers.
@@ -22,25 +22,22 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from .inputs import BY_NAME, DEFAULTS
+from .inputs import BY_NAME, DEFAULTS, FRAMEWORK_IDS
 
-__all__ = ["Default", "Framework", "FRAMEWORKS", "LATEST", "REGIME_KEYS", "IDS", "get", "defaults", "default",
-           "versions"]
+__all__ = ["Default", "Framework", "FRAMEWORKS", "LATEST", "REGIME_KEYS", "REGIME_REQUEST", "IDS", "get", "defaults",
+           "default", "versions", "request_defaults"]
 
-#: Framework behaviour that changes memory but is not (yet) a request key: name -> what it means. The values are the
-#: framework's own spelling. Issue 19 turns these into request keys; until then the exporters write the value the
-#: estimate assumes and the importers report a differing one as not modelled.
+#: Framework behaviour in the framework's own spelling, with no request key of that name: name -> what it means.
+#: ``REGIME_REQUEST`` reads two of them as request keys (the ``framework`` key applies them); issue 19 made
+#: ``fsdp_version``, ``fsdp2_upcast``, ``ddp_gradient_as_bucket_view`` and ``deepspeed_bf16_master_weights`` request
+#: keys of the same name (calculator/inputs.py), so the table's entries for them are request-key entries now.
 REGIME_KEYS: dict[str, str] = {
-    "load_dtype": "dtype a model given by name is loaded in (`float32`, `bfloat16`, `auto`)",
+    "load_dtype": "dtype a model given by name is loaded in (`float32`, `bfloat16`, `auto`; the request key is "
+                  "`base_fp32`)",
     "bnb_4bit_quant_type": "4-bit data type (`nf4`, `fp4`: same bytes)",
-    "bnb_4bit_compute_dtype": "dtype the 4-bit weights are dequantised to for their matmul",
-    "bnb_4bit_quant_storage": "dtype the packed 4-bit weights are stored as (`uint8`: FSDP2 leaves them unsharded)",
-    "fsdp_version": "FSDP generation accelerate or the framework wraps with (1 or 2)",
-    "fsdp2_upcast": "what accelerate's FSDP2 casts to fp32 under mixed precision: `trainable` (1.15: the trainable "
-                    "parameters when no 4-bit parameter is present), `none` (1.13), `all` (1.11: the whole model "
-                    "after sharding)",
-    "ddp_gradient_as_bucket_view": "DDP keeps a bucket copy of the trainable gradients unless True",
-    "deepspeed_bf16_master_weights": "DeepSpeed bf16 keeps fp32 master weights and optimizer states unless True",
+    "bnb_4bit_compute_dtype": "dtype the 4-bit weights are dequantised to for their matmul (`qlora_compute_dtype`)",
+    "bnb_4bit_quant_storage": "dtype the packed 4-bit weights are stored as (`uint8`: FSDP2 leaves them unsharded; "
+                              "`quant_storage`)",
     "fused_lm_head": "the trainer computes the loss from the last hidden states in tiles (no full logits)",
 }
 
@@ -270,8 +267,8 @@ FRAMEWORKS: dict[tuple[str, str], Framework] = {
     )
 }
 
-#: The framework ids, in the order the form and the exports list them.
-IDS: tuple[str, ...] = ("none", "trl", "axolotl", "llamafactory", "unsloth", "torchtune")
+#: The framework ids, in the order the form and the exports list them (the ``framework`` request key's choices).
+IDS: tuple[str, ...] = FRAMEWORK_IDS
 #: The version each framework id means when none is given (the one the exports are validated against).
 LATEST: dict[str, str] = {"none": "", "trl": "1.16.0", "axolotl": "0.21.0", "llamafactory": "0.9.5",
                           "unsloth": "2026.10.9", "torchtune": "0.6.1"}
@@ -312,6 +309,37 @@ def default(framework: str, key: str, version: str | None = None,
     return None
 
 
+#: The regime keys that are a request key under another name (issue 19): regime key -> (request key, the
+#: framework's spelling -> the request key's value). The other regime keys need none: ``load_dtype`` is
+#: ``base_fp32`` (also in each table), ``bnb_4bit_quant_type`` changes no byte (nf4 and fp4 are both 4 bits), and
+#: ``fused_lm_head`` is ``fused_linear_cross_entropy``; ``fsdp_version``, ``fsdp2_upcast``,
+#: ``ddp_gradient_as_bucket_view`` and ``deepspeed_bf16_master_weights`` are request keys of the same name.
+REGIME_REQUEST: dict[str, tuple[str, dict[Any, Any]]] = {
+    "bnb_4bit_compute_dtype": ("qlora_compute_dtype", {"float32": "fp32", "bfloat16": "bf16"}),
+    "bnb_4bit_quant_storage": ("quant_storage", {"uint8": "uint8", "bfloat16": "bf16"}),
+}
+
+
+def request_defaults(framework: str, request: Mapping[str, Any] | None = None,
+                     version: str | None = None) -> dict[str, Any]:
+    """The request keys ``framework``'s defaults fill in a request that leaves them out, in the API's form (lists
+    for module lists, regime keys under their request key, ``REGIME_REQUEST``). Conditional entries are resolved
+    against the request with the framework's own unconditional defaults under it (Unsloth's ``method`` qlora is
+    what its ``when`` entries see when the request gives no method). ``none`` fills nothing: the API's defaults are
+    its own."""
+    req = dict(request or {})
+    if framework == "none":
+        return {}
+    first = {k: v for k, v in defaults(framework, version, req).items() if k in BY_NAME}
+    out: dict[str, Any] = {}
+    for key, value in defaults(framework, version, {**first, **req}).items():
+        if key in REGIME_REQUEST:
+            key, value = REGIME_REQUEST[key][0], REGIME_REQUEST[key][1][value]
+        if key in BY_NAME and key != "framework":
+            out[key] = list(value) if isinstance(value, tuple) else value
+    return out
+
+
 def _check_table() -> None:
     """Every entry names a request key or a regime key; a request-key value passes that key's own check."""
     for fw in FRAMEWORKS.values():
@@ -320,6 +348,8 @@ def _check_table() -> None:
             assert d.key in BY_NAME or d.key in REGIME_KEYS, (fw.id, d.key)
             assert d.source, (fw.id, d.key)
             assert all(k in BY_NAME for k in d.when), (fw.id, d.key)
+            if d.key in REGIME_REQUEST:
+                assert d.value in REGIME_REQUEST[d.key][1], (fw.id, d.key, d.value)
             spec = BY_NAME.get(d.key)
             if spec is not None and spec.choices and spec.kind == "enum":
                 assert d.value in spec.choices, (fw.id, d.key, d.value)

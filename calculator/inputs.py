@@ -15,11 +15,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .models import LORA_MODULES, Attention, Method, Optimizer, Precision, QloraBackend, Sharding
+from .models import (LORA_MODULES, Attention, AttentionKernel, Fsdp2Upcast, Method, MoeLayout, Optimizer, Precision,
+                     QloraBackend, QuantStorage, Sharding)
 from .values import VALUE_KINDS, ValueKind
 
 __all__ = ["InputSpec", "INPUTS", "BY_NAME", "DEFAULTS", "ENUMS", "LIMITS", "CONTROLS", "GROUPS", "INCLUDE",
-           "markdown_table"]
+           "FRAMEWORK_IDS", "markdown_table"]
 
 #: Form controls (calculator/page/form.py draws each): a checkbox, a typed number, a drop-down, a checkbox per LoRA
 #: module. A key's kind of value (``values.VALUE_KINDS``) names the control that edits it.
@@ -89,12 +90,20 @@ def _values(enum: type) -> tuple[str, ...]:
 
 
 _GIB = 1 << 30
+#: The frameworks calculator/frameworks.py describes, in the form's order (that module checks it holds these ids).
+FRAMEWORK_IDS: tuple[str, ...] = ("none", "trl", "axolotl", "llamafactory", "unsloth", "torchtune")
 
 INPUTS: tuple[InputSpec, ...] = (
     InputSpec(name="model", kind="model", default=None, setup=True, cli=False,
               doc="a catalogue id, or a Hugging Face `config.json` object (required; the CLI takes `--model ID` or "
                   "`--config PATH`)"),
     # --- method -----------------------------------------------------------------------------------------------
+    InputSpec(name="framework", kind="enum", default="none", choices=FRAMEWORK_IDS, setup=False, control="select",
+              group="method",
+              doc="the training framework whose defaults fill every key the request leaves out (calculator/"
+                  "frameworks.py: each default with its source, at the version it names): `trl` 1.16, `axolotl` "
+                  "0.21, `llamafactory` 0.9.5, `unsloth` 2026.10, `torchtune` 0.6.1; `none`: the estimator's own "
+                  "defaults. A key the request gives wins"),
     InputSpec(name="method", kind="enum", default="full", choices=_values(Method), enum=Method, control="select", group="method",
               doc="full fine-tuning, LoRA, or QLoRA (4-bit base)"),
     InputSpec(name="dpo", kind="bool", default=False, control="checkbox", group="method",
@@ -124,6 +133,22 @@ INPUTS: tuple[InputSpec, ...] = (
     InputSpec(name="dequant_cast", kind="bool", default=False,
               doc="QLoRA over bitsandbytes quantised from fp16 but computed in bf16 (Lightning Fabric): two copies "
                   "of each dequantised weight in flight"),
+    InputSpec(name="qlora_compute_dtype", kind="enum", default="bf16", choices=("bf16", "fp32"), enum=Precision,
+              doc="QLoRA over bitsandbytes: `bnb_4bit_compute_dtype`, the dtype each quantised linear casts its input "
+                  "to and dequantises its weight to; `fp32` is TRL's (its `ModelConfig.dtype` float32 is passed on): "
+                  "fp32 saved inputs and an fp32 dequantised weight cast again under autocast"),
+    InputSpec(name="quant_storage", kind="enum", default="bf16", choices=_values(QuantStorage), enum=QuantStorage,
+              doc="QLoRA over bitsandbytes: `bnb_4bit_quant_storage`; `uint8` (bitsandbytes' default) is not a floating "
+                  "dtype, so FSDP2 leaves the 4-bit weights whole on every GPU and FSDP1 cannot shard them; `bf16` "
+                  "(Axolotl, LLaMA-Factory, PEFT's FSDP recipe) shards them"),
+    InputSpec(name="moe_layout", kind="enum", default="per_expert", choices=_values(MoeLayout), enum=MoeLayout,
+              doc="MoE experts as one linear per expert (`per_expert`: transformers 4, Unsloth) or fused 3-D "
+                  "parameters (`fused`: transformers 5), which bitsandbytes does not quantise and `all-linear` LoRA "
+                  "does not wrap"),
+    InputSpec(name="lora_expert_params", kind="bool", default=False,
+              doc="MoE with `moe_layout` `fused`: LoRA on the experts' 3-D parameters through PEFT "
+                  "`target_parameters` (r·E·(in + out) per expert tensor, each layer's merged expert weight alive "
+                  "until its backward)"),
     # --- batch ------------------------------------------------------------------------------------------------
     InputSpec(name="micro_batch_size", kind="int", default=1, low=1, high=65_536, unit="sequences",
               control="number", group="batch", doc="sequences per GPU in one forward/backward pass"),
@@ -197,12 +222,44 @@ INPUTS: tuple[InputSpec, ...] = (
     InputSpec(name="no_sync_accumulation", kind="bool", default=False,
               doc="gradient accumulation inside `no_sync()`: unsharded gradients under ZeRO-2/3 (no effect without "
                   "accumulation)"),
+    InputSpec(name="fsdp_version", kind="int", default=1, low=1, high=2,
+              doc="FSDP generation under `sharding` (not DeepSpeed): 1 (`FullyShardedDataParallel`, accelerate's "
+                  "default) or 2 (`fully_shard`)"),
+    InputSpec(name="fsdp2_upcast", kind="enum", default="trainable", choices=_values(Fsdp2Upcast), enum=Fsdp2Upcast,
+              doc="FSDP2 through accelerate with mixed precision: what `fsdp2_prepare_model` casts to fp32 "
+                  "(`trainable`: 1.15, the trainable parameters unless the model holds 4-bit ones; `none`: 1.13, or "
+                  "mixed precision off; `all`: 1.11, the whole model after sharding)"),
+    InputSpec(name="shard_embeddings", kind="bool", default=False,
+              doc="FSDP: the embeddings and lm_head are units of their own (torchtune `custom_sharded_layers`), "
+                  "gathered only around their use instead of staying whole in the root unit"),
+    InputSpec(name="cpu_ram_efficient_loading", kind="bool", default=False,
+              doc="FSDP: only one rank per node loads the checkpoint on the CPU (accelerate "
+                  "`fsdp_cpu_ram_efficient_loading`; FSDP2 ignores it for 4-bit models); off: every rank does"),
+    InputSpec(name="ddp_gradient_as_bucket_view", kind="bool", default=False,
+              doc="DDP (several GPUs, no sharding): gradients are views of DDP's reduction buckets; off (the default of "
+                  "torch, accelerate and the HF Trainer) DDP holds a bucket copy of every trainable gradient"),
+    InputSpec(name="deepspeed_bf16_master_weights", kind="bool", default=False,
+              doc="DeepSpeed bf16 `bf16_master_weights_and_grads`: master weights and gradient partitions in bf16; "
+                  "off (DeepSpeed's default) they are fp32"),
+    InputSpec(name="deepspeed_bf16_optimizer_states", kind="bool", default=False,
+              doc="DeepSpeed bf16 `bf16_optimizer_states`: Adam states in bf16; off (DeepSpeed's default) fp32"),
     InputSpec(name="untie_embeddings", kind="bool", default=False,
               doc="the framework keeps `lm_head` apart from a tied embedding (litgpt): V·h more parameters (no "
                   "effect on untied models)"),
     InputSpec(name="cuda_context_bytes", kind="int", default=None, low=0, high=64 * _GIB, unit="bytes",
               nullable=True, doc="CUDA context and kernels outside PyTorch's allocator; `null`: 1 GiB"),
     # --- the run: time and cost (calculator/throughput.py) --------------------------------------------------------
+    InputSpec(name="attention_kernel", kind="enum", default="current", choices=_values(AttentionKernel),
+              enum=AttentionKernel,
+              doc="speed only: `current` (today's kernels), or `fa2`, a FlashAttention-2-generation kernel, which "
+                  "reaches 35 % of a Hopper card's peak (2023-24 stacks on H100/H200)"),
+    InputSpec(name="gpus_per_node", kind="int", default=None, low=1, high=4096, unit="cards", nullable=True,
+              doc="cards per node (speed only): collectives of more cards also cross the inter-node link; `null`: the "
+                  "card's reference server (8)"),
+    InputSpec(name="internode_gb_s", kind="float", default=None, low=0.1, high=10_000, unit="gb_per_s",
+              nullable=True,
+              doc="inter-node bandwidth per GPU per direction, GB/s (speed only); `null`: the card's reference "
+                  "server's network adapters per GPU, else 12.5 (100 Gb/s Ethernet)"),
     InputSpec(name="dataset_tokens", kind="int", default=None, low=1, high=10**13, unit="tokens", setup=False,
               nullable=True, control="number", group="workload",
               doc="tokens in the training data (DPO: both sequences of every pair); with `mean_tokens_per_example`, "

@@ -26,20 +26,28 @@ from .models import (
     TrainingSetup,
 )
 from .params import (
+    NF4_BITS,
+    adapter_bytes,
     base_fp32,
     compute_bytes,
     count_params,
+    expert_param_lora,
+    experts_fused,
     expert_width,
+    expert_tensors as _expert_tensors,
+    fp32_trainable_master,
     head_dim,
     held_arch,
     lm_head_quantized,
     moe_layers,
     nf4_bytes,
     nf4_const_bits,
+    nf4_unsharded,
     quantized_params,
-    stack_targets,
+    setup_targets,
     stored_weight_bytes,
     trainable_params,
+    trainable_tensors,
     wrapped_linears,
 )
 
@@ -212,47 +220,12 @@ COEFFICIENTS = Coefficients()
 
 
 # =====================================================================================================================
-# Parameter counting
-# =====================================================================================================================
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-# =====================================================================================================================
 # Helpers: dtypes and sharding
 # =====================================================================================================================
 
 
 def _adapter_bytes_per(s: TrainingSetup) -> int:
-    return 4 if s.lora_dtype is Precision.FP32 else 2
+    return adapter_bytes(s)
 
 
 def _shards(s: TrainingSetup) -> tuple[int, int, int]:
@@ -268,12 +241,27 @@ def _shards(s: TrainingSetup) -> tuple[int, int, int]:
     return n, n, n
 
 
+def _fsdp(s: TrainingSetup) -> bool:
+    """Sharding through PyTorch FSDP (not DeepSpeed)."""
+    return s.sharding is not Sharding.NONE and not s.deepspeed
 
 
+def _fsdp2(s: TrainingSetup) -> bool:
+    return _fsdp(s) and s.fsdp_version == 2
 
 
+def _ddp(s: TrainingSetup) -> bool:
+    """Plain data parallelism: several GPUs, nothing sharded (torch DistributedDataParallel)."""
+    return s.num_gpus > 1 and s.sharding is Sharding.NONE
 
 
+def _deepspeed_bf16(s: TrainingSetup) -> bool:
+    """DeepSpeed's bf16 mode on a sharded full fine-tune: the module's parameters are bf16 and the optimizer keeps
+    its own master weights, gradient partitions and states, in fp32 unless ``bf16_master_weights_and_grads`` /
+    ``bf16_optimizer_states`` (both False by default: deepspeed 0.19.8 runtime/precision_config.py
+    ``DeepSpeedBF16Config``; runtime/zero/stage3.py ``fp32_partitioned_groups_flat`` is made in
+    ``master_weights_and_grads_dtype``, stage_1_and_2.py ``single_partition_of_fp32_groups`` likewise)."""
+    return s.deepspeed and s.sharding is not Sharding.NONE and s.method is Method.FULL and s.precision is Precision.BF16
 
 
 def _autocast_casts(s: TrainingSetup) -> bool:
@@ -299,15 +287,26 @@ def _live_gathered_bytes(s: TrainingSetup) -> float:
     dense = compute_bytes(s)       # FSDP MixedPrecision gathers 16-bit (an fp32 base too)
     L = s.model.num_hidden_layers
     if s.method is Method.QLORA:
-        # NF4 layers next to a 16-bit root (embeddings, final norm, lm_head unless it is quantised too)
+        # NF4 layers next to a 16-bit root (embeddings, final norm, lm_head unless it is quantised too); NF4 weights
+        # FSDP2 leaves unsharded (uint8 storage) are not gathered
+        # (bitsandbytes' quantisation constants are a QuantState, not a parameter: whole on every GPU, never gathered)
         q_layer = (quantized_params(s) - (s.model.vocab_size * s.model.hidden_size if lm_head_quantized(s) else 0)) / L
-        layer = nf4_bytes(q_layer, s) + (pc.layer - q_layer) * dense
+        gathered_q = 0.0 if nf4_unsharded(s) else (
+            q_layer * NF4_BITS / 8 if s.qlora_backend is QloraBackend.BITSANDBYTES else nf4_bytes(q_layer, s))
+        layer = gathered_q + (pc.layer - q_layer) * dense
         head = nf4_bytes(s.model.vocab_size * s.model.hidden_size, s) if lm_head_quantized(s) \
             else pc.lm_head * dense
-        root = (pc.embedding + s.model.hidden_size) * dense + head
+        embedding = pc.embedding * dense
     else:
         layer = pc.layer * dense
-        root = (pc.embedding + pc.lm_head + s.model.hidden_size) * dense
+        head, embedding = pc.lm_head * dense, pc.embedding * dense
+    if s.shard_embeddings and not s.deepspeed:
+        # torchtune custom_sharded_layers: the embedding and the output projection are FSDP units of their own,
+        # gathered around their use and resharded after it (recipes/full_finetune_distributed.py shards
+        # ``tok_embeddings`` and ``output`` before the model), so at most one of them is whole at a time
+        root = s.model.hidden_size * dense + max(embedding, head)
+    else:
+        root = s.model.hidden_size * dense + embedding + head
     if s.deepspeed:
         per = layer / max(pc.layer, 1)
         head = max(pc.embedding, pc.lm_head) * dense
@@ -325,12 +324,19 @@ def weights_bytes(s: TrainingSetup) -> float:
     """Base-model weights resident on one GPU (frozen or trainable), sharded by ZeRO-3, plus the gathered set."""
     w_shard, _, _ = _shards(s)
     consts = _unsharded_quant_state_bytes(s)
-    stored = stored_weight_bytes(s) - consts
+    whole = _unsharded_nf4_payload_bytes(s)
+    stored = stored_weight_bytes(s) - consts - whole
     if s.offload_params and s.sharding is Sharding.ZERO3:
         resident = 0.0
     else:
         resident = stored / w_shard
-    return resident + consts + _live_gathered_bytes(s)
+    return resident + consts + whole + _live_gathered_bytes(s)
+
+
+def _unsharded_nf4_payload_bytes(s: TrainingSetup) -> float:
+    """The packed 4-bit weights FSDP2 ignores (``uint8`` quant storage, params.nf4_unsharded): whole on every GPU,
+    neither sharded nor offloaded."""
+    return quantized_params(s) * 4 / 8 if nf4_unsharded(s) else 0.0
 
 
 def _unsharded_quant_state_bytes(s: TrainingSetup) -> float:
@@ -346,23 +352,34 @@ def _unsharded_quant_state_bytes(s: TrainingSetup) -> float:
 
 
 def master_copy_bytes(s: TrainingSetup) -> float:
-    """fp32 master weights of the trainable parameters (mixed precision, full fine-tuning): 4·T (HF anatomy)."""
-    if s.method is not Method.FULL or s.precision is not Precision.MIXED:
+    """fp32 master weights of the trainable parameters (full fine-tuning): 4·T under mixed precision (HF anatomy), the
+    fp32 shards of a model accelerate's FSDP2 upcasts, and DeepSpeed bf16's own master partition (fp32, or bf16 with
+    ``deepspeed_bf16_master_weights``); ``/N`` with the optimizer shard."""
+    if s.cpu_offload or s.method is not Method.FULL:
         return 0.0
-    if s.cpu_offload:
+    if fp32_trainable_master(s):
+        per = 4.0
+    elif _deepspeed_bf16(s):
+        per = 2.0 if s.deepspeed_bf16_master_weights else 4.0
+    else:
         return 0.0
     t = trainable_params(s)
     _, _, o_shard = _shards(s)
-    if s.sharding is Sharding.NONE:
-        return 4.0 * t
-    # DeepSpeed/FSDP mixed precision: 16-bit parameters on the GPU, the fp32 master lives with the optimizer shard
-    return 4.0 * t / o_shard
+    # sharded: 16-bit parameters on the GPU, the master lives with the optimizer shard
+    return per * t / o_shard
 
 
 def autocast_copy_bytes(s: TrainingSetup) -> float:
-    """16-bit copies of the fp32 trainable weights that autocast caches for the forward (mixed, full FT): 2·T."""
-    if s.method is not Method.FULL or s.precision is not Precision.MIXED:
+    """16-bit copies of the fp32 trainable weights that autocast caches for the forward (mixed, full FT): 2·T; DeepSpeed's
+    16-bit module parameters (``/N``). FSDP keeps none: its MixedPrecision casts each shard just before the all-gather and
+    frees the cast after it (FSDP1 torch/distributed/fsdp/_flat_param.py ``_use_low_precision_shard`` then
+    ``_free_low_precision_sharded_param`` in ``post_unshard``; FSDP2 casts inside ``foreach_all_gather``), so under
+    FULL_SHARD only the gathered units are 16-bit, counted with the gathered working set; SHARD_GRAD_OP (ZeRO-2) keeps
+    the whole 16-bit model gathered from the forward to the end of the backward, which this term stands for."""
+    if not fp32_trainable_master(s) or (_fsdp(s) and s.sharding is Sharding.ZERO3):
         return 0.0
+    if s.offload_params and s.sharding is Sharding.ZERO3:
+        return 0.0                       # DeepSpeed's 16-bit partitions offloaded with the parameters
     t = trainable_params(s)
     w_shard, _, _ = _shards(s)
     return 2.0 * t / w_shard
@@ -370,7 +387,9 @@ def autocast_copy_bytes(s: TrainingSetup) -> float:
 
 def _grad_dtype_bytes(s: TrainingSetup) -> int:
     if s.method is Method.FULL:
-        return 2 if s.precision is Precision.BF16 else 4
+        if _deepspeed_bf16(s):
+            return 2 if s.deepspeed_bf16_master_weights else 4   # the partition's .grad is in the master dtype
+        return 2 if (s.precision is Precision.BF16 and not fp32_trainable_master(s)) else 4
     return _adapter_bytes_per(s)
 
 
@@ -393,8 +412,18 @@ def gradient_bytes(s: TrainingSetup) -> float:
         return float(total)
     bucket = _unsharded_unit_grad_bytes(s)
     if s.cpu_offload:
-        return bucket
+        # the gradient shards live on the host: one unit's unsharded gradients are whole on the GPU before their
+        # reduce-scatter and copy out (the (1 - 1/N) of _unsharded_unit_grad_bytes counts on the shard being on the
+        # GPU, which it is not here); so more GPUs never raise the offloaded per-GPU peak
+        return _unit_grad_bytes(s) if s.sharding in (Sharding.ZERO2, Sharding.ZERO3) else bucket
     return total / g_shard + bucket
+
+
+def _unit_grad_bytes(s: TrainingSetup) -> float:
+    """One wrapped unit's (a decoder layer's) gradients, unsharded."""
+    pc = count_params(held_arch(s))
+    t = trainable_params(s)
+    return min(pc.layer * (t / pc.total), t) * _grad_dtype_bytes(s)
 
 
 def _unsharded_unit_grad_bytes(s: TrainingSetup) -> float:
@@ -424,12 +453,33 @@ def layer_backward_bytes(s: TrainingSetup) -> float:
     g = compute_bytes(s)     # unsharded gradients come in the compute dtype (FSDP MixedPrecision's param_dtype)
     layer_grads = min(pc.layer * t / pc.total, t) * g
     acts = recompute_bytes(s) if s.gradient_checkpointing else _layer_activation_bytes(s)
-    root = pc.lm_head * g if (s.method is Method.FULL and not s.deepspeed) else 0.0
+    # FSDP reduce-scatters the root's lm_head gradient with the embedding's at the end, unless they are units of their
+    # own (shard_embeddings)
+    root = pc.lm_head * g if (s.method is Method.FULL and not s.deepspeed and not s.shard_embeddings) else 0.0
     # the gradient buffer already holds one unit's unsharded gradients (gradient_bytes); this replaces them
     return max(0.0, acts + 2.0 * layer_grads + root - _unsharded_unit_grad_bytes(s))
 
 
 def grad_bucket_bytes(s: TrainingSetup) -> float:
+    """Gradient copies a framework holds in every phase: DeepSpeed's reduction bucket, or DDP's bucket copy of the
+    gradients (``ddp_bucket_bytes``)."""
+    return _deepspeed_bucket_bytes(s) + ddp_bucket_bytes(s)
+
+
+def ddp_bucket_bytes(s: TrainingSetup) -> float:
+    """DDP (several GPUs, nothing sharded) holds its reduction buckets as tensors of their own, the size of every
+    trainable gradient in its dtype, allocated when the model is wrapped (torch 2.13 c10d reducer.cpp
+    ``initialize_buckets``: ``bucket.gradients = at::empty({offset}, options)``, then ``copy_bucket_to_grad`` unless
+    ``gradient_as_bucket_view``; torch/nn/parallel/distributed.py: ``gradient_as_bucket_view`` defaults to False and,
+    when True, "saved memory size will be equal to the total gradients size"). accelerate's
+    ``DistributedDataParallelKwargs``, the HF Trainer and Lightning keep that default. The oracle's DDP step adds
+    exactly ``T × g`` (2,471,628,800 bytes for a Llama-3.2-1B-shaped full bf16 step)."""
+    if not _ddp(s) or s.ddp_gradient_as_bucket_view:
+        return 0.0
+    return float(trainable_params(s) * _grad_dtype_bytes(s))
+
+
+def _deepspeed_bucket_bytes(s: TrainingSetup) -> float:
     """DeepSpeed's contiguous gradient-reduction bucket, ``reduce_bucket_size`` elements in the parameters' 16-bit
     dtype (``contiguous_gradients`` is on by default): ZeRO-3 allocates it once with the optimizer
     (deepspeed/runtime/zero/stage3.py ``bucket.buffer = torch.empty(self.reduce_bucket_size, ...)``), ZeRO-1/2 at the
@@ -449,11 +499,20 @@ def _unsharded_accumulation(s: TrainingSetup) -> bool:
             and s.sharding in (Sharding.ZERO2, Sharding.ZERO3))
 
 
+def _state_dtype_bytes(s: TrainingSetup) -> int:
+    """Bytes of one element of a torch optimizer's state: the dtype of the parameters it steps (the fp32 master under
+    mixed precision or accelerate's FSDP2 upcast; DeepSpeed bf16's states are fp32 unless
+    ``deepspeed_bf16_optimizer_states``)."""
+    if fp32_trainable_master(s):
+        return 4
+    if _deepspeed_bf16(s):
+        return 2 if s.deepspeed_bf16_optimizer_states else 4
+    return _grad_dtype_bytes(s)
+
+
 def _optimizer_state_bytes_per_param(s: TrainingSetup) -> float:
     o = s.optimizer
-    dtype = _grad_dtype_bytes(s)        # torch optimizers keep states in the trainable parameters' dtype
-    if s.method is Method.FULL and s.precision is Precision.MIXED:
-        dtype = 4
+    dtype = _state_dtype_bytes(s)
     if o in (Optimizer.ADAMW_TORCH, Optimizer.ADAMW_TORCH_FUSED):
         return 2.0 * dtype
     if o in (Optimizer.ADAMW_8BIT, Optimizer.PAGED_ADAMW_8BIT):
@@ -476,7 +535,7 @@ def _adafactor_state_bytes(s: TrainingSetup) -> float:
     else:
         r = s.lora_rank
         stack = sum(n * sum(((r + di) + (do + r)) * c for _, di, do, c in lins)
-                    for n, lins in stack_targets(m, s.lora_targets))
+                    for n, lins in setup_targets(s))
         total = stack + ((r + m.hidden_size) + (m.vocab_size + r) if "lm_head" in s.lora_targets else 0)
     return total * COEFFICIENTS.adafactor_extra_bytes
 
@@ -485,19 +544,79 @@ def optimizer_state_total_bytes(s: TrainingSetup) -> float:
     """All optimizer states of the model (not sharded), wherever they live."""
     if s.optimizer is Optimizer.ADAFACTOR:
         return _adafactor_state_bytes(s)
+    if _bnb(s):
+        return sum(_bnb_tensor_bytes(s, n) * times for n, times in trainable_tensors(s))
     return trainable_params(s) * _optimizer_state_bytes_per_param(s)
+
+
+#: bitsandbytes 0.50.2 optim/optimizer.py ``get_state_buffer``: ``if not self.is_paged or p.numel() < 1e5: return
+#: torch.zeros_like(p, ...)``: a paged optimizer pages only the states of tensors of at least 1e5 elements (``F.get_paged``:
+#: ``cudaMallocManaged(..., cudaMemAttachHost)`` wrapped as a CPU tensor); the others are ordinary CUDA allocations.
+BNB_PAGED_MIN_ELEMENTS = 100_000
+#: ``Optimizer2State.init_state``: ``if p.numel() < config["min_8bit_size"]: dtype = torch.float32`` (4096 by default).
+BNB_MIN_8BIT_SIZE = 4096
+#: ``Optimizer2State.init_state`` for 8-bit states: ``blocks = n // 256 + bool(n % 256)`` fp32 ``absmax1`` and
+#: ``absmax2``, made with ``torch.zeros(..., device=p.device)`` (ordinary CUDA, also for a paged optimizer).
+BNB_BLOCKSIZE = 256
 
 
 def _paged(s: TrainingSetup) -> bool:
     return s.optimizer in (Optimizer.PAGED_ADAMW_8BIT, Optimizer.PAGED_ADAMW_32BIT)
 
 
+def _bnb(s: TrainingSetup) -> bool:
+    """A bitsandbytes optimizer (8-bit or paged): its states are made per tensor, by size."""
+    return s.optimizer in (Optimizer.ADAMW_8BIT, Optimizer.PAGED_ADAMW_8BIT, Optimizer.PAGED_ADAMW_32BIT)
+
+
+def _bnb_tensor_bytes(s: TrainingSetup, n: int) -> float:
+    """Both states of one tensor of ``n`` elements and, for 8-bit ones, their block constants."""
+    c = COEFFICIENTS
+    if s.optimizer is Optimizer.PAGED_ADAMW_32BIT or n < BNB_MIN_8BIT_SIZE:
+        return c.adamw_32bit_state_bytes * n
+    return c.adamw_8bit_state_bytes * n + 8.0 * -(-n // BNB_BLOCKSIZE)
+
+
+def _bnb_split(s: TrainingSetup) -> tuple[float, float]:
+    """(ordinary CUDA bytes, paged bytes) of a bitsandbytes optimizer's states on one GPU. The threshold is applied per
+    tensor as the optimizer sees it: whole tensors without sharding, each parameter's 1/N shard under FSDP (accelerate's
+    ``use_orig_params``), one flat fp32 partition per parameter group under DeepSpeed."""
+    _, _, o = _shards(s)
+    if o > 1 and s.deepspeed:
+        tensors: tuple[tuple[int, int], ...] = ((-(-trainable_params(s) // o), 1),)
+    elif o > 1:
+        tensors = tuple((-(-n // o), times) for n, times in trainable_tensors(s))
+    else:
+        tensors = trainable_tensors(s)
+    plain = paged = 0.0
+    for n, times in tensors:
+        total = _bnb_tensor_bytes(s, n) * times
+        if _paged(s) and n >= BNB_PAGED_MIN_ELEMENTS:
+            absmax = 8.0 * -(-n // BNB_BLOCKSIZE) * times if s.optimizer is Optimizer.PAGED_ADAMW_8BIT else 0.0
+            paged += total - absmax
+            plain += absmax
+        else:
+            plain += total
+    return plain, paged
+
+
 def optimizer_state_bytes(s: TrainingSetup) -> float:
-    """Optimizer states resident on one GPU. Paged (unified-memory) states and CPU-offloaded states are 0 here."""
-    if s.cpu_offload or _paged(s):
+    """Optimizer states in PyTorch's allocator on one GPU (what ``max_memory_allocated`` sees). CPU-offloaded states
+    are 0 here; a paged optimizer's paged states are not counted (``paged_optimizer_state_bytes``)."""
+    if s.cpu_offload:
         return 0.0
+    if _bnb(s):
+        return _bnb_split(s)[0]
     _, _, o_shard = _shards(s)
     return optimizer_state_total_bytes(s) / o_shard
+
+
+def paged_optimizer_state_bytes(s: TrainingSetup) -> float:
+    """A paged optimizer's states in CUDA managed memory on one GPU: outside PyTorch's allocator, resident on the GPU
+    once prefetched (``prefetch_state`` before each update, ``cudaMemPrefetchAsync``) until the driver evicts them."""
+    if s.cpu_offload or not _paged(s):
+        return 0.0
+    return _bnb_split(s)[1]
 
 
 def optimizer_step_temp_bytes(s: TrainingSetup) -> float:
@@ -507,8 +626,7 @@ def optimizer_step_temp_bytes(s: TrainingSetup) -> float:
         return 0.0
     _, _, o_shard = _shards(s)
     if s.optimizer is Optimizer.ADAMW_TORCH:
-        dtype = 4 if (s.method is Method.FULL and s.precision is Precision.MIXED) else _grad_dtype_bytes(s)
-        return trainable_params(s) * dtype / o_shard
+        return trainable_params(s) * _state_dtype_bytes(s) / o_shard
     if s.optimizer is Optimizer.ADAFACTOR:
         c = COEFFICIENTS
         copies = c.adafactor_step_copies_fp32 if _grad_dtype_bytes(s) == 4 else c.adafactor_step_copies_16bit
@@ -597,11 +715,27 @@ def _act_per_token_layer(s: TrainingSetup) -> float:
     extra = 0.0
     if frozen:
         extra += _lora_act_per_token_layer(s)
+        routed = _routed_width(m)
         if s.method is Method.QLORA and s.qlora_backend is QloraBackend.BITSANDBYTES:
             # MatMul4Bit's saved inputs: q/k/v (or q_a/kv_a), o_proj, MLA's q_b/kv_b, gate/up (+ each routed
-            # expert's gathered copy), down
-            extra += cb * (h + o_in + latent + h + gathered + i) * c.qlora_saved_input_scale
+            # expert's gathered copy), down; fused experts are not quantised (16-bit matmuls of frozen weights save
+            # only the weight, which is resident). The input is saved after Linear4bit's ``x.to(compute_dtype)``:
+            # in fp32 under ``qlora_compute_dtype`` fp32.
+            q_i, q_gathered = (i - routed, 0.0) if experts_fused(s) else (i, gathered)
+            saved = 4 if s.qlora_compute_dtype is Precision.FP32 else cb
+            extra += saved * (h + o_in + latent + h + q_gathered + q_i) * c.qlora_saved_input_scale
+        if expert_param_lora(s):
+            # LoRA on the fused expert weights makes them require grad, so each expert matmul saves its input for the
+            # weight gradient: the routed tokens' gathered inputs (k·h) and the down projection's inputs (k·i)
+            extra += cb * (gathered + routed)
     return base + extra
+
+
+def _routed_width(m: ModelArch) -> float:
+    """The routed experts' share of ``_mlp_act_widths``' MLP width, averaged over the stack (``k·moe_i`` per MoE
+    layer)."""
+    n_moe = moe_layers(m)
+    return n_moe * m.num_experts_per_tok * expert_width(m) / m.num_hidden_layers if n_moe else 0.0
 
 
 def _autocast_weight_casts_per_layer(s: TrainingSetup) -> float:
@@ -700,7 +834,21 @@ def attention_backward_bytes(s: TrainingSetup) -> float:
 
 
 def _layer_activation_bytes(s: TrainingSetup) -> float:
-    return _tokens(s) * _act_per_token_layer(s) + _eager_per_layer(s) + _autocast_weight_casts_per_layer(s)
+    return (_tokens(s) * _act_per_token_layer(s) + _eager_per_layer(s) + _autocast_weight_casts_per_layer(s)
+            + _merged_expert_weight_bytes(s))
+
+
+def _merged_expert_weight_bytes(s: TrainingSetup) -> float:
+    """LoRA on fused experts (``lora_expert_params``), per layer averaged over the stack: PEFT 0.21.2 ParamWrapper
+    (tuners/lora/layer.py ``_activate_lora``) folds the update into the weight through a parametrization, so each
+    forward materialises ``W + delta`` for the whole (E, out, in) expert stack in the compute dtype, and the expert
+    matmul saves that merged weight for the input gradient until the layer's backward: ``cb·E·Σ in·out`` per MoE
+    layer whose activations are alive."""
+    if not expert_param_lora(s):
+        return 0.0
+    m = s.model
+    per_layer = compute_bytes(s) * m.num_local_experts * sum(di * do for di, do in _expert_tensors(m))
+    return per_layer * moe_layers(m) / m.num_hidden_layers
 
 
 def _checkpoint_bytes_per_token(s: TrainingSetup) -> int:
@@ -824,7 +972,22 @@ def dequant_transient_bytes(s: TrainingSetup) -> float:
         biggest = pc.largest_linear
     if lm_head_quantized(s):
         biggest = max(biggest, s.model.vocab_size * s.model.hidden_size)
-    return biggest * (4 if s.precision is Precision.FP32 else 2) * _dequant_copies(s)
+    return biggest * _dequant_bytes_per_weight(s)
+
+
+def _dequant_bytes_per_weight(s: TrainingSetup) -> int:
+    """Bytes alive per element of a weight while MatMul4Bit dequantises it for its matmul (bitsandbytes 0.50.2
+    autograd/_functions.py ``F.dequantize_4bit(B, quant_state).to(A.dtype)``, ``A`` the input after Linear4bit's
+    ``x.to(self.compute_dtype)``): the dequantised weight in the dtype it was quantised from (the load dtype),
+    its cast to the compute dtype, and, under autocast, ``F.linear``'s 16-bit cast of it. ``qlora_compute_dtype``
+    fp32 (TRL): 4 + 2 from an fp32-loaded model, 2 + 4 + 2 from a 16-bit one; 2 at bf16 (``dequant_cast``: 2 + 2)."""
+    if s.precision is Precision.FP32:
+        return 4
+    if s.qlora_compute_dtype is Precision.FP32:
+        loaded = 4 if base_fp32(s) else 2
+        autocast = 2 if s.precision is Precision.MIXED else 0
+        return loaded + (4 if loaded != 4 else 0) + autocast
+    return 2 * _dequant_copies(s)
 
 
 def _dequant_copies(s: TrainingSetup) -> int:
@@ -844,7 +1007,7 @@ def _head_dequant_bytes(s: TrainingSetup) -> float:
     gradient chunk."""
     if not lm_head_quantized(s):
         return 0.0
-    return s.model.vocab_size * s.model.hidden_size * (4 if s.precision is Precision.FP32 else 2) * _dequant_copies(s)
+    return s.model.vocab_size * s.model.hidden_size * _dequant_bytes_per_weight(s)
 
 
 def reference_model_bytes(s: TrainingSetup) -> float:
@@ -878,21 +1041,61 @@ def _reference_forward_transient(s: TrainingSetup) -> float:
 # =====================================================================================================================
 # Phases and the peak
 # =====================================================================================================================
+def _ranks_per_node(s: TrainingSetup) -> int:
+    """GPUs (processes) on one node: ``gpus_per_node`` (None: 8, the reference servers' count)."""
+    return min(s.num_gpus, s.gpus_per_node or 8)
+
+
 def _host_ram_bytes(s: TrainingSetup) -> float:
-    """Host RAM taken by offloading and paging, summed over the node's GPUs."""
-    n = s.num_gpus
-    total = 0.0
+    """Host RAM of one node in the steady state of training: offloaded optimizer states, master weights, gradients
+    and parameters (each rank its 1/N share, so a node holds ranks/N of them), paged optimizer states at most all
+    evicted, offloaded activations. DeepSpeed's ZeRO-Offload steps on the CPU with fp32 master weights, gradients and
+    Adam states; FSDP's CPU offload (FSDP1 ``CPUOffload(offload_params=True)``: "offloads gradients to CPU as well,
+    meaning that the optimizer step runs on CPU"; FSDP2 ``CPUOffloadPolicy``, pinned) keeps the parameters,
+    gradients and states in the parameters' own dtype. Each process's own runtime footprint is not counted."""
+    ranks = _ranks_per_node(s)
+    share = ranks / s.num_gpus
+    t = trainable_params(s)
+    sharded = 0.0
     if s.cpu_offload:
-        total += optimizer_state_total_bytes(s)
-        if s.method is Method.FULL and s.precision is not Precision.FP32:
-            total += 4.0 * trainable_params(s)          # fp32 master copy on the CPU (ZeRO-Offload)
-        total += trainable_params(s) * 4.0              # fp32 gradients for the CPU optimizer step
+        sharded += optimizer_state_total_bytes(s)
+        if s.deepspeed or s.sharding is Sharding.NONE:
+            if s.method is Method.FULL and s.precision is not Precision.FP32:
+                sharded += 4.0 * t                       # fp32 master copy on the CPU (ZeRO-Offload)
+            sharded += t * 4.0                           # fp32 gradients for the CPU optimizer step
+        else:
+            sharded += t * _grad_dtype_bytes(s) + (4.0 * t if fp32_trainable_master(s) else 0.0)
     if s.offload_params and s.sharding is Sharding.ZERO3:
-        total += stored_weight_bytes(s) or count_params(held_arch(s)).total * 2.0
-    if _paged(s) and not s.cpu_offload:
-        total += optimizer_state_total_bytes(s) / _shards(s)[2] * n
-    total += activation_host_bytes(s) * n
-    return total
+        sharded += (stored_weight_bytes(s) or count_params(held_arch(s)).total * 2.0) - _unsharded_nf4_payload_bytes(s)
+    return (sharded * share + paged_optimizer_state_bytes(s) * ranks + activation_host_bytes(s) * ranks)
+
+
+def _host_ram_load_bytes(s: TrainingSetup) -> float:
+    """Host RAM of one node while the model loads: each loading process builds the whole model on the CPU before it
+    is moved or sharded onto its GPU (``from_pretrained`` without a device map; accelerate's FSDP wraps a CPU model).
+    Under FSDP with ``cpu_ram_efficient_loading`` only the first rank of a node loads (accelerate 1.15.0
+    utils/dataclasses.py ``FullyShardedDataParallelPlugin.cpu_ram_efficient_loading``, the others on the meta device),
+    except FSDP2 with 4-bit parameters, which skips it (utils/fsdp_utils.py ``if
+    fsdp2_plugin.cpu_ram_efficient_loading and not model_has_params4bit``). The model is held in its load dtype (fp32
+    for an fp32 load or accelerate's FSDP2 upcast, which runs on the CPU copy before ``fully_shard``), QLoRA in its
+    4-bit storage. Not modelled: QLoRA without FSDP, which bitsandbytes quantises straight onto the GPU (a device map),
+    and DeepSpeed ZeRO-3, which partitions the model as it is built (``zero.Init``): each loads one checkpoint shard at
+    a time. The data has no load-time figure: reasoned from the code, not checked."""
+    quantized = s.method is Method.QLORA
+    if s.deepspeed and s.sharding is Sharding.ZERO3:
+        return 0.0
+    if quantized and not _fsdp(s):
+        return 0.0
+    loaders = _ranks_per_node(s)
+    if _fsdp(s) and s.cpu_ram_efficient_loading and not (s.fsdp_version == 2 and quantized):
+        loaders = 1
+    pc = count_params(held_arch(s))
+    if s.method is Method.FULL:
+        per = 4 if (fp32_trainable_master(s) or s.precision is Precision.FP32) else 2
+        model = pc.total * per
+    else:
+        model = stored_weight_bytes(s) + trainable_params(s) * _adapter_bytes_per(s)
+    return float(loaders * model)
 
 
 @dataclass(frozen=True)
@@ -1049,6 +1252,7 @@ def estimate(s: TrainingSetup) -> Estimate:
     stored_ckpt = pc.total * (4 if s.precision in (Precision.FP32, Precision.MIXED) and s.method is Method.FULL
                               else 2)
     notes = ("paged_states_excluded",) if _paged(s) and not s.cpu_offload else ()
+    paged = int(paged_optimizer_state_bytes(s))
     return Estimate(
         peak_bytes=peak,
         allocated_bytes=allocated,
@@ -1061,7 +1265,9 @@ def estimate(s: TrainingSetup) -> Estimate:
         params=pc.total,
         trainable_params=trainable,
         host_ram_bytes=int(_host_ram_bytes(s)),
-        paged_optimizer_bytes=int(optimizer_state_total_bytes(s) / _shards(s)[2]) if _paged(s) else 0,
+        host_ram_load_bytes=int(_host_ram_load_bytes(s)),
+        paged_optimizer_bytes=paged,
+        driver_bytes=peak + paged,
         checkpoint_bytes=int(stored_ckpt),
         adapter_bytes=int(0 if s.method is Method.FULL else trainable * _adapter_bytes_per(s)),
         optimizer_state_file_bytes=int(optimizer_state_total_bytes(s)),

@@ -185,6 +185,35 @@ class Sharding(StrEnum):
     ZERO3 = "zero3"   # + parameters ("fsdp" FULL_SHARD is accepted as zero3)
 
 
+class QuantStorage(StrEnum):
+    """The dtype bitsandbytes packs 4-bit weights into (``bnb_4bit_quant_storage``): FSDP shards only floating
+    parameters, so with ``uint8`` (bitsandbytes' default) FSDP2 leaves the 4-bit weights whole on every GPU and FSDP1
+    cannot flatten them with the 16-bit rest."""
+    BF16 = "bf16"
+    UINT8 = "uint8"
+
+
+class Fsdp2Upcast(StrEnum):
+    """What accelerate's ``fsdp2_prepare_model`` casts to fp32 under mixed precision, by accelerate version."""
+    TRAINABLE = "trainable"   # 1.15: every trainable parameter not in fp32, when the model holds no 4-bit parameter
+    NONE = "none"             # 1.13: the loop rebinds its variable (no effect); also accelerate mixed precision "no"
+    ALL = "all"               # 1.11: the whole model after sharding, frozen base included
+
+
+class MoeLayout(StrEnum):
+    """How a mixture-of-experts layer holds its experts."""
+    PER_EXPERT = "per_expert"  # one nn.Linear per expert projection (transformers 4, Unsloth): quantised and LoRA-
+    #                            wrapped like any linear
+    FUSED = "fused"            # 3-D nn.Parameters per layer (transformers 5 MixtralExperts, Qwen3MoeExperts, ...):
+    #                            bitsandbytes and all-linear LoRA skip them
+
+
+class AttentionKernel(StrEnum):
+    """The generation of the attention kernel a run used (its speed only)."""
+    CURRENT = "current"       # what the current stack picks (FlashAttention 2 on Ampere/Ada, cuDNN / FA3 on Hopper)
+    FA2 = "fa2"               # a FlashAttention-2-generation kernel on Hopper (2023-24 stacks)
+
+
 class QloraBackend(StrEnum):
     BITSANDBYTES = "bitsandbytes"  # transformers/PEFT/litgpt: every decoder nn.Linear is NF4; lm_head, embeddings 16-bit
     #                                (litgpt/Fabric quantise lm_head too: TrainingSetup.quantize_lm_head)
@@ -256,6 +285,21 @@ class TrainingSetup:
     quantize_lm_head: bool = False               # QLoRA over bitsandbytes: lm_head is NF4 too (Lightning Fabric)
     dequant_cast: bool = False                   # NF4 quantised from fp16, computed in bf16: dequantise + cast (2 copies)
     cuda_context_bytes: int | None = None        # None: COEFFICIENTS.cuda_context_bytes
+    # --- the frameworks' regimes (issue 19; ESTIMATOR.md "Framework regimes") --------------------------------------
+    qlora_compute_dtype: Precision = Precision.BF16  # bnb_4bit_compute_dtype: fp32 under TRL (its fp32 ModelConfig.dtype)
+    quant_storage: QuantStorage = QuantStorage.BF16  # bnb_4bit_quant_storage (bf16: FSDP shards the 4-bit weights)
+    fsdp_version: int = 1                        # FSDP1 (FullyShardedDataParallel) or FSDP2 (fully_shard)
+    fsdp2_upcast: Fsdp2Upcast = Fsdp2Upcast.TRAINABLE   # accelerate's FSDP2 upcast under mixed precision
+    ddp_gradient_as_bucket_view: bool = False    # DDP's gradients are views of its buckets (no bucket copy)
+    deepspeed_bf16_master_weights: bool = False  # DeepSpeed bf16_master_weights_and_grads
+    deepspeed_bf16_optimizer_states: bool = False  # DeepSpeed bf16_optimizer_states
+    moe_layout: MoeLayout = MoeLayout.PER_EXPERT   # experts as linears (transformers 4, Unsloth) or fused 3-D params
+    lora_expert_params: bool = False             # PEFT target_parameters on the fused experts (LoRA on 3-D params)
+    shard_embeddings: bool = False               # embeddings and lm_head their own FSDP units (torchtune)
+    cpu_ram_efficient_loading: bool = False      # FSDP: only the first rank of a node loads the checkpoint on the CPU
+    attention_kernel: AttentionKernel = AttentionKernel.CURRENT   # speed only
+    gpus_per_node: int | None = None             # None: the card's reference server (GpuSpec.gpus_per_node)
+    internode_gb_s: float | None = None          # None: the card's network_gb_s, else TimeCoefficients.internode_gb_s
 
     def __post_init__(self) -> None:
         if SETUP_CHECK:
@@ -282,8 +326,10 @@ class Estimate:
     breakdown: dict[str, int]        # components at the peak phase; sums to peak_bytes
     params: int
     trainable_params: int
-    host_ram_bytes: int
+    host_ram_bytes: int              # steady state, node total: offloaded states and weights, paged states evicted
+    host_ram_load_bytes: int         # while the model loads, node total (each loading rank's CPU copy)
     paged_optimizer_bytes: int       # paged (unified-memory) optimizer states: may sit on the GPU, evicted on demand
+    driver_bytes: int                # nvidia-smi's used memory with every paged state resident (peak + paged)
     checkpoint_bytes: int            # full model file in its save dtype
     adapter_bytes: int               # LoRA adapter file (0 for full fine-tuning)
     optimizer_state_file_bytes: int  # optimizer.pt written next to a resumable checkpoint

@@ -12,13 +12,14 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from .models import (ALL_LINEAR, LORA_MODULES, Method, ModelArch, Precision, QloraBackend, Sharding, TrainingSetup,
-                     VisionTower)
+from .models import (ALL_LINEAR, LORA_MODULES, Fsdp2Upcast, Method, ModelArch, MoeLayout, Precision, QloraBackend,
+                     QuantStorage, Sharding, TrainingSetup, VisionTower)
 
 __all__ = ["NF4_BITS", "NF4_CONST_BITS", "NF4_CONST_BITS_DOUBLE_QUANT", "LayerKind", "ParamCounts", "head_dim", "attention_head_dims",
            "moe_layers", "expert_width", "count_params", "VISION_TYPES", "vision_tower_params", "held_arch", "is_wrapped", "wrapped_of", "stack_targets",
-           "wrapped_linears", "trainable_params", "compute_bytes", "lm_head_quantized", "quantized_params",
-           "nf4_const_bits", "nf4_bytes", "base_fp32", "base_bytes", "weight_bytes", "stored_weight_bytes", "gathered_weight_bytes"]
+           "experts_fused", "setup_targets", "expert_param_lora", "expert_tensors", "trainable_tensors", "wrapped_linears", "trainable_params", "compute_bytes", "lm_head_quantized", "quantized_params",
+           "nf4_const_bits", "nf4_bytes", "base_fp32", "base_bytes", "weight_bytes", "stored_weight_bytes", "gathered_weight_bytes",
+           "fsdp2_upcast", "fp32_trainable_master", "adapter_bytes", "nf4_unsharded"]
 
 # =====================================================================================================================
 # 4-bit storage (bitsandbytes / torchao NF4): definitions, not fitted
@@ -253,37 +254,137 @@ def is_wrapped(name: str, targets: tuple[str, ...]) -> bool:
     return name not in LORA_MODULES and all(t in targets for t in ALL_LINEAR)
 
 
+def _wrappable(x: tuple[str, int, int, int], targets: tuple[str, ...], fused: bool) -> bool:
+    """A linear LoRA wraps: targeted by name, and not a routed expert's projection when the experts are fused 3-D
+    parameters (PEFT's ``target_modules`` and ``all-linear`` match ``nn.Linear`` modules only: peft/tuners/tuners_utils.py
+    ``_maybe_include_all_linear_layers`` keeps ``torch.nn.Linear`` and ``Conv1D``)."""
+    return is_wrapped(x[0], targets) and not (fused and x[3] > 1)
+
+
 @lru_cache(maxsize=1024)
-def wrapped_of(m: ModelArch, targets: tuple[str, ...]) -> tuple[tuple[str, int, int, int], ...]:
+def wrapped_of(m: ModelArch, targets: tuple[str, ...], fused: bool = False) -> tuple[tuple[str, int, int, int], ...]:
     """The wrapped linears of the largest decoder layer."""
-    return tuple(x for x in count_params(m).linears if is_wrapped(x[0], targets))
+    return tuple(x for x in count_params(m).linears if _wrappable(x, targets, fused))
 
 
 @lru_cache(maxsize=1024)
-def stack_targets(m: ModelArch, targets: tuple[str, ...]) -> tuple[tuple[int, tuple[tuple[str, int, int, int], ...]], ...]:
+def stack_targets(m: ModelArch, targets: tuple[str, ...], fused: bool = False
+                  ) -> tuple[tuple[int, tuple[tuple[str, int, int, int], ...]], ...]:
     """(layer count, wrapped linears) for every layer kind of the stack (dense and MoE layers differ)."""
-    return tuple((k.count, tuple(x for x in k.linears if is_wrapped(x[0], targets))) for k in count_params(m).kinds)
+    return tuple((k.count, tuple(x for x in k.linears if _wrappable(x, targets, fused))) for k in count_params(m).kinds)
+
+
+#: transformers model types whose fused experts the bitsandbytes quantizer splits into one nn.Linear per expert
+#: before quantising (transformers 5.24 quantizers/base.py: ``SequentialLlama4TextExperts`` replaces
+#: ``Llama4TextExperts``), so QLoRA quantises them and LoRA wraps them as in the per-expert layout.
+UNFUSED_FOR_BNB = ("llama4", "llama4_text")
+
+
+def experts_fused(s: TrainingSetup) -> bool:
+    """The routed experts are fused 3-D ``nn.Parameter`` s (``moe_layout`` fused: transformers 5 ``MixtralExperts``,
+    ``Qwen3MoeExperts``, ``DeepseekV3Experts``, ``OlmoeExperts``, ``GptOssExperts``: ``gate_up_proj`` (E, 2i, h) and
+    ``down_proj`` (E, h, i)), except where the 4-bit quantizer unfuses them (``UNFUSED_FOR_BNB``)."""
+    m = s.model
+    if s.moe_layout is not MoeLayout.FUSED or m.num_local_experts <= 0:
+        return False
+    return not (s.method is Method.QLORA and s.qlora_backend is QloraBackend.BITSANDBYTES
+                and m.model_type in UNFUSED_FOR_BNB)
+
+
+def setup_targets(s: TrainingSetup) -> tuple[tuple[int, tuple[tuple[str, int, int, int], ...]], ...]:
+    """``stack_targets`` of the setup's model, targets and expert layout."""
+    return stack_targets(s.model, s.lora_targets, experts_fused(s))
 
 
 def wrapped_linears(s: TrainingSetup) -> tuple[tuple[str, int, int, int], ...]:
     """(name, d_in, d_out, copies) of the LoRA-wrapped modules of one layer (lm_head is handled apart)."""
-    return wrapped_of(s.model, s.lora_targets)
+    return wrapped_of(s.model, s.lora_targets, experts_fused(s))
+
+
+def expert_tensors(m: ModelArch) -> tuple[tuple[int, int], ...]:
+    """(d_in, d_out) of a fused MoE layer's two 3-D expert parameters: ``gate_up_proj`` (h -> 2i, or i without a
+    gate) and ``down_proj`` (i -> h)."""
+    h, i = m.hidden_size, expert_width(m)
+    return (h, (2 if m.mlp_gated else 1) * i), (i, h)
+
+
+def expert_param_lora(s: TrainingSetup) -> int:
+    """LoRA on the fused experts through PEFT ``target_parameters`` (``lora_expert_params``): peft 0.21.2
+    tuners/lora/layer.py ``ParamWrapper`` makes ``lora_A = nn.Linear(in_features, r * num_experts)`` and ``lora_B =
+    nn.Linear(r * num_experts, out_features)`` per 3-D parameter: ``r·E·(in + out)`` each, every MoE layer."""
+    if s.method is Method.FULL or not s.lora_expert_params or not experts_fused(s):
+        return 0
+    m = s.model
+    return moe_layers(m) * sum(s.lora_rank * m.num_local_experts * (di + do) for di, do in expert_tensors(m))
 
 
 @lru_cache(maxsize=1024)
-def _trainable(m: ModelArch, method: Method, r: int, targets: tuple[str, ...]) -> int:
+def _trainable(m: ModelArch, method: Method, r: int, targets: tuple[str, ...], fused: bool) -> int:
     if method is Method.FULL:
         return count_params(m).total - m.vision_params     # the vision tower stays frozen
-    t = sum(n * sum(r * (di + do) * c for _, di, do, c in lins) for n, lins in stack_targets(m, targets))
+    t = sum(n * sum(r * (di + do) * c for _, di, do, c in lins) for n, lins in stack_targets(m, targets, fused))
     if "lm_head" in targets:
         t += r * (m.hidden_size + m.vocab_size)
     return t
 
 
 def trainable_params(s: TrainingSetup) -> int:
-    """Full: every parameter of the language model (a vision tower stays frozen). LoRA/QLoRA: r·(d_in + d_out) per
-    wrapped linear of the decoder (torchtune LoRA docs; PEFT)."""
-    return _trainable(held_arch(s), s.method, s.lora_rank, s.lora_targets)
+    """Full: every parameter of the language model (a vision tower stays frozen). LoRA/QLoRA: r·(d_in + d_out) per wrapped linear (torchtune LoRA docs; PEFT), plus LoRA
+    on fused experts (``expert_param_lora``)."""
+    return _trainable(held_arch(s), s.method, s.lora_rank, s.lora_targets, experts_fused(s)) + expert_param_lora(s)
+
+
+@lru_cache(maxsize=1024)
+def _tensors(m: ModelArch, method: Method, r: int, targets: tuple[str, ...], fused: bool,
+             expert_lora: bool) -> tuple[tuple[int, int], ...]:
+    pc = count_params(m)
+    h = m.hidden_size
+    out: dict[int, int] = {}
+
+    def add(n: int, times: int) -> None:
+        if n > 0 and times > 0:
+            out[n] = out.get(n, 0) + times
+
+    if method is Method.FULL:
+        for k in pc.kinds:
+            matrices = 0
+            for _name, di, do, copies in k.linears:
+                if fused and copies > 1:
+                    continue
+                add(di * do, copies * k.count)
+                matrices += di * do * copies
+            if fused and any(c > 1 for *_x, c in k.linears):
+                for di, do in expert_tensors(m):
+                    add(m.num_local_experts * di * do, k.count)
+                    matrices += m.num_local_experts * di * do
+            rest = k.params - matrices           # norms, biases, routers: taken as vectors of h
+            add(h, (rest // h) * k.count)
+            add(rest % h, k.count)
+        add(pc.embedding, 1)
+        add(pc.lm_head, 1)
+        add(h, 1)                                # final norm
+        return tuple(sorted(out.items()))
+    for n, lins in stack_targets(m, targets, fused):
+        for _name, di, do, copies in lins:
+            add(r * di, copies * n)
+            add(r * do, copies * n)
+    if "lm_head" in targets:
+        add(r * h, 1)
+        add(r * m.vocab_size, 1)
+    if expert_lora and fused:
+        for di, do in expert_tensors(m):
+            add(di * r * m.num_local_experts, moe_layers(m))
+            add(r * m.num_local_experts * do, moe_layers(m))
+    return tuple(sorted(out.items()))
+
+
+def trainable_tensors(s: TrainingSetup) -> tuple[tuple[int, int], ...]:
+    """The trainable tensors as (elements, how many), for the optimizers that treat tensors by size (bitsandbytes:
+    paged only from 1e5 elements, 8-bit only from 4096). Full fine-tuning: every weight matrix (a fused expert
+    parameter is one tensor), the embedding and lm_head, and the vectors (norms, biases, routers taken as vectors of
+    ``h``); LoRA: each adapter's A (r x d_in) and B (d_out x r). Sums to ``trainable_params``."""
+    return _tensors(held_arch(s), s.method, s.lora_rank, s.lora_targets, experts_fused(s),
+                    s.lora_expert_params and s.method is not Method.FULL)
 
 
 # =====================================================================================================================
@@ -307,9 +408,13 @@ def quantized_params(s: TrainingSetup) -> int:
         return 0
     pc = count_params(held_arch(s))
     if s.qlora_backend is QloraBackend.TORCHAO:
-        stack = sum(n * sum(di * do * c for _, di, do, c in lins) for n, lins in stack_targets(s.model, s.lora_targets))
+        stack = sum(n * sum(di * do * c for _, di, do, c in lins) for n, lins in setup_targets(s))
     else:   # transformers get_keys_to_not_convert keeps lm_head 16-bit; embeddings are not nn.Linear
         stack = pc.stack_linear
+        if experts_fused(s):
+            # replace_with_bnb_linear converts ``type(module) is nn.Linear`` only (transformers 5.24
+            # integrations/bitsandbytes.py): fused 3-D experts stay 16-bit
+            stack -= sum(k.count * sum(di * do * c for _, di, do, c in k.linears if c > 1) for k in pc.kinds)
     head = s.model.vocab_size * s.model.hidden_size if lm_head_quantized(s) else 0
     return stack + head
 
@@ -324,10 +429,51 @@ def nf4_bytes(n: float, s: TrainingSetup) -> float:
     return n * (NF4_BITS + nf4_const_bits(s)) / 8
 
 
+def fsdp2_upcast(s: TrainingSetup) -> Fsdp2Upcast:
+    """What accelerate's ``fsdp2_prepare_model`` casts to fp32 for this setup (``NONE`` outside FSDP2 with mixed
+    precision on). accelerate 1.15.0 utils/fsdp_utils.py: ``if accelerator.mixed_precision != "no" and not
+    model_has_params4bit:`` every ``requires_grad`` parameter not in fp32 gets ``param.data = param.data.to(float32)``
+    before ``fully_shard`` (``TRAINABLE``); 1.13.0 rebinds its loop variable (``param = param.to(torch.float32)``),
+    which changes nothing (``NONE``); 1.11.0 runs ``model = model.to(torch.float32)`` after sharding (``ALL``), which
+    the estimator applies to 16-bit models only (a 4-bit model cast so is not a run it can describe)."""
+    if (s.deepspeed or s.fsdp_version != 2 or s.sharding not in (Sharding.ZERO2, Sharding.ZERO3)
+            or s.precision is Precision.FP32):
+        return Fsdp2Upcast.NONE
+    if s.method is Method.QLORA:
+        return Fsdp2Upcast.NONE          # 1.15: a model holding Params4bit is not upcast; 1.11: see above
+    return s.fsdp2_upcast
+
+
+def fp32_trainable_master(s: TrainingSetup) -> bool:
+    """Full fine-tuning whose trainable parameters are fp32 under 16-bit compute: HF AMP on an fp32-loaded model
+    (``precision: mixed``), or a 16-bit model that accelerate's FSDP2 upcasts (``fsdp2_upcast``)."""
+    return s.method is Method.FULL and (s.precision is Precision.MIXED or fsdp2_upcast(s) is not Fsdp2Upcast.NONE)
+
+
+def adapter_bytes(s: TrainingSetup) -> int:
+    """Bytes of one LoRA parameter: ``lora_dtype``, or fp32 when accelerate's FSDP2 upcasts the trainable
+    parameters (``fsdp2_upcast``)."""
+    if s.lora_dtype is Precision.FP32 or fsdp2_upcast(s) is not Fsdp2Upcast.NONE:
+        return 4
+    return 2
+
+
+def nf4_unsharded(s: TrainingSetup) -> bool:
+    """QLoRA over bitsandbytes under FSDP2 with ``uint8`` quant storage: accelerate 1.15.0 ``fsdp2_prepare_model``
+    puts every non-floating frozen ``Params4bit`` in ``ignored_params`` ("Excluding from FSDP2 sharding to prevent
+    quant_state corruption"), so the packed 4-bit weights stay whole on every GPU and are never all-gathered."""
+    return (s.method is Method.QLORA and s.qlora_backend is QloraBackend.BITSANDBYTES
+            and s.quant_storage is QuantStorage.UINT8 and s.sharding is Sharding.ZERO3 and not s.deepspeed
+            and s.fsdp_version == 2)
+
+
 def base_fp32(s: TrainingSetup) -> bool:
-    """A frozen base kept in fp32 (``base_fp32``; LoRA/QLoRA with ``precision: mixed``). DeepSpeed's bf16 mode casts
-    the module's parameters to bf16 whatever they were loaded in (its fp32 copies live with the optimizer), so the
-    fp32 load does not stay there."""
+    """A frozen base kept in fp32 (``base_fp32``; LoRA/QLoRA with ``precision: mixed``), or a LoRA base accelerate
+    1.11's FSDP2 casts to fp32 after sharding (``fsdp2_upcast`` ``all``). DeepSpeed's bf16 mode casts the module's
+    parameters to bf16 whatever they were loaded in (its fp32 copies live with the optimizer), so the fp32 load does
+    not stay there."""
+    if s.method is Method.LORA and fsdp2_upcast(s) is Fsdp2Upcast.ALL:
+        return True
     return (s.base_fp32 and s.method is not Method.FULL and s.precision is Precision.MIXED
             and not (s.deepspeed and s.sharding is not Sharding.NONE))
 
@@ -356,8 +502,9 @@ def weight_bytes(s: TrainingSetup, dense_bytes: int) -> float:
 def stored_weight_bytes(s: TrainingSetup) -> float:
     """The base weights in their storage dtype before sharding (the frozen base's dtype, NF4 for the quantised
     ones). 0 for full fine-tuning under mixed precision: there the fp32 weights are the master copy
-    (memory.master_copy_bytes) and their 16-bit copies autocast's (memory.autocast_copy_bytes)."""
-    if s.method is Method.FULL and s.precision is Precision.MIXED:
+    (memory.master_copy_bytes) and their 16-bit copies autocast's (memory.autocast_copy_bytes); likewise for a model
+    accelerate's FSDP2 upcasts (``fp32_trainable_master``)."""
+    if fp32_trainable_master(s):
         return 4.0 * s.model.vision_params   # a frozen vision tower stays as loaded: fp32, outside the master copy
     return weight_bytes(s, base_bytes(s))
 

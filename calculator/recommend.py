@@ -2,9 +2,11 @@
 
 Headroom rule (documented in ESTIMATOR.md): usable memory is the memory the driver reports (``GpuSpec.memory_bytes``,
 nvidia-smi ``memory.total``); the compared figure is the nvidia-smi-like peak (allocated + allocator reserve + CUDA
-context). ``comfortable`` if peak <= 85 % of usable, ``tight`` if <= 100 %, else ``does_not_fit``. The 15 % margin
-covers the run-to-run spread of the measurements (about +-10 %, calibration README caveat 2) and memory other
-processes (a desktop, a second job) hold.
+context, plus a paged optimizer's states while they are resident: ``Estimate.driver_bytes``). ``comfortable`` if it
+is <= 85 % of usable, ``tight`` if <= 100 %; above that, ``fits_by_paging`` when the peak without the paged states
+fits (the driver evicts paged states to host RAM and brings them back every step: it trains, slower), else
+``does_not_fit``. The 15 % margin covers the run-to-run spread of the measurements (about +-10 %, calibration README
+caveat 2) and memory other processes (a desktop, a second job) hold.
 """
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ from .catalog import GPUS
 from .errors import InputError
 from .inputs import LIMITS
 from .memory import estimate as _estimate
-from .models import Attention, Estimate, GpuSpec, Method, Optimizer, Precision, Sharding, TrainingSetup
+from .models import Attention, Estimate, GpuSpec, Method, Optimizer, Precision, QuantStorage, Sharding, TrainingSetup
 from .vocab import ADJUSTMENTS, CAPABILITY_REASONS, CARD_NOTES
 
 __all__ = ["COMFORTABLE_SHARE", "TIGHT_SHARE", "SETUP_SIZES", "verdict", "setup_for", "gpu_table",
@@ -97,11 +99,16 @@ def cached_estimate(s: TrainingSetup) -> Estimate:
     return _estimate(s)
 
 
-def verdict(peak_bytes: int, memory_bytes: int) -> str:
-    if peak_bytes <= COMFORTABLE_SHARE * memory_bytes:
+def verdict(peak_bytes: int, memory_bytes: int, driver_bytes: int | None = None) -> str:
+    """The verdict of a per-GPU peak on a card; ``driver_bytes``: the same with every paged optimizer state resident
+    (None: no paged states)."""
+    used = peak_bytes if driver_bytes is None else max(driver_bytes, peak_bytes)
+    if used <= COMFORTABLE_SHARE * memory_bytes:
         return "comfortable"
-    if peak_bytes <= TIGHT_SHARE * memory_bytes:
+    if used <= TIGHT_SHARE * memory_bytes:
         return "tight"
+    if peak_bytes <= TIGHT_SHARE * memory_bytes:
+        return "fits_by_paging"
     return "does_not_fit"
 
 
@@ -116,12 +123,20 @@ def setup_for(s: TrainingSetup, n: int) -> TrainingSetup:
             return replace(s, num_gpus=1)
         return replace(s, num_gpus=1, sharding=Sharding.NONE, offload_params=False)
     sharding = s.sharding if s.sharding is not Sharding.NONE else Sharding.ZERO3
-    return replace(s, num_gpus=n, sharding=sharding)
+    out = replace(s, num_gpus=n, sharding=sharding)
+    if (s.method is Method.QLORA and s.quant_storage is QuantStorage.UINT8 and not s.deepspeed
+            and s.fsdp_version == 1):
+        # FSDP1 cannot flatten uint8 4-bit weights with the 16-bit rest (api: contradiction): a sharded QLoRA run
+        # stores them in bf16, as PEFT's FSDP QLoRA recipe and TRL's FSDP docs set bnb_4bit_quant_storage
+        out = replace(out, quant_storage=QuantStorage.BF16)
+    return out
 
 
 @lru_cache(maxsize=256)
-def _peak(s: TrainingSetup, n: int) -> int:
-    return cached_estimate(setup_for(s, n)).peak_bytes
+def _peak(s: TrainingSetup, n: int) -> tuple[int, int]:
+    """(peak, driver) bytes per GPU of ``s`` over ``n`` cards (the driver's figure counts paged states resident)."""
+    e = cached_estimate(setup_for(s, n))
+    return e.peak_bytes, e.driver_bytes
 
 
 def _card_setup(s: TrainingSetup, g: GpuSpec) -> tuple[TrainingSetup | None, tuple[str, ...], dict[str, str] | None]:
@@ -150,9 +165,9 @@ def gpu_table(s: TrainingSetup) -> list[dict[str, Any]]:
             if adjusted:
                 row["adjusted"] = list(adjusted)
             for n in g.counts:
-                peak = _peak(run, n)
-                row["setups"].append({"num_gpus": n, "peak_bytes_per_gpu": peak,
-                                      "verdict": verdict(peak, g.memory_bytes),
+                peak, driver = _peak(run, n)
+                row["setups"].append({"num_gpus": n, "peak_bytes_per_gpu": peak, "driver_bytes_per_gpu": driver,
+                                      "verdict": verdict(peak, g.memory_bytes, driver),
                                       "share_of_memory": round(peak / g.memory_bytes, 4)})
         rows.append(row)
     return rows
@@ -164,16 +179,17 @@ def smallest_setup(s: TrainingSetup) -> dict[str, Any] | None:
     by_memory = sorted(GPUS.values(), key=lambda g: (g.memory_bytes, g.id))
     runs = {g.id: _card_setup(s, g)[0] for g in by_memory}
     out: dict[str, Any] = {"fits": None, "comfortable": None}
-    for key, limit in (("fits", TIGHT_SHARE), ("comfortable", COMFORTABLE_SHARE)):
+    # fits: the peak fits (paging allowed, slower); comfortable: with the paged states resident too
+    for key, limit, which in (("fits", TIGHT_SHARE, 0), ("comfortable", COMFORTABLE_SHARE, 1)):
         for n in SETUP_SIZES:
             for g in by_memory:
                 run = runs[g.id]
                 if run is None or n not in g.counts:
                     continue
-                peak = _peak(run, n)
-                if peak <= limit * g.memory_bytes:
-                    out[key] = {"gpu": g.id, "num_gpus": n, "peak_bytes_per_gpu": peak,
-                                "verdict": verdict(peak, g.memory_bytes)}
+                peaks = _peak(run, n)
+                if peaks[which] <= limit * g.memory_bytes:
+                    out[key] = {"gpu": g.id, "num_gpus": n, "peak_bytes_per_gpu": peaks[0],
+                                "verdict": verdict(peaks[0], g.memory_bytes, peaks[1])}
                     break
             if out[key] is not None:
                 break

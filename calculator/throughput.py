@@ -59,6 +59,8 @@ __all__ = [
     "setup_tokens_per_second",
     "computed_tokens_per_example",
     "run_time",
+    "paging",
+    "host_link_gb_s",
 ]
 
 
@@ -193,7 +195,7 @@ class StepCounts:
     comm_bytes: float             # bytes each GPU sends over the GPU links per micro-batch (gathers, reductions)
     comm_step_bytes: float        # ... per optimizer step (DDP all-reduce, ZeRO-1/2 reduction at the step)
     link_gb_s: float              # per-direction GPU-to-GPU bandwidth of this setup (GB/s)
-    link_kind: str                # "nvlink" | "pcie" | "network" | "none"
+    link_kind: str                # "nvlink" | "pcie" | "none": the link inside a node
     host_bytes: float             # bytes over the host link per micro-batch (offloaded parameters, activations)
     host_step_bytes: float        # ... per optimizer step (offloaded optimizer: gradients out, weights back in)
     paging_bytes: float           # paged optimizer states evicted and brought back per step (overlaps the compute)
@@ -204,6 +206,7 @@ class StepCounts:
     total_flops: float            # everything computed per micro-batch (recompute, DPO reference included)
     peak_bytes: float = 0.0       # memory.py's peak, when paged optimizer states may have to be evicted
     paged_bytes: float = 0.0      # paged optimizer states (bytes) that live in unified memory
+    inter_gb_s: float = 0.0       # the inter-node link per GPU (GB/s) when the setup spans nodes, else 0
     # The matmul groups sorted by arithmetic intensity (FLOPs per byte), with the FLOPs of the groups from each
     # position on and the bytes of the groups before it (``_roofline``): a card times them with one bisection.
     roofline: tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]] = ((), (0.0,), (0.0,))
@@ -264,15 +267,23 @@ def _sequence(s: TrainingSetup) -> tuple[float, float]:
     return float(seqs), float(s.seq_len)
 
 
-def _link(s: TrainingSetup, gpu: GpuSpec) -> tuple[float, str]:
+def _link(s: TrainingSetup, gpu: GpuSpec) -> tuple[float, str, float]:
+    """(intra-node bandwidth, its kind, inter-node bandwidth or 0), GB/s per direction. The node model (issue 19):
+    a setup of more than ``gpus_per_node`` cards (the request's, else the card's reference server's) spans nodes, and
+    every ring collective then crosses the inter-node link as well as the links inside each node, so the slower of
+    the two (each at its own efficiency, ``_step_time``) bounds it: a second node never makes the collectives faster.
+    The inter-node link is ``internode_gb_s``, else the card's ``network_gb_s`` (its reference server's adapters per
+    GPU), else ``internode_gb_s`` of the coefficients (100 Gb/s Ethernet)."""
     c = COEFFICIENTS
     if s.num_gpus <= 1:
-        return 0.0, "none"
-    if s.num_gpus > c.gpus_per_node:
-        return gpu.network_gb_s or c.internode_gb_s, "network"
+        return 0.0, "none", 0.0
     if gpu.nvlink and gpu.interconnect_gb_s:
-        return gpu.interconnect_gb_s, "nvlink"
-    return gpu.host_link_gb_s or PCIE_FALLBACK_GB_S, "pcie"
+        intra, kind = gpu.interconnect_gb_s, "nvlink"
+    else:
+        intra, kind = gpu.host_link_gb_s or PCIE_FALLBACK_GB_S, "pcie"
+    if s.num_gpus > (s.gpus_per_node or gpu.gpus_per_node or c.gpus_per_node):
+        return intra, kind, s.internode_gb_s or gpu.network_gb_s or c.internode_gb_s
+    return intra, kind, 0.0
 
 
 @lru_cache(maxsize=512)
@@ -281,20 +292,20 @@ def step_counts(s: TrainingSetup, gpu: GpuSpec) -> StepCounts:
     decides the links (NVLink, PCIe, network) and whether paged optimizer states fit; the rest is counted once per
     setup."""
     w = setup_counts(s)
-    link, kind, paging, host_gb_s = _card_terms(w, s, gpu)
-    return replace(w, link_gb_s=link, link_kind=kind, paging_bytes=paging, host_gb_s=host_gb_s)
+    link, kind, paging, host_gb_s, inter = _card_terms(w, s, gpu)
+    return replace(w, link_gb_s=link, link_kind=kind, paging_bytes=paging, host_gb_s=host_gb_s, inter_gb_s=inter)
 
 
-def _card_terms(w: StepCounts, s: TrainingSetup, gpu: GpuSpec) -> tuple[float, str, float, float]:
+def _card_terms(w: StepCounts, s: TrainingSetup, gpu: GpuSpec) -> tuple[float, str, float, float, float]:
     """What the card changes in a setup's counts: its GPU link (bandwidth, kind), the paged optimizer bytes that do
     not fit beside the peak, and its host link."""
-    link, kind = _link(s, gpu)
+    link, kind, inter = _link(s, gpu)
     paging = 0.0
     if w.paged_bytes:
         over = w.peak_bytes + w.paged_bytes - gpu.memory_bytes
         if over > 0:
             paging = 2.0 * min(over, w.paged_bytes)
-    return link, kind, paging, gpu.host_link_gb_s or PCIE_FALLBACK_GB_S
+    return link, kind, paging, gpu.host_link_gb_s or PCIE_FALLBACK_GB_S, inter
 
 
 @lru_cache(maxsize=64)
@@ -497,11 +508,11 @@ def step_time(c: StepCounts, gpu: GpuSpec, k: TimeCoefficients = COEFFICIENTS) -
     at the sustained bandwidth, whichever is slower), attention at its own efficiency, streaming traffic at the
     bandwidth; host time combined with GPU time by ``overlap_p``; communication exposed beyond what overlaps with
     compute; host-link transfers in parallel with compute; the optimizer after the last micro-batch."""
-    return _step_time(c, gpu, k, c.link_gb_s, c.link_kind, c.paging_bytes, c.host_gb_s)
+    return _step_time(c, gpu, k, c.link_gb_s, c.link_kind, c.paging_bytes, c.host_gb_s, c.inter_gb_s)
 
 
 def _step_time(c: StepCounts, gpu: GpuSpec, k: TimeCoefficients, link_gb_s: float, link_kind: str,
-               paging_bytes: float, host_gb_s: float) -> StepTime:
+               paging_bytes: float, host_gb_s: float, inter_gb_s: float = 0.0) -> StepTime:
     """``step_time`` with the card's terms (``_card_terms``) given apart from the counts, so that the GPU table
     times one setup's counts on every card without copying them."""
     peak = gpu.peak_tflops * 1e12
@@ -517,6 +528,8 @@ def _step_time(c: StepCounts, gpu: GpuSpec, k: TimeCoefficients, link_gb_s: floa
     micro = _combine(compute, host, k.overlap_p)
     comm = 0.0
     link = link_gb_s * 1e9 * _link_efficiency(link_kind, k) if link_gb_s > 0 else 0.0
+    if link and inter_gb_s > 0:      # across nodes: the slower of the node's links and the network bounds it
+        link = min(link, inter_gb_s * 1e9 * k.network_efficiency)
     if link:
         total = c.comm_bytes / link
         hidden = k.comm_overlap * compute
@@ -562,6 +575,22 @@ def throughput(s: TrainingSetup, gpu: GpuSpec, k: TimeCoefficients = COEFFICIENT
         "breakdown_s": {"compute": t.compute_s * counts.micro_batches, "host": t.host_s * counts.micro_batches,
                         "communication": t.comm_s * counts.micro_batches, "optimizer": t.optimizer_s},
     }
+
+
+def host_link_gb_s(gpu: GpuSpec) -> float:
+    """The card's host link per direction, GB/s (PCIe; the fallback for a card whose datasheet gives none)."""
+    return gpu.host_link_gb_s or PCIE_FALLBACK_GB_S
+
+
+def paging(s: TrainingSetup, gpu: GpuSpec, k: TimeCoefficients = COEFFICIENTS) -> tuple[float, float]:
+    """A paged optimizer whose states do not all fit on ``gpu``: the seconds per step its evicted states take over
+    the host link (out and back: ``paging_bytes``) and the step's slowdown against the same step with every state
+    resident (the transfer overlaps the compute, so the slowdown is 1 until it is longer than the step)."""
+    check(s, gpu)
+    c = step_counts(s, gpu)
+    with_paging = step_time(c, gpu, k).step_s
+    without = step_time(replace(c, paging_bytes=0.0), gpu, k).step_s
+    return c.paging_bytes / (host_link_gb_s(gpu) * 1e9 * k.host_link_efficiency), with_paging / without
 
 
 def setup_tokens_per_second(s: TrainingSetup, gpu: GpuSpec, counts: StepCounts | None = None,

@@ -76,7 +76,8 @@ CARD_NOTES: tuple[str, ...] = ("fp16_overflow_family", "flash_sm120_build", "fla
 #: Why a time is refused (``time_error``): fp32 training (the model counts 16-bit tensor throughput), a card whose
 #: datasheet gives no peak.
 TIME_ERRORS: tuple[str, ...] = ("fp32_not_modelled", "no_peak")
-#: Whether a setup fits a card (recommend.verdict), from the most room to none.
-VERDICTS: tuple[str, ...] = ("comfortable", "tight", "does_not_fit")
+#: Whether a setup fits a card (recommend.verdict), from the most room to none: ``fits_by_paging`` trains only because
+#: the driver moves a paged optimizer's states between host RAM and the card every step.
+VERDICTS: tuple[str, ...] = ("comfortable", "tight", "fits_by_paging", "does_not_fit")
 #: The page's runtime stages, in order (``failed`` can follow any): the values of ``STATUS`` in protocol.mjs.
 STAGES: tuple[str, ...] = ("idle", "downloading", "starting", "loading", "ready", "failed")

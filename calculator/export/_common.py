@@ -141,6 +141,8 @@ def relevant(keys: Mapping[str, Any]) -> dict[str, Any]:
         out.pop("no_sync_accumulation", None)
     if keys.get("sharding") != "zero3":
         out.pop("frozen_param_grads", None)
+    if keys.get("sharding") == "none" or keys.get("deepspeed") or keys.get("fsdp_version", 1) != 2:
+        out.pop("fsdp2_upcast", None)         # accelerate's FSDP2 cast (issue 19): FSDP2 only
     return out
 
 

@@ -17,6 +17,7 @@ from urllib.parse import quote
 import pytest
 from playwright.sync_api import expect
 
+from calculator import api
 from calculator.page import WIDGET_KINDS
 from calculator.page.messages import message_for
 from calculator.page.text import plain_text
@@ -187,6 +188,7 @@ def test_estimator_follows_every_kind_of_input(live, lang):
         ('[data-calc-field="seq_len"]', "fill", "٤٠٩٦", {"seq_len": 4096}),        # Arabic-Indic digits
         ('[data-calc-field="micro_batch_size"]', "fill", "４", {"micro_batch_size": 4}),  # full-width digits
         ('[data-calc-field="gpu"]', "select", "rtx-3090", {"gpu": "rtx-3090"}),             # a card with no price
+        # checkpointing is on under the form's framework (TRL): off, then on again (both kinds of click)
         ('[data-calc-field="gradient_checkpointing"]', "uncheck", None, {"gradient_checkpointing": False}),
         ('[data-calc-field="gradient_checkpointing"]', "check", None, {"gradient_checkpointing": True}),
         ('[data-calc-field="lora_targets"][value="lm_head"]', "check", None, {}),
@@ -215,9 +217,10 @@ def test_estimator_follows_every_kind_of_input(live, lang):
         assert root.locator('[data-calc-output="run.cost"]').first.get_attribute("data-value")
         expect(root.locator('[data-setup="fastest"]').first).to_be_visible()
         expect(root.locator('[data-calc-output="time_cost_chart"] circle').first).to_be_attached()
-        # "More settings": compile and a fused loss shrink the logits term; the page still equals CPython.
+        # "More settings": compile and a fused loss shrink the logits term (TRL's fused loss may already be on); the
+        # page still equals CPython.
         root.locator("summary").click()
-        for key in ("torch_compile", "fused_linear_cross_entropy"):
+        for key in [k for k in ("torch_compile", "fused_linear_cross_entropy") if not defaults[k]]:
             arm(root)
             root.locator(f'[data-calc-field="{key}"]').check()
             wait_rendered(root)
@@ -574,6 +577,44 @@ def test_hostile_links_are_inert_and_fall_back_to_defaults(page, guard, site_url
 # ------------------------------------------------------------------------------------------------------------
 def _value(el) -> str:
     return el.evaluate("e => e.type === 'checkbox' || e.type === 'radio' ? String(e.checked) : e.value")
+
+
+def test_the_first_answer_is_the_forms_framework_and_another_framework_resets_its_regime(live):
+    """Llama 3.1 70B QLoRA on an RTX A6000, as a first-time reader asks it: the form starts from TRL's defaults
+    (calculator/frameworks.py: checkpointing on, the fp32 load and compute, uint8 storage, LoRA on q/v), so the first
+    answer is TRL's and not the estimator's own defaults; picking "None" puts the estimator's regime into the form."""
+    page = live["en"]
+    root = page.locator("#calc-estimator-1")
+    _, defaults, _ = meta(root)
+    assert defaults["framework"] == "trl"
+    expect(root.locator('[data-calc-field="framework"]')).to_have_value("trl")
+    expect(root.locator('[data-calc-field="gradient_checkpointing"]')).to_be_checked()
+    ask = {"model": "llama-3.1-70b", "method": "qlora", "gpu": "rtx-a6000"}
+    try:
+        for key, value in ask.items():
+            arm(root)
+            root.locator(f'[data-calc-field="{key}"]').select_option(value)
+            wait_rendered(root)
+        state = {**defaults, **ask}
+        assert_shows(root, state)
+        trl = api.answer({**state, "include": []})["result"]
+        plain = api.answer({**ask, "include": []})["result"]
+        # the TRL run's own regime, each default with its source
+        filled = {d["key"]: d["value"] for d in trl["framework"]["defaults"]}
+        assert filled["base_fp32"] is True and filled["qlora_compute_dtype"] == "fp32"
+        assert filled["quant_storage"] == "uint8"
+        peak = root.locator('[data-calc-summary] [data-calc-output="peak_bytes_per_gpu"]')
+        expect(peak).to_have_attribute("data-value", str(trl["peak_bytes_per_gpu"]))
+        assert trl["peak_bytes_per_gpu"] < plain["peak_bytes_per_gpu"] / 2   # checkpointing on, as TRL runs it
+        # another framework: its regime goes into the form, the reader's model, method and card stay
+        arm(root)
+        root.locator('[data-calc-field="framework"]').select_option("none")
+        wait_rendered(root)
+        expect(root.locator('[data-calc-field="gradient_checkpointing"]')).not_to_be_checked()
+        expect(root.locator('[data-calc-field="method"]')).to_have_value("qlora")
+        expect(peak).to_have_attribute("data-value", str(plain["peak_bytes_per_gpu"]), timeout=RENDER_MS)
+    finally:
+        reset(page)
 
 
 def test_keyboard_alone_changes_every_input(live):

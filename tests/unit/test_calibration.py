@@ -187,3 +187,19 @@ def test_source_readings_apply_to_their_sources_only(tmp_path) -> None:
     assert fsdp.compare == "peak_bytes_per_gpu"
     for r in (early, late, fsdp):
         assert json_ok(r.request)
+
+
+@pytest.mark.parametrize("weights,compute,precision,base_fp32", [
+    ("fp32", "fp16 (amp)", "mixed", True),     # from_pretrained without a dtype, then 16-bit autocast
+    ("fp32", "bf16", "mixed", True),           # fp32 weights under 16-bit compute, whatever the cell calls it
+    ("fp32", "fp32", "fp32", None),
+    ("bf16", "bf16 (amp)", "mixed", None),     # a 16-bit load under autocast: the 16-bit base of the default
+    ("bf16", "bf16", "bf16", None),
+])
+def test_the_load_dtype_comes_from_the_rows_own_columns(tmp_path, weights, compute, precision, base_fp32) -> None:
+    row = rows_from([f'B-1,https://x/peft,q,Llama-2-7B,6.7,4096,32,32,32,11008,32000,lora,{weights},"{compute}",'
+                     'adamw,8,"q,v",1,512,no,sdpa,1,none,none,A100,10.0,max_memory_allocated,GB,[tier A] x'],
+                    tmp_path)[0]
+    assert row.request["precision"] == precision
+    assert row.request.get("base_fp32") is base_fp32
+    assert json_ok(row.request)

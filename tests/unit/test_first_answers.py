@@ -55,7 +55,7 @@ def test_a_setup_that_does_not_fit_gets_no_speed_time_or_cost(lang, workload):
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_a_setup_that_fits_keeps_its_time_and_cost(lang):
-    fragment, summary, r = estimator(lang, model="qwen2.5-14b", method="full", gpu="mi300x",
+    fragment, summary, r = estimator(lang, model="qwen2.5-14b", method="full", precision="bf16", gpu="mi300x",
                                      dataset_tokens=20_000_000)
     assert r["gpu"]["verdict"] != "does_not_fit"
     assert {"run.seconds", "run.cost"} <= outputs(summary)
@@ -96,12 +96,12 @@ def test_the_first_answer_fits(lang):
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_page_says_when_the_peak_occurs(lang):
-    """Full fine-tuning of Llama 3.1 8B peaks at the optimizer step: checkpointing lowers the backward pass, which the
+    """Full fine-tuning of Llama 3.1 8B in pure bf16 peaks at the optimizer step: checkpointing lowers the backward pass, which the
     page shows phase by phase, and leaves the peak where it is, which the page says."""
     s = S[lang]
     seen = {}
     for gc in (False, True):
-        fragment, summary, r = estimator(lang, method="full", gradient_checkpointing=gc)
+        fragment, summary, r = estimator(lang, method="full", precision="bf16", gradient_checkpointing=gc)
         assert r["phase"] == "optimizer_step"
         assert f'data-calc-output="phase" data-value="optimizer_step"' in summary
         assert s.get("phase_at.optimizer_step") in plain_text(summary)

@@ -14,6 +14,7 @@ from calculator import api
 from calculator.page import WIDGET_KINDS, Page, render_results, render_widget
 from calculator.page.form import read_form, readings
 from calculator.page.kinds.compare import variants
+from calculator.page.kinds.estimator import framework_form
 from calculator.page.messages import message_for
 from calculator.page.text import Strings, counted, plain_text
 from sitebuild.strings import LANGUAGES, calc_strings, load_strings
@@ -106,9 +107,11 @@ def test_custom_fields_are_shown_as_read_too():
 # ---------------------------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_a_remedy_that_raises_the_peak_alone_is_marked_and_explained(lang):
-    """Llama 3.1 8B full fine-tuning at 8,192 tokens without checkpointing: QLoRA alone is above today's peak (its
+    """Llama 3.1 8B full fine-tuning in pure bf16 with no framework at 8,192 tokens without checkpointing: QLoRA alone is above today's peak (its
     adapters' activations), yet on top of the steps above it lowers it: the page says both."""
-    state = WIDGET_KINDS["estimator"].state({"method": "full", "seq_len": 8192, "gradient_checkpointing": False})
+    # with no framework's defaults (plain PyTorch: pure bf16, unfused loss), where the adapters' activations show
+    state = WIDGET_KINDS["estimator"].state({"framework": "none", **framework_form("none", "full"), "method": "full",
+                                             "seq_len": 8192, "gradient_checkpointing": False})
     fragment, results, _ = render_results(S[lang], "estimator", state)
     r = results[0]
     qlora = next(x for x in r["remedies"] if x["remedy"] == "qlora")

@@ -398,13 +398,16 @@ def test_guide_gpu_class_recommendations() -> None:
 def test_guide_what_each_sharding_stage_saves() -> None:
     """'DDP ... does not lower the memory per card'; ZeRO-1, -2, -3 each lower it further; CPU offload lowers the
     card and needs host memory; offloading the parameters lowers it again."""
-    one = guide(model="llama-2-13b")["peak_bytes_per_gpu"]
-    peaks = [guide(model="llama-2-13b", num_gpus=2, sharding=s)["peak_bytes_per_gpu"]
+    # like for like: mixed precision (fp32 master weights and states), as the HF Trainer runs DDP, DeepSpeed and FSDP;
+    # DDP holds a bucket copy of the gradients (it raises the card's memory), ZeRO-1 is DeepSpeed's
+    one = guide(model="llama-2-13b", precision="mixed")["peak_bytes_per_gpu"]
+    peaks = [guide(model="llama-2-13b", precision="mixed", num_gpus=2, sharding=s)["peak_bytes_per_gpu"]
              for s in ("none", "zero1", "zero2", "zero3")]
-    assert peaks[0] == one and peaks == sorted(peaks, reverse=True) and len(set(peaks)) == 4
-    off = guide(model="llama-2-13b", num_gpus=2, sharding="zero3", cpu_offload=True)
-    assert off["peak_bytes_per_gpu"] < peaks[3] and off["host_ram_bytes"] > 0
-    both = guide(model="llama-2-13b", num_gpus=2, sharding="zero3", cpu_offload=True, offload_params=True)
+    assert peaks[0] >= one and peaks == sorted(peaks, reverse=True) and len(set(peaks)) == 4
+    ds = dict(model="llama-2-13b", precision="mixed", num_gpus=2, sharding="zero3", deepspeed=True)
+    off = guide(**ds, cpu_offload=True)
+    assert off["peak_bytes_per_gpu"] < guide(**ds)["peak_bytes_per_gpu"] and off["host_ram_bytes"] > 0
+    both = guide(**ds, cpu_offload=True, offload_params=True)
     assert both["peak_bytes_per_gpu"] < off["peak_bytes_per_gpu"]
 
 

@@ -150,7 +150,25 @@ def test_communication_of_ddp_and_zero3() -> None:
     # all-gather the bf16 weights for forward and backward, reduce-scatter the bf16 gradients
     assert step_counts(z3, A100).comm_bytes == pytest.approx(3 / 4 * n * 2 * 3)
     assert step_counts(z3, GPUS["rtx-4090"]).link_kind == "pcie"
-    assert step_counts(replace(z3, num_gpus=16), A100).link_kind == "network"
+    c16 = step_counts(replace(z3, num_gpus=16), A100)     # two nodes: NVLink inside each, the network between
+    assert c16.link_kind == "nvlink" and c16.inter_gb_s == (A100.network_gb_s or COEFFICIENTS.internode_gb_s)
+    assert step_counts(replace(z3, num_gpus=8), A100).inter_gb_s == 0.0
+    assert step_counts(replace(z3, num_gpus=8, gpus_per_node=4, internode_gb_s=3.0), A100).inter_gb_s == 3.0
+
+
+def test_a_second_node_never_makes_the_collectives_faster() -> None:
+    """The node model (issue 19, reliability review F2): 70B full ZeRO-3 on PCIe cards went 3.3x faster per GPU from 8
+    to 16 cards when beyond 8 the network link replaced PCIe at full efficiency; the slower of the node's PCIe and
+    the network now bounds every collective, so per-GPU speed does not rise (but for the optimizer's 1/N share)."""
+    from calculator.throughput import setup_tokens_per_second
+    s = TrainingSetup(model=MODELS["llama-3.1-70b"], method=Method.FULL, precision=Precision.BF16, seq_len=2048,
+                      micro_batch_size=1, gradient_checkpointing=True, sharding=Sharding.ZERO3, num_gpus=8)
+    card = GPUS["rtx-6000-ada"]
+    per_gpu = {n: setup_tokens_per_second(replace(s, num_gpus=n), card) / n for n in (8, 16, 32)}
+    assert per_gpu[16] <= per_gpu[8] * 1.05 and per_gpu[32] <= per_gpu[16] * 1.05, per_gpu
+    # a slower network between nodes of 4 makes 8 cards slower than one node of 8
+    slow = setup_tokens_per_second(replace(s, gpus_per_node=4, internode_gb_s=1.0), card) / 8
+    assert slow < per_gpu[8]
 
 
 def test_padding_model() -> None:

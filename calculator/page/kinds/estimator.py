@@ -4,12 +4,13 @@ of the run, the remedies, the smallest, fastest and cheapest setups, the time-ag
 table."""
 from __future__ import annotations
 
+import json
 import math
 import re
 from typing import Any
 
 from ... import api, vocab
-from ...inputs import GROUPS, INPUTS
+from ...inputs import BY_NAME, DEFAULTS, GROUPS, INPUTS
 from .base import FIRST_SETUP, WidgetKind
 from ..form import control, custom_values, field_id, model_fieldset
 from ..pieces import (VERDICT_MARKS, bytes_html, effective_batch, facts_html, fit_word, gpu_name, legend, setup_label,
@@ -21,6 +22,30 @@ __all__ = ["KIND", "FIELDS"]
 
 #: The full estimator edits every key the form shows (inputs.py: ``control``), plus the model.
 FIELDS = ("model",) + tuple(s.name for s in INPUTS if s.control is not None)
+#: The form's framework: TRL, the stack most readers run. Its SFTTrainer and DPOTrainer are what Axolotl,
+#: LLaMA-Factory and Unsloth themselves run (each drives TRL's trainers), and it is the path the Hugging Face
+#: documentation teaches; its defaults are the ones a first-time reader's run has (checkpointing on, mixed precision
+#: over an fp32 load, the fused AdamW, its fused loss, LoRA on q_proj and v_proj).
+DEFAULT_FRAMEWORK = "trl"
+#: What picking a framework sets in the form: the keys of its training regime (the method, LoRA and memory groups).
+#: The method, the batch and sequence (the reader's data), the hardware and the run stay as the reader set them; the
+#: framework's defaults for them still fill the request keys the form does not show (calculator/frameworks.py).
+FRAMEWORK_FORM_KEYS = tuple(s.name for s in INPUTS if s.control is not None and s.group in ("lora", "memory"))
+
+
+def framework_form(framework: str, method: str) -> dict[str, Any]:
+    """The form's values of FRAMEWORK_FORM_KEYS under ``framework`` for ``method`` (lists for module lists)."""
+    values = api.framework_defaults(framework, {"method": method})
+    out = {k: values[k] for k in FRAMEWORK_FORM_KEYS}
+    out["lora_targets"] = list(api.check_value(BY_NAME["lora_targets"], out["lora_targets"]))
+    return out
+
+
+def _framework_table() -> str:
+    """Every framework's form values per method, for the page script: it writes them into the form when the reader
+    picks a framework (``data-calc-framework-defaults``)."""
+    return json.dumps({fw: {m: framework_form(fw, m) for m in BY_NAME["method"].choices}
+                       for fw in BY_NAME["framework"].choices}, sort_keys=True, separators=(",", ":"))
 #: Config fields a pasted model had that the estimator did not read, listed by name in the note (the rest counted).
 IGNORED_SHOWN = 40
 
@@ -47,6 +72,7 @@ def _summary(s: Strings, r: dict[str, Any]) -> Html:
               el("p", {"class": "calc-peak__range"}, s.get("out.range"), ": ",
                  bytes_html(r["range"]["low_bytes"], "range.low_bytes"), " ", s.get("out.range_sep"), " ",
                  bytes_html(r["range"]["high_bytes"], "range.high_bytes")),
+              _paging_line(s, g),
               _run_line(s, r),
               stacked_bar(s, r["breakdown_bytes"], scale, g["memory_bytes"], s.get("out.breakdown")))
 
@@ -69,6 +95,18 @@ def _elsewhere(s: Strings, r: dict[str, Any], tag: str = "span") -> list[Html]:
     if not items and "fastest_setup" in r:
         items = [el(tag, {"class": "calc-elsewhere", "data-setup": "none"}, s.get("out.smallest_none"))]
     return items
+
+
+def _paging_line(s: Strings, g: dict[str, Any]) -> Html:
+    """A setup that fits only by paging says what crosses the host link and how much slower a step is."""
+    paging = g.get("paging")
+    if g["verdict"] != "fits_by_paging" or not paging:
+        return join()
+    parts: list[Any] = [filled(s.get("out.paging"), {"evicted": bytes_html(paging["evicted_bytes"]), "gpu": g["name"]})]
+    if paging.get("slowdown"):
+        parts += [" ", filled(s.get("out.paging_slowdown"), {"factor": ltr(fmt_number(paging["slowdown"], 1))})]
+    return el("p", {"class": "calc-note", "data-note": "paging", "data-calc-output": "gpu.paging.slowdown",
+                    "data-value": paging.get("slowdown")}, parts)
 
 
 def _run_line(s: Strings, r: dict[str, Any]) -> Html:
@@ -433,7 +471,8 @@ def _gpu_row(s: Strings, row: dict[str, Any], counts: list[int], current: bool, 
 def _form(s: Strings, wid: str, state: dict[str, Any], results: list[dict[str, Any]]) -> Html:
     """The model fieldset, then every key the form shows (inputs.py ``control``) by group, the advanced ones under
     "More settings"; the effective batch among the batch inputs."""
-    parts = [model_fieldset(s, wid, state, results[0]["model"])]
+    parts = [model_fieldset(s, wid, state, results[0]["model"]),
+             el("div", {"hidden": True, "data-calc-framework-defaults": _framework_table()})]
     for group in GROUPS:
         keys = [spec.name for spec in INPUTS if spec.group == group and not spec.advanced]
         controls = [control(s, wid, key, state[key]) for key in keys]
@@ -475,5 +514,7 @@ def _summary_text(s: Strings, results: list[dict[str, Any]]) -> str:
                                                     "verdict": s.get(f"verdict.{g['verdict']}")}))
 
 
-KIND = WidgetKind("estimator", FIELDS, FIRST_SETUP, _requests, _results, form=_form,
+KIND = WidgetKind("estimator", FIELDS, {"framework": DEFAULT_FRAMEWORK,
+                                        **framework_form(DEFAULT_FRAMEWORK, FIRST_SETUP["method"]), **FIRST_SETUP},
+                  _requests, _results, form=_form,
                   slots=_slots, summary=_summary_text, extra=lambda results: {"custom": custom_values(results[0]["model"])})

@@ -386,6 +386,16 @@ class Form {
       || same(String(raw[key] ?? ""), String(good[key] ?? "")));
   }
 
+  // A framework picked: its defaults for the training regime (the build wrote them per method, from Python's
+  // calculator/frameworks.py table) go into the controls; the method, batch, hardware and run stay as they are.
+  applyFramework(framework) {
+    const holder = this.root.querySelector("[data-calc-framework-defaults]");
+    if (!holder) return;
+    const method = this.controls("method")[0];
+    const values = (JSON.parse(holder.dataset.calcFrameworkDefaults)[framework] || {})[method ? method.value : ""];
+    if (values) this.writeState(values, "preset");
+  }
+
   // Put a state (from a link) into the controls; false when a value has no control that can show it.
   writeState(state, source) {
     for (const [key, value] of Object.entries(state)) {
@@ -733,6 +743,7 @@ class Widget {
     if (target.matches('[data-calc-field="method"]')) this.form.syncVisibility();
     if (target.dataset.calcField) this.lastEdited = target.dataset.calcField;
     else if (target.matches('[data-calc-control="model_source"]')) this.lastEdited = null;
+    if (target.matches('[data-calc-field="framework"]')) this.form.applyFramework(target.value);
     this.noticeEl.hidden = true;
     this.schedule(typing);
   }
