@@ -29,7 +29,8 @@ class WidgetKind:
     """One kind of widget. ``fields``: the request keys it lets the reader edit, in form order; ``requests``: the
     API requests one state needs, in the order ``results`` reads their answers; ``form``: its form (default: the
     controls of ``fields`` in one grid); ``slots``: parts of the widget outside the results fragment that follow the
-    results; ``summary``: the sentence of its live region; ``extra``: more of the worker's answer."""
+    results; ``summary``: the sentence of its live region; ``extra``: more of the worker's answer; ``tail``: a part
+    under the results that the results do not redraw."""
 
     name: str
     fields: tuple[str, ...]
@@ -40,6 +41,8 @@ class WidgetKind:
     slots: Callable[[Strings, list[dict[str, Any]]], dict[str, Html]] = lambda s, results: {}
     summary: Callable[[Strings, list[dict[str, Any]]], str] = lambda s, results: s.get("out.updated")
     extra: Callable[[list[dict[str, Any]]], dict[str, Any]] = lambda results: {}
+    #: A part under the results that the results do not redraw (the estimator's "Run it" section), by widget id.
+    tail: Callable[[Strings, str], Html] | None = None
 
     def draw_form(self, s: Strings, wid: str, state: dict[str, Any], results: list[dict[str, Any]]) -> Html:
         return (self.form or _compact(self))(s, wid, state, results)

@@ -1,7 +1,8 @@
-"""The full estimator: every input the form shows, and its results: the peak and its verdict on the chosen card
-(a strip that stays on screen while the inputs are edited), the breakdown, the counts and files, the time and cost
-of the run, the remedies, the smallest, fastest and cheapest setups, the time-against-cost chart and the GPU
-table."""
+"""The full estimator: every input the form shows (and a pasted training config read into them), and its results:
+the peak and its verdict on the chosen card (a strip that stays on screen while the inputs are edited), the
+breakdown, the counts and files, the time and cost of the run, the remedies, the smallest, fastest and cheapest
+setups, the time-against-cost chart and the GPU table; under them, "Run it": the setup as each framework's files
+(``page/run.py``)."""
 from __future__ import annotations
 
 import math
@@ -12,6 +13,7 @@ from ... import api, vocab
 from ...inputs import GROUPS, INPUTS
 from .base import DEFAULT_GPU, DEFAULT_MODEL, WidgetKind
 from ..form import control, custom_values, field_id, model_fieldset
+from ..run import import_box, run_section
 from ..pieces import (VERDICT_MARKS, bytes_html, effective_batch, facts_html, fit_word, gpu_name, legend, setup_label,
                       stacked_bar, table_html, verdict_html)
 from ..text import (Html, Strings, counted, duration, el, filled, fmt_bytes, fmt_int, fmt_number, fmt_percent, join, ltr,
@@ -336,7 +338,7 @@ def _gpu_row(s: Strings, row: dict[str, Any], current: bool, with_run: bool) -> 
 def _form(s: Strings, wid: str, state: dict[str, Any], results: list[dict[str, Any]]) -> Html:
     """The model fieldset, then every key the form shows (inputs.py ``control``) by group, the advanced ones under
     "More settings"; the effective batch among the batch inputs."""
-    parts = [model_fieldset(s, wid, state, results[0]["model"])]
+    parts = [import_box(s, wid), model_fieldset(s, wid, state, results[0]["model"])]
     for group in GROUPS:
         keys = [spec.name for spec in INPUTS if spec.group == group and not spec.advanced]
         controls = [control(s, wid, key, state[key]) for key in keys]
@@ -379,4 +381,5 @@ def _summary_text(s: Strings, results: list[dict[str, Any]]) -> str:
 
 
 KIND = WidgetKind("estimator", FIELDS, {"model": DEFAULT_MODEL, "gpu": DEFAULT_GPU}, _requests, _results, form=_form,
-                  slots=_slots, summary=_summary_text, extra=lambda results: {"custom": custom_values(results[0]["model"])})
+                  slots=_slots, summary=_summary_text, extra=lambda results: {"custom": custom_values(results[0]["model"])},
+                  tail=run_section)
