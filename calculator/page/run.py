@@ -221,7 +221,8 @@ def import_box(s: Strings, wid: str) -> Html:
 def _read_error(s: Strings, e: dict[str, Any]) -> Html:
     where = e.get("field")
     return join(ltr(el("code", {}, e["file"])) if e.get("file") else "", s.get("out.colon") if e.get("file") else "",
-                s.get(f"run.errors.{e['code']}", s.get("errors.internal_error")),
+                s.get(f"run.errors.{e['code']}", "") or s.get(f"errors.{e['code']}", "")
+                or s.get("errors.internal_error"),
                 join(" (", ltr(el("code", {}, where)), ")") if where else "")
 
 
@@ -267,7 +268,8 @@ def read_paste(s: Strings, fields: tuple[str, ...], pasted: dict[str, Any]) -> d
     state = {k: v for k, v in request.items() if k in fields and k != "model"}
     if request.get("model") is not None:
         state["model"] = request["model"]
-    imported = {k: v for k, v in request.items() if k not in fields and k not in _NOT_IMPORTED}
+    imported = {k: v for k, v in request.items()        # the framework's values the estimator's defaults lack
+                if k not in fields and k not in _NOT_IMPORTED and v != api.DEFAULTS.get(k)}
     note = el("p", {"class": "calc-import__done"},
               filled(s.get("run.import.done"), {"framework": TARGET_NAMES[got["target"]]}),
               "" if "model" in state else join(" ", s.get("run.import.model_kept")))
