@@ -297,7 +297,8 @@ def write_export(answer: dict[str, Any], out: str, s: Strings | None) -> list[Pa
     folder.mkdir(parents=True, exist_ok=True)
     e = answer["export"]
     cannot = [{**c, "reason_text": _words(s, f"run.reasons.{c['reason']}", c["reason"]),
-               "what_to_do_text": _words(s, f"run.todo.{c['what_to_do']}", c["what_to_do"])}
+               "what_to_do_text": None if c["what_to_do"] == "none" else
+               _words(s, f"run.todo.{c['what_to_do']}", c["what_to_do"])}
               for c in e["cannot_express"]]
     files = dict(e["files"])
     files[CANNOT_FILE] = json.dumps({"target": e["target"], "framework_version": e["framework_version"],

@@ -42,6 +42,7 @@ def test_export_writes_the_targets_files_and_what_it_cannot_express(tmp_path, ca
     assert fused["becomes"] is True and fused["reason"] == "trl_fused_lm_head_always"
     assert fused["reason_text"] == json.loads(Path("overrides/strings/en.json").read_text(encoding="utf-8"))[
         "calc"]["run"]["reasons"]["trl_fused_lm_head_always"]
+    assert fused["what_to_do"] == "none" and fused["what_to_do_text"] is None     # nothing for the reader to do
     printed = capsys.readouterr().out
     assert str(out / "sft.yaml") in printed and "cannot express fused_linear_cross_entropy" in printed
 
