@@ -114,6 +114,11 @@ class CalcPlugin(BasePlugin[CalcConfig]):
                     out.append(articles.render_value(s, marker, article, where))
                 elif marker.kind == "assumptions":
                     out.append(articles.render_assumptions(s, article, where))
+                elif marker.kind == "config":       # placed with the widgets: the files stay out of the search
+                    counts["config"] = counts.get("config", 0) + 1
+                    cid = f"calc-config-{counts['config']}"
+                    widgets[cid] = str(articles.render_config(s, marker, article, where, cid))
+                    out.append(_slot(cid))
                 else:
                     counts[marker.kind] = counts.get(marker.kind, 0) + 1
                     wid = f"calc-{marker.kind}-{counts[marker.kind]}"

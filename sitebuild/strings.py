@@ -77,7 +77,7 @@ def run_strings() -> list[str]:
     wanted = [f"run.{key}" for key in (
         "title", "intro", "tabs_label", "loading", "failed", "stale", "validated", "any_gpu", "statistic",
         "estimate_same", "estimate_differs", "cannot_title", "cannot_none", "cannot_item", "refused", "copy",
-        "copy_label", "copied", "copy_failed", "download", "download_label")]
+        "copy_label", "copied", "copy_failed", "download", "download_label", "config_summary")]
     wanted += [f"run.import.{key}" for key in ("title", "help", "main_label", "accelerate_label", "deepspeed_label",
                                                "read", "empty", "done", "model_kept", "extra", "forget",
                                                "unread_title")]

@@ -20,7 +20,7 @@ from .pieces import describe_assumptions, phrase_html, verdict_html
 from .text import Html, Strings, el, filled, fmt_bytes, join, ltr, plain_text
 
 __all__ = ["TARGET_NAMES", "comment_table", "file_summary", "run_section", "import_box", "render_exports",
-           "read_paste", "check_imported", "target_exports"]
+           "read_paste", "check_imported", "target_exports", "config_block"]
 
 #: The export targets' names (proper nouns, the same in every language), in the order of calculator.export.TARGETS.
 TARGET_NAMES = {"trl": "TRL", "axolotl": "Axolotl", "llamafactory": "LLaMA-Factory", "unsloth": "Unsloth"}
@@ -187,6 +187,34 @@ def render_exports(s: Strings, wid: str, request: dict[str, Any]) -> Html:
     return el("div", {"class": "calc-run__tabs"},
               el("div", {"class": "calc-tabs", "role": "tablist", "aria-label": s.get("run.tabs_label")}, tabs),
               panels)
+
+
+def config_block(s: Strings, cid: str, request: dict[str, Any], target: str) -> Html:
+    """An article's worked example as the target's ready files (``<!-- calc:config target=… -->``, written at build
+    time): a disclosure naming the framework and the files, then the estimate the files reach, what the target cannot
+    express and each file, with the comments in the page's language. InputError when the estimator (and so the
+    exporter) refuses the setup."""
+    form = api.answer({**request, "include": []})
+    if not form["ok"]:
+        raise InputError(form["error"]["code"], form["error"]["field"])
+    shown = {t: (e, reached, refused) for t, e, reached, refused in target_exports(s, request)}
+    e, reached, refused = shown[target]
+    if refused is not None:
+        raise refused
+    name = TARGET_NAMES[target]
+    files = ", ".join(e.files)
+    return el("details", {"class": "calc-config", "id": cid, "data-calc-config": target},
+              el("summary", {}, filled(s.get("run.config_summary"), {"framework": name, "files": ltr(files)})),
+              el("p", {"class": "calc-run__stack"},
+                 filled(s.get("run.validated"), {"stack": ", ".join(f"{p} {v}" for p, v in e.stack.items())})),
+              _estimate(s, reached, form["result"]),
+              _cannot(s, target, e),
+              [el("figure", {"class": "calc-file", "data-calc-file": file},
+                  el("figcaption", {"class": "calc-file__head"},
+                     ltr(el("code", {"class": "calc-file__name", "id": f"{cid}-{file.replace('.', '-')}"}, file))),
+                  el("pre", {"class": "calc-file__text", "dir": "ltr", "tabindex": "0",
+                             "aria-labelledby": f"{cid}-{file.replace('.', '-')}"}, el("code", {}, text)))
+               for file, text in e.files.items()])
 
 
 # ---------------------------------------------------------------------------------------------------------------
