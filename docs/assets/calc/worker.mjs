@@ -1,7 +1,9 @@
 // The calculator's one Pyodide runtime: a module worker (Pyodide 314 needs `{type: "module"}`), started by calc.js
 // when the first widget comes into view. It loads the bundled runtime and the `calculator` wheel from this site only
 // (no micropip, no CDN), then answers each widget's RENDER with `calculator.page.Page.render`: the inputs read,
-// estimated and rendered in Python, the same code the site build ran. Messages: protocol.mjs.
+// estimated and rendered in Python, the same code the site build ran. The first RUN (a reader opening "Run it", or
+// pasting a training config) loads the second wheel, the exporters with their YAML library, and every RUN is
+// answered by `Page.run`. Messages: protocol.mjs.
 //
 // Failure never hangs: a runtime file that fails to download (blocked, 404) or to compile (corrupt wasm) is reported
 // at once, because Pyodide itself only logs such errors and waits for ever. Python exceptions never reach the page:
@@ -14,6 +16,9 @@ let failed = false;
 let started = false;
 let runtimeBase = "";
 let wheelURL = "";
+let laterURLs = [];       // the second load: the exporters' wheel and the YAML library, on the first RUN
+let later = null;         // its promise (true once calculator.export imports); a failed one is tried again
+let pyodide = null;
 let internalError = "";   // the answer for a call that failed outside Python's own boundary
 
 function post(message) {
@@ -105,6 +110,7 @@ async function init(message) {
   started = true;
   runtimeBase = String(message.indexURL);
   wheelURL = String(message.wheelURL);
+  laterURLs = Array.isArray(message.laterURLs) ? message.laterURLs.map(String) : [];
   const strings = message.strings || {};
   internalError = JSON.stringify({ ok: false, errors: [{ field: null, code: "internal_error", quiet: false,
     message: String((strings.errors || {}).internal_error || "") }] });
@@ -116,7 +122,7 @@ async function init(message) {
     const { loadPyodide } = await import(runtimeBase + "pyodide.mjs");
     if (failed) return;
     // packageBaseUrl: Pyodide's fallback for packages is its CDN; pointing it at this site keeps every request here.
-    const pyodide = await loadPyodide({
+    pyodide = await loadPyodide({
       indexURL: runtimeBase,
       packageBaseUrl: runtimeBase,
       stdout: () => {},
@@ -143,10 +149,50 @@ function render(message) {
   const started = performance.now();
   if (page) {
     try {
-      const out = page.render(JSON.stringify({ kind: message.kind, raw: message.raw || {}, fixed: message.fixed || {} }));
+      const out = page.render(JSON.stringify({ kind: message.kind, raw: message.raw || {}, fixed: message.fixed || {},
+        imported: message.imported || {} }));
       if (typeof out === "string") answer = out;
     } catch (error) {
       answer = internalError;
+    }
+  }
+  post({ type: MESSAGE.RENDERED, id: message.id, answer, ms: performance.now() - started });
+}
+
+// The second load, once: the exporters' wheel and the pure-Python YAML library (sitebuild/wheel.py), from this site.
+// A file that fails to arrive leaves calculator.export unimportable, which is what is checked.
+function loadLater() {
+  if (!later) {
+    post({ type: MESSAGE.LATER, status: STATUS.LOADING });
+    later = (async () => {
+      let missing = !laterURLs.length;
+      await pyodide.loadPackage(laterURLs, { messageCallback: () => {}, errorCallback: () => { missing = true; } });
+      if (missing) throw new Error("download");
+      pyodide.pyimport("calculator.export");
+    })().then(() => {
+      post({ type: MESSAGE.LATER, status: STATUS.READY });
+      return true;
+    }, () => {
+      later = null;
+      post({ type: MESSAGE.LATER, status: STATUS.FAILED });
+      return false;
+    });
+  }
+  return later;
+}
+
+async function run(message) {
+  let answer = internalError;
+  const started = performance.now();
+  if (page && await loadLater()) {
+    if (message.action === "preload") answer = JSON.stringify({ ok: true });
+    else {
+      try {
+        const out = page.run(String(message.payload));
+        if (typeof out === "string") answer = out;
+      } catch (error) {
+        answer = internalError;
+      }
     }
   }
   post({ type: MESSAGE.RENDERED, id: message.id, answer, ms: performance.now() - started });
@@ -165,4 +211,5 @@ self.onmessage = (event) => {
   const message = event.data || {};
   if (message.type === MESSAGE.INIT) init(message);
   else if (message.type === MESSAGE.RENDER) render(message);
+  else if (message.type === MESSAGE.RUN) run(message);
 };
