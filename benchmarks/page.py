@@ -45,6 +45,9 @@ TARGETS = {"ready_vs_bare": 1.3, "recalc_median_ms": 30, "article_bytes": 1_000_
 
 def _e2e_flags() -> tuple[str, list[str]]:
     """The same Chromium and flags as tests/e2e/conftest.py (read from it, so the two never drift)."""
+    for folder in (str(ROOT), str(ROOT / "tests" / "e2e")):   # the conftest imports calc_pages.py beside it,
+        if folder not in sys.path:                             # which imports tests.lazy (as under pytest)
+            sys.path.insert(0, folder)
     spec = importlib.util.spec_from_file_location("_e2e_conftest", ROOT / "tests" / "e2e" / "conftest.py")
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # its dataclasses look their module up
