@@ -51,11 +51,12 @@ def build_parser() -> argparse.ArgumentParser:
         if spec.cli:
             _add_flag(p, spec)
     p.add_argument("--json", action="store_true", help="print the API output (JSON)")
+    _add_export_flags(p)
     p.add_argument("--describe", action="store_true", help="print the schema: presets, GPUs, input specs")
     return p
 
 
-#: The most bytes of ``--config`` read: MAX_INPUT_CHARS characters of UTF-8 (at most 4 bytes each) and a BOM.
+#: The most bytes of a file the CLI reads (read_text_file): MAX_INPUT_CHARS characters of UTF-8 (4 bytes each at most) and a BOM.
 MAX_CONFIG_BYTES = 4 * MAX_INPUT_CHARS + 3
 
 
@@ -68,33 +69,15 @@ class ConfigError(Exception):
 
 
 def read_config(path: str) -> Any:
-    """The config object of ``--config PATH``, through the API's own JSON reader (``api.read_json``: size, depth,
-    long integers, NaN). Only a regular file is opened for reading (a FIFO would wait for a writer, a device or
-    ``/dev/zero`` never ends, a directory is no file), and at most MAX_CONFIG_BYTES of it are read; a UTF-8 BOM is
-    allowed. ``ConfigError`` with the API's code otherwise."""
+    """The config object of ``--config PATH``: the file as ``read_text_file`` reads any file the CLI is given (a
+    regular file only, at most the API's input limit, UTF-8 with a BOM allowed), then the API's own JSON reader
+    (``api.read_json``: size, depth, long integers, NaN). ``ConfigError`` with the API's code otherwise (text that is
+    not UTF-8 is not JSON: ``invalid_json``)."""
     try:
-        st = os.stat(path)
-    except OSError as exc:
-        raise ConfigError("missing_field", f"cannot open it: {exc.strerror or exc}") from None
-    if not stat.S_ISREG(st.st_mode):
-        raise ConfigError("wrong_type", "not a regular file")
-    if st.st_size > MAX_CONFIG_BYTES:
-        raise ConfigError("too_large", f"longer than the {MAX_INPUT_CHARS:,} characters the estimator reads")
-    try:
-        # O_NONBLOCK: if the path was swapped for a FIFO after the check, opening it does not wait for a writer.
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
-        with os.fdopen(fd, "rb") as f:
-            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
-                raise ConfigError("wrong_type", "not a regular file")
-            data = f.read(MAX_CONFIG_BYTES + 1)
-    except OSError as exc:
-        raise ConfigError("missing_field", f"cannot read it: {exc.strerror or exc}") from None
-    if len(data) > MAX_CONFIG_BYTES:
-        raise ConfigError("too_large", f"longer than the {MAX_INPUT_CHARS:,} characters the estimator reads")
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise ConfigError("invalid_json", "not UTF-8 text") from None
+        text = read_text_file(path)
+    except FileRefused as exc:
+        raise ConfigError("invalid_json" if exc.code == "wrong_type" and "UTF-8" in exc.reason else exc.code,
+                          exc.reason) from None
     try:
         return read_json(text, "model")
     except InputError as err:
@@ -302,6 +285,179 @@ def _fail(code: str, field: str | None, detail: str = "") -> int:
     return 2
 
 
+# ---------------------------------------------------------------------------------------------------------------
+# From the estimate to a run and back (calculator/export): --import FILE (repeatable), --export TARGET --out DIR
+# ---------------------------------------------------------------------------------------------------------------
+#: The file cannot_express.json the export writes beside the target's files: the keys it could not write, why, and
+#: what to do instead (codes, and the English string table's words for them).
+CANNOT_FILE = "cannot_express.json"
+
+
+def _add_export_flags(p: argparse.ArgumentParser) -> None:
+    from .export import TARGETS
+
+    p.add_argument("--import", dest="imports", action="append", metavar="FILE", default=[],
+                   help="read a training config into the request (repeatable: a TRL, Axolotl, LLaMA-Factory or "
+                        "Unsloth file plus its accelerate YAML / DeepSpeed JSON); flags given as well win over it")
+    p.add_argument("--export", choices=TARGETS, metavar="TARGET",
+                   help=f"write the setup as TARGET's files ({', '.join(TARGETS)}) into --out DIR")
+    p.add_argument("--out", metavar="DIR", help="where --export writes (created if missing)")
+
+
+class FileRefused(Exception):
+    """A file the CLI does not read: an API code and why, in words."""
+
+    def __init__(self, code: str, reason: str) -> None:
+        super().__init__(code, reason)
+        self.code, self.reason = code, reason
+
+
+def read_text_file(path: str, limit: int | None = None) -> str:
+    """The text of a regular file, at most ``limit`` characters (default: the API's ``MAX_INPUT_CHARS``), as UTF-8
+    (a BOM allowed). Only a regular file is opened (a FIFO would wait for a writer, ``/dev/zero`` never ends, a
+    directory is no file), without waiting on a FIFO swapped in after the check, and no more than the limit's bytes
+    are read. ``FileRefused`` with the API's code otherwise: ``missing_field`` (cannot open), ``wrong_type`` (not a
+    regular file, not UTF-8), ``too_large``."""
+    import os
+    import stat
+
+    from .api import MAX_INPUT_CHARS
+
+    chars = MAX_INPUT_CHARS if limit is None else limit
+    max_bytes = MAX_CONFIG_BYTES if limit is None else 4 * chars + 3     # UTF-8: 4 bytes a character at most, a BOM
+    try:
+        st = os.stat(path)
+    except OSError as exc:
+        raise FileRefused("missing_field", f"cannot open it: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise FileRefused("wrong_type", "not a regular file")
+    if st.st_size > max_bytes:
+        raise FileRefused("too_large", f"longer than the {chars:,} characters the estimator reads")
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                raise FileRefused("wrong_type", "not a regular file")
+            data = f.read(max_bytes + 1)
+    except OSError as exc:
+        raise FileRefused("missing_field", f"cannot read it: {exc.strerror or exc}") from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise FileRefused("wrong_type", "not UTF-8 text") from None
+    if len(data) > max_bytes or len(text) > chars:
+        raise FileRefused("too_large", f"longer than the {chars:,} characters the estimator reads")
+    return text
+
+
+def _words(s: Strings | None, path: str, fallback: str) -> str:
+    return s.get(path) if s is not None and s.has(path) else fallback
+
+
+def _english_or_none() -> Strings | None:
+    try:
+        return english()
+    except (OSError, ValueError, KeyError):
+        return None
+
+
+def import_files(paths: list[str]) -> dict[str, Any]:
+    """``--import`` files read into a request (``calculator.export.answer_read``): the answer, ok or not. Files are
+    named by their base name (``dpo.yaml`` tells a TRL DPO file); FileRefused for a file that cannot be read."""
+    from .export import answer_read
+
+    files: dict[str, str] = {}
+    for path in paths:
+        name = Path(path).name
+        files[name if name not in files else path] = read_text_file(path)
+    return answer_read({"target": "auto", "files": files})
+
+
+def write_export(answer: dict[str, Any], out: str, s: Strings | None) -> list[Path]:
+    """The export's files and cannot_express.json written into ``out`` (created if missing); the paths written.
+    Each file is written whole or not at all (a temporary file renamed)."""
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    e = answer["export"]
+    cannot = [{**c, "reason_text": _words(s, f"run.reasons.{c['reason']}", c["reason"]),
+               "what_to_do_text": None if c["what_to_do"] == "none" else
+               _words(s, f"run.todo.{c['what_to_do']}", c["what_to_do"])}
+              for c in e["cannot_express"]]
+    files = dict(e["files"])
+    files[CANNOT_FILE] = json.dumps({"target": e["target"], "framework_version": e["framework_version"],
+                                     "cannot_express": cannot, "adjustments": e["adjustments"]},
+                                    indent=2, ensure_ascii=False) + "\n"
+    written = []
+    for name, text in files.items():
+        if Path(name).name != name:                     # the exporters name plain files; never a path
+            raise ValueError(name)
+        path = folder / name
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(path)
+        written.append(path)
+    return written
+
+
+def export_answer(target: str, req: dict[str, Any], s: Strings | None) -> dict[str, Any]:
+    """``calculator.export.answer_export`` for the CLI: the files' comments and header in the English string
+    table's words (``calc.run``), as the page writes them for an English reader."""
+    from .export import answer_export, export
+    from .errors import InputError
+    from .page.run import comment_table, file_summary
+
+    if s is None:
+        return answer_export({"target": target, "request": req})
+
+    def summary(adjusted: dict[str, Any]) -> dict[str, Any] | None:
+        answer = json.loads(answer_text(json.dumps({**adjusted, "include": []})))
+        return file_summary(s, answer["result"]) if answer["ok"] else None
+
+    try:
+        return {"ok": True, "export": export(req, target, summary=summary, text=comment_table(s)).as_json()}
+    except InputError:
+        return answer_export({"target": target, "request": req})     # the same refusal, as codes
+
+
+def _export_main(a: argparse.Namespace, req: dict[str, Any], imported: dict[str, Any] | None) -> int:
+    if not a.out:
+        return _fail("missing_field", "out", "--export needs --out DIR")
+    out_dir = Path(a.out)
+    if out_dir.exists() and not out_dir.is_dir():
+        return _fail("wrong_type", "out", f"--out {a.out}: not a directory")
+    s = _english_or_none()
+    answer = export_answer(a.export, req, s)
+    if not answer["ok"]:
+        e = answer["error"]
+        if a.json:
+            print(json.dumps(answer))
+        return _fail(e["code"], e["field"])
+    try:
+        written = write_export(answer, a.out, s)
+    except OSError as exc:
+        return _fail("wrong_type", "out", f"--out {a.out}: {exc.strerror or exc}")
+    e = answer["export"]
+    if a.json:
+        print(json.dumps({"ok": True, "export": {**{k: v for k, v in e.items() if k != "files"},
+                                                 "files": [p.name for p in written]},
+                          "out": str(out_dir), "imported": imported}, indent=1))
+        return 0
+    print(f"{e['target']} {e['framework_version']}: wrote {len(written)} files into {out_dir}")
+    for path in written:
+        print(f"  {path}")
+    for c in e["cannot_express"]:
+        why = _words(s, "run.reasons." + c["reason"], c["reason"])
+        print(f"  cannot express {c['key']}={json.dumps(c['value'])}: the files give {json.dumps(c['becomes'])} "
+              f"({why})")
+    return 0
+
+
+def _print_imported(imported: dict[str, Any]) -> None:
+    unread = imported["unread"]
+    names = ", ".join(f"{u['key']} ({u['code']})" for u in unread)
+    print(f"Read as {imported['target']}" + (f"; not read: {names}" if names else "") + "\n")
+
+
 def main(argv: list[str] | None = None) -> int:
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):
@@ -311,10 +467,36 @@ def main(argv: list[str] | None = None) -> int:
     if a.describe:
         print(answer_text(json.dumps({"describe": True})))
         return 0
+    imported = None
+    if a.imports:
+        try:
+            answer = import_files(a.imports)
+        except FileRefused as exc:
+            return _fail(exc.code, "import", exc.reason)
+        if not answer["ok"]:
+            if a.json:
+                print(json.dumps(answer))
+            for e in answer["errors"]:
+                _fail(e["code"], e.get("field"), f"in {e['file']}" if e.get("file") else "")
+            return 2
+        imported = answer["read"]
     try:
         req = request_from_args(a)
     except ConfigError as exc:
         return _fail(exc.code, "model", f"--config {a.config}: {exc.reason}")
+    if imported is not None:
+        req = {**imported["request"], **req}          # a flag given beside the file wins over the file
+    if "model" not in req and imported is not None:
+        return _fail("missing_field", "model", "the imported file names no catalogue model: give --model ID "
+                                                  "or --config PATH")
+    if a.export:
+        if "model" not in req:
+            return _fail("missing_field", "model", "give --model ID or --config PATH")
+        return _export_main(a, req, imported)
+    if a.out:
+        return _fail("contradiction", "out", "--out is where --export writes")
+    if imported is not None and not a.json:
+        _print_imported(imported)
     if "model" not in req:
         return _fail("missing_field", "model", "give --model ID or --config PATH")
     out = answer(req)       # the parsed request itself: a flag's NaN or infinity is the API's out_of_range
@@ -331,7 +513,7 @@ def main(argv: list[str] | None = None) -> int:
             print(json.dumps(out))
         return 2
     if a.json:
-        print(json.dumps(out, indent=1))
+        print(json.dumps(out if imported is None else {**out, "imported": imported}, indent=1))
         return 0
     try:
         s = english()

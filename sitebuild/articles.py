@@ -13,7 +13,7 @@ from typing import Any
 from mkdocs.exceptions import PluginError
 
 from calculator.catalog import GPUS, MODELS
-from calculator.errors import FigureUnavailable
+from calculator.errors import FigureUnavailable, InputError
 from calculator.page.figures import CARD_FIGURES, change_html, figure, figure_html, figure_names, size_text
 from calculator.page.pieces import bytes_html, describe_assumptions, setup_label, table_html, verdict_html
 from calculator.page.text import Html, Strings, counted, el, filled, fmt_percent, join, ltr, plain_text
@@ -292,3 +292,19 @@ def render_assumptions(s: Strings, article: dict[str, Any], where: str) -> Html:
         raise PluginError(f"{where}: <!-- calc:assumptions --> needs a `calc:` mapping in the front matter")
     return el("p", {"class": "calc-assumptions", "data-calc-assumptions": True}, s.get("out.assumptions_intro"),
               s.get("out.colon"), describe_assumptions(s, article), ".")
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Ready configs: <!-- calc:config target=… --> (calculator/page/run.py config_block)
+# ---------------------------------------------------------------------------------------------------------------
+def render_config(s: Strings, marker: Marker, article: dict[str, Any], where: str, cid: str) -> Html:
+    from calculator.page.run import config_block
+
+    request = {**article, **marker.attrs}
+    if "model" not in request:
+        raise PluginError(f"{where}: calc:config needs model=… (in the marker or the front matter)")
+    try:
+        return config_block(s, cid, request, marker.options["target"])
+    except InputError as exc:
+        raise PluginError(f"{where}: calc:config target={marker.options['target']}: the setup is refused "
+                          f"({exc.code}, {exc.field})") from exc

@@ -35,7 +35,9 @@ TABLES = {"needs-by-size": frozenset({"method"}), "gpu-classes": frozenset(), "g
 TABLE_VARIES = frozenset({"model", "method", "gpu", "num_gpus", "sharding"})
 #: Options of ``calc:value`` that are not request keys.
 VALUE_OPTIONS = frozenset({"out", "unit", "digits"})
-STATIC_KINDS = ("table", "value", "assumptions")
+#: Options of ``calc:config`` (an article's worked example as a framework's ready files).
+CONFIG_OPTIONS = frozenset({"target"})
+STATIC_KINDS = ("table", "value", "assumptions", "config")
 
 _COMMENT = r"<!--\s*calc:(?P<body>.*?)-->"
 # A marker alone in its paragraph comes wrapped in <p>…</p>; one inside a sentence is the bare comment.
@@ -88,6 +90,8 @@ def parse(body: str, where: str) -> Marker:
         extra = TABLES[name]
     elif kind == "value":
         extra = VALUE_OPTIONS
+    elif kind == "config":
+        extra = CONFIG_OPTIONS
     elif kind == "assumptions":
         if rest:
             raise PluginError(f"{where}: <!-- calc:assumptions --> takes no attributes (they come from front matter)")
@@ -116,7 +120,14 @@ def parse(body: str, where: str) -> Marker:
                               f"calculator/inputs.py{', or ' + ', '.join(sorted(extra)) if extra else ''})")
     if kind == "value" and "out" not in options:
         raise PluginError(f"{where}: <!-- calc:value --> needs out=… (what to show)")
+    if kind == "config" and options.get("target") not in _export_targets():
+        raise PluginError(f"{where}: <!-- calc:config --> needs target= one of {', '.join(_export_targets())}")
     return Marker(kind, name, attrs, options)
+
+
+def _export_targets() -> tuple[str, ...]:
+    from calculator.export import TARGETS
+    return TARGETS
 
 
 def find(html: str, where: str) -> list[tuple[re.Match[str], Marker]]:

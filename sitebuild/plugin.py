@@ -41,7 +41,7 @@ log = logging.getLogger("mkdocs.plugins.calc")
 
 #: The estimator sources this process imported (``mkdocs serve`` rebuilds in one process, whose ``calculator`` was
 #: imported once: a changed source would mix old build-time figures with a new wheel).
-IMPORTED_SOURCES = wheel.sources_hash()
+IMPORTED_SOURCES = (wheel.sources_hash(), wheel.sources_hash(later=True))
 
 
 @dataclass
@@ -52,6 +52,8 @@ class _Bundle:
     wheel_rel: str
     pyodide_rel: str
     runtime_bytes: int
+    #: The second load (the exporters and the libraries they import: sitebuild/wheel.py), (wheel, its site path).
+    later: list[tuple[Path, str]] = field(default_factory=list)
 
 
 @dataclass
@@ -75,16 +77,19 @@ class CalcPlugin(BasePlugin[CalcConfig]):
 
     def on_pre_build(self, *, config: Any) -> None:
         digest, wheel_path = wheel.cached_wheel()
-        if digest != IMPORTED_SOURCES:
+        if (digest, wheel.sources_hash(later=True)) != IMPORTED_SOURCES:
             raise PluginError("calculator/ changed while `mkdocs serve` was running: restart it (or use `make serve`)")
         version = runtime.version()
+        later = [(path, f"assets/calc/wheel/{d}/{path.name}") for d, path in wheel.later_wheels()]
         self.bundle = _Bundle(wheel=wheel_path, wheel_rel=f"assets/calc/wheel/{digest}/{wheel_path.name}",
-                              pyodide_rel=f"assets/pyodide/{version}/", runtime_bytes=runtime.download_bytes())
+                              pyodide_rel=f"assets/pyodide/{version}/", runtime_bytes=runtime.download_bytes(),
+                              later=later)
         compute.clear()
         check_calc_strings()
         check_calc_assets()
-        log.info("calc: estimator wheel %s (%d files), Pyodide %s (%.1f MB to download)", digest,
-                 len(wheel.package_files()), version, self.bundle.runtime_bytes / 1e6)
+        log.info("calc: estimator wheel %s (%d files), Pyodide %s (%.1f MB to download); on demand: %s", digest,
+                 len(wheel.package_files()), version, self.bundle.runtime_bytes / 1e6,
+                 ", ".join(f"{p.name} ({p.stat().st_size / 1e3:.0f} kB)" for p, _ in later))
 
     def on_page_content(self, html: str, *, page: Any, config: Any, files: Any) -> str:
         where = page.file.src_uri
@@ -110,6 +115,11 @@ class CalcPlugin(BasePlugin[CalcConfig]):
                     out.append(articles.render_value(s, marker, article, where))
                 elif marker.kind == "assumptions":
                     out.append(articles.render_assumptions(s, article, where))
+                elif marker.kind == "config":       # placed with the widgets: the files stay out of the search
+                    counts["config"] = counts.get("config", 0) + 1
+                    cid = f"calc-config-{counts['config']}"
+                    widgets[cid] = str(articles.render_config(s, marker, article, where, cid))
+                    out.append(_slot(cid))
                 else:
                     counts[marker.kind] = counts.get(marker.kind, 0) + 1
                     wid = f"calc-{marker.kind}-{counts[marker.kind]}"
@@ -136,7 +146,8 @@ class CalcPlugin(BasePlugin[CalcConfig]):
         out and observed."""
         assert self.bundle is not None
         config = {"pyodide": self.bundle.pyodide_rel, "wheel": self.bundle.wheel_rel,
-                  "bytes": self.bundle.runtime_bytes, "limits": TRANSPORT_LIMITS}
+                  "bytes": self.bundle.runtime_bytes, "limits": TRANSPORT_LIMITS,
+                  "later": [rel for _, rel in self.bundle.later]}
         data = json.dumps(config, sort_keys=True).replace("</", "<\\/")
         return join(
             el("script", {"type": "application/json", "id": "calc-runtime"}, Html(data)),
@@ -163,6 +174,8 @@ class CalcPlugin(BasePlugin[CalcConfig]):
         site = Path(config.site_dir)
         runtime.install(site / self.bundle.pyodide_rel)
         runtime.copy_if_changed(self.bundle.wheel, site / self.bundle.wheel_rel)
+        for path, rel in self.bundle.later:
+            runtime.copy_if_changed(path, site / rel)
         log.info("calc: runtime and wheel in %s", site / "assets")
 
 

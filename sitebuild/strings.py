@@ -68,6 +68,28 @@ def required_calc_strings() -> list[str]:
     wanted += [f"options.qk_norm.{v or 'none'}" for v in QK_NORMS]
     wanted += [f"units.{noun}.other" for noun in ("seconds", "minutes", "hours", "days", "usd", "tokens_per_second",
                                                   "setups")]
+    wanted += run_strings()
+    return wanted
+
+
+def run_strings() -> list[str]:
+    """The "Run it" section's strings: its own words, and one per code the exporters can produce (every comment of
+    the files, every reason a target cannot express a key and what to do instead, every code of a pasted config's
+    reading)."""
+    from calculator import export
+
+    wanted = [f"run.{key}" for key in (
+        "title", "intro", "tabs_label", "loading", "failed", "stale", "validated", "any_gpu", "statistic",
+        "estimate_same", "estimate_differs", "cannot_title", "cannot_none", "cannot_item", "refused", "copy",
+        "copy_label", "copied", "copy_failed", "download", "download_label", "config_summary")]
+    wanted += [f"run.import.{key}" for key in ("title", "help", "main_label", "accelerate_label", "deepspeed_label",
+                                               "read", "empty", "done", "model_kept", "extra", "forget",
+                                               "unread_title")]
+    wanted += [f"run.comments.{code}" for code in export.COMMENT_CODES]
+    wanted += [f"run.reasons.{code}" for code in export.CANNOT_REASONS]
+    wanted += [f"run.todo.{code}" for code in export.WHAT_TO_DO if code != "none"]
+    wanted += [f"run.unread.{code}" for code in export.UNREAD_CODES]
+    wanted += [f"run.errors.{code}" for code in export.READ_ERRORS]
     return wanted
 
 

@@ -11,18 +11,20 @@ accelerate YAML) into a request, filling what they leave out with that framework
 Targets, one module each: ``trl`` (TRL CLI YAML + accelerate config + DeepSpeed JSON), ``axolotl``,
 ``llamafactory``, ``unsloth`` (a Python script, plus ``unsloth train``'s YAML when the setup fits it). Pure Python;
 YAML is read with ruamel.yaml, imported only when reading. No prose for readers: comments in the files are
-rendered from codes through ``TEXT`` (the caller may pass its own table), errors are codes.
+rendered from codes (``COMMENT_CODES``) through the caller's table of words, errors are codes.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from .. import api, frameworks
-from ..errors import InputError
+from ..errors import EstimatorError, InputError, InputErrors
 from . import axolotl, llamafactory, trl, unsloth
-from ._common import EXPORT_KEYS, TEXT, CannotExpress, Export, Plan, Read, ReadState, kind_of, parse_texts, relevant, summary_of
+from ._common import (ADJUST_REASONS, CANNOT_REASONS, COMMENT_CODES, EXPORT_KEYS, UNREAD_CODES, WHAT_TO_DO, CannotExpress,
+                      Export, Plan, Read, ReadState, kind_of, parse_texts, relevant, summary_of)
 
-__all__ = ["TARGETS", "export", "read", "Export", "Read", "CannotExpress", "TEXT", "relevant", "READ_ERRORS"]
+__all__ = ["TARGETS", "export", "read", "answer_export", "answer_read", "Export", "Read", "CannotExpress", "COMMENT_CODES",
+           "relevant", "READ_ERRORS", "CANNOT_REASONS", "WHAT_TO_DO", "ADJUST_REASONS", "UNREAD_CODES", "MAX_FILES"]
 
 #: Export targets, in the order the page shows them.
 TARGETS: tuple[str, ...] = ("trl", "axolotl", "llamafactory", "unsloth")
@@ -32,23 +34,31 @@ _MODULES = {"trl": trl, "axolotl": axolotl, "llamafactory": llamafactory, "unslo
 READ_ERRORS: tuple[str, ...] = ("invalid_yaml", "invalid_json", "invalid_python", "not_an_object", "too_large", "unknown_target",
                                 "missing_field", "wrong_type", "unknown_value", "out_of_range", "contradiction",
                                 "not_modelled")
+#: The most files one reading takes: a training file and its companions (accelerate YAML, DeepSpeed JSON).
+MAX_FILES = 4
 
 
-def export(request: Mapping[str, Any], target: str, *, summary: Mapping[str, Any] | None = None,
+def export(request: Mapping[str, Any], target: str, *,
+           summary: Mapping[str, Any] | Callable[[dict[str, Any]], Mapping[str, Any] | None] | None = None,
            text: Mapping[str, str] | None = None) -> Export:
     """The target's files for ``request``. Raises ``errors.InputError`` for a request the estimator refuses (the exporter
     refuses it too) and ``KeyError`` for an unknown target.
 
-    ``summary`` (model, method, peak, statistic, count, gpu) is the estimate the header names; by default the
-    estimate of the adjusted request. ``text`` maps comment codes to the reader's language (default ``TEXT``).
+    ``summary`` (model, method, peak, statistic, count, gpu) is the estimate the header names, or a function of the
+    adjusted request that gives it (the page words it in the reader's language); by default the estimate of the
+    adjusted request, in codes. ``text`` maps comment codes to the reader's language (``COMMENT_CODES``; the string
+    tables' ``calc.run.comments``); without it a comment is its code and values.
     """
     module = _MODULES[target]
     plan = Plan(target, request)
     module.plan(plan)
     adjusted = plan.request()
     api.parse_request({k: v for k, v in adjusted.items()})      # the adjusted request must be one the estimator takes
+    if callable(summary):
+        summary = summary(dict(adjusted))
     files = module.write(plan, summary if summary is not None else summary_of(plan), text)
-    return Export(target=target, framework_version=plan.framework.version, files=files,
+    return Export(target=target, framework_version=plan.framework.version, stack=dict(plan.framework.stack),
+                  files=files,
                   cannot_express=tuple(plan.cannot), request=adjusted, adjustments=tuple(plan.adjustments))
 
 
@@ -95,3 +105,68 @@ def read(target: str, files: Mapping[str, str]) -> Read:
                 state.error(err.code, None, err.field)
                 request = None
     return Read(target=target, request=request, unread=tuple(state.unread), errors=tuple(state.errors))
+
+
+# =====================================================================================================================
+# The JSON boundary (what the page's worker and any other caller use; ``calculator.api`` stays the estimate's)
+# =====================================================================================================================
+
+
+def _refusal(errors: list[dict[str, Any]], **more: Any) -> dict[str, Any]:
+    return {"ok": False, "error": errors[0], "errors": errors, **more}
+
+
+def answer_export(obj: Any) -> dict[str, Any]:
+    """``{"request": {...}, "target": "trl", "text": {code: template}, "summary": {...}}`` (``text`` and
+    ``summary`` optional, as in ``export``) -> ``{"ok": true, "export": Export.as_json()}``, or ``{"ok": false,
+    "error": {code, field}, "errors": [...]}`` with the API's codes (a request the estimator refuses) and
+    ``unknown_target``. Never raises."""
+    try:
+        if not isinstance(obj, dict):
+            return _refusal([{"code": "not_an_object", "field": None}])
+        target, request = obj.get("target"), obj.get("request")
+        if target not in _MODULES:
+            return _refusal([{"code": "unknown_target", "field": "target"}])
+        if not isinstance(request, dict):
+            return _refusal([{"code": "not_an_object", "field": "request"}])
+        text, summary = obj.get("text"), obj.get("summary")
+        if text is not None and not (isinstance(text, dict) and all(isinstance(v, str) for v in text.values())):
+            return _refusal([{"code": "wrong_type", "field": "text"}])
+        if summary is not None and not isinstance(summary, dict):
+            return _refusal([{"code": "wrong_type", "field": "summary"}])
+        return {"ok": True, "export": export(request, target, summary=summary, text=text).as_json()}
+    except InputErrors as err:
+        return _refusal([{"code": e.code, "field": e.field} for e in err.errors])
+    except EstimatorError as err:
+        return _refusal([{"code": err.code, "field": err.field}])
+    except (RecursionError, MemoryError, OverflowError):
+        return _refusal([{"code": "too_large", "field": None}])
+    except Exception:  # noqa: BLE001 - the boundary never raises
+        return _refusal([{"code": "internal_error", "field": None}])
+
+
+def answer_read(obj: Any) -> dict[str, Any]:
+    """``{"target": "auto" | one of TARGETS, "files": {name: text}}`` (at most MAX_FILES) -> ``{"ok": true, "read":
+    Read.as_json()}``, or ``{"ok": false, "error": {code, field, file}, "errors": [...], "unread": [...]}`` (the
+    errors of ``read``: READ_ERRORS and the API's codes). Never raises."""
+    try:
+        if not isinstance(obj, dict):
+            return _refusal([{"code": "not_an_object", "field": None, "file": None}], unread=[])
+        target, files = obj.get("target", "auto"), obj.get("files")
+        if target != "auto" and target not in _MODULES:
+            return _refusal([{"code": "unknown_target", "field": "target", "file": None}], unread=[])
+        if not isinstance(files, dict) or not files:
+            return _refusal([{"code": "missing_field", "field": "files", "file": None}], unread=[])
+        if len(files) > MAX_FILES:
+            return _refusal([{"code": "too_large", "field": "files", "file": None}], unread=[])
+        if not all(isinstance(k, str) and isinstance(v, str) for k, v in files.items()):
+            return _refusal([{"code": "wrong_type", "field": "files", "file": None}], unread=[])
+        r = read(target, files)
+        if r.errors or r.request is None:
+            errors = list(r.errors) or [{"code": "internal_error", "field": None, "file": None}]
+            return _refusal(errors, unread=list(r.unread), target=r.target)
+        return {"ok": True, "read": r.as_json()}
+    except (RecursionError, MemoryError, OverflowError):
+        return _refusal([{"code": "too_large", "field": None, "file": None}], unread=[])
+    except Exception:  # noqa: BLE001 - the boundary never raises
+        return _refusal([{"code": "internal_error", "field": None, "file": None}], unread=[])

@@ -12,16 +12,45 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from .. import api, frameworks
+from ..errors import InputError
 from ..catalog import GPUS, MODELS
 from ..models import ALL_LINEAR, LORA_MODULES
 from . import _yaml
 
-__all__ = ["Export", "Read", "CannotExpress", "Plan", "ReadState", "GPU_CAPS", "TEXT", "relevant",
+__all__ = ["Export", "Read", "CannotExpress", "Plan", "ReadState", "GPU_CAPS", "COMMENT_CODES", "relevant",
            "MEASURE_FILE"]
 
 # =====================================================================================================================
 # Results
 # =====================================================================================================================
+
+
+#: Why a target cannot write a key (``CannotExpress.reason``): the page words each one (``calc.run.reasons.<code>``).
+CANNOT_REASONS: tuple[str, ...] = (
+    "card_without_bf16", "card_without_flash_attention", "bitsandbytes_only", "transformers_skips_lm_head",
+    "not_this_frameworks_regime", "peft_autocasts_adapters", "no_optimizer_in_backward", "transformers_keeps_ties",
+    "fsdp_has_no_zero1_2", "fsdp_offloads_together", "fsdp2_per_parameter", "trainer_no_sync_default",
+    "deepspeed_no_no_sync", "trl_fused_lm_head_always", "dpo_config_no_packing", "axolotl_loads_16bit",
+    "needs_liger_plugin", "axolotl_dpo_no_packing", "dpo_disables_dropout", "axolotl_offloading_needs_checkpointing",
+    "axolotl_fsdp2_no_4bit_dpo", "llamafactory_loads_compute_dtype", "pure_bf16_not_with_zero3",
+    "llamafactory_no_activation_offloading", "llamafactory_no_chunked_loss", "dpo_no_packing",
+    "llamafactory_no_precompute", "unsloth_single_gpu", "unsloth_16bit_only", "unsloth_bitsandbytes_only",
+    "not_an_unsloth_regime", "unsloth_no_optimizer_in_backward", "unsloth_fused_loss_always",
+    "unsloth_compiles_itself", "unsloth_double_quant_always", "unsloth_offload_is_checkpointing",
+    "unsloth_picks_attention",
+)
+#: What the reader can do instead (``CannotExpress.what_to_do``; ``none``: nothing needed, the estimate follows the
+#: file): ``calc.run.todo.<code>``.
+WHAT_TO_DO: tuple[str, ...] = (
+    "none", "fp16_needs_fp32_master", "use_sdpa", "use_bitsandbytes", "lm_head_stays_16bit", "use_torchtune",
+    "deepspeed_zero", "deepspeed_for_split_offload", "use_trl_sync_each_batch", "use_trl_for_fp32_master",
+    "add_liger_plugin", "use_trl_disable_dropout_false", "use_trl_for_fp32_base", "use_fsdp", "use_trl_or_axolotl",
+    "enable_liger_kernel", "use_trl", "install_flash_attn",
+)
+#: Why a key was rewritten without changing the estimate (``Export.adjustments``): ``calc.run.adjusted.<code>``.
+ADJUST_REASONS: tuple[str, ...] = ("same_regime_lora_16bit_base", "ignored_by_estimate", "fused_replaces_chunked")
+#: Why a key of a pasted file was not read (``Read.unread``): ``calc.run.unread.<code>``.
+UNREAD_CODES: tuple[str, ...] = ("not_read", "not_modelled", "unknown_model")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -47,13 +76,15 @@ class Export:
 
     target: str
     framework_version: str
+    stack: dict[str, str]
     files: dict[str, str]
     cannot_express: tuple[CannotExpress, ...]
     request: dict[str, Any]
     adjustments: tuple[tuple[str, Any, Any, str], ...]
 
     def as_json(self) -> dict[str, Any]:
-        return {"target": self.target, "framework_version": self.framework_version, "files": dict(self.files),
+        return {"target": self.target, "framework_version": self.framework_version, "stack": dict(self.stack),
+                "files": dict(self.files),
                 "cannot_express": [c.as_json() for c in self.cannot_express],
                 "request": {k: _jsonable(v) for k, v in self.request.items()},
                 "adjustments": [{"key": k, "from": _jsonable(a), "to": _jsonable(b), "reason": r}
@@ -181,6 +212,8 @@ class Plan:
 
     def adjust(self, key: str, to: Any, reason: str) -> None:
         """The same regime written another way (no change to the estimate), or a key the estimator ignores here."""
+        if reason not in ADJUST_REASONS:
+            raise ValueError(f"adjustment reason {reason!r} is not in ADJUST_REASONS")
         if self.keys[key] != to:
             self.adjustments.append((key, self.keys[key], to, reason))
             self.keys[key] = to
@@ -188,6 +221,8 @@ class Plan:
     def cannot_express(self, key: str, becomes: Any, reason: str, what_to_do: str) -> None:
         """The target has no way to write ``key``'s value: the file gives ``becomes`` (the estimate is recomputed for
         it) and the reader is told what to do instead."""
+        if reason not in CANNOT_REASONS or what_to_do not in WHAT_TO_DO:
+            raise ValueError(f"cannot-express codes {reason!r}, {what_to_do!r}: not in CANNOT_REASONS / WHAT_TO_DO")
         if self.keys[key] == becomes:
             return
         asked = self.original[key]
@@ -287,63 +322,43 @@ def sharding_rules(p: Plan, *, sync_each_batch: bool) -> None:
 # Headers, comments and the measuring lines
 # =====================================================================================================================
 
-#: English wording of every comment code (the page passes its own table for the reader's language).
-TEXT: dict[str, str] = {
-    "validated": "Validated against {stack}.",
-    "estimate": "Estimate: {model}, {method}: peak {peak} per GPU ({statistic}), {count} x {gpu}.",
-    "estimate_none": "Estimate: not given (export called without it).",
-    "run": "Run: {command}",
-    "measure": "Measure: {command} prints allocated_bytes, reserved_bytes and peak_bytes_per_gpu after the first "
-               "steps (the estimate's names).",
-    "placeholders": "Only the values marked EDIT need editing (dataset and output paths).",
-    "edit_dataset": "EDIT: your dataset (a Hub id or a local folder)",
-    "edit_output": "EDIT: where checkpoints go",
-    "edit_model": "EDIT: the model's Hub id or local path",
-    "companion": "With {files}.",
-    # one line per key whose framework default differs from the estimate's value
-    "why_dtype": "{framework} loads in {default} by default; the estimate has {value}",
-    "why_compute_dtype": "the 4-bit matmuls compute in {value} (default: {default})",
-    "why_double_quant": "double quantisation {value} (default: {default})",
-    "why_quant_type": "the estimate assumes NF4 (BitsAndBytesConfig defaults to fp4)",
-    "why_quant_storage": "16-bit storage so sharding splits the 4-bit weights (uint8 leaves them whole on every GPU)",
-    "why_checkpointing": "gradient checkpointing {value} (default: {default})",
-    "why_fsdp_checkpointing": "checkpointing by FSDP itself; the trainer flag would add an all-gather in backward",
-    "why_optimizer": "the estimate's optimizer (default: {default})",
-    "why_attention": "the estimate's attention kernel (default: {default})",
-    "why_batch": "micro-batch per GPU (default: {default})",
-    "why_seq_len": "sequence length of the estimate (default: {default})",
-    "why_packing": "packing (time and cost; default: {default})",
-    "why_dropout": "LoRA dropout of the estimate (default: {default}); above 0 every wrapped module keeps a copy",
-    "why_rank": "LoRA rank (default: {default})",
-    "why_targets": "LoRA targets of the estimate (default: {default})",
-    "why_precision": "{value} (default: {default})",
-    "why_disable_dropout": "keeps LoRA dropout active (DPO disables every dropout by default)",
-    "why_lora_kernels": "PEFT's LoRA layers as estimated (Axolotl enables its fused LoRA kernels by default)",
-    "why_offload": "activations offloaded to host RAM (default: off)",
-    "why_compile": "torch.compile (default: off)",
-    "why_sync": "gradients reduce-scattered every micro-batch (default: accumulated unsharded under no_sync)",
-    "why_upcast": "LoRA adapters in fp32 as estimated",
-    "why_epochs": "epochs of the estimate's run (default: {default})",
-    "why_fp16": "fp16 autocast: this card has no bf16",
-    "why_flash": "FlashAttention 2 as estimated",
-    "why_fused_ce": "lm_head and loss fused as estimated",
-    "why_precompute": "reference log-probabilities computed beforehand: no reference model in memory",
-    "why_zero": "ZeRO stage {value}",
-    "why_offload_optimizer": "optimizer states in host RAM",
-    "why_offload_param": "parameters in host RAM",
-    "why_bucket": "DeepSpeed's gradient bucket of the estimate, in elements",
-    # cannot-express reasons and remedies (codes in CannotExpress)
-    "unsloth_single_gpu": "Unsloth trains on one GPU",
-    "use_trl_or_axolotl": "export for TRL or Axolotl",
-}
+#: Every comment a file carries, by code: the header's lines, the EDIT placeholders and the one-line reason beside
+#: each key whose framework default differs from the estimate's value. The words are the string tables'
+#: (``calc.run.comments.<code>`` in overrides/strings/<lang>.json, ``{placeholders}`` filled with the values): the
+#: CLI passes the English table, the page the reader's. Without a table a comment is its code and its values.
+COMMENT_CODES: tuple[str, ...] = (
+    "validated", "estimate", "estimate_none", "run", "measure", "placeholders", "edit_dataset", "edit_output",
+    "edit_model", "companion", "why_dtype", "why_double_quant", "why_quant_storage", "why_checkpointing",
+    "why_fsdp_checkpointing", "why_optimizer", "why_attention", "why_batch", "why_seq_len", "why_packing",
+    "why_dropout", "why_rank", "why_targets", "why_precision", "why_disable_dropout", "why_lora_kernels",
+    "why_offload", "why_compile", "why_sync", "why_epochs", "why_fp16", "why_fused_ce", "why_precompute",
+    "why_wrap", "unsloth_import_first",
+)
 
 
 def render(code: str, text: Mapping[str, str] | None = None, **params: Any) -> str:
-    """One comment in the table's language; values are shown as the file writes them (``true``, ``0.05``)."""
-    table = text or TEXT
+    """One comment in the table's language; values are shown as the file writes them (``true``, ``0.05``). Without
+    a table (or without this code in it): ``code(name=value, ...)``."""
+    if code not in COMMENT_CODES:
+        raise ValueError(f"comment code {code!r} is not in COMMENT_CODES")
     shown = {k: (_yaml.scalar(v).strip('"') if isinstance(v, (bool, int, float)) or v is None else v)
              for k, v in params.items()}
-    return table.get(code, TEXT.get(code, code)).format(**shown)
+    template = (text or {}).get(code)
+    if template is None:
+        used = [k for k in shown if "{" + k + "}" in _PARAMS.get(code, "")]
+        return code + (f"({', '.join(f'{k}={shown[k]}' for k in used)})" if used else "")
+    return template.format(**shown)
+
+
+#: The values each comment names (a comment without a table shows these, not every value the caller passed).
+_PARAMS: dict[str, str] = {
+    "validated": "{stack}", "estimate": "{model} {method} {peak} {statistic} {count} {gpu}", "run": "{command}",
+    "measure": "{command}", "companion": "{files}", "why_dtype": "{framework} {default} {value}",
+    "why_double_quant": "{value} {default}", "why_checkpointing": "{value} {default}", "why_optimizer": "{default}",
+    "why_attention": "{default}", "why_batch": "{default}", "why_seq_len": "{default}", "why_packing": "{default}",
+    "why_dropout": "{default}", "why_rank": "{default}", "why_targets": "{default}",
+    "why_precision": "{value} {default}", "why_epochs": "{default}",
+}
 
 
 def summary_of(plan: Plan) -> dict[str, Any] | None:
@@ -355,11 +370,10 @@ def summary_of(plan: Plan) -> dict[str, Any] | None:
     if not answer.get("ok"):
         return None
     r = answer["result"]
-    method = {"full": "full fine-tuning", "lora": "LoRA", "qlora": "QLoRA"}[plan["method"]] + (
-        " + DPO" if plan["dpo"] else "")
-    gpu = GPUS[plan.gpu].name if plan.gpu else "any GPU"
+    method = plan["method"] + ("+dpo" if plan["dpo"] else "")
+    gpu = GPUS[plan.gpu].name if plan.gpu else "-"
     return {"model": plan.arch.name, "method": method, "peak": f"{r['peak_gb']} GB",
-            "statistic": "peak_bytes_per_gpu, as nvidia-smi shows", "count": plan["num_gpus"], "gpu": gpu,
+            "statistic": "peak_bytes_per_gpu", "count": plan["num_gpus"], "gpu": gpu,
             "allocated_bytes": r["allocated_bytes"], "reserved_bytes": r["reserved_bytes"],
             "peak_bytes_per_gpu": r["peak_bytes_per_gpu"]}
 
@@ -511,6 +525,8 @@ class ReadState:
         self.errors.append({"code": code, "file": file, "field": field_})
 
     def unread_key(self, file: str, key: str, value: Any, code: str = "not_read") -> None:
+        if code not in UNREAD_CODES:
+            raise ValueError(f"unread code {code!r} is not in UNREAD_CODES")
         self.unread.append({"file": file, "key": key, "value": value, "code": code})
 
     def take(self, file: str, cfg: Mapping[str, Any], key: str) -> Any:
@@ -589,20 +605,28 @@ def model_from_repo(repo: Any) -> str | None:
 
 
 def parse_texts(files: Mapping[str, str], state: ReadState) -> dict[str, dict[str, Any]]:
-    """Each pasted file parsed: JSON for ``*.json`` (and text starting with ``{``), YAML otherwise."""
+    """Each pasted file parsed: JSON for ``*.json`` (and text starting with ``{``), YAML otherwise; every one within
+    the limits of a pasted request (``api.read_json``'s size and depth; ``_yaml.load`` the same for YAML and for a
+    script, whose parser recurses per level too)."""
     out: dict[str, dict[str, Any]] = {}
     for name, text in files.items():
-        if not isinstance(text, str) or len(text) > api.MAX_INPUT_CHARS:
+        if not isinstance(text, str):
+            state.error("wrong_type", name, None)
+            continue
+        if len(text) > api.MAX_INPUT_CHARS:
             state.error("too_large", name, None)
             continue
         if name.endswith(".py") or "FastLanguageModel" in text:
+            if _yaml.nesting(text, "([{") > api.MAX_DEPTH:
+                state.error("too_large", name, None)
+                continue
             out[name] = {"__python__": text}        # a script: read with ast by the Unsloth reader
             continue
         if name.endswith(".json") or text.lstrip().startswith("{"):
             try:
-                data = json.loads(text)
-            except ValueError:
-                state.error("invalid_json", name, None)
+                data = api.read_json(text, name)
+            except InputError as err:
+                state.error(err.code, name, None)
                 continue
             if not isinstance(data, dict):
                 state.error("not_an_object", name, None)
@@ -611,7 +635,7 @@ def parse_texts(files: Mapping[str, str], state: ReadState) -> dict[str, dict[st
             try:
                 data = _yaml.load(text)
             except _yaml.YamlError as exc:
-                state.error("invalid_yaml", name, None if exc.line is None else f"line {exc.line}")
+                state.error(exc.code, name, None if exc.line is None else f"line {exc.line}")
                 continue
         out[name] = data
     return out
@@ -723,7 +747,8 @@ def read_accelerate(state: ReadState, name: str, acc: Mapping[str, Any], amp: st
         state.error("unknown_value", name, "distributed_type")
 
 
-def accelerate_yaml(plan: Plan, ds_file: str | None, header_lines: list[str]) -> str:
+def accelerate_yaml(plan: Plan, ds_file: str | None, header_lines: list[str],
+                    text: Mapping[str, str] | None = None) -> str:
     """An accelerate config for the plan: DDP, FSDP2 (``sharding`` zero3, or zero2 as ``reshard_after_forward:
     false``) or DeepSpeed with its JSON. Checkpointing under FSDP is FSDP's own (the caller turns the trainer's off)."""
     k = plan.keys
@@ -745,10 +770,10 @@ def accelerate_yaml(plan: Plan, ds_file: str | None, header_lines: list[str]) ->
     if k["sharding"] != "none" and not k["deepspeed"]:
         items.append(("fsdp_config", [
             ("fsdp_version", 2, None),
-            ("fsdp_auto_wrap_policy", "TRANSFORMER_BASED_WRAP", "wraps the model's _no_split_modules"),
+            ("fsdp_auto_wrap_policy", "TRANSFORMER_BASED_WRAP", render("why_wrap", text)),
             ("fsdp_reshard_after_forward", k["sharding"] == "zero3", None),
             ("fsdp_offload_params", k["cpu_offload"], None),
-            ("fsdp_activation_checkpointing", k["gradient_checkpointing"], render("why_fsdp_checkpointing")
+            ("fsdp_activation_checkpointing", k["gradient_checkpointing"], render("why_fsdp_checkpointing", text)
              if k["gradient_checkpointing"] else None),
             ("fsdp_cpu_ram_efficient_loading", True, None),
             ("fsdp_state_dict_type", "SHARDED_STATE_DICT", None),

@@ -20,11 +20,20 @@ _SPECIAL = frozenset("y n yes no on off true false null ~".split())
 
 
 class YamlError(ValueError):
-    """A text that is not YAML, or whose top level is not a mapping; ``line`` is 1-based when known."""
+    """A text that is not YAML, or whose top level is not a mapping (``code`` ``invalid_yaml``), or one beyond the
+    limits a pasted request has (``too_large``: longer than ``api.MAX_INPUT_CHARS``, nested deeper than
+    ``api.MAX_DEPTH``, or more values than ``MAX_NODES`` once its aliases are followed); ``line`` is 1-based when
+    known."""
 
-    def __init__(self, line: int | None = None) -> None:
-        super().__init__(line)
+    def __init__(self, line: int | None = None, code: str = "invalid_yaml") -> None:
+        super().__init__(line, code)
         self.line = line
+        self.code = code
+
+
+#: The most values a pasted YAML may hold once its aliases are followed (a real config has a few hundred): an
+#: alias bomb ("billion laughs") is a few lines that name the same list 10^9 times.
+MAX_NODES = 20_000
 
 
 def scalar(v: Any) -> str:
@@ -114,17 +123,82 @@ def _yaml() -> Any:
     return yaml
 
 
+def nesting(text: str, brackets: str = "[{") -> int:
+    """How deep ``text`` nests, counted before parsing (a parser recurses once per level, and the page's Python has
+    a smaller stack than CPython): block levels by indentation and leading ``- ``, plus open ``brackets`` (YAML's
+    flow collections; a script's parentheses too) outside quotes. An over-count is possible only for lines full of
+    unbalanced brackets inside block scalars."""
+    deepest = 0
+    indents: list[int] = []
+    flow = 0
+    for raw in text.splitlines():
+        body = raw.lstrip(" ")
+        if not body or body.startswith("#"):
+            continue
+        indent = len(raw) - len(body)
+        if flow == 0:
+            while indents and indents[-1] >= indent:
+                indents.pop()
+            indents.append(indent)
+            dashes = 0
+            while body.startswith("- ") or body == "-":
+                dashes += 1
+                body = body[2:].lstrip(" ")
+            deepest = max(deepest, len(indents) + dashes)
+        quote = ""
+        for ch in body:
+            if quote:
+                if ch == quote:
+                    quote = ""
+            elif ch in "'\"":
+                quote = ch
+            elif ch == "#":
+                break
+            elif ch in brackets:
+                flow += 1
+                deepest = max(deepest, len(indents) + flow)
+            elif ch in "]})":
+                flow = max(0, flow - 1)
+    return deepest
+
+
+def _within_limits(data: Any, max_depth: int) -> bool:
+    """No deeper than ``max_depth`` and at most MAX_NODES values, every alias counted where it is used."""
+    budget = MAX_NODES
+    stack: list[tuple[Any, int]] = [(data, 0)]
+    while stack:
+        node, depth = stack.pop()
+        budget -= 1
+        if budget < 0 or depth > max_depth:
+            return False
+        if isinstance(node, dict):
+            stack.extend((v, depth + 1) for v in node.values())
+            stack.extend((k, depth + 1) for k in node if isinstance(k, (tuple, frozenset)))
+        elif isinstance(node, (list, tuple)):
+            stack.extend((v, depth + 1) for v in node)
+    return True
+
+
 def load(text: str) -> dict[str, Any]:
-    """The mapping a framework would read from ``text`` (PyYAML's YAML 1.1). Raises ``YamlError``."""
+    """The mapping a framework would read from ``text`` (PyYAML's YAML 1.1), within the limits the API sets on a
+    pasted request (size, depth; and MAX_NODES values). Raises ``YamlError``."""
     from ruamel.yaml.error import YAMLError
 
+    from ..api import MAX_DEPTH, MAX_INPUT_CHARS
+
+    if len(text) > MAX_INPUT_CHARS or nesting(text) > MAX_DEPTH:
+        raise YamlError(None, "too_large")
     try:
         data = _yaml().load(text)
     except YAMLError as exc:
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
         raise YamlError(None if mark is None else mark.line + 1) from None
-    except (ValueError, TypeError, RecursionError):
+    except RecursionError:
+        raise YamlError(None, "too_large") from None
+    except (ValueError, TypeError, AttributeError, OverflowError):
         raise YamlError(None) from None
+    if not _within_limits(data, MAX_DEPTH):
+        raise YamlError(None, "too_large")
     if data is None:
         return {}
     if not isinstance(data, dict):

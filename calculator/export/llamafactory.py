@@ -132,7 +132,7 @@ def write(p: Plan, summary: Mapping[str, Any] | None, text: Mapping[str, str] | 
                 ("mixed_precision", amp, None)])) + "\n"
             files[DEEPSPEED_FILE] = deepspeed_json(p)
         else:
-            files[ACCELERATE_FILE] = accelerate_yaml(p, None, head[:2])
+            files[ACCELERATE_FILE] = accelerate_yaml(p, None, head[:2], text)
     files[MEASURE_FILE] = MEASURE_PY
     return files
 

@@ -129,7 +129,7 @@ def write(p: Plan, summary: Mapping[str, Any] | None, text: Mapping[str, str] | 
     head = header(p, summary, command, measure, text, companions)
     files[cfg_name] = "\n".join(head + _yaml.dump(items)) + "\n"
     if multi:
-        files[ACCELERATE_FILE] = accelerate_yaml(p, DEEPSPEED_FILE if k["deepspeed"] else None, head[:2])
+        files[ACCELERATE_FILE] = accelerate_yaml(p, DEEPSPEED_FILE if k["deepspeed"] else None, head[:2], text)
         if k["deepspeed"]:
             files[DEEPSPEED_FILE] = deepspeed_json(p)
     files[MEASURE_FILE] = MEASURE_PY

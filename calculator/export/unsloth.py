@@ -79,16 +79,15 @@ def write(p: Plan, summary: Mapping[str, Any] | None, text: Mapping[str, str] | 
     command = f"python {SCRIPT_FILE}"
     head = header(p, summary, command, command, text, [])
     lines = head + [
-        "# " + render("edit_dataset", text) + ": DATASET below; " + render("edit_output", text) + ": OUTPUT_DIR.",
-        "from unsloth import FastLanguageModel  # import Unsloth before trl and transformers",
+        "from unsloth import FastLanguageModel  # " + render("unsloth_import_first", text),
         "import json",
         "import torch",
         "import transformers",
         "from datasets import load_dataset",
         f"from trl import {trainer}Config, {trainer}Trainer",
         "",
-        'DATASET = "<EDIT: dataset>"',
-        'OUTPUT_DIR = "<EDIT: output dir>"',
+        'DATASET = "<EDIT: dataset>"  # ' + render("edit_dataset", text),
+        'OUTPUT_DIR = "<EDIT: output dir>"  # ' + render("edit_output", text),
         "",
         "",
         "class MeasureMemory(transformers.TrainerCallback):",
@@ -201,10 +200,13 @@ def _calls(tree: ast.AST) -> dict[str, dict[str, Any]]:
 def read_script(state: ReadState, name: str, text: str) -> None:
     try:
         tree = ast.parse(text)
+        calls = _calls(tree)
     except SyntaxError as exc:
         state.error("invalid_python", name, f"line {exc.lineno}")
         return
-    calls = _calls(tree)
+    except (RecursionError, MemoryError, ValueError):
+        state.error("too_large", name, None)
+        return
     load = calls.get("from_pretrained", {})
     peft = calls.get("get_peft_model")
     dpo = "DPOConfig" in calls

@@ -27,6 +27,7 @@ from .kinds import WIDGET_KINDS, WidgetKind
 from .messages import FieldError, message_for
 from .pieces import describe_assumptions
 from .search import KINDS as PICKERS, entries as picker_entries, named as picker_named, search as picker_search
+from .run import check_imported, read_paste, render_exports
 from .text import Html, Strings, counted, el, filled, join, plain_text
 
 __all__ = ["Page", "WIDGET_KINDS", "WidgetKind", "render_results", "render_widget"]
@@ -85,7 +86,8 @@ def render_widget(s: Strings, kind: str, wid: str, state: dict[str, Any], fixed:
                                 "aria-label": f"{s.get('a11y.results')}: {named}"},
                     el("p", {"class": "calc__stale", "data-calc-stale-note": True, "hidden": True},
                        s.get("out.stale")),
-                    el("div", {"class": "calc__fragment", "data-calc-fragment": True}, fragment))))
+                    el("div", {"class": "calc__fragment", "data-calc-fragment": True}, fragment)),
+                 k.tail(s, wid) if k.tail else join()))
 
 
 def _numbered(title: str, wid: str) -> str:
@@ -145,21 +147,54 @@ class Page:
         except Exception:  # noqa: BLE001 - the boundary never raises
             return json.dumps({"ok": False, "values": [], "announce": "", "named": None})
 
+    def _read(self, msg: dict[str, Any]) -> tuple[WidgetKind, dict[str, Any], dict[str, Any], list[FieldError]]:
+        """The kind, the state read from the raw controls, the fixed keys (the article's, then a pasted config's
+        keys beyond the form: ``imported``), and the errors of reading them."""
+        kind = WIDGET_KINDS[msg["kind"]]
+        fixed = dict(msg.get("fixed") or {})
+        imported = msg.get("imported") or {}
+        bad = check_imported(kind.fields, imported)
+        if bad is not None:
+            return kind, {}, fixed, [FieldError(bad or None, "unknown_key")]
+        state, errors = read_form(kind.fields, kind.defaults, msg.get("raw") or {})
+        return kind, state, {**fixed, **imported}, errors
+
     def _render(self, message: str) -> dict[str, Any]:
         try:
             msg = _read_message(message)
         except InputError as err:
             return {"ok": False, "errors": [self._error(FieldError(err.field, err.code))]}
-        kind = WIDGET_KINDS[msg["kind"]]
-        fixed, raw = msg["fixed"], msg["raw"]
-        state, errors = read_form(kind.fields, kind.defaults, raw)
-        read = readings(self.s, kind.fields, raw)       # the typed numbers as read, shown beside their fields
+        kind, state, fixed, errors = self._read(msg)
+        read = readings(self.s, kind.fields, msg["raw"])       # the typed numbers as read, shown beside their fields
         if not errors:
             fragment, results, errors = render_results(self.s, kind.name, state, fixed)
         if errors:
             return {"ok": False, "errors": [self._error(e) for e in errors], "read": read}
         return {"ok": True, "html": fragment, "state": state, "slots": kind.slots(self.s, results),
                 "summary": kind.summary(self.s, results), "read": read, **kind.extra(results)}
+
+    def run(self, message: str) -> str:
+        """The "Run it" section's requests (after the worker loaded the exporters): ``{"action": "export", kind,
+        raw, fixed, imported, wid}`` -> the tabs' markup; ``{"action": "import", kind, files: {part: text}}`` ->
+        the form's new state, the keys kept beside it and the note (or the errors, each with its message). Never
+        raises."""
+        try:
+            msg = json.loads(message)
+            if msg.get("action") == "import":
+                kind = WIDGET_KINDS[msg["kind"]]
+                return json.dumps(read_paste(self.s, kind.fields, msg.get("files") or {}), ensure_ascii=False)
+            kind, state, fixed, errors = self._read(msg)
+            if not errors:
+                try:
+                    html = render_exports(self.s, str(msg.get("wid") or kind.name), {**fixed, **state})
+                except InputError as err:
+                    errors = [FieldError(err.field, err.code)]
+            if errors:
+                return json.dumps({"ok": False, "errors": [self._error(e) for e in errors]}, ensure_ascii=False)
+            return json.dumps({"ok": True, "html": html}, ensure_ascii=False)
+        except Exception:  # noqa: BLE001 - the boundary never raises
+            return json.dumps({"ok": False, "errors": [{"field": None, "code": "internal_error",
+                                                        "message": str(self.s.get("errors.internal_error", ""))}]})
 
     def _error(self, e: FieldError) -> dict[str, Any]:
         return {"field": e.field, "code": e.code, "quiet": e.quiet, **({"reason": e.reason} if e.reason else {}),

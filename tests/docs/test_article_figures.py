@@ -86,7 +86,7 @@ class ProseParser(HTMLParser):
         if self._skipping():
             role = "skip"
         elif ("data-calc-value" in a or "data-calc-table" in a or "data-calc-root" in a or "data-calc-slot" in a
-              or tag in ("pre", "script", "style", "svg") or "headerlink" in classes):
+              or "data-calc-config" in a or tag in ("pre", "script", "style", "svg") or "headerlink" in classes):
             role = "skip"
         elif tag in ("q", "blockquote"):
             role = "quote"

@@ -63,6 +63,26 @@ def test_the_wheel_is_valid_and_carries_the_estimator_only(built_site, tmp_path)
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert (tmp_path / "t" / "calculator" / "api.py").is_file()
+    assert not [n for n in names if n.split("/")[1:2] == ["export"]], "the exporters are the second load"
+    # The second load: the exporters' wheel holds exactly calculator/export/ as pytest tests it, and installs beside
+    # the first one with the YAML library it needs.
+    later = list((built_site / "assets" / "calc" / "wheel").glob("*/calculator_export-*-py3-none-any.whl"))
+    yaml = list((built_site / "assets" / "calc" / "wheel").glob("*/ruamel_yaml-*-py3-none-any.whl"))
+    assert len(later) == 1 and len(yaml) == 1, (later, yaml)
+    with zipfile.ZipFile(later[0]) as zf:
+        shipped = {n for n in zf.namelist() if n.startswith("calculator/")}
+        exporters = {f"calculator/{p.relative_to(ROOT / 'calculator').as_posix()}"
+                     for p in (ROOT / "calculator" / "export").glob("*.py")}
+        assert shipped == exporters
+        for n in shipped:
+            assert zf.read(n) == (ROOT / n).read_bytes()
+    proc = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index",
+                           "--disable-pip-version-check", "--target", str(tmp_path / "both"), str(wheel),
+                           str(later[0]), str(yaml[0])], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "both" / "calculator" / "api.py").is_file()
+    assert (tmp_path / "both" / "calculator" / "export" / "trl.py").is_file()
+    assert (tmp_path / "both" / "ruamel" / "yaml" / "main.py").is_file()
 
 
 def test_every_page_with_widgets_names_the_same_runtime_and_wheel(built_site):

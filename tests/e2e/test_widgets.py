@@ -219,7 +219,7 @@ def test_estimator_follows_every_kind_of_input(live, lang):
         expect(root.locator('[data-calc-output="time_cost_chart"] circle').first).to_be_attached()
         # "More settings": compile and a fused loss shrink the logits term (TRL's fused loss may already be on); the
         # page still equals CPython.
-        root.locator("summary").click()
+        root.locator("details.calc-more > summary").click()
         for key in [k for k in ("torch_compile", "fused_linear_cross_entropy") if not defaults[k]]:
             arm(root)
             root.locator(f'[data-calc-field="{key}"]').check()
@@ -249,7 +249,10 @@ def test_estimator_follows_every_kind_of_input(live, lang):
 
 def test_every_input_is_labelled_and_described(live):
     root = live["en"].locator("#calc-estimator-1")
-    assert root.locator("button, [type=submit]").count() == 0  # results follow the inputs; no button
+    # Results follow the inputs: no submit, and the only buttons are the paste box's "read" and "Run it"'s own.
+    assert root.locator("[type=submit]").count() == 0
+    assert root.locator("button").evaluate_all(
+        "bs => bs.filter(b => !b.closest('[data-calc-import-box], [data-calc-run]')).length") == 0
     for el in root.locator("[data-calc-field]").all():
         el_id = el.get_attribute("id")
         if el_id:
@@ -664,7 +667,7 @@ def test_keyboard_alone_changes_every_input(live):
         page.keyboard.press("ArrowRight")
         expect(root.locator('[data-calc-source="custom"]')).to_be_visible()
         # The "more settings" disclosure opens with Enter and its inputs are reachable.
-        root.locator("summary").focus()
+        root.locator("details.calc-more > summary").focus()
         page.keyboard.press("Enter")
         page.keyboard.press("Tab")
         assert page.locator(":focus").get_attribute("data-calc-field") == "lora_dtype"

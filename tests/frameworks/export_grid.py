@@ -92,3 +92,13 @@ def _build() -> tuple[list[tuple[str, dict[str, Any]]], list[tuple[str, dict[str
 
 
 GRID, REFUSED = _build()
+
+
+def words(lang: str) -> dict[str, str]:
+    """The comment words of the files in one language, as the page and the CLI pass them (the string table's
+    ``calc.run.comments``)."""
+    import json
+    from pathlib import Path
+    table = json.loads((Path(__file__).resolve().parents[2] / "overrides" / "strings" / f"{lang}.json")
+                       .read_text(encoding="utf-8"))
+    return dict(table["calc"]["run"]["comments"])

@@ -14,8 +14,7 @@ from calculator import api
 from calculator.errors import InputError
 from calculator.catalog import GPUS
 from calculator.export import TARGETS, export, read, relevant
-from calculator.export._common import TEXT
-from export_grid import CUSTOM_MODEL, GRID, REFUSED
+from export_grid import CUSTOM_MODEL, GRID, REFUSED, words
 
 pytestmark = pytest.mark.unit
 
@@ -95,8 +94,9 @@ def test_requests_the_estimator_refuses_are_refused(target: str) -> None:
 
 @pytest.mark.parametrize("target", TARGETS)
 def test_files_headers_placeholders_and_measuring_lines(target: str) -> None:
+    english = words("en")
     for rid, req in GRID:
-        e = export(req, target)
+        e = export(req, target, text=english)
         for name, text in e.files.items():
             if name.endswith(".json"):
                 json.loads(text)                        # accelerate reads it with json.load: no comment
@@ -111,7 +111,7 @@ def test_files_headers_placeholders_and_measuring_lines(target: str) -> None:
             if name in ("accelerate.yaml",):
                 continue
             assert " GB per GPU (peak_bytes_per_gpu" in lines[1], (rid, lines[1])
-            gpu = GPUS[req["gpu"]].name if "gpu" in req else "any GPU"
+            gpu = GPUS[req["gpu"]].name if "gpu" in req else "-"
             assert f"x {gpu}" in lines[1], (rid, lines[1])
             edits = [ln for ln in lines if "<EDIT:" in ln and not ln.startswith("#")]
             kinds = {"dataset", "output dir"} | ({"model"} if rid == "custom-model" else set())
@@ -129,21 +129,22 @@ def test_framework_defaults_that_differ_are_written_with_a_reason() -> None:
     """The issue's regimes: TRL's fp32 load, BitsAndBytesConfig's no double quantisation, TRL's checkpointing on,
     FSDP2 with uint8 storage, LLaMA-Factory's checkpointing on: each written explicitly, with its comment."""
     req = {"model": "llama-3.1-8b", "method": "qlora", "gpu": "rtx-a6000", "num_gpus": 2, "sharding": "zero3"}
-    text = export(req, "trl").files["sft.yaml"]
+    text = export(req, "trl", text=words("en")).files["sft.yaml"]
     line = {ln.split(":")[0]: ln for ln in text.splitlines() if not ln.startswith("#") and ":" in ln}
     assert line["dtype"].startswith("dtype: bfloat16  # TRL loads in float32 by default")
     assert line["use_bnb_nested_quant"].startswith("use_bnb_nested_quant: true  # ")
     assert line["bnb_4bit_quant_storage"].startswith("bnb_4bit_quant_storage: bfloat16  # ")
     assert line["activation_checkpointing"].startswith("activation_checkpointing: false  # ")
-    lf = export({"model": "llama-3.1-8b", "method": "lora"}, "llamafactory").files["llamafactory.yaml"]
+    lf = export({"model": "llama-3.1-8b", "method": "lora"}, "llamafactory", text=words("en")).files[
+        "llamafactory.yaml"]
     assert any(ln.startswith("disable_gradient_checkpointing: true  # ") for ln in lf.splitlines())
 
 
 def test_the_caller_passes_the_estimate_and_the_words() -> None:
     req = {"model": "llama-3.1-8b", "method": "lora"}
     summary = {"model": "M", "method": "LoRA", "peak": "1.5 GB", "statistic": "S", "count": 3, "gpu": "G"}
-    words = dict(TEXT, estimate="Estimation : {model}, {peak} ({statistic}), {count} x {gpu}")
-    text = export(req, "trl", summary=summary, text=words).files["sft.yaml"]
+    table = dict(words("en"), estimate="Estimation : {model}, {peak} ({statistic}), {count} x {gpu}")
+    text = export(req, "trl", summary=summary, text=table).files["sft.yaml"]
     assert text.splitlines()[1] == "# Estimation : M, 1.5 GB (S), 3 x G"
 
 

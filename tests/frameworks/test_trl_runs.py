@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from calculator.export import export
+from export_grid import words
 from frameworks import venv
 
 pytestmark = pytest.mark.frameworks
@@ -73,7 +74,7 @@ def _env() -> dict[str, str]:
 
 @pytest.mark.parametrize("name", sorted(SETUPS))
 def test_export_trains_two_steps_on_the_cpu(name: str, tiny, tmp_path) -> None:
-    e = export(SETUPS[name], "trl")
+    e = export(SETUPS[name], "trl", text=words("ar"))     # as an Arabic reader downloads it: UTF-8 comments
     config = "dpo.yaml" if SETUPS[name].get("dpo") else "sft.yaml"
     for fname, text in e.files.items():
         (tmp_path / fname).write_text(text)

@@ -12,6 +12,9 @@ pytestmark = pytest.mark.unit
 PACKAGE = Path(__file__).resolve().parents[2] / "calculator"
 #: What calculator/page/ may import from the estimator: its boundary.
 BOUNDARY = {"calculator.api", "calculator.inputs", "calculator.values", "calculator.vocab", "calculator.errors"}
+#: The exporters' boundary (the page's second wheel): only page/run.py imports it, inside the functions that run
+#: once the worker has loaded it (test_the_first_wheel_imports_without_the_exporters).
+LATER_BOUNDARY = {"calculator.export"}
 
 
 def _module(path: Path) -> str:
@@ -58,8 +61,33 @@ def _imports() -> dict[str, set[str]]:
 def test_the_page_imports_the_boundary_only():
     for module, targets in _imports().items():
         if module.startswith("calculator.page"):
-            outside = {t for t in targets if not t.startswith("calculator.page")} - BOUNDARY - {"calculator"}
+            allowed = BOUNDARY | (LATER_BOUNDARY if module == "calculator.page.run" else set())
+            outside = {t for t in targets if not t.startswith("calculator.page")} - allowed - {"calculator"}
             assert not outside, f"{module} imports {sorted(outside)}"
+
+
+def test_the_first_wheel_imports_without_the_exporters():
+    """What the page's first wheel holds (sitebuild/wheel.py leaves calculator/export/ out) imports and renders the
+    estimator with the exporters unreachable: page/run.py imports them only when "Run it" asks."""
+    import subprocess
+    import sys
+
+    code = (
+        "import importlib.abc, sys\n"
+        "class NoExport(importlib.abc.MetaPathFinder):\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name == 'calculator.export' or name.startswith('calculator.export.') or name == 'ruamel':\n"
+        "            raise ImportError(name)\n"
+        "sys.meta_path.insert(0, NoExport())\n"
+        "import json\n"
+        "from calculator.page import Page\n"
+        "strings = json.load(open('overrides/strings/en.json', encoding='utf-8'))['calc']\n"
+        "out = json.loads(Page(json.dumps(strings), 'en').render(json.dumps({'kind': 'estimator', 'raw': {}})))\n"
+        "assert out['ok'], out\n"
+        "assert 'calculator.export' not in sys.modules\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], cwd=PACKAGE.parent, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
 
 
 def test_the_estimator_never_imports_the_page():

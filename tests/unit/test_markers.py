@@ -108,3 +108,51 @@ def test_the_plugin_places_figures_now_and_widgets_after_the_search_index():
     assert 'id="calc-runtime"' in html.split("</head>")[0]
     with pytest.raises(PluginError):
         plugin.on_page_content("<!-- calc:estimator seq_len=0 -->", page=Page, config=Config, files=None)
+
+
+def test_a_config_marker_shows_the_exporters_files_for_its_setup():
+    """``calc:config target=…``: the worked example's ready files, the exporter's own for the marker's setup over
+    the article's assumptions, worded in the page's language; placed with the widgets (out of the search index)."""
+    from calculator import export
+    from calculator.page.run import comment_table
+    from sitebuild.plugin import CalcPlugin, _Bundle
+
+    m = markers.parse("config target=trl model=llama-2-70b method=qlora num_gpus=2 sharding=fsdp", "x")
+    assert (m.kind, m.options, m.attrs["num_gpus"]) == ("config", {"target": "trl"}, 2)
+    for bad in ("config model=llama-2-7b", "config target=nope model=llama-2-7b"):
+        with pytest.raises(PluginError):
+            markers.parse(bad, "x")
+    with pytest.raises(PluginError, match="refused"):
+        articles.render_config(S["en"], markers.parse("config target=trl model=llama-2-7b seq_len=0", "x"), {},
+                               "x", "c")
+
+    plugin = CalcPlugin()
+
+    class Page:
+        url = "articles/x/"
+        meta = {"calc": {"seq_len": 1024}}
+
+        class file:
+            src_uri = "articles/x.md"
+
+    class Config:
+        theme = {"language": "en"}
+
+    plugin.bundle = _Bundle(wheel=Path("calculator-0-py3-none-any.whl"),
+                            wheel_rel="assets/calc/wheel/0/calculator-0-py3-none-any.whl",
+                            pyodide_rel="assets/pyodide/0/", runtime_bytes=1)
+    content = plugin.on_page_content("<p><!-- calc:config target=trl model=llama-3.1-8b method=qlora --></p>",
+                                     page=Page, config=Config, files=None)
+    assert "sft.yaml" not in content
+    html = plugin.on_post_page(f"<html><head></head><body>{content}</body></html>", page=Page, config=Config)
+    assert 'id="calc-config-1"' in html and 'data-calc-config="trl"' in html
+    e = export.export({"seq_len": 1024, "model": "llama-3.1-8b", "method": "qlora"}, "trl",
+                      text=comment_table(S["en"]))
+    import html as html_lib
+    shown = [html_lib.unescape(t) for t in re.findall(r"<pre[^>]*><code>(.*?)</code></pre>", html, re.S)]
+    assert len(shown) == len(e.files)
+    for text, (name, want) in zip(shown, e.files.items()):
+        # Every line the exporter writes, as it writes it, but the header (whose estimate is worded for the page).
+        assert [x for x in text.splitlines() if not x.startswith("#")] == \
+            [x for x in want.splitlines() if not x.startswith("#")], name
+    assert "EDIT: your dataset" in shown[0]                 # the comments in the page's words

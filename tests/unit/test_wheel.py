@@ -38,6 +38,7 @@ calculator/page/kinds/fits.py
 calculator/page/kinds/seqlen.py
 calculator/page/messages.py
 calculator/page/pieces.py
+calculator/page/run.py
 calculator/page/search.py
 calculator/page/text.py
 calculator/params.py
@@ -67,12 +68,89 @@ def test_every_tracked_file_of_the_package_ships():
                and p.split("/")[1] not in wheel.LATER]
     assert sorted(shipped) == sorted(WHEEL_FILES)
     assert [p for p in tracked if p.split("/")[1] in wheel.LATER], "a subpackage left for later that does not exist"
+    later = [p for p in tracked if p.endswith(".py") and p.split("/")[1] in wheel.LATER]
+    assert sorted(later) == sorted(LATER_FILES)
+
+
+#: The second load's own wheel: the exporters (calculator/export/), loaded when a reader opens "Run it".
+LATER_FILES = """
+calculator/export/__init__.py
+calculator/export/_common.py
+calculator/export/_yaml.py
+calculator/export/axolotl.py
+calculator/export/llamafactory.py
+calculator/export/trl.py
+calculator/export/unsloth.py
+""".split()
+
+
+def test_the_second_wheel_holds_the_exporters_only(tmp_path):
+    names = _names(wheel.write_wheel(tmp_path, later=True))
+    dist = f"{wheel.LATER_DIST}-{wheel.project_version()}.dist-info"
+    assert names == LATER_FILES + [f"{dist}/METADATA", f"{dist}/WHEEL", f"{dist}/RECORD"]
+    with zipfile.ZipFile(tmp_path / f"{wheel.LATER_DIST}-{wheel.project_version()}-py3-none-any.whl") as zf:
+        assert "Requires-Dist: ruamel.yaml" in zf.read(f"{dist}/METADATA").decode()
+
+
+def test_the_yaml_library_is_repacked_from_the_pinned_install():
+    """ruamel.yaml ships as pip installed it (the export extra's pin): its files and dist-info, every file's hash
+    the one of the RECORD pip wrote, nothing compiled, and a RECORD of its own."""
+    import importlib.metadata
+    import tomllib
+
+    pin = next(r for r in tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"][
+        "export"] if r.startswith("ruamel.yaml=="))
+    version = pin.split("==")[1]
+    assert importlib.metadata.version("ruamel.yaml") == version
+    _, path = wheel.cached_dist_wheel("ruamel.yaml")
+    assert path.name == f"ruamel_yaml-{version}-py3-none-any.whl"
+    names = _names(path)
+    assert "ruamel/yaml/main.py" in names and f"ruamel_yaml-{version}.dist-info/METADATA" in names
+    assert f"ruamel_yaml-{version}.dist-info/RECORD" in names and f"ruamel_yaml-{version}.dist-info/INSTALLER" \
+        not in names
+    assert not [n for n in names if n.endswith((".pyc", ".so")) or "__pycache__" in n]
+    installed = {str(f): f for f in importlib.metadata.distribution("ruamel.yaml").files}
+    with zipfile.ZipFile(path) as zf:
+        for name in names:
+            if name.endswith("RECORD"):
+                continue
+            f = installed[name]
+            assert wheel._record_hash(zf.read(name)) == f"{f.hash.mode}={f.hash.value}", name
+
+
+def test_a_changed_install_fails_the_build(tmp_path, monkeypatch):
+    """A file that differs from the hash pip recorded (an edited install) never ships."""
+    import importlib.metadata
+    from mkdocs.exceptions import PluginError
+
+    real = importlib.metadata.distribution("ruamel.yaml")
+    target = next(f for f in real.files if str(f) == "ruamel/yaml/main.py")
+    copy = tmp_path / "main.py"
+    copy.write_bytes(Path(str(target.locate())).read_bytes() + b"\n# changed\n")
+
+    class Changed:
+        version = real.version
+        metadata = real.metadata
+
+        def read_text(self, name):
+            return real.read_text(name)
+
+        def locate_file(self, path):
+            return copy
+
+    changed = Changed()
+    edited = importlib.metadata.PackagePath("ruamel/yaml/main.py")
+    edited.hash, edited.size, edited.dist = target.hash, target.size, changed
+    changed.files = [edited]
+    monkeypatch.setattr(importlib.metadata, "distribution", lambda name: changed)
+    with pytest.raises(PluginError, match="differs from what pip installed"):
+        wheel._dist_entries("ruamel.yaml")
 
 
 def test_subpackages_ship_and_caches_do_not(tmp_path, monkeypatch):
     pkg = tmp_path / "calculator"
     for rel in ("api.py", "py.typed", "page/__init__.py", "page/kinds/estimator.py", "page/__pycache__/x.pyc",
-                "__pycache__/api.cpython-311.pyc", "notes.txt"):
+                "__pycache__/api.cpython-311.pyc", "notes.txt", "export/__init__.py", "export/trl.py"):
         (pkg / rel).parent.mkdir(parents=True, exist_ok=True)
         (pkg / rel).write_text("# " + rel)
     monkeypatch.setattr(wheel, "PACKAGE_DIR", pkg)
@@ -82,12 +160,17 @@ def test_subpackages_ship_and_caches_do_not(tmp_path, monkeypatch):
         "calculator/py.typed"]
     with zipfile.ZipFile(tmp_path / "out" / f"calculator-{wheel.project_version()}-py3-none-any.whl") as zf:
         assert zf.read("calculator/page/kinds/estimator.py") == b"# page/kinds/estimator.py"
+    later = _names(wheel.write_wheel(tmp_path / "later", later=True))
+    assert [n for n in later if n.startswith("calculator/")] == ["calculator/export/__init__.py",
+                                                                 "calculator/export/trl.py"]
 
 
-def test_a_wheel_without_the_api_fails_the_build(tmp_path, monkeypatch):
+def test_a_wheel_without_the_api_or_the_exporters_fails_the_build(tmp_path, monkeypatch):
     from mkdocs.exceptions import PluginError
     (tmp_path / "calculator").mkdir()
     (tmp_path / "calculator" / "memory.py").write_text("")
     monkeypatch.setattr(wheel, "PACKAGE_DIR", tmp_path / "calculator")
     with pytest.raises(PluginError, match="api.py"):
         wheel.package_files()
+    with pytest.raises(PluginError, match="export/__init__.py"):
+        wheel.package_files(later=True)

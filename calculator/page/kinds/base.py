@@ -41,7 +41,8 @@ class WidgetKind:
     controls of ``fields`` in one grid); ``slots``: parts of the widget outside the results fragment that follow the
     results; ``summary``: the sentence of its live region; ``extra``: more of the worker's answer; ``varies``: the
     request keys its requests set themselves (a chart across sequence lengths, a comparison across methods), which an
-    article's assumptions therefore do not fix and the widget does not list as set by the article."""
+    article's assumptions therefore do not fix and the widget does not list as set by the article. ``tail``: a part
+    under the results that the results do not redraw."""
 
     name: str
     fields: tuple[str, ...]
@@ -53,6 +54,8 @@ class WidgetKind:
     summary: Callable[[Strings, list[dict[str, Any]]], str] = lambda s, results: s.get("out.updated")
     extra: Callable[[list[dict[str, Any]]], dict[str, Any]] = lambda results: {}
     varies: tuple[str, ...] = ()
+    #: A part under the results that the results do not redraw (the estimator's "Run it" section), by widget id.
+    tail: Callable[[Strings, str], Html] | None = None
 
     def draw_form(self, s: Strings, wid: str, state: dict[str, Any], results: list[dict[str, Any]]) -> Html:
         return (self.form or _compact(self))(s, wid, state, results)

@@ -1,7 +1,8 @@
-"""The full estimator: every input the form shows, and its results: the peak and its verdict on the chosen card
-(a strip that stays on screen while the inputs are edited), the breakdown, the counts and files, the time and cost
-of the run, the remedies, the smallest, fastest and cheapest setups, the time-against-cost chart and the GPU
-table."""
+"""The full estimator: every input the form shows (and a pasted training config read into them), and its results:
+the peak and its verdict on the chosen card (a strip that stays on screen while the inputs are edited), the
+breakdown, the counts and files, the time and cost of the run, the remedies, the smallest, fastest and cheapest
+setups, the time-against-cost chart and the GPU table; under them, "Run it": the setup as each framework's files
+(``page/run.py``)."""
 from __future__ import annotations
 
 import json
@@ -13,6 +14,7 @@ from ... import api, vocab
 from ...inputs import BY_NAME, DEFAULTS, GROUPS, INPUTS
 from .base import FIRST_SETUP, WidgetKind
 from ..form import control, custom_values, field_id, model_fieldset
+from ..run import import_box, run_section
 from ..pieces import (VERDICT_MARKS, bytes_html, effective_batch, facts_html, fit_word, gpu_name, legend, setup_label,
                       setup_time_cost, stacked_bar, table_html, verdict_html)
 from ..text import (Html, Strings, counted, duration, el, filled, fmt_bytes, fmt_int, fmt_number, fmt_percent, join, ltr,
@@ -471,7 +473,7 @@ def _gpu_row(s: Strings, row: dict[str, Any], counts: list[int], current: bool, 
 def _form(s: Strings, wid: str, state: dict[str, Any], results: list[dict[str, Any]]) -> Html:
     """The model fieldset, then every key the form shows (inputs.py ``control``) by group, the advanced ones under
     "More settings"; the effective batch among the batch inputs."""
-    parts = [model_fieldset(s, wid, state, results[0]["model"]),
+    parts = [import_box(s, wid), model_fieldset(s, wid, state, results[0]["model"]),
              el("div", {"hidden": True, "data-calc-framework-defaults": _framework_table()})]
     for group in GROUPS:
         keys = [spec.name for spec in INPUTS if spec.group == group and not spec.advanced]
@@ -517,4 +519,5 @@ def _summary_text(s: Strings, results: list[dict[str, Any]]) -> str:
 KIND = WidgetKind("estimator", FIELDS, {"framework": DEFAULT_FRAMEWORK,
                                         **framework_form(DEFAULT_FRAMEWORK, FIRST_SETUP["method"]), **FIRST_SETUP},
                   _requests, _results, form=_form,
-                  slots=_slots, summary=_summary_text, extra=lambda results: {"custom": custom_values(results[0]["model"])})
+                  slots=_slots, summary=_summary_text, extra=lambda results: {"custom": custom_values(results[0]["model"])},
+                  tail=run_section)

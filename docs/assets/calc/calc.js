@@ -130,6 +130,7 @@ const runtime = {
       type: MESSAGE.INIT,
       indexURL: new URL(CONFIG.pyodide, SITE_ROOT).href,
       wheelURL: new URL(CONFIG.wheel, SITE_ROOT).href,
+      laterURLs: (Array.isArray(CONFIG.later) ? CONFIG.later : []).map((rel) => new URL(rel, SITE_ROOT).href),
       bytes: CONFIG.bytes || 0,
       strings: S,
       lang: LANG,
@@ -137,6 +138,11 @@ const runtime = {
   },
 
   receive(message) {
+    if (message.type === MESSAGE.LATER) {
+      this.later = String(message.status);
+      for (const listener of this.laterListeners) listener(this.later);
+      return;
+    }
     if (message.type === MESSAGE.STATUS) {
       if (message.status === STATUS.READY && typeof message.from === "string") {
         document.documentElement.dataset.calcRuntimeFrom = message.from;   // "start" or "snapshot" (benchmarks/page.py)
@@ -154,8 +160,14 @@ const runtime = {
     }
   },
 
-  render(kind, raw, fixed) {
-    return this.ask({ type: MESSAGE.RENDER, kind, raw, fixed });
+  render(kind, raw, fixed, imported = {}) {
+    return this.ask({ type: MESSAGE.RENDER, kind, raw, fixed, imported }, REQUEST_TIMEOUT_MS);
+  },
+
+  // The "Run it" section's requests (Page.run); the first one loads the exporters (the second wheel) first.
+  run(action, payload = {}) {
+    const timeout = this.later === STATUS.READY ? REQUEST_TIMEOUT_MS : START_TIMEOUT_MS;
+    return this.ask({ type: MESSAGE.RUN, action, payload: JSON.stringify({ action, ...payload }) }, timeout);
   },
 
   // A picker's search (Page.search in the worker): {answer: JSON text}.
@@ -163,7 +175,7 @@ const runtime = {
     return this.ask({ type: MESSAGE.SEARCH, kind, text, ...(listbox ? { listbox } : {}) });
   },
 
-  ask(message) {
+  ask(message, timeout = REQUEST_TIMEOUT_MS) {
     return new Promise((resolve, reject) => {
       if (this.status !== STATUS.READY) {
         reject(new Error("runtime not ready"));
@@ -173,12 +185,14 @@ const runtime = {
       const timer = setTimeout(() => {
         this.pending.delete(id);
         reject(new Error("request timeout"));
-      }, REQUEST_TIMEOUT_MS);
+      }, timeout);
       this.pending.set(id, { resolve, reject, timer });
       this.worker.postMessage({ ...message, id });
     });
   },
 };
+runtime.later = "";                 // the second load: "" (not asked), loading, ready, failed
+runtime.laterListeners = new Set();
 
 // An answer the page could not get (timeout, a runtime that died): the API's own code, the table's own words.
 function internalAnswer() {
@@ -564,6 +578,8 @@ class Widget {
     this.lastEdited = null;            // the request key of the control the reader changed last (errors go there)
     this.summaryEl = root.querySelector('.calc__slot--summary');
     this.watchStrip();
+    this.imported = {};                // request keys a pasted config set beyond the form's controls
+    this.run = root.querySelector("[data-calc-run]") ? new RunIt(this) : null;
     this.formEl.addEventListener("submit", (event) => event.preventDefault());
     this.formEl.addEventListener("input", (event) => this.onEdit(event, true));
     this.formEl.addEventListener("change", (event) => this.onEdit(event, false));
@@ -655,8 +671,10 @@ class Widget {
       }
     }
     if (status === STATUS.FAILED) this.root.dataset.calcState = "error";
+    if (this.run) this.run.runtimeStatus(status);
     if (status === STATUS.READY) {
       this.fieldset.disabled = false;
+      if (this.run) this.run.refresh();
       this.form.syncVisibility();
       if (this.pendingLink) {
         const link = this.pendingLink;
@@ -683,6 +701,7 @@ class Widget {
       if (!same(value, this.defaults[key])) out[key] = value;
     }
     if (out.model && typeof out.model === "object") out.model_source = this.goodSource;
+    if (Object.keys(this.imported).length) out.imported = this.imported;
     return Object.keys(out).length ? out : null;
   }
 
@@ -690,8 +709,10 @@ class Widget {
     // Checked now for shape; applied when the runtime is ready (the inputs are disabled until then).
     if (!entry || typeof entry !== "object" || Array.isArray(entry)) return false;
     for (const key of Object.keys(entry)) {
-      if (key !== "model_source" && !Object.hasOwn(this.defaults, key)) return false;
+      if (key !== "model_source" && key !== "imported" && !Object.hasOwn(this.defaults, key)) return false;
     }
+    if ("imported" in entry && (!entry.imported || typeof entry.imported !== "object"
+      || Array.isArray(entry.imported))) return false;
     this.pendingLink = entry;
     if (runtime.status === STATUS.READY) {
       this.pendingLink = null;
@@ -701,7 +722,8 @@ class Widget {
   }
 
   async applyLink(entry) {
-    const { model_source: source, ...values } = entry;
+    const { model_source: source, imported, ...values } = entry;
+    this.imported = imported || {};
     // A link may name a model by its Hugging Face repo or an alias, in any case ("Qwen/Qwen3-8B"): Python says
     // which catalogue entry that is; a name it does not know stays as it is and is refused as before.
     for (const picker of this.pickers) {
@@ -721,6 +743,8 @@ class Widget {
 
   resetToDefaults() {
     this.form.writeState(this.defaults, "preset");
+    this.imported = {};
+    if (this.run) this.run.showImported("");
     this.errors.clear();
     this.showNotice("link_invalid");
     this.good = { ...this.defaults };
@@ -733,7 +757,7 @@ class Widget {
   onEdit(event, typing) {
     const target = event.target;
     if (!(target instanceof Element)) return;
-    if (target.matches('[data-calc-control$="_picker"]')) return;   // a picker's search box: Picker handles it
+    if (target.matches('[data-calc-control$="_picker"], [data-calc-import]')) return;   // a picker's search box: Picker handles it
     const typed = target.matches("input[type=text], input:not([type]), textarea");
     if (typing !== typed) return;  // typed text recomputes on input (debounced), everything else on change
     if (target.matches('[data-calc-control="model_source"]')) {
@@ -762,7 +786,7 @@ class Widget {
     let answer;
     let pythonMs = 0;
     try {
-      const reply = await runtime.render(this.kind, this.form.readRaw(), this.fixed);
+      const reply = await runtime.render(this.kind, this.form.readRaw(), this.fixed, this.imported);
       pythonMs = reply.ms;
       answer = JSON.parse(reply.answer);
     } catch (error) {
@@ -774,6 +798,7 @@ class Widget {
     if (!answer || answer.ok !== true) {
       this.errors.show(Array.isArray(answer && answer.errors) ? answer.errors : internalAnswer().errors,
         this.lastEdited, options.fromLink ? null : (box) => this.reveal(box));
+      if (this.run) this.run.markStale();
       if (options.fromLink) this.resetToDefaults();
       else this.root.dispatchEvent(new CustomEvent("calc:refused"));
       return false;
@@ -793,6 +818,7 @@ class Widget {
     this.root.dataset.calcState = "ready";
     this.announce(answer.summary);
     writeUrlSoon();
+    if (this.run) this.run.refreshSoon();
     this.root.dispatchEvent(new CustomEvent("calc:rendered", { detail: { ms: performance.now() - started, pythonMs } }));
     return true;
   }
@@ -981,6 +1007,271 @@ class Picker {
       this.select.dispatchEvent(new Event("change", { bubbles: true }));   // the widget recomputes, as for a choice
     }
     this.markSelected();
+
+// "Run it": the estimator's setup as each framework's files, and a pasted training config read into the form
+// ------------------------------------------------------------------------------------------------------------
+// Python renders the tabs (Page.run, once the worker has loaded the exporters); this class opens and closes the
+// section, keeps the reader's tab when the tabs are redrawn, moves between tabs with the arrow keys (the tabs
+// pattern of the ARIA Authoring Practices; mirrored in a right-to-left page), copies and downloads a file's text as
+// shown, and sends the paste boxes to Python, writing what it read into the form.
+class RunIt {
+  constructor(widget) {
+    this.widget = widget;
+    const root = widget.root;
+    this.section = root.querySelector("[data-calc-run]");
+    this.toggle = this.section.querySelector("[data-calc-run-toggle]");
+    this.body = this.section.querySelector("[data-calc-run-body]");
+    this.statusEl = this.section.querySelector("[data-calc-run-status]");
+    this.staleEl = this.section.querySelector("[data-calc-run-stale]");
+    this.fragment = this.section.querySelector("[data-calc-run-fragment]");
+    this.importBox = root.querySelector("[data-calc-import-box]");
+    this.importError = root.querySelector("[data-calc-import-error]");
+    this.importResult = root.querySelector("[data-calc-import-result]");
+    this.tab = "";                 // the reader's tab (a target), kept across redraws
+    this.token = 0;
+    this.timer = 0;
+    this.toggle.addEventListener("click", () => this.setOpen(this.toggle.getAttribute("aria-expanded") !== "true"));
+    this.section.addEventListener("click", (event) => this.onClick(event));
+    this.section.addEventListener("keydown", (event) => this.onKey(event));
+    runtime.laterListeners.add((status) => this.laterStatus(status));
+    if (this.importBox) {
+      this.importBox.addEventListener("click", (event) => {
+        if (!(event.target instanceof Element)) return;
+        if (event.target.closest("[data-calc-import-read]")) this.readPaste();
+        if (event.target.closest("[data-calc-import-forget]")) this.forget();
+      });
+      // A paste is the sign the exporters will be wanted: start loading them (they read the YAML).
+      this.importBox.addEventListener("paste", () => this.preload());
+    }
+  }
+
+  isOpen() {
+    return this.toggle.getAttribute("aria-expanded") === "true";
+  }
+
+  setOpen(open) {
+    this.toggle.setAttribute("aria-expanded", String(open));
+    this.body.hidden = !open;
+    if (open) {
+      runtime.start();
+      this.refresh();
+    }
+  }
+
+  say(key) {
+    this.statusEl.textContent = key ? text(key) : "";
+  }
+
+  runtimeStatus(status) {
+    if (!this.isOpen()) return;
+    if (status === STATUS.FAILED) this.say("run.failed");
+    else if (status !== STATUS.READY) this.say(`status.${status}`);
+  }
+
+  laterStatus(status) {
+    this.section.dataset.calcLater = status;
+    if (status === STATUS.LOADING && this.isOpen()) this.say("run.loading");
+    if (status === STATUS.FAILED && (this.isOpen() || this.importBox)) this.say("run.failed");
+  }
+
+  preload() {
+    if (runtime.status !== STATUS.READY || runtime.later === STATUS.READY || runtime.later === STATUS.LOADING) return;
+    runtime.run("preload").catch(() => {});
+  }
+
+  refreshSoon() {
+    if (!this.isOpen()) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.refresh(), TYPING_DELAY_MS);
+  }
+
+  markStale() {
+    if (this.fragment.childElementCount) this.staleEl.hidden = false;
+  }
+
+  async refresh() {
+    if (!this.isOpen()) return;
+    if (runtime.status !== STATUS.READY) {
+      this.runtimeStatus(runtime.status);
+      return;                                     // showStatus(READY) asks again
+    }
+    const token = ++this.token;
+    if (runtime.later !== STATUS.READY) this.say("run.loading");
+    this.section.dataset.calcRunState = "loading";
+    let answer;
+    try {
+      const reply = await runtime.run("export", { kind: this.widget.kind, raw: this.widget.form.readRaw(),
+        fixed: this.widget.fixed, imported: this.widget.imported, wid: this.widget.id });
+      answer = JSON.parse(reply.answer);
+    } catch (error) {
+      answer = null;
+    }
+    if (token !== this.token) return;
+    if (!answer || answer.ok !== true) {
+      if (runtime.later === STATUS.FAILED || !answer) {
+        this.say("run.failed");
+        this.section.dataset.calcRunState = "error";
+      } else {
+        this.say("");
+        this.section.dataset.calcRunState = "stale";
+      }
+      this.markStale();
+      return;
+    }
+    this.fragment.innerHTML = answer.html;       // markup made and escaped by calculator.page
+    this.staleEl.hidden = true;
+    this.say("");
+    if (this.tab) this.select(this.tab, false);
+    this.section.dataset.calcRunState = "ready";
+    this.section.dispatchEvent(new CustomEvent("calc:run-rendered"));
+  }
+
+  // ---- tabs ----------------------------------------------------------------------------------------------
+  tabs() {
+    return Array.from(this.section.querySelectorAll('[role="tab"]'));
+  }
+
+  select(target, focus) {
+    const tabs = this.tabs();
+    if (!tabs.some((t) => t.dataset.calcTab === target)) return;
+    this.tab = target;
+    for (const tab of tabs) {
+      const on = tab.dataset.calcTab === target;
+      tab.setAttribute("aria-selected", String(on));
+      tab.tabIndex = on ? 0 : -1;
+      if (on && focus) tab.focus();
+    }
+    for (const panel of this.section.querySelectorAll('[role="tabpanel"]')) {
+      panel.hidden = panel.dataset.calcTabpanel !== target;
+    }
+  }
+
+  onKey(event) {
+    const tab = event.target instanceof Element ? event.target.closest('[role="tab"]') : null;
+    if (!tab) return;
+    const tabs = this.tabs();
+    const at = tabs.indexOf(tab);
+    const rtl = getComputedStyle(tab).direction === "rtl";
+    const next = { ArrowRight: rtl ? -1 : 1, ArrowLeft: rtl ? 1 : -1 }[event.key];
+    let to = -1;
+    if (next) to = (at + next + tabs.length) % tabs.length;
+    else if (event.key === "Home") to = 0;
+    else if (event.key === "End") to = tabs.length - 1;
+    if (to < 0) return;
+    event.preventDefault();
+    this.select(tabs[to].dataset.calcTab, true);
+  }
+
+  onClick(event) {
+    const target = event.target instanceof Element ? event.target : null;
+    if (!target) return;
+    const tab = target.closest('[role="tab"]');
+    if (tab) {
+      this.select(tab.dataset.calcTab, true);
+      return;
+    }
+    const copy = target.closest("[data-calc-copy]");
+    if (copy) this.copy(copy);
+    const download = target.closest("[data-calc-download]");
+    if (download) this.download(download);
+  }
+
+  fileText(button, attr) {
+    const pre = document.getElementById(button.getAttribute(attr));
+    return pre ? pre.textContent : "";
+  }
+
+  async copy(button) {
+    const pre = document.getElementById(button.dataset.calcCopy);
+    const name = button.closest("[data-calc-file]").dataset.calcFile;
+    try {
+      await navigator.clipboard.writeText(this.fileText(button, "data-calc-copy"));
+      this.statusEl.replaceChildren(...filledNodes(text("run.copied"), { file: name }));
+    } catch (error) {
+      if (pre) {                                  // select it, so that the reader's own copy takes it
+        const range = document.createRange();
+        range.selectNodeContents(pre);
+        const selection = getSelection();
+        selection.removeAllRanges();
+        selection.addRange(range);
+      }
+      this.say("run.copy_failed");
+    }
+  }
+
+  download(button) {
+    const blob = new Blob([this.fileText(button, "data-calc-download")], { type: "text/plain;charset=utf-8" });
+    const link = document.createElement("a");
+    link.href = URL.createObjectURL(blob);
+    link.download = button.dataset.file;
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(link.href), 60000);
+  }
+
+  // ---- a pasted training config --------------------------------------------------------------------------
+  showImported(html) {
+    if (this.importResult) this.importResult.innerHTML = html;   // markup made and escaped by calculator.page
+  }
+
+  showImportErrors(errors) {
+    const box = this.importError;
+    const main = this.importBox.querySelector('[data-calc-import="main"]');
+    if (!errors.length) {
+      box.hidden = true;
+      box.textContent = "";
+      main.removeAttribute("aria-invalid");
+      const kept = (main.getAttribute("aria-describedby") || "").split(/\s+/).filter((id) => id && id !== box.id);
+      main.setAttribute("aria-describedby", kept.join(" "));
+      return;
+    }
+    box.replaceChildren(...errors.map((e) => {
+      const span = document.createElement("span");
+      span.dataset.code = String(e.code);
+      span.innerHTML = `${e.message || text("errors.internal_error")} `;   // made and escaped by calculator.page
+      return span;
+    }));
+    box.hidden = false;
+    main.setAttribute("aria-invalid", "true");
+    const ids = (main.getAttribute("aria-describedby") || "").split(/\s+/).filter(Boolean);
+    if (!ids.includes(box.id)) main.setAttribute("aria-describedby", [...ids, box.id].join(" "));
+  }
+
+  async readPaste() {
+    const files = {};
+    for (const area of this.importBox.querySelectorAll("[data-calc-import]")) files[area.dataset.calcImport] = area.value;
+    this.showImportErrors([]);
+    this.importBox.dataset.calcImportState = "reading";
+    let answer;
+    try {
+      answer = JSON.parse((await runtime.run("import", { kind: this.widget.kind, files })).answer);
+    } catch (error) {
+      answer = internalAnswer();
+    }
+    if (!answer || answer.ok !== true) {
+      const errors = Array.isArray(answer && answer.errors) ? answer.errors : internalAnswer().errors;
+      this.showImportErrors(errors);
+      this.showImported(answer && answer.html ? answer.html : "");
+      this.importBox.dataset.calcImportState = "error";
+      return;
+    }
+    const w = this.widget;
+    if (!w.form.writeState({ ...answer.state }, "preset")) {
+      this.showImportErrors(internalAnswer().errors);
+      this.importBox.dataset.calcImportState = "error";
+      return;
+    }
+    w.imported = answer.imported || {};
+    this.showImported(answer.html);
+    this.importBox.dataset.calcImportState = "read";
+    await w.compute();
+  }
+
+  forget() {
+    this.widget.imported = {};
+    this.showImported("");
+    this.widget.compute();
   }
 }
 

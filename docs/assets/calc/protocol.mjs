@@ -6,9 +6,11 @@ export const MESSAGE = Object.freeze({
   INIT: "init",          // page -> worker, once: where the runtime and the wheel are, the page's strings
   RENDER: "render",      // page -> worker: one widget's raw inputs, to be read, estimated and rendered
   STATUS: "status",      // worker -> page: how far the runtime got
-  RENDERED: "rendered",  // worker -> page: the answer to one RENDER
+  RENDERED: "rendered",  // worker -> page: the answer to one RENDER or RUN
   SEARCH: "search",      // page -> worker: what the reader typed in a model or card picker
   SEARCHED: "searched",  // worker -> page: the answer to one SEARCH
+  RUN: "run",            // page -> worker: the "Run it" section's request (the exporters load on the first one)
+  LATER: "later",        // worker -> page: how far the second load (the exporters and their YAML library) got
 });
 
 /** Runtime stages, in order; "failed" can follow any of them. */
@@ -22,8 +24,11 @@ export const STATUS = Object.freeze({
 });
 
 /**
- * @typedef {{type: "init", indexURL: string, wheelURL: string, bytes: number, strings: object, lang: string}} InitMessage
- * @typedef {{type: "render", id: number, kind: string, raw: object, fixed: object}} RenderMessage
+ * @typedef {{type: "init", indexURL: string, wheelURL: string, laterURLs: string[], bytes: number, strings: object,
+ *            lang: string}} InitMessage
+ * @typedef {{type: "render", id: number, kind: string, raw: object, fixed: object, imported: object}} RenderMessage
+ * @typedef {{type: "run", id: number, action: "preload"|"export"|"import", payload: string}} RunMessage
+ * @typedef {{type: "later", status: "loading"|"ready"|"failed"}} LaterMessage
  * @typedef {{type: "status", status: string, code?: string, done?: number, total?: number}} StatusMessage
  * @typedef {{type: "rendered", id: number, answer: string, ms: number}} RenderedMessage   (ms: time in Python)
  * @typedef {{type: "search", id: number, kind: string, text: string, listbox?: string}} SearchMessage
@@ -35,4 +40,7 @@ export const STATUS = Object.freeze({
  * A SEARCHED `answer` is the JSON text of calculator.page.Page.search: {ok, values: [catalogue ids, best first],
  * announce: the sentence the picker's status reads out, named: the id the text names exactly (a repo id, an alias,
  * any case) or null}.
+ * A RUN's answer is
+ * calculator.page.Page.run's: {ok: true, html} (export), {ok: true, state, imported, target, html} (import), or the
+ * errors as above (an import's also carry the html of what was not read); a preload answers {ok: true}.
  */

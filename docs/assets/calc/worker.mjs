@@ -1,7 +1,9 @@
 // The calculator's one Pyodide runtime: a module worker (Pyodide 314 needs `{type: "module"}`), started by calc.js
 // when the first widget comes into view. It loads the bundled runtime and the `calculator` wheel from this site only
 // (no micropip, no CDN), then answers each widget's RENDER with `calculator.page.Page.render`: the inputs read,
-// estimated and rendered in Python, the same code the site build ran. Messages: protocol.mjs.
+// estimated and rendered in Python, the same code the site build ran. The first RUN (a reader opening "Run it", or
+// pasting a training config) loads the second wheel, the exporters with their YAML library, and every RUN is
+// answered by `Page.run`. Messages: protocol.mjs.
 //
 // Progress is real through every stage: the bytes of each runtime file are counted as they arrive (a copy of the
 // response is read alongside the one Pyodide consumes), then Python starts, then the estimator loads.
@@ -23,6 +25,9 @@ let failed = false;
 let started = false;
 let runtimeBase = "";
 let wheelURL = "";
+let laterURLs = [];       // the second load: the exporters' wheel and the YAML library, on the first RUN
+let later = null;         // its promise (true once calculator.export imports); a failed one is tried again
+let pyodide = null;
 let internalError = "";   // the answer for a call that failed outside Python's own boundary
 
 const SNAPSHOT_DB = "calc-runtime";
@@ -255,6 +260,7 @@ async function init(message) {
   runtimeBase = String(message.indexURL);
   wheelURL = String(message.wheelURL);
   total = Number(message.bytes) || 0;
+  laterURLs = Array.isArray(message.laterURLs) ? message.laterURLs.map(String) : [];
   const strings = message.strings || {};
   const lang = String(message.lang || "en");
   internalError = JSON.stringify({ ok: false, errors: [{ field: null, code: "internal_error", quiet: false,
@@ -277,6 +283,7 @@ async function init(message) {
         status(STATUS.STARTING);
         status(STATUS.LOADING);
         page = answers(restored, strings, lang);
+        pyodide = restored;        // the second load (calculator.export) installs into this runtime
         from = "snapshot";
       } catch (error) {
         if (failed) return;
@@ -285,7 +292,7 @@ async function init(message) {
       }
     }
     if (!page) {
-      const pyodide = await loadPyodide({ ...options, _makeSnapshot: true });
+      pyodide = await loadPyodide({ ...options, _makeSnapshot: true });
       if (failed) return;
       status(STATUS.STARTING);   // every file is here by now, whenever the last one was counted
       status(STATUS.LOADING);
@@ -310,7 +317,8 @@ function render(message) {
   const started = performance.now();
   if (page) {
     try {
-      const out = page.render(JSON.stringify({ kind: message.kind, raw: message.raw || {}, fixed: message.fixed || {} }));
+      const out = page.render(JSON.stringify({ kind: message.kind, raw: message.raw || {}, fixed: message.fixed || {},
+        imported: message.imported || {} }));
       if (typeof out === "string") answer = out;
     } catch (error) {
       answer = internalError;
@@ -334,6 +342,45 @@ function search(message) {
   post({ type: MESSAGE.SEARCHED, id: message.id, answer });
 }
 
+// The second load, once: the exporters' wheel and the pure-Python YAML library (sitebuild/wheel.py), from this site.
+// A file that fails to arrive leaves calculator.export unimportable, which is what is checked.
+function loadLater() {
+  if (!later) {
+    post({ type: MESSAGE.LATER, status: STATUS.LOADING });
+    later = (async () => {
+      let missing = !laterURLs.length;
+      await pyodide.loadPackage(laterURLs, { messageCallback: () => {}, errorCallback: () => { missing = true; } });
+      if (missing) throw new Error("download");
+      pyodide.pyimport("calculator.export");
+    })().then(() => {
+      post({ type: MESSAGE.LATER, status: STATUS.READY });
+      return true;
+    }, () => {
+      later = null;
+      post({ type: MESSAGE.LATER, status: STATUS.FAILED });
+      return false;
+    });
+  }
+  return later;
+}
+
+async function run(message) {
+  let answer = internalError;
+  const started = performance.now();
+  if (page && await loadLater()) {
+    if (message.action === "preload") answer = JSON.stringify({ ok: true });
+    else {
+      try {
+        const out = page.run(String(message.payload));
+        if (typeof out === "string") answer = out;
+      } catch (error) {
+        answer = internalError;
+      }
+    }
+  }
+  post({ type: MESSAGE.RENDERED, id: message.id, answer, ms: performance.now() - started });
+}
+
 // A runtime file that failed leaves promises inside Pyodide rejected with nobody waiting on them: that failure
 // has been reported already (or is reported now), so it is not left to surface as an uncaught error.
 self.addEventListener("unhandledrejection", (event) => {
@@ -348,4 +395,5 @@ self.onmessage = (event) => {
   if (message.type === MESSAGE.INIT) init(message);
   else if (message.type === MESSAGE.RENDER) render(message);
   else if (message.type === MESSAGE.SEARCH) search(message);
+  else if (message.type === MESSAGE.RUN) run(message);
 };

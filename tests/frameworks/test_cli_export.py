@@ -1,0 +1,185 @@
+"""``python -m calculator --export TARGET --out DIR`` and ``--import FILE``, and the exporters' JSON boundary
+(``calculator.export.answer_export`` / ``answer_read``): the files the CLI writes are the export's, under its names,
+with cannot_express.json beside them; an imported file fills the request, flags win over it; every failure is a
+code and exit status 2."""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from calculator import api
+from calculator.__main__ import CANNOT_FILE, FileRefused, main, read_text_file
+from calculator.export import answer_export, answer_read, export
+from export_grid import words
+
+pytestmark = pytest.mark.unit
+
+QLORA_2X = ["--model", "llama-3.1-8b", "--method", "qlora", "--gpu", "rtx-4090", "--num-gpus", "2",
+            "--sharding", "zero3", "--seq-len", "4096", "--gradient-checkpointing"]
+QLORA_2X_REQ = {"model": "llama-3.1-8b", "method": "qlora", "gpu": "rtx-4090", "num_gpus": 2, "sharding": "zero3",
+                "seq_len": 4096, "gradient_checkpointing": True}
+
+
+def test_export_writes_the_targets_files_and_what_it_cannot_express(tmp_path, capsys) -> None:
+    out = tmp_path / "run"
+    assert main([*QLORA_2X, "--export", "trl", "--out", str(out)]) == 0
+    e = export(QLORA_2X_REQ, "trl", text=words("en"))
+    assert sorted(p.name for p in out.iterdir()) == sorted([*e.files, CANNOT_FILE])
+    for name, text in e.files.items():
+        if name.endswith(".yaml"):                      # the header names the estimate in the CLI's own words
+            lines = (out / name).read_text(encoding="utf-8").splitlines()
+            assert lines[0].startswith("# Validated against trl 1.16.0")
+            assert lines[2:] == text.splitlines()[2:], name
+        else:
+            assert (out / name).read_text(encoding="utf-8") == text, name
+    cannot = json.loads((out / CANNOT_FILE).read_text(encoding="utf-8"))
+    assert cannot["target"] == "trl" and cannot["framework_version"] == "1.16.0"
+    assert [c["key"] for c in cannot["cannot_express"]] == [c.key for c in e.cannot_express]
+    fused = next(c for c in cannot["cannot_express"] if c["key"] == "fused_linear_cross_entropy")
+    assert fused["becomes"] is True and fused["reason"] == "trl_fused_lm_head_always"
+    assert fused["reason_text"] == json.loads(Path("overrides/strings/en.json").read_text(encoding="utf-8"))[
+        "calc"]["run"]["reasons"]["trl_fused_lm_head_always"]
+    assert fused["what_to_do"] == "none" and fused["what_to_do_text"] is None     # nothing for the reader to do
+    printed = capsys.readouterr().out
+    assert str(out / "sft.yaml") in printed and "cannot express fused_linear_cross_entropy" in printed
+
+
+def test_the_header_names_the_estimate_the_files_reach(tmp_path) -> None:
+    assert main([*QLORA_2X, "--export", "trl", "--out", str(tmp_path)]) == 0
+    adjusted = export(QLORA_2X_REQ, "trl").request
+    r = api.answer({**adjusted, "include": []})["result"]
+    from calculator.page.text import fmt_bytes
+    header = (tmp_path / "sft.yaml").read_text(encoding="utf-8").splitlines()[1]
+    assert header.startswith("# Estimate: Llama 3.1 8B, QLoRA (4-bit): peak ")
+    assert f"peak {fmt_bytes(r['peak_bytes_per_gpu'])[0]} per GPU" in header and "2 x NVIDIA GeForce RTX 4090" in header
+
+
+def test_import_reads_the_files_back_and_flags_win(tmp_path, capsys) -> None:
+    assert main([*QLORA_2X, "--export", "trl", "--out", str(tmp_path)]) == 0
+    capsys.readouterr()
+    files = ["--import", str(tmp_path / "sft.yaml"), "--import", str(tmp_path / "accelerate.yaml")]
+    assert main([*files, "--gpu", "rtx-4090", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    adjusted = export(QLORA_2X_REQ, "trl").request
+    for key in ("method", "num_gpus", "sharding", "seq_len", "gradient_checkpointing", "double_quant"):
+        assert out["result"]["inputs"][key] == adjusted[key], key
+    assert out["imported"]["target"] == "trl" and out["result"]["model"]["id"] == "llama-3.1-8b"
+    assert main([*files, "--gpu", "rtx-4090", "--seq-len", "1024", "--num-gpus", "4", "--json"]) == 0
+    inputs = json.loads(capsys.readouterr().out)["result"]["inputs"]
+    assert (inputs["seq_len"], inputs["num_gpus"], inputs["sharding"]) == (1024, 4, "zero3")
+
+
+def test_import_then_export_to_another_target(tmp_path) -> None:
+    assert main([*QLORA_2X, "--export", "trl", "--out", str(tmp_path / "trl")]) == 0
+    assert main(["--import", str(tmp_path / "trl" / "sft.yaml"), "--import", str(tmp_path / "trl" / "accelerate.yaml"),
+                 "--gpu", "rtx-4090", "--export", "axolotl", "--out", str(tmp_path / "ax")]) == 0
+    assert (tmp_path / "ax" / "axolotl.yaml").is_file() and (tmp_path / "ax" / CANNOT_FILE).is_file()
+
+
+@pytest.mark.parametrize("argv, code, field", [
+    (["--model", "llama-3.1-8b", "--export", "trl"], "missing_field", "out"),
+    (["--model", "llama-3.1-8b", "--out", "x"], "contradiction", "out"),
+    (["--model", "nope", "--export", "trl", "--out", "{tmp}"], "unknown_model", "model"),
+    (["--model", "llama-3.1-8b", "--sharding", "zero3", "--export", "trl", "--out", "{tmp}"], "contradiction",
+     "sharding"),
+    (["--import", "{tmp}/missing.yaml"], "missing_field", "import"),
+    (["--import", "{tmp}"], "wrong_type", "import"),
+    (["--import", "{tmp}/bad.yaml"], "invalid_yaml", "line 2"),
+    (["--import", "{tmp}/unknown.yaml"], "missing_field", "model"),
+    (["--model", "llama-3.1-8b", "--export", "trl", "--out", "{tmp}/bad.yaml"], "wrong_type", "out"),
+])
+def test_every_failure_is_a_code_and_exit_2(argv, code, field, tmp_path, capsys) -> None:
+    (tmp_path / "bad.yaml").write_text("a: [1\n")
+    (tmp_path / "unknown.yaml").write_text("model_name_or_path: someone/some-model\nuse_peft: true\n")
+    argv = [a.replace("{tmp}", str(tmp_path)) for a in argv]
+    assert main(argv) == 2
+    assert f"error: {code} ({field})" in capsys.readouterr().err
+
+
+def test_a_fifo_or_an_endless_device_is_refused_without_reading() -> None:
+    with pytest.raises(FileRefused) as info:
+        read_text_file("/dev/zero")
+    assert info.value.code == "wrong_type"
+    fifo = Path(os.environ.get("TMPDIR", "/tmp")) / f"export2-fifo-{os.getpid()}"
+    os.mkfifo(fifo)
+    try:
+        with pytest.raises(FileRefused) as info:
+            read_text_file(str(fifo))        # would block for ever if opened
+        assert info.value.code == "wrong_type"
+    finally:
+        fifo.unlink()
+
+
+def test_the_reader_reads_no_more_than_its_limit(tmp_path) -> None:
+    p = tmp_path / "big.yaml"
+    p.write_text("a: " + "x" * 200)
+    assert read_text_file(str(p), limit=300).startswith("a: x")
+    with pytest.raises(FileRefused) as info:
+        read_text_file(str(p), limit=100)
+    assert info.value.code == "too_large"
+    p.write_bytes(b"\xef\xbb\xbfa: 1\n")
+    assert read_text_file(str(p)) == "a: 1\n"                 # a BOM is allowed
+    p.write_bytes(b"a: \xff\n")
+    with pytest.raises(FileRefused) as info:
+        read_text_file(str(p))
+    assert info.value.code == "wrong_type"
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The JSON boundary
+# ---------------------------------------------------------------------------------------------------------------
+def test_answer_export_is_the_export_as_json() -> None:
+    req = {"model": "llama-3.1-8b", "method": "lora", "gpu": "h100-80gb"}
+    out = answer_export({"target": "axolotl", "request": req})
+    assert out["ok"] and out["export"] == export(req, "axolotl").as_json()
+    json.dumps(out)
+
+
+@pytest.mark.parametrize("obj, code, field", [
+    ([], "not_an_object", None),
+    ({"target": "megatron", "request": {"model": "llama-3.1-8b"}}, "unknown_target", "target"),
+    ({"target": "trl", "request": "x"}, "not_an_object", "request"),
+    ({"target": "trl", "request": {"model": "llama-3.1-8b", "seq_len": -1}}, "out_of_range", "seq_len"),
+    ({"target": "trl", "request": {"model": "llama-3.1-8b"}, "text": {"run": 3}}, "wrong_type", "text"),
+])
+def test_answer_export_refuses_with_codes(obj, code, field) -> None:
+    out = answer_export(obj)
+    assert not out["ok"] and out["error"] == {"code": code, "field": field}
+
+
+def test_answer_read_gives_the_request_and_the_unread_keys() -> None:
+    text = "model_name_or_path: meta-llama/Llama-3.1-8B\nuse_peft: true\nlearning_rate: 2.0e-4\nseed: 3\n"
+    out = answer_read({"files": {"sft.yaml": text}})
+    assert out["ok"] and out["read"]["target"] == "trl" and out["read"]["request"]["method"] == "lora"
+    assert {u["key"] for u in out["read"]["unread"]} == {"learning_rate", "seed"}
+
+
+@pytest.mark.parametrize("obj, code", [
+    ("x", "not_an_object"),
+    ({"files": {}}, "missing_field"),
+    ({"files": {"a.yaml": 3}}, "wrong_type"),
+    ({"files": {f"{i}.yaml": "a: 1" for i in range(5)}}, "too_large"),
+    ({"target": "megatron", "files": {"a.yaml": "a: 1"}}, "unknown_target"),
+    ({"files": {"a.yaml": "a: [1"}}, "invalid_yaml"),
+    ({"files": {"a.json": "{\"a\": NaN}"}}, "invalid_json"),
+    ({"files": {"a.json": "[" * 40 + "]" * 40}}, "too_large"),
+    ({"files": {"a.yaml": "a:\n" + "".join("  " * (i + 1) + "-\n" for i in range(40)) + "  " * 41 + "x\n"}},
+     "too_large"),
+    ({"files": {"a.yaml": "a: " + "[" * 40 + "]" * 40}}, "too_large"),
+    ({"files": {"a.yaml": "x: " + "y" * (api.MAX_INPUT_CHARS + 1)}}, "too_large"),
+    ({"files": {"train.py": "x = " + "(" * 60 + ")" * 60}}, "too_large"),
+])
+def test_answer_read_refuses_with_codes(obj, code) -> None:
+    out = answer_read(obj)
+    assert not out["ok"] and out["error"]["code"] == code, out
+
+
+def test_an_alias_bomb_is_too_large_not_slow() -> None:
+    lines = ["a: &a [x, x, x, x, x, x, x, x, x]"]
+    for prev, name in zip("abcdefgh", "bcdefghi"):
+        lines.append(f"{name}: &{name} [" + ", ".join([f"*{prev}"] * 9) + "]")
+    out = answer_read({"files": {"sft.yaml": "\n".join(lines) + "\n"}})   # 9^9 values once the aliases are followed
+    assert not out["ok"] and out["error"]["code"] == "too_large"
