@@ -470,16 +470,16 @@ def main(argv: list[str] | None = None) -> int:
     imported = None
     if a.imports:
         try:
-            answer = import_files(a.imports)
+            read = import_files(a.imports)
         except FileRefused as exc:
             return _fail(exc.code, "import", exc.reason)
-        if not answer["ok"]:
+        if not read["ok"]:
             if a.json:
-                print(json.dumps(answer))
-            for e in answer["errors"]:
+                print(json.dumps(read))
+            for e in read["errors"]:
                 _fail(e["code"], e.get("field"), f"in {e['file']}" if e.get("file") else "")
             return 2
-        imported = answer["read"]
+        imported = read["read"]
     try:
         req = request_from_args(a)
     except ConfigError as exc:

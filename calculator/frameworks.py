@@ -337,6 +337,15 @@ def request_defaults(framework: str, request: Mapping[str, Any] | None = None,
             key, value = REGIME_REQUEST[key][0], REGIME_REQUEST[key][1][value]
         if key in BY_NAME and key != "framework":
             out[key] = list(value) if isinstance(value, tuple) else value
+    # FSDP1 flattens a unit's parameters into one tensor of one dtype, so bitsandbytes' default uint8 storage of the
+    # 4-bit weights cannot join the 16-bit rest ("Must flatten tensors with uniform dtype"): a framework whose config
+    # leaves the storage out is run under FSDP1 with the storage its FSDP QLoRA guide sets, bf16 (TRL docs "FSDP
+    # QLoRA", PEFT's accelerate/fsdp QLoRA recipe: bnb_4bit_quant_storage=bfloat16), as recommend.setup_for does for
+    # more cards. A reader who asks for uint8 there is still refused (api: contradiction).
+    eff = {**DEFAULTS, **out, **req}
+    if (out.get("quant_storage") == "uint8" and "quant_storage" not in req and eff.get("method") == "qlora"
+            and eff.get("sharding") not in ("none", None) and not eff.get("deepspeed") and eff.get("fsdp_version") == 1):
+        out["quant_storage"] = "bf16"
     return out
 
 

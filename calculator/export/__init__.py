@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any, Callable, Mapping
 
 from .. import api, frameworks
+from ..inputs import FRAMEWORK_IDS
 from ..errors import EstimatorError, InputError, InputErrors
 from . import axolotl, llamafactory, trl, unsloth
 from ._common import (ADJUST_REASONS, CANNOT_REASONS, COMMENT_CODES, EXPORT_KEYS, UNREAD_CODES, WHAT_TO_DO, CannotExpress,
@@ -92,6 +93,10 @@ def read(target: str, files: Mapping[str, str]) -> Read:
     _MODULES[target].read(state, cfgs, kinds)
     _fill(state)
     request: dict[str, Any] | None = dict(state.keys)
+    # A key the files leave out is the target framework's default (calculator/frameworks.py), not the API's: the
+    # request names its framework, so the estimator fills those keys as the framework runs them.
+    if target in FRAMEWORK_IDS:
+        request.setdefault("framework", target)
     if state.model is not None:
         request["model"] = state.model
     if state.errors:

@@ -179,10 +179,12 @@ class Page:
         the form's new state, the keys kept beside it and the note (or the errors, each with its message). Never
         raises."""
         try:
-            msg = json.loads(message)
+            msg = api.read_json(message, None, MAX_MESSAGE_CHARS)    # the same guards as a render
+            if not isinstance(msg, dict):
+                raise InputError("not_an_object", None)
             if msg.get("action") == "import":
                 kind = WIDGET_KINDS[msg["kind"]]
-                return json.dumps(read_paste(self.s, kind.fields, msg.get("files") or {}), ensure_ascii=False)
+                return _json_text(read_paste(self.s, kind.fields, msg.get("files") or {}))
             kind, state, fixed, errors = self._read(msg)
             if not errors:
                 try:
@@ -190,8 +192,8 @@ class Page:
                 except InputError as err:
                     errors = [FieldError(err.field, err.code)]
             if errors:
-                return json.dumps({"ok": False, "errors": [self._error(e) for e in errors]}, ensure_ascii=False)
-            return json.dumps({"ok": True, "html": html}, ensure_ascii=False)
+                return _json_text({"ok": False, "errors": [self._error(e) for e in errors]})
+            return _json_text({"ok": True, "html": html})
         except Exception:  # noqa: BLE001 - the boundary never raises
             return json.dumps({"ok": False, "errors": [{"field": None, "code": "internal_error",
                                                         "message": str(self.s.get("errors.internal_error", ""))}]})
@@ -202,7 +204,7 @@ class Page:
 
 
 def _read_message(message: Any) -> dict[str, Any]:
-    """The worker's message (``{"kind", "raw", "fixed"}``) read through the API's guards; ``InputError`` (field
+    """The worker's message (``{"kind", "raw", "fixed", "imported"}``) read through the API's guards; ``InputError`` (field
     null: no control sent it) when it is not one the page script writes."""
     msg = api.read_json(message, None, MAX_MESSAGE_CHARS)
     if not isinstance(msg, dict):
@@ -212,7 +214,8 @@ def _read_message(message: Any) -> dict[str, Any]:
     raw, fixed = msg.get("raw") or {}, msg.get("fixed") or {}
     if not isinstance(raw, dict) or not isinstance(fixed, dict):
         raise InputError("not_an_object", None)
-    return {"kind": msg["kind"], "raw": raw, "fixed": fixed}
+    # a pasted config's keys beyond the form: checked by check_imported (a non-object is refused there, by key)
+    return {"kind": msg["kind"], "raw": raw, "fixed": fixed, "imported": msg.get("imported") or {}}
 
 
 def _json_text(answer: dict[str, Any]) -> str:

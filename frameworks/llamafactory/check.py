@@ -16,8 +16,19 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import _checklib as lib  # noqa: E402
 
+
+def _free_port() -> str:
+    """A port no other process listens on: two checkers at once (two checkouts on one machine) each get their own
+    torch.distributed store (a fixed port made the second one join the first's store and both wait for ever)."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return str(s.getsockname()[1])
+
+
 os.environ.update({"LOCAL_RANK": "0", "RANK": "0", "WORLD_SIZE": "1", "MASTER_ADDR": "127.0.0.1",
-                   "MASTER_PORT": "29533", "DISABLE_VERSION_CHECK": "0"})
+                   "MASTER_PORT": _free_port(), "DISABLE_VERSION_CHECK": "0"})
 
 import transformers.training_args as _ta  # noqa: E402
 
