@@ -1007,7 +1007,10 @@ class Picker {
       this.select.dispatchEvent(new Event("change", { bubbles: true }));   // the widget recomputes, as for a choice
     }
     this.markSelected();
+  }
+}
 
+// ------------------------------------------------------------------------------------------------------------
 // "Run it": the estimator's setup as each framework's files, and a pasted training config read into the form
 // ------------------------------------------------------------------------------------------------------------
 // Python renders the tabs (Page.run, once the worker has loaded the exporters); this class opens and closes the
