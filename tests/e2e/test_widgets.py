@@ -355,7 +355,8 @@ def test_huge_values_are_cut_before_the_worker_and_refused_next_to_their_control
         expect(root.locator('[data-calc-error-for="seq_len"]')).to_be_hidden()
         root.locator('[data-calc-control="model_source"][value="paste"]').check()
         root.locator('[data-calc-field="config"]').fill('{"hidden_size": 2048, "notes": "' + "x" * 3 * MAX_INPUT_CHARS + '"}')
-        expect_error(root, "config", plain_text(message_for(s, "too_large", "config")), "too_large")
+        # refused on the model (the box is the model's source): the message says both limits the model has
+        expect_error(root, "config", plain_text(message_for(s, "too_large", "model")), "too_large")
         sent = page.evaluate("window.__sent")
         assert sent and max(sent) < MAX_INPUT_CHARS + 4 * MAX_FIELD_CHARS, max(sent)
     finally:
