@@ -13,8 +13,8 @@ place) and ``$ORACLE_VENV`` its own virtualenv with the CPU build of torch. ``--
 configurations in ``TRACE_SET`` and writes one JSON file per configuration to ``tests/data/traces/``: the exact
 command, the oracle's record (peak, its phase and breakdown, the phase peaks, the live tensors at the peak, versions)
 and nothing else. Scoring reads only those committed files, so neither the tests nor CI need the oracle or torch.
-The traces recorded before the oracle was found through ``$ORACLE_DIR`` keep their command text as recorded
-(``cd ../shared/oracle && ...``, the oracle's folder beside the checkout then; ``RECORDED_PREFIXES``).
+Every trace's command starts ``cd $ORACLE_DIR && `` (``ORACLE_PREFIX``): the traces recorded before the variable
+existed name the oracle's folder through it too, the same command with the folder they ran in.
 
 Each trace is compared with the estimate's ``allocated_bytes`` (the oracle counts allocated memory, not the
 allocator's reserve nor the CUDA context). The request comes from the trace's own recorded configuration
@@ -40,14 +40,14 @@ from calculator.catalog import MODELS
 
 ROOT = Path(__file__).resolve().parents[1]
 
-__all__ = ["TRACE_SET", "TRACE_DIR", "ORACLE_ENV", "RECORDED_PREFIXES", "TARGETS", "Trace", "load_traces", "trace_to_request", "score",
+__all__ = ["TRACE_SET", "TRACE_DIR", "ORACLE_ENV", "ORACLE_PREFIX", "TARGETS", "Trace", "load_traces", "trace_to_request", "score",
            "main"]
 
 TRACE_DIR = ROOT / "tests" / "data" / "traces"
 #: The environment variable that names the oracle's folder (outside the repository; no default: --generate stops).
 ORACLE_ENV = "ORACLE_DIR"
-#: How a trace's ``command`` starts: what --generate writes now, and what the traces recorded before 2026-12-01 say.
-RECORDED_PREFIXES = ("cd $ORACLE_DIR && ", "cd ../shared/oracle && ")
+#: How a trace's ``command`` starts: in the oracle's folder, named by ``$ORACLE_DIR``.
+ORACLE_PREFIX = f"cd ${ORACLE_ENV} && "
 TARGETS = {"median": 0.03, "worst": 0.10}
 
 # transformers model_type of each catalogue model used below (the oracle builds the model from it and the shape)
@@ -209,7 +209,7 @@ def generate(names: list[str], venv: str, oracle_dir: Path, out_dir: Path = TRAC
         record = {
             "name": name,
             "model": TRACE_SET[name][1],
-            "command": RECORDED_PREFIXES[0] + " ".join(shlex.quote(c) if not c.startswith("$") else c
+            "command": ORACLE_PREFIX + " ".join(shlex.quote(c) if not c.startswith("$") else c
                                                              for c in cmd),
             "oracle_record": {k: rec[k] for k in _KEEP if k in rec},
         }
