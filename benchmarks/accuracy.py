@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from benchmarks.calibration import DEFAULT_DATA, Row, load_rows
+from benchmarks.coordinate import descend
 from calculator import memory
 from calculator.api import answer
 
@@ -208,24 +209,10 @@ def fit(rows: list[Row], rounds: int = 8) -> memory.Coefficients:
     """Coordinate search over FIT_GRID from FIT_START: each coefficient in turn takes the grid value that lowers the
     objective most on ``rows``' point rows, then every pair jointly; until a pass improves nothing."""
     usable = _point_rows(rows)
-    best = replace(memory.COEFFICIENTS, **FIT_START)
-    obj = _fast_objective(usable)
-    best_obj = obj(best)
     names = list(FIT_GRID)
     moves = [{n: v} for n in names for v in FIT_GRID[n]]
     moves += [{a: x, b: y} for a, b in itertools.combinations(names, 2) for x in FIT_GRID[a] for y in FIT_GRID[b]]
-    for _ in range(rounds):
-        improved = False
-        for move in moves:
-            cand = replace(best, **move)
-            if cand == best:
-                continue
-            o = obj(cand)
-            if o < best_obj - 1e-12:
-                best, best_obj, improved = cand, o, True
-        if not improved:
-            break
-    return best
+    return descend(replace(memory.COEFFICIENTS, **FIT_START), moves, _fast_objective(usable), rounds)
 
 
 def source_of(row: Row) -> str:

@@ -31,6 +31,7 @@ from typing import Any
 
 from benchmarks import DATA_DIR, require_data
 from benchmarks.calibration import framework_fields, framework_of, stated_double_quant, stated_lora_dropout
+from benchmarks.coordinate import descend
 from calculator.catalog import GPUS, MODELS
 from calculator.models import (
     ALL_LINEAR,
@@ -427,23 +428,10 @@ FIT_GROUPS: tuple[tuple[str, ...], ...] = (
 def _search(usable: list[Row], start: TimeCoefficients, rounds: int) -> TimeCoefficients:
     """Coordinate search from ``start``: each coefficient in turn takes the grid value that lowers the objective
     most, then each group of FIT_GROUPS the combination of grid values; stops when a full pass improves nothing."""
-    best = start
-    best_obj = objective(score(usable, best))
     moves = [{name: v} for name, grid in FIT_GRID.items() for v in grid]
     for group in FIT_GROUPS:
         moves += [dict(zip(group, values)) for values in itertools.product(*(FIT_GRID[n] for n in group))]
-    for _ in range(rounds):
-        improved = False
-        for move in moves:
-            cand = replace(best, **move)
-            if cand == best:
-                continue
-            o = objective(score(usable, cand))
-            if o < best_obj - 1e-12:
-                best, best_obj, improved = cand, o, True
-        if not improved:
-            break
-    return best
+    return descend(start, moves, lambda k: objective(score(usable, k)), rounds)
 
 
 def loso(rows: list[Row], start: TimeCoefficients | None = None) -> tuple[list[Scored], dict[str, TimeCoefficients]]:
