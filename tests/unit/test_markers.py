@@ -80,7 +80,8 @@ def test_an_inline_figure_is_the_estimators_number_with_its_raw_value():
                                   markers.Marker("value", None, {}, {"out": "verdict"}), {"model": "llama-2-7b"}, "x")
 
 
-def test_the_plugin_places_figures_now_and_widgets_after_the_search_index():
+def _plugin_on_an_article():
+    """The calc plugin with a stand-in bundle, an English article page whose front matter sets seq_len, its config."""
     from sitebuild.plugin import CalcPlugin, _Bundle
 
     plugin = CalcPlugin()
@@ -98,6 +99,11 @@ def test_the_plugin_places_figures_now_and_widgets_after_the_search_index():
     plugin.bundle = _Bundle(wheel=Path("calculator-0-py3-none-any.whl"),
                             wheel_rel="assets/calc/wheel/0/calculator-0-py3-none-any.whl",
                             pyodide_rel="assets/pyodide/0/", runtime_bytes=1)
+    return plugin, Page, Config
+
+
+def test_the_plugin_places_figures_now_and_widgets_after_the_search_index():
+    plugin, Page, Config = _plugin_on_an_article()
     content = plugin.on_page_content("<p>It needs <!-- calc:value out=peak model=llama-2-7b -->.</p>\n"
                                      "<!-- calc:seqlen model=llama-3.1-8b method=qlora -->", page=Page, config=Config,
                                      files=None)
@@ -115,8 +121,6 @@ def test_a_config_marker_shows_the_exporters_files_for_its_setup():
     the article's assumptions, worded in the page's language; placed with the widgets (out of the search index)."""
     from calculator import export
     from calculator.page.run import comment_table
-    from sitebuild.plugin import CalcPlugin, _Bundle
-
     m = markers.parse("config target=trl model=llama-2-70b method=qlora num_gpus=2 sharding=fsdp", "x")
     assert (m.kind, m.options, m.attrs["num_gpus"]) == ("config", {"target": "trl"}, 2)
     for bad in ("config model=llama-2-7b", "config target=nope model=llama-2-7b"):
@@ -126,21 +130,7 @@ def test_a_config_marker_shows_the_exporters_files_for_its_setup():
         articles.render_config(S["en"], markers.parse("config target=trl model=llama-2-7b seq_len=0", "x"), {},
                                "x", "c")
 
-    plugin = CalcPlugin()
-
-    class Page:
-        url = "articles/x/"
-        meta = {"calc": {"seq_len": 1024}}
-
-        class file:
-            src_uri = "articles/x.md"
-
-    class Config:
-        theme = {"language": "en"}
-
-    plugin.bundle = _Bundle(wheel=Path("calculator-0-py3-none-any.whl"),
-                            wheel_rel="assets/calc/wheel/0/calculator-0-py3-none-any.whl",
-                            pyodide_rel="assets/pyodide/0/", runtime_bytes=1)
+    plugin, Page, Config = _plugin_on_an_article()
     content = plugin.on_page_content("<p><!-- calc:config target=trl model=llama-3.1-8b method=qlora --></p>",
                                      page=Page, config=Config, files=None)
     assert "sft.yaml" not in content
