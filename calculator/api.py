@@ -25,7 +25,7 @@ from .configs import (ALIASES, ARCH_FIELDS, MAX_PARAMS, MODEL_FIELD_KINDS, MODEL
 from .errors import EstimatorError, InputError, InputErrors
 from .inputs import BY_NAME, DEFAULTS, ENUMS, INPUTS, LIMITS, InputSpec
 from .memory import estimate as _estimate
-from .params import count_params, trainable_params
+from .params import count_params, fsdp1_refuses_uint8, trainable_params
 from .recommend import verdict
 from .models import Method, Optimizer, Precision, TrainingSetup
 from .values import MAX_DIGITS, whole_number
@@ -305,10 +305,7 @@ def _check_contradictions(v: dict[str, Any]) -> None:
         # bitsandbytes 0.50.2 optimizers have no DTensor handling (FSDP2's parameters are DTensors): a paged state
         # would take the global shape (F.get_paged(*p.shape))
         raise InputError("contradiction", "optimizer")
-    if fsdp and v["fsdp_version"] == 1 and v["method"] == "qlora" and v["qlora_backend"] == "bitsandbytes" \
-            and v["quant_storage"] == "uint8":
-        # FSDP1 flattens each unit's parameters into one tensor of one dtype: uint8 4-bit weights cannot join the
-        # 16-bit rest ("Must flatten tensors with uniform dtype"); PEFT's FSDP QLoRA recipe sets bf16 storage
+    if fsdp1_refuses_uint8(v):
         raise InputError("contradiction", "quant_storage")
     if v["optimizer_in_backward"] and v["grad_accum_steps"] > 1:
         raise InputError("contradiction", "optimizer_in_backward")  # torchtune: no gradient accumulation with it

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from .inputs import BY_NAME, DEFAULTS, FRAMEWORK_IDS
+from .params import fsdp1_refuses_uint8
 
 __all__ = ["Default", "Framework", "FRAMEWORKS", "LATEST", "REGIME_KEYS", "REGIME_REQUEST", "IDS", "get", "defaults",
            "default", "versions", "request_defaults"]
@@ -337,14 +338,10 @@ def request_defaults(framework: str, request: Mapping[str, Any] | None = None,
             key, value = REGIME_REQUEST[key][0], REGIME_REQUEST[key][1][value]
         if key in BY_NAME and key != "framework":
             out[key] = list(value) if isinstance(value, tuple) else value
-    # FSDP1 flattens a unit's parameters into one tensor of one dtype, so bitsandbytes' default uint8 storage of the
-    # 4-bit weights cannot join the 16-bit rest ("Must flatten tensors with uniform dtype"): a framework whose config
-    # leaves the storage out is run under FSDP1 with the storage its FSDP QLoRA guide sets, bf16 (TRL docs "FSDP
-    # QLoRA", PEFT's accelerate/fsdp QLoRA recipe: bnb_4bit_quant_storage=bfloat16), as recommend.setup_for does for
-    # more cards. A reader who asks for uint8 there is still refused (api: contradiction).
-    eff = {**DEFAULTS, **out, **req}
-    if (out.get("quant_storage") == "uint8" and "quant_storage" not in req and eff.get("method") == "qlora"
-            and eff.get("sharding") not in ("none", None) and not eff.get("deepspeed") and eff.get("fsdp_version") == 1):
+    # A framework whose config leaves the 4-bit storage at bitsandbytes' uint8 runs under FSDP1 with the bf16 storage
+    # its FSDP QLoRA guide sets (params.fsdp1_refuses_uint8), as recommend.setup_for does for more cards; a reader
+    # who asks for uint8 there is still refused (api: contradiction).
+    if "quant_storage" in out and "quant_storage" not in req and fsdp1_refuses_uint8({**DEFAULTS, **out, **req}):
         out["quant_storage"] = "bf16"
     return out
 

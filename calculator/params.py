@@ -9,8 +9,10 @@ Vocabulary: ``h`` hidden size, ``a`` query heads, ``d`` head dim, ``L`` layers, 
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from typing import Any
 
 from .models import (ALL_LINEAR, LORA_MODULES, Fsdp2Upcast, Method, ModelArch, MoeLayout, Precision, QloraBackend,
                      QuantStorage, Sharding, TrainingSetup, VisionTower)
@@ -19,7 +21,7 @@ __all__ = ["NF4_BITS", "NF4_CONST_BITS", "NF4_CONST_BITS_DOUBLE_QUANT", "LayerKi
            "moe_layers", "expert_width", "count_params", "VISION_TYPES", "vision_tower_params", "held_arch", "is_wrapped", "wrapped_of", "stack_targets",
            "experts_fused", "setup_targets", "expert_param_lora", "expert_tensors", "trainable_tensors", "wrapped_linears", "trainable_params", "compute_bytes", "lm_head_quantized", "quantized_params",
            "nf4_const_bits", "nf4_bytes", "base_fp32", "base_bytes", "weight_bytes", "stored_weight_bytes", "gathered_weight_bytes",
-           "fsdp2_upcast", "fp32_trainable_master", "adapter_bytes", "nf4_unsharded"]
+           "fsdp2_upcast", "fp32_trainable_master", "adapter_bytes", "nf4_unsharded", "fsdp1_refuses_uint8"]
 
 # =====================================================================================================================
 # 4-bit storage (bitsandbytes / torchao NF4): definitions, not fitted
@@ -456,6 +458,15 @@ def adapter_bytes(s: TrainingSetup) -> int:
     if s.lora_dtype is Precision.FP32 or fsdp2_upcast(s) is not Fsdp2Upcast.NONE:
         return 4
     return 2
+
+
+def fsdp1_refuses_uint8(v: Mapping[str, Any]) -> bool:
+    """QLoRA over bitsandbytes with ``uint8`` quant storage under FSDP1: FSDP1 flattens each unit's parameters into
+    one tensor of one dtype, so the uint8 4-bit weights cannot join the 16-bit rest ("Must flatten tensors with
+    uniform dtype"); PEFT's FSDP QLoRA recipe and TRL's FSDP docs set ``bnb_4bit_quant_storage`` to bf16. ``v``: the
+    request keys' values (a request's strings or a setup's fields; the StrEnums equal their strings)."""
+    return (v["sharding"] != "none" and not v["deepspeed"] and v["fsdp_version"] == 1 and v["method"] == "qlora"
+            and v["qlora_backend"] == "bitsandbytes" and v["quant_storage"] == "uint8")
 
 
 def nf4_unsharded(s: TrainingSetup) -> bool:

@@ -18,6 +18,7 @@ from .catalog import GPUS
 from .errors import InputError
 from .inputs import LIMITS
 from .memory import estimate as _estimate
+from .params import fsdp1_refuses_uint8
 from .models import Attention, Estimate, GpuSpec, Method, Optimizer, Precision, QuantStorage, Sharding, TrainingSetup
 from .vocab import ADJUSTMENTS, CAPABILITY_REASONS, CARD_NOTES
 
@@ -124,11 +125,8 @@ def setup_for(s: TrainingSetup, n: int) -> TrainingSetup:
         return replace(s, num_gpus=1, sharding=Sharding.NONE, offload_params=False)
     sharding = s.sharding if s.sharding is not Sharding.NONE else Sharding.ZERO3
     out = replace(s, num_gpus=n, sharding=sharding)
-    if (s.method is Method.QLORA and s.quant_storage is QuantStorage.UINT8 and not s.deepspeed
-            and s.fsdp_version == 1):
-        # FSDP1 cannot flatten uint8 4-bit weights with the 16-bit rest (api: contradiction): a sharded QLoRA run
-        # stores them in bf16, as PEFT's FSDP QLoRA recipe and TRL's FSDP docs set bnb_4bit_quant_storage
-        out = replace(out, quant_storage=QuantStorage.BF16)
+    if fsdp1_refuses_uint8(out.__dict__):
+        out = replace(out, quant_storage=QuantStorage.BF16)   # the storage a sharded QLoRA run sets (params)
     return out
 
 
