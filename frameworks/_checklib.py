@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import enum
+import faulthandler
 import io
 import json
 import logging
@@ -153,6 +154,26 @@ def dataclass_fields(cls: type) -> dict[str, dict[str, typing.Any]]:
             entry["choices"] = [jsonable(c) for c in choices]
         out[f.name] = entry
     return dict(sorted(out.items()))
+
+
+#: Seconds one config may take: the imports come before the first, and LLaMA-Factory's 160 configs then take 6.5 s
+#: in all here (0.13 s the slowest). A config past it ends the checker with every thread's stack on stderr below
+#: the config's id, instead of a silent wait until the test's subprocess limit.
+DEADLINE = 300
+
+
+@contextlib.contextmanager
+def deadline(config_id: str, seconds: float = DEADLINE):
+    """Name the config on the real stderr, and end the process (exit 1, stacks dumped) if it is not done in time.
+    faulthandler's watchdog is a C thread: it fires even when the main thread is stuck in native code holding the
+    GIL (a compiler run, a socket wait)."""
+    sys.__stderr__.write(f"checking {config_id}\n")
+    sys.__stderr__.flush()
+    faulthandler.dump_traceback_later(seconds, exit=True, file=sys.__stderr__)
+    try:
+        yield
+    finally:
+        faulthandler.cancel_dump_traceback_later()
 
 
 def main(handlers: dict[str, typing.Callable[[dict], typing.Any]]) -> None:

@@ -108,7 +108,7 @@ def ensure(target: str) -> Path:
     return py
 
 
-def run(target: str, payload: str, timeout: float = 1200) -> str:
+def run(target: str, payload: str, timeout: float = 600) -> str:
     """Run ``frameworks/<target>/check.py`` in the target's venv with ``payload`` on stdin; its stdout."""
     py = ensure(target)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV"))}

@@ -44,6 +44,12 @@ for _name in ("is_torch_bf16_gpu_available",):
 try:   # DeepSpeed says once which accelerator it found: say it before any config is checked
     from deepspeed.accelerator import get_accelerator
     get_accelerator()
+    # The first DeepSpeed config starts deepspeed.comm on this CPU, whose torch backend compiles (g++ through ninja,
+    # into ~/.cache/torch_extensions: 60 s here) and then initializes a shared-memory all-reduce op; on CI that step
+    # never finished and the checker waited out its 1,200 s limit. Checking a config runs no collective: no op.
+    # (import_module, not `import deepspeed.comm.torch as`: that name is torch itself, star-imported by the package)
+    import importlib
+    importlib.import_module("deepspeed.comm.torch").build_shm_op = lambda: None
 except ImportError:  # pragma: no cover
     pass
 
@@ -120,7 +126,10 @@ def check(request: dict) -> dict:
     # the module the Run and Measure lines start (its file: importing it needs the CLI's runtime packages)
     package = importlib.util.find_spec("llamafactory")
     launcher = package is not None and (Path(package.origin).parent / "launcher.py").is_file()
-    results = {c["id"]: _one(c["files"]) for c in request["configs"]}
+    results = {}
+    for c in request["configs"]:
+        with lib.deadline(c["id"]):
+            results[c["id"]] = _one(c["files"])
     for r in results.values():
         if not launcher:
             r["errors"].append("llamafactory.launcher is missing")

@@ -113,7 +113,8 @@ def check(request: dict) -> dict:
         baseline["dpo" if dpo else "sft"] = set(_one(files).get("warnings", []))
     results = {}
     for cfg in request["configs"]:
-        r = _one(cfg["files"])
+        with lib.deadline(cfg["id"]):
+            r = _one(cfg["files"])
         base = baseline["dpo" if "dpo.yaml" in cfg["files"] else "sft"]
         r["new_warnings"] = [w for w in r.pop("warnings", []) if w not in base]
         results[cfg["id"]] = r

@@ -118,7 +118,7 @@ def check(request: dict) -> dict:
     results = {}
     for cfg in request["configs"]:
         errors, warns_all, view = [], [], {}
-        with lib.captured() as warns:
+        with lib.deadline(cfg["id"]), lib.captured() as warns:
             if "train.py" in cfg["files"]:
                 try:
                     errs, view["script"] = _script(cfg["files"]["train.py"], allowed)

@@ -19,6 +19,9 @@ from frameworks import snapshots, venv
 pytestmark = pytest.mark.frameworks
 
 _RESULTS: dict[str, dict] = {}
+#: A checker that failed, kept for the module's other tests of that target: each would otherwise start it again
+#: and wait as long (three tests x the 1,200 s limit were an hour of a CI run).
+_FAILED: dict[str, BaseException] = {}
 
 
 def _exports(target: str) -> dict[str, Any]:
@@ -38,7 +41,13 @@ def results(target: str) -> tuple[dict[str, Any], dict[str, dict]]:
             if target == "axolotl":
                 entry["capabilities"] = capabilities(e.request, e.request.get("gpu"))
             configs.append(entry)
-        out = json.loads(venv.run(target, json.dumps({"mode": "check", "configs": configs})))
+        if target in _FAILED:
+            raise RuntimeError(f"{target}'s checker already failed in this run") from _FAILED[target]
+        try:
+            out = json.loads(venv.run(target, json.dumps({"mode": "check", "configs": configs})))
+        except BaseException as exc:
+            _FAILED[target] = exc
+            raise
         assert "fatal" not in out, out.get("fatal")
         _RESULTS[target] = out["results"]
     return exports, _RESULTS[target]
