@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from .. import api
@@ -78,6 +78,10 @@ class Entry:
     name_words: tuple[str, ...]          # the words of its name (the tie-break counts those left unmatched)
     lists: tuple[tuple[str, ...], ...]   # word lists a query is matched against; the first is the name's
     exact: frozenset[str]                # queries that name it exactly (id, repo, aliases)
+    sets: tuple[frozenset[str], ...] = field(init=False, repr=False, compare=False)   # ``lists`` as sets
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "sets", tuple(frozenset(words) for words in self.lists))
 
 
 def _repo(text: str) -> str:
@@ -130,7 +134,10 @@ def entries(s: Strings, kind: str) -> tuple[Entry, ...]:
     return s.remember(("search_entries", kind), lambda: _gpu_entries(s))
 
 
+@lru_cache(maxsize=1 << 16)
 def _term_score(term: str, word: str) -> int:
+    """How well one typed term takes one word (3 whole or its number, 2 its beginning, 1 a part of it, 0 not): a
+    keystroke asks this of every word of every entry with the same few terms, so the answers are kept."""
     if term == word:
         return 3
     number = _NUMBER.match(word)
@@ -161,12 +168,15 @@ def _list_score(query: tuple[str, ...], words: tuple[str, ...]) -> tuple[int, se
     return total, used
 
 
-def _rank(entry: Entry, query: tuple[str, ...], exact: str) -> tuple[float, int] | None:
+def _rank(entry: Entry, query: tuple[str, ...], exact: str,
+          takers: tuple[frozenset[str], ...]) -> tuple[float, int] | None:
     if exact and exact in entry.exact:
         return 1000.0, 0
     best: float = 0
     unmatched = len(entry.name_words)
     for i, words in enumerate(entry.lists):
+        if any(words_taking.isdisjoint(entry.sets[i]) for words_taking in takers):
+            continue                         # a term no word of this list takes: the list scores 0
         score, used = _list_score(query, words)
         if not score:
             continue
@@ -177,6 +187,12 @@ def _rank(entry: Entry, query: tuple[str, ...], exact: str) -> tuple[float, int]
     return (best, unmatched) if best else None
 
 
+def _vocabulary(s: Strings, kind: str) -> tuple[str, ...]:
+    """Every word of a picker's lists, once."""
+    return s.remember(("search_vocabulary", kind), lambda: tuple(dict.fromkeys(
+        w for e in entries(s, kind) for words in e.lists for w in words)))
+
+
 def search(s: Strings, kind: str, text: str) -> list[str]:
     """The values of the entries the query finds, best first (all of them, in the catalogue's order, for an empty
     query)."""
@@ -185,9 +201,11 @@ def search(s: Strings, kind: str, text: str) -> list[str]:
     if not query:
         return [e.value for e in all_entries]
     exact = _repo(text)
+    # per term, the words of the picker it takes: a list lacking one of them is passed over without scoring it
+    takers = tuple(frozenset(w for w in _vocabulary(s, kind) if _term_score(t, w)) for t in set(query))
     ranked = []
     for order, entry in enumerate(all_entries):
-        rank = _rank(entry, query, exact)
+        rank = _rank(entry, query, exact, takers)
         if rank is not None:
             ranked.append((-rank[0], rank[1], order, entry.value))
     return [value for *_key, value in sorted(ranked)]
