@@ -176,6 +176,15 @@ def deadline(config_id: str, seconds: float = DEADLINE):
         faulthandler.cancel_dump_traceback_later()
 
 
+def each(configs: list[dict], one: typing.Callable[[dict], dict]) -> dict[str, dict]:
+    """``{id: one(config)}`` over a check request's configs, each under its ``deadline``."""
+    results = {}
+    for config in configs:
+        with deadline(config["id"]):
+            results[config["id"]] = one(config)
+    return results
+
+
 def main(handlers: dict[str, typing.Callable[[dict], typing.Any]]) -> None:
     """Read ``{"mode": ..., ...}`` from stdin, answer the handler's result as JSON on stdout (one line)."""
     request = json.load(sys.stdin)

@@ -110,10 +110,7 @@ def check(request: dict) -> dict:
     # the module the Run and Measure lines start (its file: importing it needs the CLI's runtime packages)
     package = importlib.util.find_spec("axolotl")
     launcher = package is not None and (Path(package.origin).parent / "cli" / "train.py").is_file()
-    results = {}
-    for c in request["configs"]:
-        with lib.deadline(c["id"]):
-            results[c["id"]] = _one(c)
+    results = lib.each(request["configs"], _one)
     for r in results.values():
         if not launcher:
             r["errors"].append("axolotl.cli.train is missing")

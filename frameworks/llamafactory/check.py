@@ -126,10 +126,7 @@ def check(request: dict) -> dict:
     # the module the Run and Measure lines start (its file: importing it needs the CLI's runtime packages)
     package = importlib.util.find_spec("llamafactory")
     launcher = package is not None and (Path(package.origin).parent / "launcher.py").is_file()
-    results = {}
-    for c in request["configs"]:
-        with lib.deadline(c["id"]):
-            results[c["id"]] = _one(c["files"])
+    results = lib.each(request["configs"], lambda c: _one(c["files"]))
     for r in results.values():
         if not launcher:
             r["errors"].append("llamafactory.launcher is missing")

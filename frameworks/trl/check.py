@@ -111,13 +111,14 @@ def check(request: dict) -> dict:
     for dpo in (False, True):
         files = {("dpo.yaml" if dpo else "sft.yaml"): MINIMAL}
         baseline["dpo" if dpo else "sft"] = set(_one(files).get("warnings", []))
-    results = {}
-    for cfg in request["configs"]:
-        with lib.deadline(cfg["id"]):
-            r = _one(cfg["files"])
+
+    def one(cfg: dict) -> dict:
+        r = _one(cfg["files"])
         base = baseline["dpo" if "dpo.yaml" in cfg["files"] else "sft"]
         r["new_warnings"] = [w for w in r.pop("warnings", []) if w not in base]
-        results[cfg["id"]] = r
+        return r
+
+    results = lib.each(request["configs"], one)
     return {"results": results, "baseline": {k: sorted(v) for k, v in baseline.items()}}
 
 

@@ -115,10 +115,10 @@ def _script(text: str, allowed: dict) -> tuple[list[str], dict]:
 def check(request: dict) -> dict:
     allowed = lists()
     config = _cli_config()
-    results = {}
-    for cfg in request["configs"]:
-        errors, warns_all, view = [], [], {}
-        with lib.deadline(cfg["id"]), lib.captured() as warns:
+
+    def one(cfg: dict) -> dict:
+        errors, view = [], {}
+        with lib.captured() as warns:
             if "train.py" in cfg["files"]:
                 try:
                     errs, view["script"] = _script(cfg["files"]["train.py"], allowed)
@@ -131,9 +131,9 @@ def check(request: dict) -> dict:
                     view["cli"] = lib.jsonable(parsed.model_dump(mode="json"))
                 except Exception as exc:  # noqa: BLE001
                     errors.append(f"unsloth.yaml: {lib.error_text(exc)}")
-        warns_all = list(warns)
-        results[cfg["id"]] = {"ok": not errors, "errors": errors, "view": view, "new_warnings": warns_all}
-    return {"results": results}
+        return {"ok": not errors, "errors": errors, "view": view, "new_warnings": list(warns)}
+
+    return {"results": lib.each(request["configs"], one)}
 
 
 def snapshot(request: dict) -> dict:
