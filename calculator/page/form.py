@@ -6,6 +6,8 @@ A control knows its key, never a widget kind: the kinds (``page/kinds/``) pass t
 """
 from __future__ import annotations
 
+import math
+
 from typing import Any, Callable
 
 from .. import api
@@ -305,8 +307,8 @@ def readings(s: Strings, fields: tuple[str, ...], raw: dict[str, Any]) -> dict[s
         if not isinstance(text, str) or not text.strip() or set(text.strip()) <= _PLAIN_TYPED:
             continue
         value = parse_number(text)
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            continue
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            continue                   # "1E٤00" reads as infinity: no reading, the field's own error says why
         shown = fmt_int(value) if isinstance(value, int) else plain_number(value)
         out[key] = filled(s.get("fields.read_as"), {"n": shown})
     return out

@@ -102,6 +102,8 @@ def _answer(lang: str, message: str) -> dict:
 @example("fits", {"micro_batch_size": "٩" * 4301}, "llama-3.1-8b", "ar")
 @example("estimator", {}, {"source": "custom", "value": {**{k: str(v) for k, v in _config.items()},
                                                           "vocab_size": "9" * 4301}}, "en")
+@example("compare", {}, {"source": "custom", "value": {**{k: str(v) for k, v in _config.items()},   # reads as inf:
+                                                        "hidden_size": "1E٤00"}}, "ar")  # its "read as" raised
 def test_anything_a_form_or_a_link_can_send_is_answered_next_to_its_control(kind, raw, model, lang):
     """Any raw control values: an answer, or errors with the API's codes, each on a control of the widget."""
     raw.pop("include", None)
