@@ -4,11 +4,38 @@ Nothing here computes memory; see ``memory.py``. Nothing here imports a browser 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
-from typing import Callable
+from typing import Any, Callable, TypeVar
+
+_T = TypeVar("_T")
 
 
+def hashed_once(cls: type[_T]) -> type[_T]:
+    """A frozen dataclass whose hash is computed on first use and kept (in ``__dict__["_hash"]``, not a field: equality,
+    ``replace``, ``fields`` and the JSON never see it). The estimator's lru caches key on setups, models, cards and
+    workloads, and a dataclass's own ``__hash__`` hashes every field again on each lookup (each StrEnum field through
+    a Python-level ``Enum.__hash__``): one page answer looked up ~1,500 of them. Pickling leaves the kept hash out
+    (a string's hash differs between processes)."""
+    names = tuple(f.name for f in fields(cls) if (f.compare if f.hash is None else f.hash))
+
+    def __hash__(self: Any) -> int:
+        d = self.__dict__
+        h = d.get("_hash")
+        if h is None:
+            h = hash(tuple([d[n] for n in names]))
+            object.__setattr__(self, "_hash", h)
+        return h
+
+    def __getstate__(self: Any) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+
+    cls.__hash__ = __hash__            # type: ignore[assignment]
+    cls.__getstate__ = __getstate__    # type: ignore[attr-defined]
+    return cls
+
+
+@hashed_once
 @dataclass(frozen=True, kw_only=True)
 class ModelArch:
     """A decoder-only transformer's architecture, with Hugging Face ``config.json`` field names.
@@ -101,6 +128,7 @@ class VisionTower:
     vision_output_dim: int = 0
 
 
+@hashed_once
 @dataclass(frozen=True, kw_only=True)
 class GpuSpec:
     """One GPU model. ``memory_bytes`` is the memory the driver reports (nvidia-smi ``memory.total``), which can differ
@@ -234,6 +262,7 @@ LORA_MODULES: tuple[str, ...] = (
 ALL_LINEAR: tuple[str, ...] = LORA_MODULES[:-1]   # PEFT "all-linear" excludes the output head
 
 
+@hashed_once
 @dataclass(frozen=True, kw_only=True)
 class TrainingSetup:
     """Everything one estimate depends on. Defaults are those documented in ESTIMATOR.md (the common HF stack).

@@ -29,7 +29,8 @@ from typing import Any
 
 from .errors import TimeNotModelled
 from .memory import activation_bytes, activation_host_bytes, estimate as memory_estimate
-from .models import Attention, GpuSpec, Method, Optimizer, Precision, QloraBackend, Sharding, TrainingSetup
+from .models import (Attention, GpuSpec, Method, Optimizer, Precision, QloraBackend, Sharding, TrainingSetup,
+                     hashed_once)
 from .params import (
     NF4_BITS,
     attention_head_dims,
@@ -164,6 +165,7 @@ _KERNELS_OUTSIDE_LAYERS = 40.0
 PCIE_FALLBACK_GB_S = 16.0
 
 
+@hashed_once
 @dataclass(frozen=True, kw_only=True)
 class Workload:
     """The training data: ``dataset_tokens``, or ``dataset_examples`` with ``mean_tokens_per_example``; ``epochs``.

@@ -205,3 +205,35 @@ def test_every_key_that_fails_on_its_own_is_reported_at_once() -> None:
     assert both["errors"] == [{"code": "out_of_range", "field": "seq_len"}]
     assert call({"model": "llama-3.1-8b", "sharding": "zero3"})["errors"] == [{"code": "contradiction",
                                                                               "field": "sharding"}]
+
+
+@pytest.mark.parametrize("framework", ["none", "trl", "axolotl"])
+def test_a_key_left_out_is_answered_as_its_default_given(framework: str) -> None:
+    """The parser uses each default's checked value when a key is left out (api._CHECKED_DEFAULTS): the answer is
+    the one that giving every default explicitly gets, the framework's fill-ins included."""
+    base = {"model": "llama-3.1-8b", "gpu": "rtx-4090", "framework": framework, "dataset_tokens": 10**6}
+    explicit = {**api.framework_defaults(framework, base), **base}
+    explicit.pop("describe", None)
+    left_out, given = call(base), call(explicit)
+    assert left_out["ok"] and given["ok"], (left_out, given)
+    assert left_out["result"]["inputs"] == given["result"]["inputs"]
+    assert left_out["result"]["peak_bytes_per_gpu"] == given["result"]["peak_bytes_per_gpu"]
+
+
+def test_setups_models_and_cards_keep_their_hash_out_of_their_fields() -> None:
+    """models.hashed_once: equal setups hash alike however they were made, the kept hash is no field (replace,
+    fields, pickling and the JSON never carry it), and a changed field gives another key."""
+    import dataclasses
+    import pickle
+
+    a, _ = api.parse_request({"model": "llama-3.1-8b", "method": "qlora"})
+    b = dataclasses.replace(a, seq_len=a.seq_len)
+    assert a == b and hash(a) == hash(b) and {a: 1}[b] == 1
+    assert "_hash" not in {f.name for f in dataclasses.fields(a)} and "_hash" in a.__dict__
+    c = dataclasses.replace(a, seq_len=4096)
+    assert c != a and "_hash" not in c.__dict__ and hash(c) != hash(a)
+    back = pickle.loads(pickle.dumps(a))
+    assert back == a and "_hash" not in back.__dict__ and hash(back) == hash(a)
+    assert api.inputs_json(a) == api.inputs_json(b) and "_hash" not in api.inputs_json(a)
+    for obj in (MODELS["llama-3.1-8b"], GPUS["rtx-4090"]):
+        assert hash(obj) == hash(dataclasses.replace(obj)) and "_hash" not in {f.name for f in dataclasses.fields(obj)}
