@@ -4,6 +4,7 @@ module of calculator/ imports itself back through a cycle."""
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -32,7 +33,8 @@ def _runtime_nodes(tree: ast.AST):
         yield from _runtime_nodes(node)
 
 
-def _imports() -> dict[str, set[str]]:
+@functools.cache           # read once for the module's tests (the package does not change while they run)
+def _imports() -> dict[str, frozenset[str]]:
     """Every module of calculator/ and the calculator modules it imports (``from . import x`` counts as x)."""
     graph: dict[str, set[str]] = {}
     for path in sorted(PACKAGE.rglob("*.py")):
@@ -54,7 +56,7 @@ def _imports() -> dict[str, set[str]]:
                           or (PACKAGE.parent / s.replace(".", "/") / "__init__.py").exists()} or {target}
             elif isinstance(node, ast.Import):
                 found |= {a.name for a in node.names if a.name.startswith("calculator")}
-        graph[name] = found - {name}
+        graph[name] = frozenset(found - {name})
     return graph
 
 
