@@ -247,6 +247,8 @@ def render_time(r: dict[str, Any], s: Strings) -> list[str]:
         step = _text(duration(s, tp["step_time_s"])) if tp["step_time_s"] >= 1 else \
             _text(filled(s.get("out.milliseconds"), {"n": fmt_int(round(tp["step_time_s"] * 1000))}))
         out.append(f"    {s.get('out.step_time')}: {step}; {s.get('out.mfu')}: {fmt_percent(tp['mfu'], 0)}")
+        if (tp.get("evidence") or {}).get("basis") == "datasheet":
+            out.append(f"    ({_text(s.get('out.datasheet_only'))})")
     run = r.get("run")
     if run:
         a, b = run["range_seconds"]
@@ -260,7 +262,14 @@ def render_time(r: dict[str, Any], s: Strings) -> list[str]:
             out.append(f"    {s.get('out.cost')}: no price (give --gpu-hour-price)")
         if run["padding_share"]:
             out.append("    " + _text(filled(s.get("out.padding"), {"share": fmt_percent(run["padding_share"], 0)})))
+    keys = []
     for key in ("fastest", "cheapest"):
+        keys.append(key)
+        best, measured = r.get(f"{key}_setup"), r.get(f"{key}_measured_setup")
+        if best and measured and best["evidence"]["basis"] == "datasheet" and \
+                (measured["gpu"], measured["num_gpus"]) != (best["gpu"], best["num_gpus"]):
+            keys.append(f"{key}_measured")   # a datasheet-only winner, and the winner a measured run backs
+    for key in keys:
         if f"{key}_setup" not in r:
             continue
         v = r[f"{key}_setup"]
@@ -274,6 +283,8 @@ def render_time(r: dict[str, Any], s: Strings) -> list[str]:
             detail += f", {_text(money(s, v['cost']))}"
         elif v.get("cost_per_million_tokens") is not None:
             detail += ", " + _text(filled(s.get("out.per_million"), {"cost": money(s, v["cost_per_million_tokens"])}))
+        if (v.get("evidence") or {}).get("basis") == "datasheet":
+            detail += f"; {_text(s.get('out.datasheet_only'))}"
         out.append(f"  {s.get(f'out.{key}')} {v['num_gpus']} × {v['gpu']} ({detail})")
     return out
 

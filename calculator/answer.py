@@ -15,6 +15,7 @@ from . import recommend, throughput
 from .catalog import GPUS
 from .configs import model_json
 from .errors import TimeNotModelled
+from .evidence import time_evidence
 from .inputs import INPUTS
 from .memory import GB, GIB
 from .models import Estimate, GpuSpec, TrainingSetup
@@ -156,6 +157,7 @@ def throughput_json(s: TrainingSetup, gpu: GpuSpec) -> dict[str, Any]:
         "gpu": gpu.id,
         "num_gpus": s.num_gpus,
         "seq_len": s.seq_len,            # the length the GPU computes on average (padded, or packed seq_len)
+        "evidence": time_evidence(gpu.id, s.method.value, s.num_gpus),
     }
 
 
@@ -219,6 +221,8 @@ def annotate_gpu_table(table: list[dict[str, Any]], s: TrainingSetup, w: Workloa
             if (base, n) not in setups:
                 setups[(base, n)] = recommend.setup_for(base, n)
             setup.update(_card_times(setups[(base, n)], gpu, w, price))
+            if setup.get("tokens_per_second") is not None:
+                setup["evidence"] = time_evidence(gpu.id, base.method.value, n)
 
 
 @lru_cache(maxsize=4096)
@@ -238,16 +242,22 @@ def fastest_and_cheapest(table: list[dict[str, Any]]) -> dict[str, Any]:
 
     def entry(row: dict[str, Any], st: dict[str, Any]) -> dict[str, Any]:
         keys = ("tokens_per_second", "seconds", "gpu_hours", "cost", "cost_per_million_tokens", "price_per_gpu_hour",
-                "verdict")
+                "verdict", "evidence")
         return {"gpu": row["gpu"], "name": row["name"], "num_gpus": st["num_gpus"],
                 **{k: st.get(k) for k in keys if k in st}}
 
-    fastest = max(fits, key=lambda x: (x[1]["tokens_per_second"], -x[1]["num_gpus"]), default=None)
-    priced = [x for x in fits if x[1].get("cost_per_million_tokens") is not None]
-    cost_key = "cost" if priced and "cost" in priced[0][1] else "cost_per_million_tokens"
-    cheapest = min(priced, key=lambda x: (x[1][cost_key], x[1]["num_gpus"]), default=None)
-    return {"fastest_setup": entry(*fastest) if fastest else None,
-            "cheapest_setup": entry(*cheapest) if cheapest else None}
+    def best(among: list[tuple[dict[str, Any], dict[str, Any]]]) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+        fastest = max(among, key=lambda x: (x[1]["tokens_per_second"], -x[1]["num_gpus"]), default=None)
+        priced = [x for x in among if x[1].get("cost_per_million_tokens") is not None]
+        cost_key = "cost" if priced and "cost" in priced[0][1] else "cost_per_million_tokens"
+        cheapest = min(priced, key=lambda x: (x[1][cost_key], x[1]["num_gpus"]), default=None)
+        return (entry(*fastest) if fastest else None), (entry(*cheapest) if cheapest else None)
+
+    fastest, cheapest = best(fits)
+    # the same choice among the cards whose speed a measured run backs (a datasheet-only card can win the first)
+    fastest_measured, cheapest_measured = best([x for x in fits if x[1]["evidence"]["basis"] == "measured"])
+    return {"fastest_setup": fastest, "cheapest_setup": cheapest,
+            "fastest_measured_setup": fastest_measured, "cheapest_measured_setup": cheapest_measured}
 
 
 def _time_fields(s: TrainingSetup, options: dict[str, Any], r: dict[str, Any]) -> None:

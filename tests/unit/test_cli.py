@@ -76,3 +76,20 @@ def test_module_entry_point_runs() -> None:
     p = subprocess.run([sys.executable, "-m", "calculator", "--describe"], cwd=ROOT, capture_output=True, text=True,
                        timeout=60)
     assert p.returncode == 0 and json.loads(p.stdout)["ok"] is True
+
+
+def test_a_time_resting_on_a_datasheet_says_so(capsys) -> None:
+    """The speed block of a card no measured run covers, and a datasheet-only fastest/cheapest, carry the note; the
+    winner among measured cards follows it. A measured card's speed has no note."""
+    note = "from the card's datasheet only"
+    assert main(["--model", "llama-3.1-8b", "--method", "qlora", "--gpu", "mi300x", "--dataset-tokens", "10000000"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    speed = lines.index(next(x for x in lines if x.startswith("  Speed, time and cost on 1 × mi300x")))
+    assert any(note in x for x in lines[speed:speed + 5])
+    fastest = next(x for x in lines if x.startswith("  Fastest that fits:"))
+    measured = next(x for x in lines if x.startswith("  Fastest that fits on a card with measured speeds:"))
+    assert note in fastest and note not in measured
+    assert main(["--model", "llama-3.1-8b", "--method", "qlora", "--gpu", "rtx-4090", "--gradient-checkpointing"]) == 0
+    out = capsys.readouterr().out
+    block = out[out.index("Speed, time and cost on 1 × rtx-4090"):out.index("Fastest that fits")]
+    assert note not in block

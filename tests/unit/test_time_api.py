@@ -115,3 +115,46 @@ def test_cli_prints_time_and_cost(capsys) -> None:
     assert "Fastest that fits:" in out and "Cheapest that fits:" in out
 
 
+
+
+# ESTIMATOR.md, "Not checked against a measurement": no usable speed row runs on these cards.
+_DATASHEET_ONLY = ("b200", "h200", "mi300x", "rtx-5090", "v100-32gb")
+
+
+def test_every_time_says_what_it_rests_on() -> None:
+    """``evidence`` on the chosen card's speed and on every timed card and count of the GPU table: the cards no
+    measured run covers rest on their datasheet, the RTX 4090 (torchtune's and others' runs) on measured speeds."""
+    r = _api(gpu="rtx-4090", method="qlora")["result"]
+    ev = r["throughput"]["evidence"]
+    assert ev["basis"] == "measured" and ev["rows"] >= 1 and "qlora" in ev["methods"] and ev["method_measured"]
+    timed = 0
+    for row in r["gpu_table"]:
+        for st in row["setups"]:
+            if st.get("tokens_per_second") is None:
+                assert "evidence" not in st
+                continue
+            timed += 1
+            e = st["evidence"]
+            assert e["basis"] in ("measured", "datasheet") and (e["basis"] == "measured") == (e["rows"] > 0)
+            assert e["count_measured"] == (st["num_gpus"] in e["gpu_counts"])
+            if row["gpu"] in _DATASHEET_ONLY:
+                assert e == {"basis": "datasheet", "rows": 0, "methods": [], "gpu_counts": [],
+                             "method_measured": False, "count_measured": False}, row["gpu"]
+    assert timed > 20
+
+
+def test_the_fastest_and_cheapest_among_measured_cards_sit_beside_the_overall_ones() -> None:
+    """A datasheet-only card can win "fastest" or "cheapest"; the answer names the winner among the cards a measured
+    run backs too, never faster (or cheaper) than the overall one, and each carries its evidence."""
+    r = _api(model="qwen2.5-14b", method="full", gpu="rtx-4090", dataset_tokens=20_000_000)["result"]
+    fastest, cheapest = r["fastest_setup"], r["cheapest_setup"]
+    fm, cm = r["fastest_measured_setup"], r["cheapest_measured_setup"]
+    assert fm["evidence"]["basis"] == cm["evidence"]["basis"] == "measured"
+    assert fm["tokens_per_second"] <= fastest["tokens_per_second"] and cm["cost"] >= cheapest["cost"]
+    if fastest["evidence"]["basis"] == "measured":
+        assert (fm["gpu"], fm["num_gpus"]) == (fastest["gpu"], fastest["num_gpus"])
+    assert fastest["gpu"] in _DATASHEET_ONLY or fastest["evidence"]["basis"] == "measured"
+    for best in (fastest, cheapest, fm, cm):
+        row = next(row for row in r["gpu_table"] if row["gpu"] == best["gpu"])
+        st = next(st for st in row["setups"] if st["num_gpus"] == best["num_gpus"])
+        assert st["verdict"] != "does_not_fit" and st["evidence"] == best["evidence"]

@@ -23,6 +23,7 @@ calculator/api.py
 calculator/catalog.py
 calculator/configs.py
 calculator/errors.py
+calculator/evidence.py
 calculator/frameworks.py
 calculator/inputs.py
 calculator/memory.py

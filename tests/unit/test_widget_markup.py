@@ -200,3 +200,36 @@ def test_the_seqlen_chart_stacks_each_column_by_component_to_its_peak(lang):
     logits = [r["breakdown_bytes"]["logits_loss"] for r in rows]
     assert logits == sorted(logits) and logits[-1] > 10 * logits[0]       # what the 8k paragraph points at
     assert re.search(r'class="calc-yaxis"', html) and re.search(r"\d GB", html)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_time_resting_on_a_datasheet_says_so_where_it_is_shown(lang):
+    """The summary's run line, the fastest/cheapest lines and the GPU table's card names carry the datasheet note
+    exactly where the answer's ``evidence`` says the card has no measured run; the measured winners sit beside
+    datasheet-only ones."""
+    s = S[lang]
+    state = {"model": "qwen2.5-14b", "method": "full", "gpu": "rtx-4090", "dataset_tokens": 20_000_000}
+    html, results, errors = render_results(s, "estimator", read_kind_form("estimator", state)[0])
+    assert not errors
+    text, r = str(html), results[0]
+    note, mark = plain_text(s.get("out.datasheet_only")), plain_text(s.get("out.datasheet_mark"))
+    for row in r["gpu_table"]:
+        drawn = re.search(rf'<tr data-gpu="{re.escape(row["gpu"])}".*?</tr>', text, re.S).group(0)
+        datasheet = any(st.get("evidence", {}).get("basis") == "datasheet" for st in row["setups"])
+        assert (mark in drawn) == datasheet, row["gpu"]
+    lines = {m.group(1): m.group(0) for m in re.finditer(r'class="calc-elsewhere" data-setup="(\w+)".*?</li>', text,
+                                                           re.S)}
+    for key in ("fastest", "cheapest"):
+        best = r[f"{key}_setup"]
+        assert (note in lines[key]) == (best["evidence"]["basis"] == "datasheet"), key
+        if best["evidence"]["basis"] == "datasheet":
+            measured = plain_text(lines[f"{key}_measured"])
+            assert note not in measured and r[f"{key}_measured_setup"]["name"] in measured, key
+    page = Page(json.dumps(calc_strings(lang)), lang)
+    run_line = {}
+    for gpu in ("rtx-4090", "mi300x"):
+        raw = {"model": "llama-3.1-8b", "method": "qlora", "gpu": gpu, "dataset_tokens": "20000000"}
+        out = json.loads(page.render(json.dumps({"kind": "estimator", "raw": raw, "fixed": {}})))
+        drawn = out["html"] + "".join((out.get("slots") or {}).values())
+        run_line[gpu] = plain_text(re.search(r'class="calc-peak__run".*?</p>', drawn, re.S).group(0))
+    assert note not in run_line["rtx-4090"] and note in run_line["mi300x"]

@@ -89,14 +89,36 @@ def _elsewhere(s: Strings, r: dict[str, Any], tag: str = "span") -> list[Html]:
     """The fastest and the cheapest setups that fit, each with its time and cost (or speed and cost per million
     tokens without a workload); "nothing fits" when none does."""
     with_run = "run" in r
+    chosen = []
+    for key in ("fastest", "cheapest"):
+        best = r.get(f"{key}_setup")
+        if not best:
+            continue
+        chosen.append((key, best))
+        measured = r.get(f"{key}_measured_setup")
+        # a datasheet-only winner is said as such, with the winner among the cards a measured run backs beside it
+        if _datasheet(best) and measured and (measured["gpu"], measured["num_gpus"]) != (best["gpu"], best["num_gpus"]):
+            chosen.append((f"{key}_measured", measured))
     items = [el(tag, {"class": "calc-elsewhere", "data-setup": key, "data-gpu": best["gpu"],
                       "data-num-gpus": best["num_gpus"]},
                 s.get(f"out.{key}"), " ", setup_label(best["num_gpus"], best["name"]), " — ",
-                setup_time_cost(s, best, with_run))
-             for key in ("fastest", "cheapest") if (best := r.get(f"{key}_setup"))]
+                setup_time_cost(s, best, with_run), _datasheet_note(s, best))
+             for key, best in chosen]
     if not items and "fastest_setup" in r:
         items = [el(tag, {"class": "calc-elsewhere", "data-setup": "none"}, s.get("out.smallest_none"))]
     return items
+
+
+def _datasheet(entry: dict[str, Any] | None) -> bool:
+    """The entry's time rests on its card's datasheet alone (``evidence``: no usable measured run on the card)."""
+    return bool(entry) and (entry.get("evidence") or {}).get("basis") == "datasheet"
+
+
+def _datasheet_note(s: Strings, entry: dict[str, Any] | None) -> Html:
+    """" (from the card's datasheet only: ...)" after a time that rests on the datasheet alone, else nothing."""
+    if not _datasheet(entry):
+        return join()
+    return el("span", {"class": "calc-evidence", "data-evidence": "datasheet"}, " (", s.get("out.datasheet_only"), ")")
 
 
 def _paging_line(s: Strings, g: dict[str, Any]) -> Html:
@@ -129,11 +151,13 @@ def _run_line(s: Strings, r: dict[str, Any]) -> Html:
         if run.get("cost") is not None:
             parts += [s.get("out.list_sep"), el("span", {"data-calc-output": "run.cost", "data-value": run["cost"]},
                                                 money(s, run["cost"], run["currency"]))]
-        return el("p", {"class": "calc-peak__run"}, s.get("out.run"), s.get("out.colon"), parts)
+        return el("p", {"class": "calc-peak__run"}, s.get("out.run"), s.get("out.colon"), parts,
+                  _datasheet_note(s, tp))
     if tp:
         return el("p", {"class": "calc-peak__run"}, s.get("out.speed_per_gpu"), s.get("out.colon"),
                   el("span", {"data-calc-output": "throughput.tokens_per_second_per_gpu",
-                              "data-value": tp["tokens_per_second_per_gpu"]}, rate(s, tp["tokens_per_second_per_gpu"])))
+                              "data-value": tp["tokens_per_second_per_gpu"]}, rate(s, tp["tokens_per_second_per_gpu"])),
+                  _datasheet_note(s, tp))
     return join()
 
 
@@ -439,7 +463,8 @@ def _gpu_row(s: Strings, row: dict[str, Any], counts: list[int], current: bool, 
     """One card's row of the GPU table, remembered per language and figures (after a change most rows are the same
     as before: the card, its verdicts and times do not depend on which card the reader chose)."""
     refused = (row.get("unsupported") or {}).get("reason")
-    key = ("gpu_row", row["gpu"], tuple(counts), current, with_run, refused, tuple(row.get("adjusted", ())),
+    datasheet = any(_datasheet(st) for st in row["setups"])      # its times rest on its datasheet alone
+    key = ("gpu_row", row["gpu"], tuple(counts), current, with_run, refused, tuple(row.get("adjusted", ())), datasheet,
            tuple((st["num_gpus"], st["verdict"], st.get("tokens_per_second"), st.get("seconds"), st.get("cost"),
                   st.get("cost_per_million_tokens")) for st in row["setups"]))
 
@@ -463,9 +488,12 @@ def _gpu_row(s: Strings, row: dict[str, Any], counts: list[int], current: bool, 
 
     def draw() -> Html:
         mark = el("span", {"class": "calc-table__adjusted"}, s.get("out.adjusted_mark")) if row.get("adjusted") else ""
+        sheet = el("span", {"class": "calc-table__datasheet", "data-evidence": "datasheet"},
+                   s.get("out.datasheet_mark")) if datasheet else ""
         return el("tr", {"data-gpu": row["gpu"], "class": "calc-table__current" if current else None,
                          "aria-current": "true" if current else None},
-                  el("th", {"scope": "row"}, ltr(row["name"]), el("br") if mark else "", mark),
+                  el("th", {"scope": "row"}, ltr(row["name"]), el("br") if mark else "", mark,
+                     el("br") if sheet else "", sheet),
                   el("td", {}, bytes_html(row["memory_bytes"])), cells())
     return s.remember(key, draw)
 
