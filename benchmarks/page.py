@@ -143,6 +143,21 @@ RECALC_JS = """async ({ n }) => {
 }"""
 
 
+#: Whether the worker's snapshot is in IndexedDB (docs/assets/calc/worker.mjs: database "calc-runtime", store
+#: "snapshots", one entry).
+SNAPSHOT_STORED_JS = """() => new Promise((resolve) => {
+  const request = indexedDB.open("calc-runtime");
+  request.onerror = () => resolve(false);
+  request.onsuccess = () => {
+    const db = request.result;
+    if (!db.objectStoreNames.contains("snapshots")) { db.close(); resolve(false); return; }
+    const count = db.transaction("snapshots", "readonly").objectStore("snapshots").count();
+    count.onsuccess = () => { db.close(); resolve(count.result > 0); };
+    count.onerror = () => { db.close(); resolve(false); };
+  };
+})"""
+
+
 #: Every one-control change of one widget, one at a time: each option of each select (the model's first 10), then
 #: each number field halved and doubled and put back. Returns [{kind, change, python}] for the changes that drew
 #: results (a refused value draws none and is not a change a reader waits for).
@@ -300,6 +315,11 @@ def run(site: Path, runs: int, changes: int) -> dict:
                         cold.append(mark(page, "calc:ready"))
                     elif name == "reload":
                         warm.append(mark(page, "calc:ready"))
+                    if name == "first":
+                        # A reader stays on the first page a while; the worker writes its snapshot (~31 MB into
+                        # IndexedDB) after "ready", and leaving at once would kill that write and make the second
+                        # page start Python again. Wait until the snapshot is stored (or 30 s).
+                        page.wait_for_function(SNAPSHOT_STORED_JS, timeout=30_000, polling=250)
                     if name != "reload":
                         page.goto("about:blank")
                 if len(cold) == 1:
