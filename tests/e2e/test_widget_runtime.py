@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 
 import pytest
 from playwright.sync_api import expect
@@ -77,11 +78,22 @@ def test_every_loading_stage_shows_its_words_and_the_bytes_downloaded(page, cont
         if (el && el.textContent !== last) window.__texts.push(el.textContent);
       }).observe(document, {subtree: true, childList: true, characterData: true});
     """)
-    held = []
+    held, first = [], []
     context.route("**/calculator-*-py3-none-any.whl", lambda route: held.append(route))
+    # The runtime's first file is held too, so the download's start ("0.0 of N MB") is a state the page stays in,
+    # not a moment a loaded machine can skip past before the status line is read.
+    context.route("**/pyodide.mjs", lambda route: first.append(route))
     page.goto(url(site_url, lang, "calculator/"))
     status = page.locator("#calc-estimator-1 [data-calc-status]")
     s = S[lang]
+    zero = re.compile("^" + re.escape(s.get("status.downloading_bytes")).replace(r"\{done\}", "0\\.0")
+                      .replace(r"\{total\}", r"\d{1,3}(,\d{3})*\.\d") + "$")
+    expect(status).to_have_text(zero, timeout=READY_MS)
+    deadline = time.monotonic() + READY_MS / 1000
+    while not first and time.monotonic() < deadline:        # the worker's request for it, answered by the route
+        page.wait_for_timeout(50)
+    assert len(first) == 1
+    first[0].continue_()
     expect(status).to_have_text(s.get("status.loading"), timeout=READY_MS)   # Python runs, the wheel is on its way
     assert page.evaluate("document.documentElement.dataset.calcRuntime") == "loading"
     assert len(held) == 1
