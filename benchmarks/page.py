@@ -98,8 +98,25 @@ BARE_WORKER = """self.onmessage = async (e) => {
 };
 """
 
-RECALC_JS = """async ({ n }) => {
-  const root = document.querySelector('[data-calc-kind="estimator"]');
+#: The one wait both loops below use: the widget's ``calc:rendered`` detail, or null when calc.js says the change was
+#: refused (``calc:refused``; data-calc-stale may be set already) or nothing happened within ``ms``.
+DRAWN_OR_REFUSED_JS = """
+  const drawnOrRefused = (root, ms) => new Promise((resolve) => {
+    const rendered = (ev) => finish(ev.detail);
+    const refused = () => finish(null);
+    const timer = setTimeout(() => finish(null), ms);
+    const finish = (detail) => {
+      clearTimeout(timer);
+      root.removeEventListener("calc:rendered", rendered);
+      root.removeEventListener("calc:refused", refused);
+      resolve(detail);
+    };
+    root.addEventListener("calc:rendered", rendered);
+    root.addEventListener("calc:refused", refused);
+  });
+"""
+
+RECALC_JS = """async ({ n }) => {""" + DRAWN_OR_REFUSED_JS + """  const root = document.querySelector('[data-calc-kind="estimator"]');
   const gpu = root.querySelector('select[data-calc-field="gpu"]');
   const method = root.querySelector('select[data-calc-field="method"]');
   const gpus = Array.from(gpu.options).map((o) => o.value);
@@ -113,19 +130,7 @@ RECALC_JS = """async ({ n }) => {
     const values = i % 2 ? methods : gpus;
     const next = values[(values.indexOf(select.value) + 1) % values.length];
     // Drawn, or refused (a card the setup cannot run: the widget marks its results out of date and draws none).
-    const done = new Promise((resolve) => {
-      const rendered = (ev) => finish(ev.detail);
-      const refused = () => finish(null);
-      const timer = setTimeout(() => finish(null), 10000);
-      const finish = (detail) => {
-        clearTimeout(timer);
-        root.removeEventListener("calc:rendered", rendered);
-        root.removeEventListener("calc:refused", refused);
-        resolve(detail);
-      };
-      root.addEventListener("calc:rendered", rendered);
-      root.addEventListener("calc:refused", refused);
-    });
+    const done = drawnOrRefused(root, 10000);
     const t0 = performance.now();
     select.value = next;
     select.dispatchEvent(new Event("change", { bubbles: true }));
@@ -161,22 +166,9 @@ SNAPSHOT_STORED_JS = """() => new Promise((resolve) => {
 #: Every one-control change of one widget, one at a time: each option of each select (the model's first 10), then
 #: each number field halved and doubled and put back. Returns [{kind, change, python}] for the changes that drew
 #: results (a refused value draws none and is not a change a reader waits for).
-CHANGES_JS = """async (root) => {
-  const out = [];
+CHANGES_JS = """async (root) => {""" + DRAWN_OR_REFUSED_JS + """  const out = [];
   const change = async (control, value, label) => {
-    const done = new Promise((resolve) => {     // drawn, or refused (calc.js says which; stale may be set already)
-      const rendered = (ev) => finish(ev.detail);
-      const refused = () => finish(null);
-      const timer = setTimeout(() => finish(null), 5000);   // a control that starts no computation
-      const finish = (detail) => {
-        clearTimeout(timer);
-        root.removeEventListener("calc:rendered", rendered);
-        root.removeEventListener("calc:refused", refused);
-        resolve(detail);
-      };
-      root.addEventListener("calc:rendered", rendered);
-      root.addEventListener("calc:refused", refused);
-    });
+    const done = drawnOrRefused(root, 5000);     // 5 s: a control that starts no computation
     control.value = value;
     control.dispatchEvent(new Event("change", { bubbles: true }));
     const detail = await done;
