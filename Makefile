@@ -1,7 +1,8 @@
 # Two commands for a newcomer (see README.md):
 #   make serve   install what is missing, build the site, serve it at a printed local address
 #   make test    install what is missing, run every test (unit, property, accuracy, docs, e2e, frameworks)
-#   make check   the fast tiers only (unit, property), for contributors: seconds, needs no npm, browser or site
+#   make check   the fast tiers only (unit, property), for contributors: seconds, needs no browser or site (the doc
+#                blocks read the CMS locales under node_modules, so it installs those too)
 # Both are idempotent: a second run only redoes what changed.
 
 PYTHON  ?= python3
@@ -48,7 +49,7 @@ test: install chromium
 
 # One worker per core (pytest-xdist): the fast tiers are ~1,550 independent, CPU-bound tests. Python's bytecode cache
 # stays on even where the environment turns it off (PYTHONDONTWRITEBYTECODE): each worker imports every test module.
-check: $(VENV)/.installed
+check: install
 	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -n auto -m "unit or property" -q
 
 # The frameworks' field lists the export checks diff against (frameworks/<target>/snapshot.json, committed); run
