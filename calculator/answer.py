@@ -31,17 +31,18 @@ def _sizes(b: int) -> dict[str, float]:
     return {"gb": round(b / GB, 2), "gib": round(b / GIB, 2)}
 
 
-def _json_value(x: Any) -> Any:
-    if isinstance(x, Enum):
-        return x.value
-    if isinstance(x, tuple):
-        return list(x)
-    return x
+#: The setup's fields the answer echoes, in the input table's order.
+_ECHOED = tuple(spec.name for spec in INPUTS if spec.setup and spec.name != "model")
 
 
 def inputs_json(s: TrainingSetup) -> dict[str, Any]:
-    """The normalised inputs (defaults filled in), in request form: feeding it back gives the same estimate."""
-    out = {spec.name: _json_value(getattr(s, spec.name)) for spec in INPUTS if spec.setup and spec.name != "model"}
+    """The normalised inputs (defaults filled in), in request form: feeding it back gives the same estimate. (Every
+    answer echoes ~50 fields, the "what fits" widget 216 answers per change: one loop, no call per field.)"""
+    fields = vars(s)
+    out: dict[str, Any] = {}
+    for name in _ECHOED:
+        x = fields[name]
+        out[name] = x._value_ if isinstance(x, Enum) else list(x) if x.__class__ is tuple else x
     out["momentum"] = False          # folded into the optimizer (sgd + momentum = sgd_momentum)
     return out
 

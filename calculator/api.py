@@ -15,7 +15,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
-from typing import Any, Callable
+from typing import Any, Callable, Iterable, Iterator
 
 from . import frameworks, models, recommend, throughput
 from .answer import gpu_json, inputs_json, result_json
@@ -30,7 +30,7 @@ from .recommend import verdict
 from .models import Method, Optimizer, Precision, TrainingSetup
 from .values import MAX_DIGITS, whole_number
 
-__all__ = ["answer_text", "answer", "schema", "parse_request", "framework_defaults", "framework_json", "parse_model",
+__all__ = ["answer_text", "answer", "answer_each", "schema", "parse_request", "framework_defaults", "framework_json", "parse_model",
            "read_json", "read_text", "check_text", "check_tree", "inputs_json", "result_json", "DEFAULTS", "ERROR_CODES",
            "LIMITS", "ENUMS", "MAX_INPUT_CHARS", "MAX_DEPTH", "MODELS", "GPUS", "MODEL_FIELDS", "verdict"]
 
@@ -287,9 +287,7 @@ def parse_request(obj: Any) -> tuple[TrainingSetup, dict[str, Any]]:
         fields["optimizer"] = Optimizer.SGD_MOMENTUM
     if fields["precision"] is Precision.FP32:
         fields["lora_dtype"] = Precision.FP32          # adapters follow an fp32 model
-    setup = TrainingSetup(**fields)
-    if setup.method is not Method.FULL and trainable_params(setup) == 0:
-        raise InputError("contradiction", "lora_targets")   # e.g. gate_proj on a model with a plain MLP
+    setup = _counted(TrainingSetup(**fields))
     workload = None
     if v["dataset_tokens"] is not None or v["dataset_examples"] is not None:
         workload = throughput.Workload(dataset_tokens=v["dataset_tokens"], dataset_examples=v["dataset_examples"],
@@ -299,6 +297,65 @@ def parse_request(obj: Any) -> tuple[TrainingSetup, dict[str, Any]]:
                    # echoed as given, with or without a data size to use them on (an accepted input is echoed)
                    "workload_inputs": {k: v[k] for k in WORKLOAD_KEYS}, "epochs": v["epochs"],
                    "framework": framework_json({**obj, "framework": v["framework"]})}
+
+
+def _counted(setup: TrainingSetup) -> TrainingSetup:
+    """The setup, if it trains something: adapters with no module to wrap are refused."""
+    if setup.method is not Method.FULL and trainable_params(setup) == 0:
+        raise InputError("contradiction", "lora_targets")   # e.g. gate_proj on a model with a plain MLP
+    return setup
+
+
+def _shared_key(obj: Any) -> str | None:
+    """What a request says besides its catalogue ``model``, as exact text, or None when it has no such part:
+    values of JSON's own types only (a tuple or an int subclass would print like a list or an int and might be
+    checked otherwise), and no ``describe``."""
+    def plain(x: Any, depth: int) -> bool:
+        t = type(x)
+        if t in (str, int, float, bool) or x is None:
+            return True
+        if depth == 0:
+            return False
+        if t is list:
+            return all(plain(y, depth - 1) for y in x)
+        return t is dict and all(type(k) is str and plain(y, depth - 1) for k, y in x.items())
+    if type(obj) is not dict or "describe" in obj or type(obj.get("model")) is not str:
+        return None
+    rest = {k: v for k, v in obj.items() if k != "model"}
+    if not plain(rest, 4):
+        return None
+    return json.dumps(rest, sort_keys=True)
+
+
+def answer_each(objs: Iterable[Any]) -> Iterator[dict[str, Any]]:
+    """``answer(o) for o in objs``, with the keys a run of requests shares read once: a request that differs from an
+    earlier accepted one in its catalogue ``model`` alone takes that one's checked keys and options, and only its
+    model is checked and its adapters counted. No key's check, default or cross-key rule reads the model (the
+    frameworks' conditional defaults read ``method``, ``dpo`` and ``deepspeed``), so the answers are the same;
+    tests/unit/test_api.py holds them equal over the catalogue. The "what fits" widget asks every catalogue model
+    by three methods on each change: this reads 3 requests instead of 216."""
+    read: dict[str, tuple[TrainingSetup, dict[str, Any]]] = {}
+    for obj in objs:
+        key = _shared_key(obj)
+        base = read.get(key) if key is not None else None
+        if base is None:
+            def parsed(obj: Any = obj, key: str | None = key) -> tuple[TrainingSetup, dict[str, Any]]:
+                setup, options = parse_request(obj)
+                if key is not None:
+                    read[key] = (setup, options)
+                return setup, options
+            yield _guarded(obj, parsed)
+        else:
+            yield _guarded(obj, lambda obj=obj, base=base: _with_model(base, obj["model"]))
+
+
+def _with_model(base: tuple[TrainingSetup, dict[str, Any]], model: str) -> tuple[TrainingSetup, dict[str, Any]]:
+    """An accepted request's setup and options for another catalogue model (``answer_each``)."""
+    try:
+        arch = check_value(BY_NAME["model"], model)
+    except InputError as err:
+        raise InputErrors([err]) from None          # as parse_request reports a key that fails on its own
+    return _counted(dataclasses.replace(base[0], model=arch)), base[1]
 
 
 def _read_regimes(v: dict[str, Any]) -> dict[str, Any]:
@@ -382,12 +439,17 @@ def _error(code: str, field: str | None, more: list[EstimatorError] | None = Non
 def answer(obj: Any) -> dict[str, Any]:
     """The answer to an already-parsed request object, as a dict (``answer_text`` is the same in JSON text).
     Never raises."""
+    return _guarded(obj, lambda: parse_request(obj))
+
+
+def _guarded(obj: Any, parse: Callable[[], tuple[TrainingSetup, dict[str, Any]]]) -> dict[str, Any]:
+    """The answer to ``obj``, its setup and options read by ``parse``; every failure is an error answer."""
     try:
         if isinstance(obj, dict) and obj.get("describe") is True:
             return {"ok": True, "schema": schema()}
         if isinstance(obj, dict) and "describe" in obj and obj["describe"] is not False:
             return _error("wrong_type", "describe")
-        setup, options = parse_request(obj)
+        setup, options = parse()
         if options["gpu"] is not None:                 # what the chosen card cannot run: refused or adjusted
             run, adjusted, notes = recommend.runnable(setup, GPUS[options["gpu"]])
             options = {**options, "requested": setup, "adjusted": adjusted, "card_notes": notes}

@@ -41,8 +41,7 @@ def render_results(s: Strings, kind: str, state: dict[str, Any], fixed: dict[str
     if "gpu" in k.fields and not state.get("gpu"):
         return None, [], [FieldError("gpu", "missing_field")]     # every widget gives its verdict on a card
     results = []
-    for request in k.requests_for(state, fixed):
-        out = api.answer(request)
+    for out in api.answer_each(k.requests_for(state, fixed)):
         if not out["ok"]:
             return None, [], [FieldError(e["field"], e["code"], reason=e.get("reason")) for e in out["errors"]]
         results.append(out["result"])

@@ -237,3 +237,34 @@ def test_setups_models_and_cards_keep_their_hash_out_of_their_fields() -> None:
     assert api.inputs_json(a) == api.inputs_json(b) and "_hash" not in api.inputs_json(a)
     for obj in (MODELS["llama-3.1-8b"], GPUS["rtx-4090"]):
         assert hash(obj) == hash(dataclasses.replace(obj)) and "_hash" not in {f.name for f in dataclasses.fields(obj)}
+
+
+#: Requests that share every key but the model, as the "what fits" widget sends them, over states that exercise
+#: each kind of key the shared reading reuses: a framework's conditional defaults (method, dpo), sharding, a paged
+#: optimizer, adapters that some models cannot wrap (gate_proj on a plain MLP), a workload and a price, a refused key.
+_SHARED_STATES = [
+    {"gpu": "rtx-4090", "include": []},
+    {"framework": "trl", "gpu": "a100-80gb", "seq_len": 4096, "include": []},
+    {"framework": "torchtune", "dpo": True, "include": []},
+    {"framework": "unsloth", "sharding": "zero3", "num_gpus": 2, "gpu": "rtx-3090", "include": []},
+    {"lora_targets": ["gate_proj"], "optimizer": "paged_adamw_32bit", "dataset_tokens": 10_000_000,
+     "gpu": "h100-80gb", "gpu_hour_price": 2.5, "include": []},
+    {"seq_len": "many", "include": []},
+]
+
+
+@pytest.mark.parametrize("state", _SHARED_STATES, ids=lambda s: ",".join(s)[:40])
+def test_answers_of_a_run_of_requests_equal_each_answer_alone(state) -> None:
+    """api.answer_each reads the keys a run of requests shares once; its answers are those of api.answer, request by
+    request, for every catalogue model by every method (an alias, an unknown id, a config object, a tuple and a
+    describe among them, which it reads in full)."""
+    requests = [{**state, "model": model, "method": method} for model in MODELS for method in ("qlora", "lora", "full")]
+    requests[5:5] = [{**state, "model": "no-such-model"}, {**state, "model": "QWEN/Qwen3-8B"},
+                     {**state, "model": dict(MODELS["llama-3.2-1b"].__dict__)}, {"describe": True},
+                     {**state, "model": "qwen3-8b", "lora_targets": ("q_proj",)}, ["not", "an", "object"]]
+    together = list(api.answer_each(requests))
+    alone = [api.answer(r) for r in requests]
+    assert len(together) == len(alone) == len(requests)
+    for r, a, b in zip(requests, together, alone):
+        assert a == b, r
+    assert sum(a["ok"] for a in alone) > (0 if "many" in state.values() else len(MODELS))  # answered, not refused

@@ -34,7 +34,8 @@ def results(s: Strings, results: list[dict[str, Any]], state: dict[str, Any]) ->
         cells = []
         for j, _m in enumerate(FITS_METHODS):
             r = results[row * k + j]
-            verdict = api.verdict(r["peak_bytes_per_gpu"], g["memory_bytes"])     # the API's rule, as on a card
+            # the API's rule, as on a card (a paged optimizer's states count where the driver sees them)
+            verdict = api.verdict(r["peak_bytes_per_gpu"], g["memory_bytes"], r["driver_bytes"])
             cells.append(el("td", {"class": f"calc-cell calc-cell--{verdict}"},
                             verdict_html(s, verdict), " ", bytes_html(r["peak_bytes_per_gpu"], "peak_bytes_per_gpu")))
         families.setdefault(api.MODELS[model_id].family, []).append(
