@@ -43,6 +43,13 @@ def _priced(x: dict[str, Any]) -> dict[str, Any]:
     return x
 
 
+def _basis(r: dict[str, Any], key: str) -> dict[str, Any]:
+    best = r.get(f"{key}_setup")
+    if not best or "evidence" not in best:
+        raise FigureUnavailable(f"no {key} setup with its evidence (give a workload)")
+    return best["evidence"]
+
+
 def _best(r: dict[str, Any], key: str) -> dict[str, Any]:
     best = r.get(f"{key}_setup")
     if not best or best.get("seconds") is None:
@@ -112,6 +119,24 @@ _READS: dict[str, tuple[str, Callable[[dict[str, Any]], Any], tuple[str, ...]]] 
     "cheapest_hours": ("duration", lambda r: _best(r, "cheapest")["seconds"], ("gpu_table", "smallest_setup")),
     "cheapest_cost": ("money", lambda r: _priced(_best(r, "cheapest"))["cost"], ("gpu_table", "smallest_setup")),
     "smallest_comfortable": ("setup", lambda r: (r["smallest_setup"] or {}).get("comfortable"), ("smallest_setup",)),
+    # what a fastest or cheapest answer's speed rests on (the answer's ``evidence``), and the same answers among the
+    # cards with measured speeds alone
+    "fastest_basis": ("evidence", lambda r: _basis(r, "fastest"), ("gpu_table", "smallest_setup")),
+    "cheapest_basis": ("evidence", lambda r: _basis(r, "cheapest"), ("gpu_table", "smallest_setup")),
+    "fastest_measured": ("setup", lambda r: r.get("fastest_measured_setup"), ("gpu_table", "smallest_setup")),
+    "cheapest_measured": ("setup", lambda r: r.get("cheapest_measured_setup"), ("gpu_table", "smallest_setup")),
+    "fastest_measured_hours": ("duration", lambda r: _best(r, "fastest_measured")["seconds"],
+                               ("gpu_table", "smallest_setup")),
+    "fastest_measured_cost": ("money", lambda r: _priced(_best(r, "fastest_measured"))["cost"],
+                              ("gpu_table", "smallest_setup")),
+    "cheapest_measured_hours": ("duration", lambda r: _best(r, "cheapest_measured")["seconds"],
+                                ("gpu_table", "smallest_setup")),
+    "cheapest_measured_cost": ("money", lambda r: _priced(_best(r, "cheapest_measured"))["cost"],
+                               ("gpu_table", "smallest_setup")),
+    # a paged optimizer (bitsandbytes): its states outside the allocator's statistics, and the driver's figure with
+    # them resident
+    "paged_states": ("bytes", lambda r: r["paged_optimizer_bytes"], ()),
+    "driver": ("bytes", lambda r: r["driver_bytes"], ()),
 }
 
 
@@ -151,6 +176,14 @@ def _count(s: Strings, raw: Any, unit: str, digits: int | None) -> tuple[Any, An
     return (filled(s.get(f"units.{scale_key}"), {"n": number}) if scale_key else ltr(number)), raw, {}
 
 
+def _evidence(s: Strings, raw: Any, unit: str, digits: int | None) -> tuple[Any, Any, dict[str, Any]]:
+    """What a time rests on, as a clause: the measured runs on that card, or its datasheet alone."""
+    if raw["basis"] == "measured":
+        return (filled(s.get("figure.evidence.measured"), {"runs": counted(s, "measured_runs", raw["rows"])}),
+                raw["rows"], {"data-calc-basis": "measured"})
+    return s.get("figure.evidence.datasheet"), 0, {"data-calc-basis": "datasheet"}
+
+
 def _setup(s: Strings, raw: Any, unit: str, digits: int | None) -> tuple[Any, Any, dict[str, Any]]:
     if raw is None:
         return s.get("out.smallest_none"), 0, {}
@@ -176,6 +209,7 @@ FORMATS: dict[str, FigureFormat] = {f.name: f for f in (
     FigureFormat("tflops", lambda s, raw, unit, digits: (ltr(f"{fmt_number(raw, digits or 0)} TFLOPS"), raw, {})),
     FigureFormat("bandwidth", lambda s, raw, unit, digits: (ltr(f"{fmt_number(raw, digits or 0)} GB/s"), raw, {})),
     FigureFormat("setup", _setup),
+    FigureFormat("evidence", _evidence),
 )}
 
 
