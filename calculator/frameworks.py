@@ -71,6 +71,14 @@ def _d(key: str, value: Any, source: str, **when: Any) -> Default:
     return Default(key=key, value=value, source=source, when=when)
 
 
+
+def _fused_experts(transformers: str) -> Default:
+    """transformers 5 keeps a MoE layer's routed experts as 3-D ``nn.Parameter`` s, which bitsandbytes does not
+    quantize and ``all-linear`` LoRA does not wrap (``moe_layout`` fused; params.experts_fused)."""
+    return _d("moe_layout", "fused", f"transformers {transformers} models/qwen3_moe/modeling_qwen3_moe.py "
+                                     "Qwen3MoeExperts (@use_experts_implementation: gate_up_proj (E, 2i, h) and "
+                                     "down_proj (E, h, i) nn.Parameters), likewise MixtralExperts, DeepseekV3Experts")
+
 _LORA = ("lora", "qlora")
 
 # --- TRL 1.16.0 (transformers 5.24.0, peft 0.21.2, accelerate 1.15.0, bitsandbytes 0.50.2, deepspeed 0.19.8) ----------
@@ -117,6 +125,7 @@ _TRL = (
     _d("deepspeed_bf16_master_weights", False, "deepspeed/runtime/precision_config.py 0.19.8 "
                                                "bf16_master_weights_and_grads=False"),
     _d("ddp_gradient_as_bucket_view", False, "accelerate/utils/dataclasses.py DistributedDataParallelKwargs"),
+    _fused_experts("5.24.0"),
 )
 
 # --- Axolotl 0.21.0 (transformers 5.20.1, trl 1.14.1, peft 0.21.2, accelerate 1.15.0) ----------------------------------
@@ -151,6 +160,7 @@ _AXOLOTL = (
        deepspeed=False),
     _d("fsdp_version", 1, "axolotl/utils/schemas/fsdp.py fsdp_version=None (accelerate FSDP1)"),
     _d("fsdp2_upcast", "trainable", "accelerate/utils/fsdp_utils.py fsdp2_prepare_model 1.15.0"),
+    _fused_experts("5.20.1"),
 )
 
 # --- LLaMA-Factory 0.9.5 (transformers 5.6.0, trl 0.24.0, peft 0.18.1, accelerate 1.11.0) -----------------------------
@@ -192,6 +202,7 @@ _LLAMAFACTORY = (
     _d("fsdp_version", 1, "accelerate/commands/config/config_args.py 1.11.0"),
     _d("fsdp2_upcast", "all", "accelerate/utils/fsdp_utils.py fsdp2_prepare_model 1.11.0 (the whole model to fp32 "
                               "after sharding, frozen base included)"),
+    _fused_experts("5.6.0"),
 )
 
 # --- Unsloth 2026.10.9 (transformers <= 5.17.0, trl <= 1.15.0) -----------------------------------------------------------

@@ -37,7 +37,7 @@ CANNOT_REASONS: tuple[str, ...] = (
     "llamafactory_no_precompute", "unsloth_single_gpu", "unsloth_16bit_only", "unsloth_bitsandbytes_only",
     "not_an_unsloth_regime", "unsloth_no_optimizer_in_backward", "unsloth_fused_loss_always",
     "unsloth_compiles_itself", "unsloth_double_quant_always", "unsloth_offload_is_checkpointing",
-    "unsloth_picks_attention",
+    "unsloth_picks_attention", "transformers_fuses_experts",
 )
 #: What the reader can do instead (``CannotExpress.what_to_do``; ``none``: nothing needed, the estimate follows the
 #: file): ``calc.run.todo.<code>``.
@@ -45,7 +45,7 @@ WHAT_TO_DO: tuple[str, ...] = (
     "none", "fp16_needs_fp32_master", "use_sdpa", "use_bitsandbytes", "lm_head_stays_16bit", "use_torchtune",
     "deepspeed_zero", "deepspeed_for_split_offload", "use_trl_sync_each_batch", "use_trl_for_fp32_master",
     "add_liger_plugin", "use_trl_disable_dropout_false", "use_trl_for_fp32_base", "use_fsdp", "use_trl_or_axolotl",
-    "enable_liger_kernel", "use_trl", "install_flash_attn",
+    "enable_liger_kernel", "use_trl", "install_flash_attn", "use_unsloth",
 )
 #: Why a key was rewritten without changing the estimate (``Export.adjustments``): ``calc.run.adjusted.<code>``.
 ADJUST_REASONS: tuple[str, ...] = ("same_regime_lora_16bit_base", "ignored_by_estimate", "fused_replaces_chunked")
@@ -296,6 +296,10 @@ def hf_stack_rules(p: Plan, *, bf16_adapters: bool = False) -> None:
     p.cannot_express("keeps_logits", False, "not_this_frameworks_regime", "none")
     p.cannot_express("optimizer_in_backward", False, "no_optimizer_in_backward", "use_torchtune")
     p.cannot_express("untie_embeddings", False, "transformers_keeps_ties", "none")
+    if p.arch.num_local_experts > 0:              # the pinned transformers 5 fuses the routed experts (frameworks.py)
+        p.cannot_express("moe_layout", "fused", "transformers_fuses_experts", "use_unsloth")
+    else:
+        p.adjust("moe_layout", "fused", "ignored_by_estimate")
     if k["sharding"] in ("zero1", "zero2"):        # FSDP has no ZeRO-1, and ZeRO-2 only in the deprecated FSDP1
         p.cannot_express("deepspeed", True, "fsdp_has_no_zero1_2", "deepspeed_zero")
 

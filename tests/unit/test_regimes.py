@@ -221,6 +221,33 @@ def test_fused_experts_are_neither_quantised_nor_wrapped():
     assert mem._merged_expert_weight_bytes(target) == 2 * E * (h * 2 * e_i + e_i * h)
 
 
+
+@pytest.mark.parametrize("framework, layout", [("trl", "fused"), ("axolotl", "fused"), ("llamafactory", "fused"),
+                                               ("unsloth", "per_expert"), ("none", "per_expert")])
+def test_the_frameworks_on_transformers_5_fuse_the_experts(framework, layout):
+    """TRL, Axolotl and LLaMA-Factory pin transformers 5 (frameworks/*/requirements.txt), whose Qwen3-MoE keeps its
+    experts as 3-D parameters: their QLoRA of Qwen3-30B-A3B holds the experts in 16 bits. A dense model is the same
+    either way, and an export to such a target says it cannot keep one linear per expert."""
+    s = parsed(model="qwen3-30b-a3b", method="qlora", framework=framework)
+    assert s.moe_layout is MoeLayout(layout)
+    experts = sum(k.count * sum(di * do * c for _, di, do, c in k.linears if c > 1)
+                  for k in params.count_params(Q30).kinds)
+    if layout == "fused":
+        assert params.stored_weight_bytes(s) > 2 * experts        # 16-bit experts, beside the 4-bit rest
+    else:
+        assert params.stored_weight_bytes(s) < 0.6 * params.count_params(Q30).total
+    dense = parsed(model="llama-3.1-8b", method="qlora", framework=framework)
+    assert mem.estimate(dense) == mem.estimate(replace(dense, moe_layout=MoeLayout.PER_EXPERT))
+
+
+def test_an_export_to_transformers_5_cannot_keep_one_linear_per_expert():
+    from calculator.export import export
+    e = export({"model": "qwen3-30b-a3b", "method": "qlora", "moe_layout": "per_expert"}, "trl")
+    assert [(c.key, c.value, c.becomes, c.reason) for c in e.cannot_express if c.key == "moe_layout"] == [
+        ("moe_layout", "per_expert", "fused", "transformers_fuses_experts")]
+    dense = export({"model": "llama-3.1-8b", "method": "qlora", "moe_layout": "per_expert"}, "trl")
+    assert not [c for c in dense.cannot_express if c.key == "moe_layout"]
+
 # --- torchtune's separately sharded embeddings ----------------------------------------------------------------------
 def test_shard_embeddings_holds_one_of_embedding_and_output_at_a_time():
     """torchtune's distributed full recipe shards tok_embeddings and output as FSDP units of their own
