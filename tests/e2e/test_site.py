@@ -108,9 +108,16 @@ def search_hits(page, query: str) -> list[str]:
 
 @pytest.mark.parametrize("lang,path,query", SEARCHES)
 def test_search_finds_only_pages_in_the_page_language(page, guard, site_url, lang, path, query):
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if r.url.endswith("/search/search_index.json") else None)
     page.goto(url(site_url, lang, path))
+    loaded(page)
+    page.wait_for_timeout(500)                # Material's script has run and would have asked by now
+    assert not asked, f"the search index was fetched before the reader touched search: {asked}"
     hits = search_hits(page, query)
     assert hits
+    index = site_url + ("en/" if lang == "en" else "") + "search/search_index.json"
+    assert asked == [index], asked            # asked for once, when the reader searched, in the page's language
     english = site_url + "en/"
     wrong = [h for h in hits if h.startswith(english) != (lang == "en") or not h.startswith(site_url)]
     assert not wrong, f"{lang} page, {query!r}: results in the other language: {wrong}"
