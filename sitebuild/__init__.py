@@ -16,6 +16,7 @@ hook file ``hooks/search.py`` only route MkDocs events here, and keep a build's 
 * ``search_index``  one search index per language, each page loading its own
 * ``a11y``     accessibility fixes to the theme's own markup (what axe-core reports there)
 * ``fonts``    the self-hosted fonts copied from ``node_modules``, with their stylesheet
+* ``minify``   the site's own scripts and stylesheets, minified into the built site (esbuild)
 * ``calc_assets``  what calc.css and protocol.mjs must carry for the estimator's vocabularies
 * ``docs``     every generated block of the repository's documents (``python -m sitebuild.docs``, ``make docs``)
 

@@ -35,7 +35,7 @@ from calculator.page.text import Html, Strings, el, join
 
 from . import articles, compute, markers, runtime, wheel
 from .calc_assets import check_calc_assets
-from .strings import calc_strings, check_calc_strings
+from .strings import calc_strings, check_calc_strings, strings_file
 
 log = logging.getLogger("mkdocs.plugins.calc")
 
@@ -133,21 +133,22 @@ class CalcPlugin(BasePlugin[CalcConfig]):
         if widgets:
             first_heading = html.find("<h2")
             eager = first_heading == -1 or (first_widget_at is not None and first_widget_at < first_heading)
-            self.pages[key] = _PageWidgets(self._head(page.url, eager), widgets)
+            self.pages[key] = _PageWidgets(self._head(page.url, eager, s.lang), widgets)
         log.info("calc: %s (%s): %d figures and tables, %d widgets", where, s.lang, len(found) - len(widgets),
                  len(widgets))
         return "".join(out)
 
-    def _head(self, page_url: str, eager: bool) -> str:
-        """The runtime's location (from the site root), the size of its core files, how far calc.js may cut a value
-        before sending it (calculator.page.form.TRANSPORT_LIMITS), and the widgets' module
+    def _head(self, page_url: str, eager: bool, lang: str) -> str:
+        """The runtime's location (from the site root), the size of its core files, the worker's strings file for the
+        page's language, how far calc.js may cut a value before sending it (calculator.page.form.TRANSPORT_LIMITS),
+        and the widgets' module
         (async: it never holds up the page). ``eager``: the first widget sits above the page's first section
         heading (the calculator page), so the runtime starts at once instead of waiting for the widget to be laid
         out and observed."""
         assert self.bundle is not None
         config = {"pyodide": self.bundle.pyodide_rel, "wheel": self.bundle.wheel_rel,
                   "bytes": self.bundle.runtime_bytes, "limits": TRANSPORT_LIMITS,
-                  "later": [rel for _, rel in self.bundle.later]}
+                  "later": [rel for _, rel in self.bundle.later], "strings": strings_file(lang)[0]}
         data = json.dumps(config, sort_keys=True).replace("</", "<\\/")
         return join(
             el("script", {"type": "application/json", "id": "calc-runtime"}, Html(data)),
@@ -176,6 +177,9 @@ class CalcPlugin(BasePlugin[CalcConfig]):
         runtime.copy_if_changed(self.bundle.wheel, site / self.bundle.wheel_rel)
         for path, rel in self.bundle.later:
             runtime.copy_if_changed(path, site / rel)
+        rel, data = strings_file(str(config.theme["language"]))
+        (site / rel).parent.mkdir(parents=True, exist_ok=True)
+        (site / rel).write_bytes(data)
         log.info("calc: runtime and wheel in %s", site / "assets")
 
 

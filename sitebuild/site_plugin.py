@@ -30,8 +30,8 @@ from mkdocs.config.base import Config
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority
 
-from . import a11y, cms, fonts, hosting, publish
-from .strings import LANGUAGES, load_strings
+from . import a11y, cms, fonts, hosting, minify, publish
+from .strings import LANGUAGES, load_strings, page_script_strings
 
 log = logging.getLogger("mkdocs.plugins.site")
 
@@ -112,7 +112,9 @@ class SitePlugin(BasePlugin[SiteConfig]):
         strings = _strings(lang)
         env.globals["strings"] = strings
         env.globals["strings_other"] = {code: _strings(code) for code in LANGUAGES if code != lang}
-        env.globals["strings_json"] = json.dumps(strings, ensure_ascii=False).replace("</", "<\\/")
+        # Only what the page's scripts say themselves: the worker fetches the rest (sitebuild/strings.py).
+        inline = {"calc": page_script_strings(strings["calc"])}
+        env.globals["strings_json"] = json.dumps(inline, ensure_ascii=False).replace("</", "<\\/")
         env.globals["publishing"] = self._state().publishing
         return env
 
@@ -149,6 +151,7 @@ class SitePlugin(BasePlugin[SiteConfig]):
             log.info("site: the CMS admin in %s (%s)", admin,
                      "connected" if build.publishing.connected else "not connected: a sandbox of the site's sources")
         fonts.install(site)
+        minify.install(site)
 
     def _install_admin(self, config: Any, build: _Build) -> Path:
         """The admin app and the configuration it reads, into site/admin/ (once, from the default language's build)."""

@@ -1,9 +1,11 @@
 """The page strings: one table per language in ``overrides/strings/<lang>.json``, read by both build plugins
-(sitebuild/site_plugin.py for the site's own texts, sitebuild/plugin.py for the ``calc`` part) and, as a JSON block in every page,
-by the widget script (which hands the ``calc`` part to the worker: the same words at build time and live)."""
+(sitebuild/site_plugin.py for the site's own texts, sitebuild/plugin.py for the ``calc`` part). The page's scripts read
+the few they say themselves from a JSON block in every page (``page_script_strings``); the worker fetches the whole
+``calc`` part as one cached file (``strings_file``) when a widget starts: the same words at build time and live."""
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 from pathlib import Path
 from typing import Any
@@ -30,6 +32,33 @@ def _calc(lang: str, mtime: float) -> dict[str, Any]:
 def calc_strings(lang: str) -> dict[str, Any]:
     """The ``calc`` part of a language's table (re-read when the file changes)."""
     return _calc(lang, (STRINGS_DIR / f"{lang}.json").stat().st_mtime)
+
+
+#: The ``calc`` strings the page's own scripts say before (or without) the runtime: calc.js's loading stages,
+#: failures, notices and the few words of its own (docs/assets/calc/calc.js, ``text(...)``), and site.js's "the script
+#: never ran" (status.failed, failure.script). Only these are inline in every page; the rest of the table (40 kB in
+#: English, 57 kB in Arabic) is the worker's file. tests/unit/test_strings_inline.py reads both scripts for the paths.
+PAGE_SCRIPT_STRINGS = ("status", "failure", "notice", "errors.internal_error", "run.failed", "run.loading",
+                       "run.copied", "run.copy_failed")
+
+
+def page_script_strings(calc: dict[str, Any]) -> dict[str, Any]:
+    """The part of a ``calc`` table named by ``PAGE_SCRIPT_STRINGS``, nested as in the table."""
+    out: dict[str, Any] = {}
+    for path in PAGE_SCRIPT_STRINGS:
+        *parents, leaf = path.split(".")
+        src, dst = calc, out
+        for part in parents:
+            src, dst = src[part], dst.setdefault(part, {})
+        dst[leaf] = src[leaf]
+    return out
+
+
+def strings_file(lang: str) -> tuple[str, bytes]:
+    """The worker's copy of a language's ``calc`` strings: its path under the site root (named by its content, so a
+    browser's cached copy is never stale) and its bytes."""
+    data = json.dumps(calc_strings(lang), ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode()
+    return f"assets/calc/strings/{lang}.{hashlib.sha256(data).hexdigest()[:12]}.json", data
 
 
 def required_calc_strings() -> list[str]:

@@ -24,6 +24,7 @@ from .. import api
 from ..errors import InputError
 from .form import picker_options, read_form, readings
 from .kinds import WIDGET_KINDS, WidgetKind
+from .kinds.estimator import framework_table
 from .messages import FieldError, message_for
 from .pieces import describe_assumptions
 from .search import KINDS as PICKERS, entries as picker_entries, named as picker_named, search as picker_search
@@ -123,6 +124,11 @@ class Page:
         except Exception:  # noqa: BLE001 - the boundary never raises
             return json.dumps({"ok": False, "errors": [{"field": None, "code": "internal_error", "quiet": False,
                                                         "message": str(self.s.get("errors.internal_error", ""))}]})
+
+    def framework_defaults(self) -> str:
+        """Every framework's form values per method (JSON), which the page script writes into the estimator's form
+        when the reader picks a framework. The worker sends it once, with "ready"."""
+        return framework_table()
 
     def search(self, message: str) -> str:
         """A picker's search (``{"kind": "model" | "gpu", "text": what was typed}``): the values it finds, best

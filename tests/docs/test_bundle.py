@@ -98,3 +98,46 @@ def test_every_page_with_widgets_names_the_same_runtime_and_wheel(built_site):
         assert 0.99 < cfg["bytes"] / sum((npm / f).stat().st_size for f in
                                          ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
                                           "pyodide-lock.json")) < 1.01
+
+
+@pytest.mark.parametrize("lang", ["ar", "en"])
+def test_a_page_carries_only_its_scripts_strings_and_names_the_workers_file(built_site, lang):
+    """The string table is no longer inline in every page (it was 40 kB in English, 57 kB in Arabic): a page holds
+    what calc.js and site.js say themselves, and its runtime config names the worker's file, which holds the language's
+    whole ``calc`` table, as the build renders it."""
+    from sitebuild.strings import calc_strings
+
+    root = built_site if lang == "ar" else built_site / "en"
+    for page in (root / "calculator" / "index.html", root / "articles" / "vram-guide" / "index.html",
+                 root / "glossary" / "index.html"):
+        html = page.read_text(encoding="utf-8")
+        inline = json.loads(re.search(r'<script type="application/json" id="site-strings">(.*?)</script>', html,
+                                      re.S).group(1).replace("<\\/", "</"))
+        assert set(inline) == {"calc"}
+        assert set(inline["calc"]) == {"status", "failure", "notice", "errors", "run"}
+        assert inline["calc"]["status"] == calc_strings(lang)["status"]
+        assert set(inline["calc"]["run"]) == {"failed", "loading", "copied", "copy_failed"}
+        assert len(inline["calc"]["run"]) < len(calc_strings(lang)["run"])
+        match = re.search(r'<script type="application/json" id="calc-runtime">(.*?)</script>', html, re.S)
+        if page.parent.name == "glossary":
+            assert match is None                 # no widget, no runtime
+            continue
+        rel = json.loads(match.group(1))["strings"]
+        assert rel.startswith(f"assets/calc/strings/{lang}.") and rel.endswith(".json")
+        assert json.loads((built_site / rel).read_text(encoding="utf-8")) == calc_strings(lang)
+
+
+def test_the_sites_own_scripts_and_styles_ship_minified_and_still_parse(built_site):
+    """sitebuild/minify.py: the reader gets esbuild's short copy of each source under docs/ (no comments, a fraction
+    of the bytes), and the copy is still a module Node can parse (a broken minify would only show in a browser)."""
+    from sitebuild.minify import MINIFIED
+
+    for rel in MINIFIED:
+        source, shipped = ROOT / "docs" / rel, built_site / rel
+        text = shipped.read_text(encoding="utf-8")
+        assert len(text.encode()) < 0.8 * source.stat().st_size, rel
+        assert "\n//" not in text and "/**" not in text, rel          # the sources' comments are gone
+        if rel.endswith((".js", ".mjs")):
+            check = subprocess.run(["node", "--check", "--input-type=module"], input=text, text=True,
+                                   capture_output=True, timeout=60)
+            assert check.returncode == 0, (rel, check.stderr[-500:])

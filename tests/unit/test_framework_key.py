@@ -94,7 +94,7 @@ def test_the_form_starts_from_trls_defaults_and_carries_every_frameworks() -> No
             want = list(api.check_value(BY_NAME[key], want))
         assert d[key] == want, key
     assert d["gradient_checkpointing"] is True and d["lora_targets"] == ["q_proj", "v_proj"]
-    table = json.loads(estimator._framework_table())
+    table = json.loads(estimator.framework_table())
     assert set(table) == set(frameworks.IDS)
     assert table["none"]["full"]["gradient_checkpointing"] is False
     assert table["torchtune"]["full"]["optimizer"] == "paged_adamw_8bit"
@@ -102,3 +102,19 @@ def test_the_form_starts_from_trls_defaults_and_carries_every_frameworks() -> No
     for fw in table.values():
         for values in fw.values():
             assert set(values) == set(estimator.FRAMEWORK_FORM_KEYS)
+
+
+def test_the_worker_hands_the_page_the_framework_table_and_no_page_markup_carries_it() -> None:
+    """The framework picker's values come from the worker (Page.framework_defaults, sent with "ready"): the 11 kB
+    table left every estimator's markup."""
+    from calculator.page import Page, render_widget
+    from calculator.page.text import Strings
+    from sitebuild.strings import calc_strings
+
+    page = Page(json.dumps(calc_strings("en")), "en")
+    table = json.loads(page.framework_defaults())
+    assert table == json.loads(estimator.framework_table())
+    assert table["trl"]["qlora"]["gradient_checkpointing"] is True
+    html = str(render_widget(Strings(calc_strings("en"), "en"), "estimator", "calc-estimator-1",
+                             estimator.KIND.state({}, fixed={}), {}))
+    assert "framework-defaults" not in html and '&quot;torchtune&quot;' not in html and '"torchtune":' not in html

@@ -20,7 +20,7 @@ from ..pieces import (VERDICT_MARKS, bytes_html, effective_batch, facts_html, fi
 from ..text import (Html, Strings, counted, duration, el, filled, fmt_bytes, fmt_int, fmt_number, fmt_percent, join, ltr,
                     money, plain_text, rate)
 
-__all__ = ["KIND", "FIELDS"]
+__all__ = ["KIND", "FIELDS", "framework_table"]
 
 #: The full estimator edits every key the form shows (inputs.py: ``control``), plus the model.
 FIELDS = ("model",) + tuple(s.name for s in INPUTS if s.control is not None)
@@ -43,9 +43,9 @@ def framework_form(framework: str, method: str) -> dict[str, Any]:
     return out
 
 
-def _framework_table() -> str:
+def framework_table() -> str:
     """Every framework's form values per method, for the page script: it writes them into the form when the reader
-    picks a framework (``data-calc-framework-defaults``)."""
+    picks a framework (the worker sends it with "ready": ``Page.framework_defaults``)."""
     return json.dumps({fw: {m: framework_form(fw, m) for m in BY_NAME["method"].choices}
                        for fw in BY_NAME["framework"].choices}, sort_keys=True, separators=(",", ":"))
 #: Config fields a pasted model had that the estimator did not read, listed by name in the note (the rest counted).
@@ -501,8 +501,7 @@ def _gpu_row(s: Strings, row: dict[str, Any], counts: list[int], current: bool, 
 def _form(s: Strings, wid: str, state: dict[str, Any], results: list[dict[str, Any]]) -> Html:
     """The model fieldset, then every key the form shows (inputs.py ``control``) by group, the advanced ones under
     "More settings"; the effective batch among the batch inputs."""
-    parts = [import_box(s, wid), model_fieldset(s, wid, state, results[0]["model"]),
-             el("div", {"hidden": True, "data-calc-framework-defaults": _framework_table()})]
+    parts = [import_box(s, wid), model_fieldset(s, wid, state, results[0]["model"])]
     for group in GROUPS:
         keys = [spec.name for spec in INPUTS if spec.group == group and not spec.advanced]
         controls = [control(s, wid, key, state[key]) for key in keys]

@@ -132,7 +132,8 @@ const runtime = {
       wheelURL: new URL(CONFIG.wheel, SITE_ROOT).href,
       laterURLs: (Array.isArray(CONFIG.later) ? CONFIG.later : []).map((rel) => new URL(rel, SITE_ROOT).href),
       bytes: CONFIG.bytes || 0,
-      strings: S,
+      strings: S,                // the page's own few (its internal-error words); the worker fetches the whole table
+      stringsURL: new URL(CONFIG.strings, SITE_ROOT).href,
       lang: LANG,
     });
   },
@@ -146,6 +147,13 @@ const runtime = {
     if (message.type === MESSAGE.STATUS) {
       if (message.status === STATUS.READY && typeof message.from === "string") {
         document.documentElement.dataset.calcRuntimeFrom = message.from;   // "start" or "snapshot" (benchmarks/page.py)
+      }
+      if (message.status === STATUS.READY) {
+        try {
+          this.frameworks = JSON.parse(String(message.frameworks));      // Page.framework_defaults()
+        } catch (error) {
+          this.frameworks = {};
+        }
       }
       if (Object.values(STATUS).includes(message.status)) {
         const progress = message.status === STATUS.DOWNLOADING ? { done: message.done, total: message.total } : null;
@@ -400,13 +408,11 @@ class Form {
       || same(String(raw[key] ?? ""), String(good[key] ?? "")));
   }
 
-  // A framework picked: its defaults for the training regime (the build wrote them per method, from Python's
-  // calculator/frameworks.py table) go into the controls; the method, batch, hardware and run stay as they are.
+  // A framework picked: its defaults for the training regime (per method, from Python's calculator/frameworks.py
+  // table, which the worker sends when it is ready) go into the controls; the method, batch, hardware and run stay as they are.
   applyFramework(framework) {
-    const holder = this.root.querySelector("[data-calc-framework-defaults]");
-    if (!holder) return;
     const method = this.controls("method")[0];
-    const values = (JSON.parse(holder.dataset.calcFrameworkDefaults)[framework] || {})[method ? method.value : ""];
+    const values = ((runtime.frameworks || {})[framework] || {})[method ? method.value : ""];
     if (values) this.writeState(values, "preset");
   }
 

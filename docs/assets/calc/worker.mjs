@@ -25,6 +25,7 @@ let failed = false;
 let started = false;
 let runtimeBase = "";
 let wheelURL = "";
+let stringsURL = "";      // this language's calc strings (calculator.page reads them), fetched beside the runtime
 let laterURLs = [];       // the second load: the exporters' wheel and the YAML library, on the first RUN
 let later = null;         // its promise (true once calculator.export imports); a failed one is tried again
 let pyodide = null;
@@ -180,6 +181,18 @@ function transaction(db, mode, work) {
   });
 }
 
+// The strings file, parsed; a file that does not arrive (or is not JSON) fails the start as a download.
+async function readStrings() {
+  try {
+    const response = await fetch(stringsURL);
+    if (!response.ok) throw new Error(String(response.status));
+    return await response.json();
+  } catch (error) {
+    fail("download");
+    throw error;
+  }
+}
+
 async function readSnapshot(key) {
   try {
     const db = await database();
@@ -261,17 +274,19 @@ async function init(message) {
   wheelURL = String(message.wheelURL);
   total = Number(message.bytes) || 0;
   laterURLs = Array.isArray(message.laterURLs) ? message.laterURLs.map(String) : [];
-  const strings = message.strings || {};
   const lang = String(message.lang || "en");
   internalError = JSON.stringify({ ok: false, errors: [{ field: null, code: "internal_error", quiet: false,
-    message: String((strings.errors || {}).internal_error || "") }] });
+    message: String(((message.strings || {}).errors || {}).internal_error || "") }] });
+  stringsURL = String(message.stringsURL);
   status(STATUS.DOWNLOADING, { done: 0, total });
   watchDownloads();
   watchCompile();
   watchModules();
   const key = `${runtimeBase} ${wheelURL}`;
   try {
-    const [{ loadPyodide }, snapshot] = await Promise.all([import(runtimeBase + "pyodide.mjs"), readSnapshot(key)]);
+    // The page's strings (one cached file per language, sitebuild/strings.py) arrive beside the runtime.
+    const [{ loadPyodide }, snapshot, strings] = await Promise.all([import(runtimeBase + "pyodide.mjs"),
+                                                                      readSnapshot(key), readStrings()]);
     if (failed) return;
     // packageBaseUrl: Pyodide's fallback for packages is its CDN; pointing it at this site keeps every request here.
     const options = { indexURL: runtimeBase, packageBaseUrl: runtimeBase, stdout: () => {}, stderr: () => {} };
@@ -305,7 +320,9 @@ async function init(message) {
       }
       page = answers(pyodide, strings, lang);
     }
-    status(STATUS.READY, { from });
+    // Each framework's form values (calculator/frameworks.py), for the estimator's framework picker: here, not in
+    // every page's markup (11 kB), since a framework can only be picked once the runtime is ready.
+    status(STATUS.READY, { from, frameworks: String(page.framework_defaults()) });
     if (made) writeSnapshot(key, made);
   } catch (error) {
     fail("start");             // a file that failed to arrive has been reported as such already
