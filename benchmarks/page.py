@@ -55,6 +55,9 @@ TARGETS = {"ready_vs_bare": 1.3, "recalc_median_ms": 30, "article_bytes": 1_000_
 PHONE_SLOWER = (3, 5)
 #: The pages with widgets, and the widget kinds the report expects to find on them together.
 WIDGET_PAGES = ("en/calculator/", "en/articles/vram-guide/", "en/articles/five-ways/")
+#: Every article in both languages (Arabic at the site root), each measured for its bytes before any widget starts.
+ARTICLE_PAGES = tuple(f"{prefix}articles/{md.stem}/" for md in sorted((ROOT / "docs" / "articles").glob("*.md"))
+                      if not md.name.endswith(".en.md") for prefix in ("", "en/"))
 
 
 def _e2e_flags() -> tuple[str, list[str]]:
@@ -355,7 +358,7 @@ def run(site: Path, runs: int, changes: int) -> dict:
 
             # Bytes an article page transfers before any widget starts (fresh profile, reader at the top).
             figures["article_bytes"] = {}
-            for path in ("en/articles/vram-guide/", "articles/five-ways/"):
+            for path in ARTICLE_PAGES:
                 ctx, profile = fresh_profile()
                 guard(ctx)
                 page = ctx.new_page()
