@@ -41,12 +41,38 @@ def render_results(s: Strings, kind: str, state: dict[str, Any], fixed: dict[str
     k = WIDGET_KINDS[kind]
     if "gpu" in k.fields and not state.get("gpu"):
         return None, [], [FieldError("gpu", "missing_field")]     # every widget gives its verdict on a card
-    results = []
-    for out in api.answer_each(k.requests_for(state, fixed)):
+    requests = list(k.requests_for(state, fixed))
+    keys = [_memo_key(r) for r in requests]
+    known = [key is not None and key in _ANSWERED for key in keys]
+    fresh = api.answer_each(r for r, hit in zip(requests, known) if not hit)
+    results, learnt = [], {}
+    for key, hit in zip(keys, known):
+        out = _ANSWERED[key] if hit else next(fresh)
         if not out["ok"]:
             return None, [], [FieldError(e["field"], e["code"], reason=e.get("reason")) for e in out["errors"]]
+        if not hit and key is not None:
+            learnt[key] = out
         results.append(out["result"])
+    if len(_ANSWERED) + len(learnt) > MEMO_ANSWERS:
+        _ANSWERED.clear()
+    _ANSWERED.update(learnt)
     return k.results(s, results, state), results, []
+
+
+#: Accepted answers by their request's exact text, across changes: an answer depends on its request alone. The
+#: "what fits" widget asks the memory of every catalogue model by three methods without the card (216 requests), so
+#: a change of card alone is answered from here; so is a reader's going back to a setup already seen. Bounded (the
+#: worker lives as long as the page): four "what fits" tables, then it starts again.
+MEMO_ANSWERS = 1024
+_ANSWERED: dict[str, dict[str, Any]] = {}
+
+
+def _memo_key(request: dict[str, Any]) -> str | None:
+    """A request's exact text, or None where it cannot be written as JSON as it is (it is then always answered)."""
+    try:
+        return json.dumps(request, sort_keys=True, allow_nan=False)
+    except (TypeError, ValueError, RecursionError):
+        return None
 
 
 def render_widget(s: Strings, kind: str, wid: str, state: dict[str, Any], fixed: dict[str, Any]) -> Html:
