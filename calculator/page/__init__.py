@@ -35,36 +35,37 @@ __all__ = ["Page", "WIDGET_KINDS", "WidgetKind", "render_results", "render_widge
 
 
 def render_results(s: Strings, kind: str, state: dict[str, Any], fixed: dict[str, Any] | None = None,
+                   memo: dict[str, dict[str, Any]] | None = None,
                    ) -> tuple[Html | None, list[dict[str, Any]], list[FieldError]]:
     """The results fragment for a state, the API results it shows, and the API's refusals (as field errors, every
-    key that fails) if the estimator rejects the state."""
+    key that fails) if the estimator rejects the state. ``memo`` (a page's, across changes) holds accepted answers
+    by their request's exact text: an answer depends on its request alone."""
     k = WIDGET_KINDS[kind]
     if "gpu" in k.fields and not state.get("gpu"):
         return None, [], [FieldError("gpu", "missing_field")]     # every widget gives its verdict on a card
     requests = list(k.requests_for(state, fixed))
     keys = [_memo_key(r) for r in requests]
-    known = [key is not None and key in _ANSWERED for key in keys]
+    memo = {} if memo is None else memo
+    known = [key is not None and key in memo for key in keys]
     fresh = api.answer_each(r for r, hit in zip(requests, known) if not hit)
     results, learnt = [], {}
     for key, hit in zip(keys, known):
-        out = _ANSWERED[key] if hit else next(fresh)
+        out = memo[key] if hit else next(fresh)
         if not out["ok"]:
             return None, [], [FieldError(e["field"], e["code"], reason=e.get("reason")) for e in out["errors"]]
         if not hit and key is not None:
             learnt[key] = out
         results.append(out["result"])
-    if len(_ANSWERED) + len(learnt) > MEMO_ANSWERS:
-        _ANSWERED.clear()
-    _ANSWERED.update(learnt)
+    if len(memo) + len(learnt) > MEMO_ANSWERS:
+        memo.clear()
+    memo.update(learnt)
     return k.results(s, results, state), results, []
 
 
-#: Accepted answers by their request's exact text, across changes: an answer depends on its request alone. The
-#: "what fits" widget asks the memory of every catalogue model by three methods without the card (216 requests), so
-#: a change of card alone is answered from here; so is a reader's going back to a setup already seen. Bounded (the
-#: worker lives as long as the page): four "what fits" tables, then it starts again.
+#: The most answers a page's memo holds (``Page``; the worker lives as long as the page): four "what fits" tables,
+#: then it starts again. That widget asks the memory of every catalogue model by three methods without the card (216
+#: requests), so a change of card alone is answered from the memo; so is a reader's going back to a setup seen.
 MEMO_ANSWERS = 1024
-_ANSWERED: dict[str, dict[str, Any]] = {}
 
 
 def _memo_key(request: dict[str, Any]) -> str | None:
@@ -143,6 +144,7 @@ class Page:
 
     def __init__(self, strings_json: str, lang: str) -> None:
         self.s = Strings(json.loads(strings_json), lang)
+        self._answered: dict[str, dict[str, Any]] = {}    # render_results' memo, for as long as the page is open
 
     def render(self, message: str) -> str:
         try:
@@ -198,7 +200,7 @@ class Page:
         kind, state, fixed, errors = self._read(msg)
         read = readings(self.s, kind.fields, msg["raw"])       # the typed numbers as read, shown beside their fields
         if not errors:
-            fragment, results, errors = render_results(self.s, kind.name, state, fixed)
+            fragment, results, errors = render_results(self.s, kind.name, state, fixed, self._answered)
         if errors:
             return {"ok": False, "errors": [self._error(e) for e in errors], "read": read}
         return {"ok": True, "html": fragment, "state": state, "slots": kind.slots(self.s, results),

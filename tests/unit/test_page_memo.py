@@ -1,5 +1,5 @@
-"""The page's memo of answers (calculator/page/__init__.py ``_ANSWERED``): a change of card alone in "what fits"
-estimates nothing again, and an answer from the memo renders exactly what a fresh estimate renders, in every widget
+"""The page's memo of answers (``Page._answered``, read by calculator/page/__init__.py ``render_results``): a
+change of card alone in "what fits" estimates nothing again, and an answer from the memo renders exactly what a fresh estimate renders, in every widget
 kind, however the reader goes back and forth."""
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ def render(kind: str, raw: dict) -> dict:
 @pytest.fixture
 def asked(monkeypatch):
     """The requests the estimator was asked to answer (through ``api.answer_each``), from an empty memo."""
-    page_module._ANSWERED.clear()
+    PAGE._answered.clear()
     seen: list[dict] = []
     real = api.answer_each
 
@@ -36,7 +36,7 @@ def asked(monkeypatch):
         return real(noted())
     monkeypatch.setattr(page_module.api, "answer_each", counting)
     yield seen
-    page_module._ANSWERED.clear()
+    PAGE._answered.clear()
 
 
 def test_a_change_of_card_alone_in_what_fits_estimates_only_the_card(asked):
@@ -56,7 +56,7 @@ def test_an_answer_from_the_memo_renders_what_a_fresh_estimate_renders(kind, ask
     a = {"gpu": "rtx-4090", "seq_len": "2048"}
     b = {"gpu": "a100-80gb", "seq_len": "1024"}
     fresh_a = render(kind, a)
-    page_module._ANSWERED.clear()
+    PAGE._answered.clear()
     fresh_b = render(kind, b)
     assert fresh_a["ok"] and fresh_b["ok"] and fresh_a != fresh_b
     again = [render(kind, x) for x in (a, b, a, b)]               # each now partly or wholly from the memo
@@ -66,5 +66,5 @@ def test_an_answer_from_the_memo_renders_what_a_fresh_estimate_renders(kind, ask
 def test_the_memo_stays_bounded(asked):
     for seq in range(600, 600 + 64 * 8, 64):                      # eight "what fits" setups of 216 answers each
         assert render("fits", {"gpu": "l4", "seq_len": str(seq)})["ok"]
-        assert len(page_module._ANSWERED) <= page_module.MEMO_ANSWERS
-    assert page_module._ANSWERED                                  # and still holds the latest
+        assert len(PAGE._answered) <= page_module.MEMO_ANSWERS
+    assert PAGE._answered                                  # and still holds the latest
