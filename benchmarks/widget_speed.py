@@ -5,7 +5,7 @@ the message through the guards, estimate, render). Prints figures; not a test.
 
 For each widget kind (calculator.page.WIDGET_KINDS), every change a reader can make to one of its controls from the
 kind's defaults (each choice of a select, a toggled checkbox, a number halved and doubled, ten models of the
-catalogue, every GPU) is answered N times with every remembered result forgotten first (a setup the page has not
+catalogue, every GPU) is answered N times with every remembered result forgotten first (the estimator's caches and the page's memo) (a setup the page has not
 seen: the slowest case), and the median and the worst change are printed, in CPU time of this process
 (time.process_time: other work on a shared machine does not count). Then the hostile inputs of the
 reliability review, sent to the estimator widget: the longest paste the box takes, a 200 KB list of integers, a
@@ -90,6 +90,7 @@ def timed(page: Page, kind: str, raw: dict, repeat: int) -> float:
     times = []
     for _ in range(repeat):
         forget()
+        page.forget()                         # and the page's memo of answers
         t = time.process_time()
         answer = page.render(message)
         times.append((time.process_time() - t) * 1000)

@@ -146,6 +146,10 @@ class Page:
         self.s = Strings(json.loads(strings_json), lang)
         self._answered: dict[str, dict[str, Any]] = {}    # render_results' memo, for as long as the page is open
 
+    def forget(self) -> None:
+        """Empty the memo of answers (a benchmark's "a setup the page has not seen")."""
+        self._answered.clear()
+
     def render(self, message: str) -> str:
         try:
             return _json_text(self._render(message))

@@ -24,7 +24,7 @@ def render(kind: str, raw: dict) -> dict:
 @pytest.fixture
 def asked(monkeypatch):
     """The requests the estimator was asked to answer (through ``api.answer_each``), from an empty memo."""
-    PAGE._answered.clear()
+    PAGE.forget()
     seen: list[dict] = []
     real = api.answer_each
 
@@ -36,7 +36,7 @@ def asked(monkeypatch):
         return real(noted())
     monkeypatch.setattr(page_module.api, "answer_each", counting)
     yield seen
-    PAGE._answered.clear()
+    PAGE.forget()
 
 
 def test_a_change_of_card_alone_in_what_fits_estimates_only_the_card(asked):
@@ -56,7 +56,7 @@ def test_an_answer_from_the_memo_renders_what_a_fresh_estimate_renders(kind, ask
     a = {"gpu": "rtx-4090", "seq_len": "2048"}
     b = {"gpu": "a100-80gb", "seq_len": "1024"}
     fresh_a = render(kind, a)
-    PAGE._answered.clear()
+    PAGE.forget()
     fresh_b = render(kind, b)
     assert fresh_a["ok"] and fresh_b["ok"] and fresh_a != fresh_b
     again = [render(kind, x) for x in (a, b, a, b)]               # each now partly or wholly from the memo
