@@ -12,9 +12,9 @@ from mkdocs.exceptions import PluginError
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 ESBUILD = ROOT / "node_modules" / ".bin" / "esbuild"
-#: The files minified, relative to docs/ (and to the site root).
-MINIFIED = ("assets/site.js", "assets/site.css", "assets/calc/calc.js", "assets/calc/protocol.mjs",
-            "assets/calc/worker.mjs", "assets/calc/calc.css")
+#: The files minified, relative to docs/ (and to the site root): every script and stylesheet of docs/assets/.
+MINIFIED = tuple(sorted(str(p.relative_to(DOCS)) for p in (DOCS / "assets").rglob("*")
+                        if p.suffix in (".js", ".mjs", ".css")))
 
 
 def minify(path: Path) -> bytes:

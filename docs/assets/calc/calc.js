@@ -132,7 +132,6 @@ const runtime = {
       wheelURL: new URL(CONFIG.wheel, SITE_ROOT).href,
       laterURLs: (Array.isArray(CONFIG.later) ? CONFIG.later : []).map((rel) => new URL(rel, SITE_ROOT).href),
       bytes: CONFIG.bytes || 0,
-      strings: S,                // the page's own few (its internal-error words); the worker fetches the whole table
       stringsURL: new URL(CONFIG.strings, SITE_ROOT).href,
       lang: LANG,
     });

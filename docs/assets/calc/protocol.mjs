@@ -3,7 +3,7 @@
 
 /** Message kinds. */
 export const MESSAGE = Object.freeze({
-  INIT: "init",          // page -> worker, once: where the runtime and the wheel are, the page's strings
+  INIT: "init",          // page -> worker, once: where the runtime, the wheel and the language's strings file are
   RENDER: "render",      // page -> worker: one widget's raw inputs, to be read, estimated and rendered
   STATUS: "status",      // worker -> page: how far the runtime got
   RENDERED: "rendered",  // worker -> page: the answer to one RENDER or RUN
@@ -24,12 +24,13 @@ export const STATUS = Object.freeze({
 });
 
 /**
- * @typedef {{type: "init", indexURL: string, wheelURL: string, laterURLs: string[], bytes: number, strings: object,
- *            lang: string}} InitMessage
+ * @typedef {{type: "init", indexURL: string, wheelURL: string, laterURLs: string[], bytes: number,
+ *            stringsURL: string, lang: string}} InitMessage
  * @typedef {{type: "render", id: number, kind: string, raw: object, fixed: object, imported: object}} RenderMessage
  * @typedef {{type: "run", id: number, action: "preload"|"export"|"import", payload: string}} RunMessage
  * @typedef {{type: "later", status: "loading"|"ready"|"failed"}} LaterMessage
- * @typedef {{type: "status", status: string, code?: string, done?: number, total?: number}} StatusMessage
+ * @typedef {{type: "status", status: string, code?: string, done?: number, total?: number, from?: string,
+ *            frameworks?: string}} StatusMessage   (with "ready": how it began, Page.framework_defaults())
  * @typedef {{type: "rendered", id: number, answer: string, ms: number}} RenderedMessage   (ms: time in Python)
  * @typedef {{type: "search", id: number, kind: string, text: string, listbox?: string}} SearchMessage
  *   (kind: "model" | "gpu"; listbox: the id of a picker's empty listbox, whose options the answer then carries)

@@ -275,8 +275,6 @@ async function init(message) {
   total = Number(message.bytes) || 0;
   laterURLs = Array.isArray(message.laterURLs) ? message.laterURLs.map(String) : [];
   const lang = String(message.lang || "en");
-  internalError = JSON.stringify({ ok: false, errors: [{ field: null, code: "internal_error", quiet: false,
-    message: String(((message.strings || {}).errors || {}).internal_error || "") }] });
   stringsURL = String(message.stringsURL);
   status(STATUS.DOWNLOADING, { done: 0, total });
   watchDownloads();
@@ -288,6 +286,9 @@ async function init(message) {
     const [{ loadPyodide }, snapshot, strings] = await Promise.all([import(runtimeBase + "pyodide.mjs"),
                                                                       readSnapshot(key), readStrings()]);
     if (failed) return;
+    // No call reaches Python before "ready", so the answer to one that fails outside its boundary can wait for them.
+    internalError = JSON.stringify({ ok: false, errors: [{ field: null, code: "internal_error", quiet: false,
+      message: String((strings.errors || {}).internal_error || "") }] });
     // packageBaseUrl: Pyodide's fallback for packages is its CDN; pointing it at this site keeps every request here.
     const options = { indexURL: runtimeBase, packageBaseUrl: runtimeBase, stdout: () => {}, stderr: () => {} };
     let made = null;
