@@ -227,3 +227,21 @@ def test_exporters_that_fail_to_load_are_said_and_the_estimator_keeps_working(pa
     root.locator('[data-calc-field="method"]').select_option("qlora")
     wait_rendered(root)
     assert_shows(root, {**defaults, "method": "qlora"}, "ar")
+
+
+def test_the_first_load_leaves_the_exporters_for_run_it(page, context, site_url):
+    """The page's first load is the estimator's wheel alone: the exporters' wheel and its YAML library are asked for
+    only when the reader opens "Run it", once each, and the section is ready after them."""
+    from calc_pages import READY_MS, url
+
+    asked: list[str] = []
+    context.on("request", lambda r: asked.append(r.url.rsplit("/", 1)[-1]))
+    page.goto(url(site_url, "en", "calculator/"))
+    root = page.locator("#calc-estimator-1")
+    expect(root).to_have_attribute("data-calc-state", "ready", timeout=READY_MS)
+    wheels = [n for n in asked if n.endswith(".whl")]
+    assert [n for n in wheels if n.startswith("calculator-")], wheels      # the estimator's own, so requests are seen
+    assert not [n for n in wheels if n.startswith(("calculator_export-", "ruamel"))], wheels
+    open_run(root)
+    later = [n for n in asked if n.endswith(".whl") and n not in wheels]
+    assert sorted(n.split("-")[0] for n in later) == ["calculator_export", "ruamel_yaml"], later
