@@ -330,8 +330,9 @@ def _trainable(m: ModelArch, method: Method, r: int, targets: tuple[str, ...], f
     return t
 
 
+@lru_cache(maxsize=1024)
 def trainable_params(s: TrainingSetup) -> int:
-    """Full: every parameter of the language model (a vision tower stays frozen). LoRA/QLoRA: r·(d_in + d_out) per wrapped linear (torchtune LoRA docs; PEFT), plus LoRA
+    """(Kept per setup: one estimate asks it about eight times, and a setup keeps its hash.) Full: every parameter of the language model (a vision tower stays frozen). LoRA/QLoRA: r·(d_in + d_out) per wrapped linear (torchtune LoRA docs; PEFT), plus LoRA
     on fused experts (``expert_param_lora``)."""
     return _trainable(held_arch(s), s.method, s.lora_rank, s.lora_targets, experts_fused(s)) + expert_param_lora(s)
 
