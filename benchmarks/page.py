@@ -18,7 +18,8 @@ sitebuild/serve.py on 127.0.0.1, and measures in the same run:
   next frame after they are in the DOM), median and p95 over N changes of the full estimator (GPU and method
   alternate, so every change recomputes everything: estimate, GPU table, smallest setup, remedies, inverse solver);
 * Python time per widget change, for every widget of every page that has one (the calculator page and the
-  articles): each option of each of its selects and each number field halved and doubled, one change at a time;
+  articles): each option of each of its selects and each number field halved and doubled (typed, as a reader
+  types: calc.js computes typed text on "input"), one change at a time;
   the worker's own time for ``Page.render`` (median and worst per widget kind: what a change costs before its
   results can be drawn; the tab itself stays responsive, since Python runs in the worker);
 * bytes transferred by an article page before any widget starts (the reader is at the top of the page);
@@ -173,7 +174,9 @@ CHANGES_JS = """async (root) => {""" + DRAWN_OR_REFUSED_JS + """  const out = []
   const change = async (control, value, label) => {
     const done = drawnOrRefused(root, 5000);     // 5 s: a control that starts no computation
     control.value = value;
-    control.dispatchEvent(new Event("change", { bubbles: true }));
+    // the event calc.js computes on: typed text on "input" (after its typing delay), a choice on "change"
+    const typed = control.matches("input[type=text], input:not([type])");
+    control.dispatchEvent(new Event(typed ? "input" : "change", { bubbles: true }));
     const detail = await done;
     if (detail) out.push({ kind: root.dataset.calcKind, change: label, python: detail.pythonMs });
     await new Promise((resolve) => setTimeout(resolve, 50));
