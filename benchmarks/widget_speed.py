@@ -25,7 +25,7 @@ import time
 
 from calculator import api
 from calculator.inputs import BY_NAME
-from calculator.page import WIDGET_KINDS, Page
+from calculator.page import SLICE_REQUESTS, WIDGET_KINDS, Page
 from calculator.page.form import TRANSPORT_LIMITS
 from sitebuild.strings import calc_strings
 
@@ -99,6 +99,27 @@ def timed(page: Page, kind: str, raw: dict, repeat: int) -> float:
     return statistics.median(times)
 
 
+def sliced(page: Page, kind: str, raw: dict, repeat: int) -> tuple[float, float]:
+    """As worker.mjs answers a change: ``Page.prepare`` until nothing is left, then ``Page.render`` (caches and memo
+    forgotten first). Medians of the change's whole Python time and of its longest single call."""
+    message = json.dumps({"kind": kind, "raw": raw, "fixed": {}})
+    totals, longest = [], []
+    for _ in range(repeat):
+        forget()
+        page.forget()
+        calls, left = [], None
+        while left != 0:
+            t = time.process_time()
+            left = page.prepare(message)
+            calls.append((time.process_time() - t) * 1000)
+        t = time.process_time()
+        page.render(message)
+        calls.append((time.process_time() - t) * 1000)
+        totals.append(sum(calls))
+        longest.append(max(calls))
+    return statistics.median(totals), statistics.median(longest)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
@@ -114,6 +135,12 @@ def main(argv: list[str] | None = None) -> None:
         print(f"  {name:<10} {len(figures):3d} changes   median {statistics.median(figures.values()):6.2f} ms   "
               f"worst {worst:6.2f} ms ({label})")
     print(f"  worst widget change: {worst_all[0]:.2f} ms ({worst_all[1]})")
+    print(f"as the page's worker answers it (Page.prepare in slices of {SLICE_REQUESTS} requests, then Page.render), "
+          "the worst change of each kind:")
+    for name in sorted(WIDGET_KINDS):
+        figures = {label: sliced(page, name, raw, args.repeat) for label, raw in changes(WIDGET_KINDS[name]).items()}
+        label, (total, longest) = max(figures.items(), key=lambda item: item[1][1])
+        print(f"  {name:<10} longest single call {longest:6.2f} ms ({label}; {total:6.2f} ms in all)")
     print("hostile inputs (estimator widget):")
     for label, raw in hostile().items():
         print(f"  {label:<42} {timed(page, 'estimator', raw, args.repeat):6.2f} ms")

@@ -31,7 +31,7 @@ from .search import KINDS as PICKERS, entries as picker_entries, named as picker
 from .run import check_imported, read_paste, render_exports
 from .text import Html, Strings, counted, el, filled, join, plain_text
 
-__all__ = ["Page", "WIDGET_KINDS", "WidgetKind", "render_results", "render_widget"]
+__all__ = ["Page", "SLICE_REQUESTS", "WIDGET_KINDS", "WidgetKind", "answer_into", "render_results", "render_widget", "unanswered"]
 
 
 def render_results(s: Strings, kind: str, state: dict[str, Any], fixed: dict[str, Any] | None = None,
@@ -61,6 +61,33 @@ def render_results(s: Strings, kind: str, state: dict[str, Any], fixed: dict[str
     memo.update(learnt)
     return k.results(s, results, state), results, []
 
+
+def unanswered(kind: str, state: dict[str, Any], fixed: dict[str, Any] | None,
+               memo: dict[str, dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
+    """The requests ``render_results`` would ask for ``state`` that ``memo`` does not hold, with their memo keys."""
+    k = WIDGET_KINDS[kind]
+    if "gpu" in k.fields and not state.get("gpu"):
+        return []                                   # refused before any request is asked
+    keyed = ((_memo_key(r), r) for r in k.requests_for(state, fixed))
+    return [(key, r) for key, r in keyed if key is not None and key not in memo]
+
+
+def answer_into(memo: dict[str, dict[str, Any]], todo: list[tuple[str, dict[str, Any]]], most: int) -> bool:
+    """Answer the first ``most`` of ``todo`` (``unanswered``'s list) into ``memo``, as ``render_results`` would have:
+    the memo starts again first if they would not all fit. False at a refusal (the render then says why)."""
+    if len(memo) + len(todo) > MEMO_ANSWERS:
+        memo.clear()
+    now = todo[:max(0, most)]
+    for (key, _), out in zip(now, api.answer_each(r for _, r in now)):
+        if not out["ok"]:
+            return False
+        memo[key] = out
+    return True
+
+
+#: The most requests one ``Page.prepare`` call answers (worker.mjs calls it until nothing is left, its other messages
+#: between the calls): 24 answers take about 5 ms on CPython (benchmarks/widget_speed.py prints the longest call).
+SLICE_REQUESTS = 24
 
 #: The most answers a page's memo holds (``Page``; the worker lives as long as the page): four "what fits" tables,
 #: then it starts again. That widget asks the memory of every catalogue model by three methods without the card (216
@@ -145,10 +172,12 @@ class Page:
     def __init__(self, strings_json: str, lang: str) -> None:
         self.s = Strings(json.loads(strings_json), lang)
         self._answered: dict[str, dict[str, Any]] = {}    # render_results' memo, for as long as the page is open
+        self._pending: tuple[str, list[tuple[str, dict[str, Any]]]] | None = None   # prepare's message, what is left
 
     def forget(self) -> None:
         """Empty the memo of answers (a benchmark's "a setup the page has not seen")."""
         self._answered.clear()
+        self._pending = None
 
     def render(self, message: str) -> str:
         try:
@@ -156,6 +185,29 @@ class Page:
         except Exception:  # noqa: BLE001 - the boundary never raises
             return json.dumps({"ok": False, "errors": [{"field": None, "code": "internal_error", "quiet": False,
                                                         "message": str(self.s.get("errors.internal_error", ""))}]})
+
+    def prepare(self, message: str, most: int = SLICE_REQUESTS) -> int:
+        """Answer at most ``most`` more of the requests a render of ``message`` asks, into the memo, and return how
+        many are left (0: render it now). The worker calls this between its other messages until it returns 0, so no
+        single Python call answers more than ``most`` requests ("what fits" asks 216) and a newer change of the same
+        widget can stop the rest; the render that follows draws from the memo what a render alone would have
+        computed. Never raises: a message the render refuses returns 0 (the render reports it)."""
+        try:
+            if self._pending is not None and self._pending[0] == message:
+                todo = [(key, r) for key, r in self._pending[1] if key not in self._answered]
+            else:
+                kind, state, fixed, errors = self._read(_read_message(message))
+                todo = [] if errors else unanswered(kind.name, state, fixed, self._answered)
+            self._pending = None
+            if not todo or not answer_into(self._answered, todo, int(most)):
+                return 0
+            rest = todo[int(most):]
+            if rest:
+                self._pending = (message, rest)
+            return len(rest)
+        except Exception:  # noqa: BLE001 - the boundary never raises; the render answers
+            self._pending = None
+            return 0
 
     def framework_defaults(self) -> str:
         """Every framework's form values per method (JSON), which the page script writes into the estimator's form

@@ -676,3 +676,30 @@ def test_keyboard_alone_changes_every_input(live):
         assert page.locator(":focus").input_value() == "bf16"
     finally:
         reset(page)
+
+
+@pytest.mark.parametrize("lang", ["en"])
+def test_what_fits_is_answered_in_slices_and_a_newer_change_wins(started, lang):
+    """worker.mjs answers a change's 216 requests a slice per Python call (Page.prepare), then draws: the change's
+    Python time is several calls, so its longest is shorter than their sum. A change made while another is still
+    being answered stops it; the table drawn is the newer state's, with no error shown for the one overtaken."""
+    shown = started(lang, "articles/five-ways/")
+    root = shown.page.locator('[data-calc-kind="fits"]').first
+    root.scroll_into_view_if_needed()
+    root.page.wait_for_function("r => r.dataset.calcState === 'ready'", arg=root.element_handle(), timeout=RENDER_MS)
+    _, defaults, _ = meta(root)
+    root.evaluate("r => { r.__details = []; r.addEventListener('calc:rendered', (e) => r.__details.push(e.detail)); }")
+    arm(root)
+    root.locator('[data-calc-field="seq_len"]').fill("3,000")
+    wait_rendered(root)
+    detail = root.evaluate("r => r.__details[0]")
+    assert 0 < detail["longestMs"] < detail["pythonMs"], detail
+    assert_shows(root, {**defaults, "seq_len": 3000}, lang)
+    # two changes, the second before the first is answered: a typed length, then another card at once
+    arm(root)
+    root.locator('[data-calc-field="seq_len"]').fill("5,000")
+    root.page.wait_for_timeout(180)          # calc.js sends typed text after 150 ms; its 216 requests take longer
+    root.locator('[data-calc-field="gpu"]').select_option("a100-80gb")
+    assert_shows(root, {**defaults, "seq_len": 5000, "gpu": "a100-80gb"}, lang)
+    assert root.locator("[data-calc-error-for]:not([hidden])").count() == 0
+    assert root.get_attribute("data-calc-state") == "ready"

@@ -68,3 +68,58 @@ def test_the_memo_stays_bounded(asked):
         assert render("fits", {"gpu": "l4", "seq_len": str(seq)})["ok"]
         assert len(PAGE._answered) <= page_module.MEMO_ANSWERS
     assert PAGE._answered                                  # and still holds the latest
+
+
+def prepare(kind: str, raw: dict, most: int | None = None) -> int:
+    message = json.dumps({"kind": kind, "raw": raw, "fixed": {}})
+    return PAGE.prepare(message) if most is None else PAGE.prepare(message, most)
+
+
+def test_a_change_answered_in_slices_asks_at_most_a_slice_per_call_and_each_request_once(asked):
+    """worker.mjs calls Page.prepare until it returns 0, then Page.render: no call answers more than the slice, the
+    216 requests of "what fits" are each asked once in all, and the render asks nothing more."""
+    raw, most = {"gpu": "rtx-4090", "seq_len": "1536"}, page_module.SLICE_REQUESTS
+    total, left, calls = len(api.MODELS) * 3, None, 0
+    while left != 0:
+        before = len(asked)
+        left = prepare("fits", raw)                                  # as the worker calls it: the default slice
+        calls += 1
+        assert len(asked) - before <= most
+        assert left == max(0, total - most * calls)
+    assert calls == -(-total // most) > 1 and len(asked) == total
+    assert len({json.dumps(r, sort_keys=True) for r in asked}) == total
+    done = render("fits", raw)
+    assert done["ok"] and len(asked) == total                       # drawn from the memo: nothing asked again
+
+
+@pytest.mark.parametrize("kind", sorted(WIDGET_KINDS))
+@pytest.mark.parametrize("most", [1, 7, 1000])
+def test_a_render_after_slices_is_the_render_of_a_fresh_page(kind, most, asked):
+    raw = {"gpu": "rtx-3090", "seq_len": "3072"}
+    expected = Page(json.dumps(calc_strings("en")), "en").render(json.dumps({"kind": kind, "raw": raw, "fixed": {}}))
+    while prepare(kind, raw, most):
+        pass
+    assert PAGE.render(json.dumps({"kind": kind, "raw": raw, "fixed": {}})) == expected
+
+
+def test_two_widgets_sliced_in_turn_each_draw_their_own_answers(asked):
+    """The worker interleaves the slices of different widgets' changes (and a newer change may stop an older one
+    halfway): whatever the order, each render is its own state's."""
+    a, b = {"gpu": "rtx-4090", "seq_len": "1000"}, {"gpu": "l40s", "seq_len": "5000"}
+    fresh = Page(json.dumps(calc_strings("en")), "en")
+    expected = {k: fresh.render(json.dumps({"kind": "fits", "raw": r, "fixed": {}})) for k, r in (("a", a), ("b", b))}
+    assert prepare("fits", a, 50) > 0 and prepare("fits", b, 50) > 0 and prepare("fits", a, 50) > 0
+    # a stopped halfway: b goes on to its end and is drawn, then a is drawn with what its slices left
+    while prepare("fits", b, 50):
+        pass
+    assert PAGE.render(json.dumps({"kind": "fits", "raw": b, "fixed": {}})) == expected["b"]
+    assert PAGE.render(json.dumps({"kind": "fits", "raw": a, "fixed": {}})) == expected["a"]
+
+
+@pytest.mark.parametrize("message", [
+    "", "[]", "{", '{"kind": "nope"}', '{"kind": "fits", "raw": {"gpu": "no-such-card"}}',
+    '{"kind": "fits", "raw": {"seq_len": "' + "9" * 5000 + '"}}', "[" * 5000, '{"kind": "fits", "raw": {"gpu": ""}}',
+])
+def test_a_message_the_render_refuses_has_nothing_to_prepare_and_prepare_never_raises(message, asked):
+    assert PAGE.prepare(message, 24) == 0
+    assert json.loads(PAGE.render(message))["ok"] is False           # the render says why, next to its control

@@ -163,12 +163,17 @@ const runtime = {
       if (!entry) return;
       this.pending.delete(message.id);
       clearTimeout(entry.timer);
-      entry.resolve({ answer: String(message.answer), ms: Number(message.ms) || 0 });
+      entry.resolve({ answer: String(message.answer), ms: Number(message.ms) || 0,
+                      longest: Number(message.longest) || 0 });
     }
   },
 
-  render(kind, raw, fixed, imported = {}) {
-    return this.ask({ type: MESSAGE.RENDER, kind, raw, fixed, imported }, REQUEST_TIMEOUT_MS);
+  // One widget's state, read, estimated and drawn by Page.render (worker.mjs answers it in slices). `widget` says
+  // whose state it is, so that a newer change of that widget stops an older one in the worker; `warm` asks for the
+  // answers only (the state on screen, once the runtime is ready: the next change then finds them in the memo).
+  render(kind, raw, fixed, imported = {}, widget = null, warm = false) {
+    return this.ask({ type: MESSAGE.RENDER, kind, raw, fixed, imported, ...(widget ? { widget } : {}),
+                      ...(warm ? { warm: true } : {}) }, REQUEST_TIMEOUT_MS);
   },
 
   // The "Run it" section's requests (Page.run); the first one loads the exporters (the second wheel) first.
@@ -689,6 +694,9 @@ class Widget {
         this.compute();
       } else {
         this.root.dataset.calcState = "ready";
+        // The figures on screen are the build's; their answers go into the worker's memo now, while the reader
+        // reads, so that a first change which shares most of them ("what fits" with another card) asks one.
+        runtime.render(this.kind, this.form.readRaw(), this.fixed, this.imported, this.id, true).catch(() => {});
       }
     }
   }
@@ -790,9 +798,11 @@ class Widget {
     const started = performance.now();
     let answer;
     let pythonMs = 0;
+    let longestMs = 0;
     try {
-      const reply = await runtime.render(this.kind, this.form.readRaw(), this.fixed, this.imported);
+      const reply = await runtime.render(this.kind, this.form.readRaw(), this.fixed, this.imported, this.id);
       pythonMs = reply.ms;
+      longestMs = reply.longest;
       answer = JSON.parse(reply.answer);
     } catch (error) {
       if (token !== this.token || runtime.status !== STATUS.READY) return false;
@@ -824,7 +834,7 @@ class Widget {
     this.announce(answer.summary);
     writeUrlSoon();
     if (this.run) this.run.refreshSoon();
-    this.root.dispatchEvent(new CustomEvent("calc:rendered", { detail: { ms: performance.now() - started, pythonMs } }));
+    this.root.dispatchEvent(new CustomEvent("calc:rendered", { detail: { ms: performance.now() - started, pythonMs, longestMs } }));
     return true;
   }
 

@@ -26,18 +26,23 @@ export const STATUS = Object.freeze({
 /**
  * @typedef {{type: "init", indexURL: string, wheelURL: string, laterURLs: string[], bytes: number,
  *            stringsURL: string, lang: string}} InitMessage
- * @typedef {{type: "render", id: number, kind: string, raw: object, fixed: object, imported: object}} RenderMessage
+ * @typedef {{type: "render", id: number, kind: string, raw: object, fixed: object, imported: object,
+ *            widget?: string, warm?: boolean}} RenderMessage
+ *   (widget: which widget asks, so that its newer change stops an older one; warm: the state the page already shows,
+ *   asked once when the runtime is ready so that the next change finds its answers, and never drawn)
  * @typedef {{type: "run", id: number, action: "preload"|"export"|"import", payload: string}} RunMessage
  * @typedef {{type: "later", status: "loading"|"ready"|"failed"}} LaterMessage
  * @typedef {{type: "status", status: string, code?: string, done?: number, total?: number, from?: string,
  *            frameworks?: string}} StatusMessage   (with "ready": how it began, Page.framework_defaults())
- * @typedef {{type: "rendered", id: number, answer: string, ms: number}} RenderedMessage   (ms: time in Python)
+ * @typedef {{type: "rendered", id: number, answer: string, ms: number, longest?: number}} RenderedMessage
+ *   (ms: time in Python, all calls; longest: the longest one call, a render being answered in slices)
  * @typedef {{type: "search", id: number, kind: string, text: string, listbox?: string}} SearchMessage
  *   (kind: "model" | "gpu"; listbox: the id of a picker's empty listbox, whose options the answer then carries)
  * @typedef {{type: "searched", id: number, answer: string}} SearchedMessage
  *
  * `answer` is the JSON text of calculator.page.Page.render: {ok: true, html, state, summary, slots?, custom?}
- * or {ok: false, errors: [{field, code, quiet, message}]}. Error codes are the estimator API's own.
+ * or {ok: false, errors: [{field, code, quiet, message}]}. Error codes are the estimator API's own. A render that a
+ * newer change of the same widget overtook answers {ok: false, superseded: true, errors: []}.
  * A SEARCHED `answer` is the JSON text of calculator.page.Page.search: {ok, values: [catalogue ids, best first],
  * announce: the sentence the picker's status reads out, named: the id the text names exactly (a repo id, an alias,
  * any case) or null}.

@@ -31,6 +31,12 @@ let later = null;         // its promise (true once calculator.export imports); 
 let pyodide = null;
 let internalError = "";   // the answer for a call that failed outside Python's own boundary
 
+// A change that asks many requests ("what fits": every catalogue model by three methods) is answered in slices,
+// one Python call each (Page.prepare; calculator.page.SLICE_REQUESTS says how many), with the worker's other
+// messages between them: no call runs long, and a newer change of the same widget stops the rest.
+const newest = new Map();    // widget -> the id of its newest RENDER that is not a warm-up
+const SUPERSEDED = JSON.stringify({ ok: false, superseded: true, errors: [] });
+
 const SNAPSHOT_DB = "calc-runtime";
 const SNAPSHOT_STORE = "snapshots";
 const REPORT_MS = 50;     // the most often the download's progress is posted
@@ -330,19 +336,58 @@ async function init(message) {
   }
 }
 
-function render(message) {
+// The next task of this worker's event loop (a message from the page goes first if one is waiting).
+function nextTask() {
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    channel.port2.postMessage(null);
+  });
+}
+
+// One widget's change: its requests answered slice by slice into the page's memo, then drawn. `ms` is the Python
+// time of all its calls, `longest` the longest one. A warm-up (`warm`: the state the page shows, asked once the
+// runtime is ready so that the next change finds its answers) gives way to any change of the same widget; a change
+// gives way to a newer change of the same widget, and answers SUPERSEDED (the page has moved on and ignores it).
+async function render(message) {
   let answer = internalError;
-  const started = performance.now();
-  if (page) {
+  let python = 0;
+  let longest = 0;
+  const widget = message.widget === undefined ? null : String(message.widget);
+  if (widget !== null && !message.warm) newest.set(widget, message.id);
+  const mine = widget === null ? undefined : newest.get(widget);
+  const stale = () => widget !== null && newest.get(widget) !== mine;
+  const timed = (call) => {
+    const t = performance.now();
     try {
-      const out = page.render(JSON.stringify({ kind: message.kind, raw: message.raw || {}, fixed: message.fixed || {},
-        imported: message.imported || {} }));
+      return call();
+    } finally {
+      const d = performance.now() - t;
+      python += d;
+      longest = Math.max(longest, d);
+    }
+  };
+  if (page) {
+    const text = JSON.stringify({ kind: message.kind, raw: message.raw || {}, fixed: message.fixed || {},
+      imported: message.imported || {} });
+    try {
+      while (Number(timed(() => page.prepare(text))) > 0) {
+        await nextTask();
+        if (stale()) {
+          post({ type: MESSAGE.RENDERED, id: message.id, answer: SUPERSEDED, ms: python, longest });
+          return;
+        }
+      }
+      const out = timed(() => page.render(text));
       if (typeof out === "string") answer = out;
     } catch (error) {
       answer = internalError;
     }
   }
-  post({ type: MESSAGE.RENDERED, id: message.id, answer, ms: performance.now() - started });
+  post({ type: MESSAGE.RENDERED, id: message.id, answer, ms: python, longest });
 }
 
 // A picker's search: the matches of what the reader typed, best first (calculator/page/search.py).
