@@ -355,20 +355,7 @@ def _with_model(base: tuple[TrainingSetup, dict[str, Any]], model: str) -> tuple
         arch = check_value(BY_NAME["model"], model)
     except InputError as err:
         raise InputErrors([err]) from None          # as parse_request reports a key that fails on its own
-    return _counted(_other_model(base[0], arch)), base[1]
-
-
-def _other_model(setup: TrainingSetup, arch: Any) -> TrainingSetup:
-    """``dataclasses.replace(setup, model=arch)`` without its call per field (a setup has 52; this is 216 times per
-    change of the "what fits" widget): the same fields, the other model, the same check (``__post_init__``), and no
-    kept hash. tests/unit/test_api.py holds it equal to ``replace``."""
-    other = object.__new__(TrainingSetup)
-    d = other.__dict__
-    d.update(setup.__dict__)
-    d.pop("_hash", None)
-    d["model"] = arch
-    other.__post_init__()
-    return other
+    return _counted(models.replaced(base[0], model=arch)), base[1]
 
 
 def _read_regimes(v: dict[str, Any]) -> dict[str, Any]:

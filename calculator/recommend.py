@@ -10,7 +10,6 @@ caveat 2) and memory other processes (a desktop, a second job) hold.
 """
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
@@ -19,7 +18,8 @@ from .errors import InputError
 from .inputs import LIMITS
 from .memory import estimate as _estimate
 from .params import fsdp1_refuses_uint8
-from .models import Attention, Estimate, GpuSpec, Method, Optimizer, Precision, QuantStorage, Sharding, TrainingSetup
+from .models import (Attention, Estimate, GpuSpec, Method, Optimizer, Precision, QuantStorage, Sharding, TrainingSetup,
+                     replaced)
 from .vocab import ADJUSTMENTS, CAPABILITY_REASONS, CARD_NOTES
 
 __all__ = ["COMFORTABLE_SHARE", "TIGHT_SHARE", "SETUP_SIZES", "verdict", "setup_for", "gpu_table",
@@ -67,13 +67,13 @@ def runnable(s: TrainingSetup, gpu: GpuSpec) -> tuple[TrainingSetup, tuple[str, 
     notes: list[str] = []
     if not gpu.bf16:
         if s.precision is Precision.BF16:
-            s = replace(s, precision=Precision.MIXED, half_dtype=Precision.FP16)
+            s = replaced(s, precision=Precision.MIXED, half_dtype=Precision.FP16)
             adjusted.append("bf16_to_fp16_mixed")
         elif s.precision is Precision.MIXED and s.half_dtype is not Precision.FP16:
-            s = replace(s, half_dtype=Precision.FP16)
+            s = replaced(s, half_dtype=Precision.FP16)
             adjusted.append("autocast_fp16")
         if s.lora_dtype is Precision.BF16 and s.method is not Method.FULL:
-            s = replace(s, lora_dtype=Precision.FP32)
+            s = replaced(s, lora_dtype=Precision.FP32)
             adjusted.append("adapters_fp32")
         if s.precision is not Precision.FP32 and s.model.model_type in _FP16_OVERFLOW:
             notes.append("fp16_overflow_family")
@@ -121,12 +121,12 @@ def setup_for(s: TrainingSetup, n: int) -> TrainingSetup:
         return s
     if n == 1:
         if s.cpu_offload:
-            return replace(s, num_gpus=1)
-        return replace(s, num_gpus=1, sharding=Sharding.NONE, offload_params=False)
+            return replaced(s, num_gpus=1)
+        return replaced(s, num_gpus=1, sharding=Sharding.NONE, offload_params=False)
     sharding = s.sharding if s.sharding is not Sharding.NONE else Sharding.ZERO3
-    out = replace(s, num_gpus=n, sharding=sharding)
+    out = replaced(s, num_gpus=n, sharding=sharding)
     if fsdp1_refuses_uint8(out.__dict__):
-        out = replace(out, quant_storage=QuantStorage.BF16)   # the storage a sharded QLoRA run sets (params)
+        out = replaced(out, quant_storage=QuantStorage.BF16)   # the storage a sharded QLoRA run sets (params)
     return out
 
 
@@ -231,13 +231,13 @@ def _largest(lo: int, hi: int, ok: Any, start: int | None = None) -> int:
 @lru_cache(maxsize=1024)
 def max_seq_len(s: TrainingSetup, gpu: GpuSpec) -> int:
     """Longest seq_len (at the chosen micro-batch) whose peak fits the card; 0 when even 1 token does not."""
-    return _largest(1, SEQ_LEN_CAP, lambda x: _fits(replace(s, seq_len=x), gpu), start=s.seq_len)
+    return _largest(1, SEQ_LEN_CAP, lambda x: _fits(replaced(s, seq_len=x), gpu), start=s.seq_len)
 
 
 @lru_cache(maxsize=1024)
 def max_micro_batch(s: TrainingSetup, gpu: GpuSpec) -> int:
     """Largest micro-batch (at the chosen seq_len) whose peak fits the card; 0 when even 1 does not."""
-    return _largest(1, MICRO_BATCH_CAP, lambda x: _fits(replace(s, micro_batch_size=x), gpu),
+    return _largest(1, MICRO_BATCH_CAP, lambda x: _fits(replaced(s, micro_batch_size=x), gpu),
                     start=s.micro_batch_size)
 
 
@@ -280,8 +280,8 @@ def _remedies(s: TrainingSetup, gpu: GpuSpec) -> tuple[dict[str, Any], ...]:
     out: list[dict[str, Any]] = []
     cumulative, cum_peak = s, base_peak
     for name, change in steps:
-        alone = replace(s, **change)
-        stacked = replace(cumulative, **change)
+        alone = replaced(s, **change)
+        stacked = replaced(cumulative, **change)
         e_alone, e_stacked = cached_estimate(alone).peak_bytes, cached_estimate(stacked).peak_bytes
         if e_alone >= base_peak and e_stacked >= cum_peak:
             continue                                   # changes nothing for this setup
@@ -309,11 +309,11 @@ def _remedies(s: TrainingSetup, gpu: GpuSpec) -> tuple[dict[str, Any], ...]:
 
 def _shorter(s: TrainingSetup, gpu: GpuSpec) -> tuple[dict[str, Any], ...]:
     """Shorter sequences, alone: the longest that fits at micro-batch 1 (with accumulation keeping the batch)."""
-    base1 = replace(s, micro_batch_size=1, grad_accum_steps=s.grad_accum_steps * s.micro_batch_size,
+    base1 = replaced(s, micro_batch_size=1, grad_accum_steps=s.grad_accum_steps * s.micro_batch_size,
                     optimizer_in_backward=False if s.micro_batch_size > 1 else s.optimizer_in_backward)
     longest = max_seq_len(base1, gpu)
     if 0 < longest < s.seq_len:
         return ({"remedy": "shorter_sequences", "changes": {"seq_len": longest, "micro_batch_size": 1},
-                 "peak_bytes_alone": cached_estimate(replace(base1, seq_len=longest)).peak_bytes, "fits_alone": True,
+                 "peak_bytes_alone": cached_estimate(replaced(base1, seq_len=longest)).peak_bytes, "fits_alone": True,
                  "peak_bytes_cumulative": None, "fits_cumulative": None},)
     return ()

@@ -23,14 +23,14 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from .errors import TimeNotModelled
 from .memory import activation_bytes, activation_host_bytes, estimate as memory_estimate
 from .models import (Attention, GpuSpec, Method, Optimizer, Precision, QloraBackend, Sharding, TrainingSetup,
-                     hashed_once)
+                     hashed_once, replaced)
 from .params import (
     NF4_BITS,
     attention_head_dims,
@@ -295,7 +295,7 @@ def step_counts(s: TrainingSetup, gpu: GpuSpec) -> StepCounts:
     setup."""
     w = setup_counts(s)
     link, kind, paging, host_gb_s, inter = _card_terms(w, s, gpu)
-    return replace(w, link_gb_s=link, link_kind=kind, paging_bytes=paging, host_gb_s=host_gb_s, inter_gb_s=inter)
+    return replaced(w, link_gb_s=link, link_kind=kind, paging_bytes=paging, host_gb_s=host_gb_s, inter_gb_s=inter)
 
 
 def _card_terms(w: StepCounts, s: TrainingSetup, gpu: GpuSpec) -> tuple[float, str, float, float, float]:
@@ -386,7 +386,7 @@ def setup_counts(s: TrainingSetup) -> StepCounts:
     # --- element-wise traffic: a multiple of the activations the layers save (memory.py counts them per token);
     # gradient checkpointing replays the forward's share (half) once more; eager attention adds its fp32 s x s
     # scores, which memory.activation_bytes already counts.
-    s_act = replace(s, gradient_checkpointing=False, activation_offloading=False, dpo=False,
+    s_act = replaced(s, gradient_checkpointing=False, activation_offloading=False, dpo=False,
                     precompute_ref_log_probs=False, micro_batch_size=max(1, int(seqs)))
     acts = activation_bytes(s_act)
     elementwise = acts * (1.0 + (0.5 if gc else 0.0) + 0.5 * ref)
@@ -591,7 +591,7 @@ def paging(s: TrainingSetup, gpu: GpuSpec, k: TimeCoefficients = COEFFICIENTS) -
     check(s, gpu)
     c = step_counts(s, gpu)
     with_paging = step_time(c, gpu, k).step_s
-    without = step_time(replace(c, paging_bytes=0.0), gpu, k).step_s
+    without = step_time(replaced(c, paging_bytes=0.0), gpu, k).step_s
     return c.paging_bytes / (host_link_gb_s(gpu) * 1e9 * k.host_link_efficiency), with_paging / without
 
 
@@ -653,7 +653,7 @@ def effective_setup(s: TrainingSetup, w: Workload | None) -> TrainingSetup:
     if w is None or s.packing or not w.mean_tokens_per_example:
         return s
     length = max(1, int(round(computed_tokens_per_example(s, w.mean_tokens_per_example))))
-    return s if length == s.seq_len else replace(s, seq_len=length)
+    return s if length == s.seq_len else replaced(s, seq_len=length)
 
 
 def run_time(s: TrainingSetup, gpu: GpuSpec, w: Workload, k: TimeCoefficients = COEFFICIENTS,

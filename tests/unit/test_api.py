@@ -270,22 +270,29 @@ def test_answers_of_a_run_of_requests_equal_each_answer_alone(state) -> None:
     assert sum(a["ok"] for a in alone) > (0 if "many" in state.values() else len(MODELS))  # answered, not refused
 
 
-def test_a_setup_for_another_model_is_replace_with_its_check() -> None:
-    """api._other_model (answer_each's copy of a setup for the next catalogue model) makes what
-    dataclasses.replace makes: equal, hashed alike, not carrying the old kept hash, and checked the same way."""
+def test_replaced_is_dataclasses_replace_with_its_check() -> None:
+    """models.replaced (answer_each's copy of a setup for the next catalogue model, and the advice's bisections and
+    remedies) makes what dataclasses.replace makes: equal, hashed alike, not carrying the old kept hash, checked the
+    same way, and refusing a name that is no field."""
     import dataclasses
 
-    from calculator.models import TrainingSetup
+    from calculator.models import Method, TrainingSetup, replaced
 
     base, _ = api.parse_request({"model": "qwen3-8b", "method": "lora", "seq_len": 4096})
     hash(base)                                                   # the kept hash, which the copy must not inherit
-    for model in ("llama-3.2-1b", "mixtral-8x7b", "deepseek-v3", "gemma-3-27b"):
-        arch = MODELS[model]
-        other, made = api._other_model(base, arch), dataclasses.replace(base, model=arch)
-        assert type(other) is TrainingSetup and other == made and hash(other) == hash(made) != hash(base)
-        assert other.model is arch and base.model is MODELS["qwen3-8b"]
-    bad = dataclasses.replace(MODELS["qwen3-8b"], num_hidden_layers=0)     # the setup's own check refuses it
+    changes = [{"model": MODELS[m]} for m in ("llama-3.2-1b", "mixtral-8x7b", "deepseek-v3", "gemma-3-27b")]
+    changes += [{"seq_len": 123}, {"micro_batch_size": 3, "grad_accum_steps": 5}, {"method": Method.QLORA}, {}]
+    for change in changes:
+        other, made = replaced(base, **change), dataclasses.replace(base, **change)
+        assert type(other) is TrainingSetup and other == made and hash(other) == hash(made)
+        assert (hash(other) != hash(base)) == bool(change) and vars(other).keys() - {"_hash"} == vars(made).keys() - {"_hash"}
+        assert base.model is MODELS["qwen3-8b"] and base.seq_len == 4096
+    arch = MODELS["qwen3-8b"]
+    assert replaced(arch, name="X") == dataclasses.replace(arch, name="X")          # a model too
+    bad = dataclasses.replace(arch, num_hidden_layers=0)        # the setup's own check refuses it
     with pytest.raises(Exception) as by_replace:
         dataclasses.replace(base, model=bad)
     with pytest.raises(type(by_replace.value)):
-        api._other_model(base, bad)
+        replaced(base, model=bad)
+    with pytest.raises(TypeError):
+        replaced(base, no_such_field=1)
