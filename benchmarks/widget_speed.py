@@ -25,7 +25,7 @@ import time
 
 from calculator import api
 from calculator.inputs import BY_NAME
-from calculator.page import SLICE_REQUESTS, WIDGET_KINDS, Page
+from calculator.page import SLICE_MS, WIDGET_KINDS, Page
 from calculator.page.form import TRANSPORT_LIMITS
 from sitebuild.strings import calc_strings
 
@@ -135,7 +135,7 @@ def main(argv: list[str] | None = None) -> None:
         print(f"  {name:<10} {len(figures):3d} changes   median {statistics.median(figures.values()):6.2f} ms   "
               f"worst {worst:6.2f} ms ({label})")
     print(f"  worst widget change: {worst_all[0]:.2f} ms ({worst_all[1]})")
-    print(f"as the page's worker answers it (Page.prepare in slices of {SLICE_REQUESTS} requests, then Page.render), "
+    print(f"as the page's worker answers it (Page.prepare in slices of {SLICE_MS:g} ms, then Page.render), "
           "the worst change of each kind:")
     for name in sorted(WIDGET_KINDS):
         figures = {label: sliced(page, name, raw, args.repeat) for label, raw in changes(WIDGET_KINDS[name]).items()}

@@ -18,6 +18,7 @@ not editable in that widget; the editable ``state`` goes on top of them.
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 from .. import api
@@ -31,7 +32,7 @@ from .search import KINDS as PICKERS, entries as picker_entries, named as picker
 from .run import check_imported, read_paste, render_exports
 from .text import Html, Strings, counted, el, filled, join, plain_text
 
-__all__ = ["Page", "SLICE_REQUESTS", "WIDGET_KINDS", "WidgetKind", "answer_into", "render_results", "render_widget", "unanswered"]
+__all__ = ["Page", "SLICE_MS", "WIDGET_KINDS", "WidgetKind", "answer_into", "render_results", "render_widget", "unanswered"]
 
 
 def render_results(s: Strings, kind: str, state: dict[str, Any], fixed: dict[str, Any] | None = None,
@@ -59,6 +60,7 @@ def render_results(s: Strings, kind: str, state: dict[str, Any], fixed: dict[str
     if len(memo) + len(learnt) > MEMO_ANSWERS:
         memo.clear()
     memo.update(learnt)
+    results = k.combine(results)
     return k.results(s, results, state), results, []
 
 
@@ -72,22 +74,29 @@ def unanswered(kind: str, state: dict[str, Any], fixed: dict[str, Any] | None,
     return [(key, r) for key, r in keyed if key is not None and key not in memo]
 
 
-def answer_into(memo: dict[str, dict[str, Any]], todo: list[tuple[str, dict[str, Any]]], most: int) -> bool:
-    """Answer the first ``most`` of ``todo`` (``unanswered``'s list) into ``memo``, as ``render_results`` would have:
-    the memo starts again first if they would not all fit. False at a refusal (the render then says why)."""
+def answer_into(memo: dict[str, dict[str, Any]], todo: list[tuple[str, dict[str, Any]]], budget_ms: float) -> int | None:
+    """Answer ``todo`` (``unanswered``'s list) in order into ``memo``, as ``render_results`` would have, until
+    ``budget_ms`` of this call have passed (at least one request); the memo starts again first if they would not all
+    fit. How many were answered; None at a refusal (the render then says why). The clock decides only where a slice
+    ends, never an answer."""
     if len(memo) + len(todo) > MEMO_ANSWERS:
         memo.clear()
-    now = todo[:max(0, most)]
-    for (key, _), out in zip(now, api.answer_each(r for _, r in now)):
+    start, done = time.perf_counter(), 0
+    for (key, _), out in zip(todo, api.answer_each(r for _, r in todo)):
         if not out["ok"]:
-            return False
+            return None
         memo[key] = out
-    return True
+        done += 1
+        if (time.perf_counter() - start) * 1000 >= budget_ms:
+            break
+    return done
 
 
-#: The most requests one ``Page.prepare`` call answers (worker.mjs calls it until nothing is left, its other messages
-#: between the calls): 24 answers take about 5 ms on CPython (benchmarks/widget_speed.py prints the longest call).
-SLICE_REQUESTS = 24
+#: How long one ``Page.prepare`` call answers requests before it returns (it finishes the request it is in): worker.mjs
+#: calls it until nothing is left, its other messages between the calls. "What fits" (216 answers of about 0.2 ms on
+#: CPython, 0.45 ms in the page) then takes a dozen calls or more; the estimator's three parts, of 3-7 ms each on
+#: CPython, one call each (benchmarks/widget_speed.py prints the longest call).
+SLICE_MS = 4.0
 
 #: The most answers a page's memo holds (``Page``; the worker lives as long as the page): four "what fits" tables,
 #: then it starts again. That widget asks the memory of every catalogue model by three methods without the card (216
@@ -186,12 +195,13 @@ class Page:
             return json.dumps({"ok": False, "errors": [{"field": None, "code": "internal_error", "quiet": False,
                                                         "message": str(self.s.get("errors.internal_error", ""))}]})
 
-    def prepare(self, message: str, most: int = SLICE_REQUESTS) -> int:
-        """Answer at most ``most`` more of the requests a render of ``message`` asks, into the memo, and return how
-        many are left (0: render it now). The worker calls this between its other messages until it returns 0, so no
-        single Python call answers more than ``most`` requests ("what fits" asks 216) and a newer change of the same
-        widget can stop the rest; the render that follows draws from the memo what a render alone would have
-        computed. Never raises: a message the render refuses returns 0 (the render reports it)."""
+    def prepare(self, message: str, budget_ms: float = SLICE_MS) -> int:
+        """Answer more of the requests a render of ``message`` asks, into the memo, for about ``budget_ms`` (at least
+        one request), and return how many are left (0: render it now). The worker calls this between its other
+        messages until it returns 0, so no single Python call runs much longer than the budget or one request ("what
+        fits" asks 216), and a newer change of the same widget can stop the rest; the render that follows draws from
+        the memo what a render alone would have computed. Never raises: a message the render refuses returns 0 (the
+        render reports it)."""
         try:
             if self._pending is not None and self._pending[0] == message:
                 todo = [(key, r) for key, r in self._pending[1] if key not in self._answered]
@@ -199,9 +209,10 @@ class Page:
                 kind, state, fixed, errors = self._read(_read_message(message))
                 todo = [] if errors else unanswered(kind.name, state, fixed, self._answered)
             self._pending = None
-            if not todo or not answer_into(self._answered, todo, int(most)):
+            done = answer_into(self._answered, todo, float(budget_ms)) if todo else None
+            if done is None:
                 return 0
-            rest = todo[int(most):]
+            rest = todo[done:]
             if rest:
                 self._pending = (message, rest)
             return len(rest)

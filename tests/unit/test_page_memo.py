@@ -70,34 +70,43 @@ def test_the_memo_stays_bounded(asked):
     assert PAGE._answered                                  # and still holds the latest
 
 
-def prepare(kind: str, raw: dict, most: int | None = None) -> int:
+def prepare(kind: str, raw: dict, budget_ms: float | None = None) -> int:
     message = json.dumps({"kind": kind, "raw": raw, "fixed": {}})
-    return PAGE.prepare(message) if most is None else PAGE.prepare(message, most)
+    return PAGE.prepare(message) if budget_ms is None else PAGE.prepare(message, budget_ms)
 
 
-def test_a_change_answered_in_slices_asks_at_most_a_slice_per_call_and_each_request_once(asked):
-    """worker.mjs calls Page.prepare until it returns 0, then Page.render: no call answers more than the slice, the
-    216 requests of "what fits" are each asked once in all, and the render asks nothing more."""
-    raw, most = {"gpu": "rtx-4090", "seq_len": "1536"}, page_module.SLICE_REQUESTS
-    total, left, calls = len(api.MODELS) * 3, None, 0
-    while left != 0:
-        before = len(asked)
-        left = prepare("fits", raw)                                  # as the worker calls it: the default slice
-        calls += 1
-        assert len(asked) - before <= most
-        assert left == max(0, total - most * calls)
-    assert calls == -(-total // most) > 1 and len(asked) == total
-    assert len({json.dumps(r, sort_keys=True) for r in asked}) == total
-    done = render("fits", raw)
-    assert done["ok"] and len(asked) == total                       # drawn from the memo: nothing asked again
+def test_a_change_answered_in_slices_asks_each_request_once_and_the_render_nothing_more(asked):
+    """worker.mjs calls Page.prepare until it returns 0, then Page.render. With no time to spend, each call answers
+    one request (the one it is in); with the page's own budget, at least one and fewer than all 216 of "what fits";
+    either way each request is asked once in all, and the render asks nothing more."""
+    raw, total = {"gpu": "rtx-4090", "seq_len": "1536"}, len(api.MODELS) * 3
+    lefts = []
+    while not lefts or lefts[-1]:
+        lefts.append(prepare("fits", raw, 0))
+    assert lefts == list(range(total - 1, -1, -1)) and len(asked) == total
+    assert render("fits", raw)["ok"] and len(asked) == total              # drawn from the memo
+    asked.clear()
+    raw, lefts = {**raw, "seq_len": "1537"}, []
+    while not lefts or lefts[-1]:
+        lefts.append(prepare("fits", raw))                                # as the worker calls it
+    assert len(lefts) > 1 and all(a > b for a, b in zip([total] + lefts, lefts))
+    assert len(asked) == total == len({json.dumps(r, sort_keys=True) for r in asked})
+    assert render("fits", raw)["ok"] and len(asked) == total
+
+
+def test_the_estimator_is_asked_in_parts_one_call_each(asked):
+    """Its answer comes in three parts (estimator.PARTS), so the worker spends at most one part per call."""
+    raw = {"gpu": "rtx-4090", "seq_len": "1536"}
+    assert [prepare("estimator", raw, 0) for _ in range(3)] == [2, 1, 0] and len(asked) == 3
+    assert render("estimator", raw)["ok"] and len(asked) == 3
 
 
 @pytest.mark.parametrize("kind", sorted(WIDGET_KINDS))
-@pytest.mark.parametrize("most", [1, 7, 1000])
-def test_a_render_after_slices_is_the_render_of_a_fresh_page(kind, most, asked):
+@pytest.mark.parametrize("budget_ms", [0, 2, 1e6])
+def test_a_render_after_slices_is_the_render_of_a_fresh_page(kind, budget_ms, asked):
     raw = {"gpu": "rtx-3090", "seq_len": "3072"}
     expected = Page(json.dumps(calc_strings("en")), "en").render(json.dumps({"kind": kind, "raw": raw, "fixed": {}}))
-    while prepare(kind, raw, most):
+    while prepare(kind, raw, budget_ms):
         pass
     assert PAGE.render(json.dumps({"kind": kind, "raw": raw, "fixed": {}})) == expected
 
@@ -108,9 +117,9 @@ def test_two_widgets_sliced_in_turn_each_draw_their_own_answers(asked):
     a, b = {"gpu": "rtx-4090", "seq_len": "1000"}, {"gpu": "l40s", "seq_len": "5000"}
     fresh = Page(json.dumps(calc_strings("en")), "en")
     expected = {k: fresh.render(json.dumps({"kind": "fits", "raw": r, "fixed": {}})) for k, r in (("a", a), ("b", b))}
-    assert prepare("fits", a, 50) > 0 and prepare("fits", b, 50) > 0 and prepare("fits", a, 50) > 0
+    assert prepare("fits", a, 0) > 0 and prepare("fits", b, 0) > 0 and prepare("fits", a, 0) > 0
     # a stopped halfway: b goes on to its end and is drawn, then a is drawn with what its slices left
-    while prepare("fits", b, 50):
+    while prepare("fits", b, 0):
         pass
     assert PAGE.render(json.dumps({"kind": "fits", "raw": b, "fixed": {}})) == expected["b"]
     assert PAGE.render(json.dumps({"kind": "fits", "raw": a, "fixed": {}})) == expected["a"]

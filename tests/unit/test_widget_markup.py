@@ -9,7 +9,7 @@ import pytest
 
 from calculator import api
 from calculator.catalog import MODELS
-from calculator.inputs import INPUTS
+from calculator.inputs import INCLUDE, INPUTS
 from calculator.page import WIDGET_KINDS, Page, render_results, render_widget
 from calculator.page.form import custom_values, read_form
 from calculator.page.kinds.compare import COMPARE_VARIANTS
@@ -126,7 +126,7 @@ def test_every_kind_renders_in_both_languages_with_the_estimators_numbers(lang, 
     text = re.sub(r'(data-calc-(defaults|fixed)|placeholder)="[^"]*"', "", html)
     assert not re.search(r"\{[a-z_]+\}", text)                                   # no unfilled {placeholder}
     peaks = [int(v) for v in re.findall(r'data-calc-output="peak_bytes_per_gpu" data-value="(\d+)"', html)]
-    results = [api.answer(r)["result"] for r in WIDGET_KINDS[kind].requests_for(state)]
+    results = WIDGET_KINDS[kind].combine([api.answer(r)["result"] for r in WIDGET_KINDS[kind].requests_for(state)])
     if kind == "seqlen":
         results = results[1:]
     assert peaks == [r["peak_bytes_per_gpu"] for r in results]
@@ -233,3 +233,25 @@ def test_a_time_resting_on_a_datasheet_says_so_where_it_is_shown(lang):
         drawn = out["html"] + "".join((out.get("slots") or {}).values())
         run_line[gpu] = plain_text(re.search(r'class="calc-peak__run".*?</p>', drawn, re.S).group(0))
     assert note not in run_line["rtx-4090"] and note in run_line["mi300x"]
+
+
+@pytest.mark.parametrize("model", ["llama-3.2-1b", "qwen3-8b", "mixtral-8x7b", "llama-3.1-70b", "deepseek-v3"])
+@pytest.mark.parametrize("change", [{}, {"method": "full"}, {"method": "lora", "gpu": "a100-80gb"},
+                                    {"gpu": "t4", "dataset_tokens": 20_000_000}, {"num_gpus": 4, "sharding": "fsdp"},
+                                    {"seq_len": 65536, "gpu": "h100-80gb"}, {"gpu": "no-such-card"}])
+def test_the_estimators_answer_asked_in_parts_is_the_answer_asked_whole(model, change):
+    """The estimator widget asks its answer in parts (estimator.PARTS, one Python call each in the worker) and joins
+    them (its ``combine``): the joined answer is the API's answer to the one request with every part, key for key,
+    refusals included."""
+    kind = WIDGET_KINDS["estimator"]
+    parts = kind.requests_for(kind.state({}))
+    assert {json.dumps({**r, "include": None}, sort_keys=True) for r in parts} == \
+        {json.dumps({**parts[0], "include": None}, sort_keys=True)}                # the parts differ in include alone
+    whole = {k: v for k, v in parts[0].items() if k != "include"} | {"model": model, **change}
+    answers = [api.answer(r) for r in kind.requests(whole)]
+    assert len(answers) == 3 and sorted(k for r in kind.requests(whole) for k in r["include"]) == sorted(INCLUDE)
+    expected = api.answer(whole)
+    if not expected["ok"]:
+        assert all(a == expected for a in answers)
+        return
+    assert kind.combine([a["result"] for a in answers]) == [expected["result"]]

@@ -42,7 +42,9 @@ class WidgetKind:
     results; ``summary``: the sentence of its live region; ``extra``: more of the worker's answer; ``varies``: the
     request keys its requests set themselves (a chart across sequence lengths, a comparison across methods), which an
     article's assumptions therefore do not fix and the widget does not list as set by the article. ``tail``: a part
-    under the results that the results do not redraw."""
+    under the results that the results do not redraw. ``combine``: the answers as ``results``, ``slots``, ``summary``
+    and ``extra`` read them, from the answers to ``requests`` (one request's answer asked in parts, each its own
+    Python call in the worker, joined again)."""
 
     name: str
     fields: tuple[str, ...]
@@ -56,6 +58,7 @@ class WidgetKind:
     varies: tuple[str, ...] = ()
     #: A part under the results that the results do not redraw (the estimator's "Run it" section), by widget id.
     tail: Callable[[Strings, str], Html] | None = None
+    combine: Callable[[list[dict[str, Any]]], list[dict[str, Any]]] = lambda results: results
 
     def draw_form(self, s: Strings, wid: str, state: dict[str, Any], results: list[dict[str, Any]]) -> Html:
         return (self.form or _compact(self))(s, wid, state, results)

@@ -52,8 +52,22 @@ def framework_table() -> str:
 IGNORED_SHOWN = 40
 
 
+#: The estimator's answer asked in three parts (the API's ``include``: each part's answer carries the estimate and
+#: what it includes), so that the worker answers them in three Python calls: the longest sequence and micro-batch
+#: (a bisection each), the remedies, and the GPU table with the smallest, fastest and cheapest setups. ``_combine``
+#: joins them into the one answer the request with every part gives; tests/unit/test_widget_markup.py holds them equal.
+PARTS = (("inverse",), ("remedies",), ("gpu_table", "smallest_setup"))
+
+
 def _requests(q: dict[str, Any]) -> list[dict[str, Any]]:
-    return [q]
+    return [{**q, "include": list(part)} for part in PARTS]
+
+
+def _combine(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    joined: dict[str, Any] = {}
+    for r in results:
+        joined.update(r)
+    return [joined]
 
 
 def _summary(s: Strings, r: dict[str, Any]) -> Html:
@@ -547,4 +561,4 @@ KIND = WidgetKind("estimator", FIELDS, {"framework": DEFAULT_FRAMEWORK,
                                         **framework_form(DEFAULT_FRAMEWORK, FIRST_SETUP["method"]), **FIRST_SETUP},
                   _requests, _results, form=_form,
                   slots=_slots, summary=_summary_text, extra=lambda results: {"custom": custom_values(results[0]["model"])},
-                  tail=run_section)
+                  tail=run_section, combine=_combine)

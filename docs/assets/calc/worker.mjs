@@ -32,7 +32,7 @@ let pyodide = null;
 let internalError = "";   // the answer for a call that failed outside Python's own boundary
 
 // A change that asks many requests ("what fits": every catalogue model by three methods) is answered in slices,
-// one Python call each (Page.prepare; calculator.page.SLICE_REQUESTS says how many), with the worker's other
+// one Python call each (Page.prepare, for calculator.page.SLICE_MS or one request), with the worker's other
 // messages between them: no call runs long, and a newer change of the same widget stops the rest.
 const newest = new Map();    // widget -> the id of its newest RENDER that is not a warm-up
 const SUPERSEDED = JSON.stringify({ ok: false, superseded: true, errors: [] });
