@@ -93,3 +93,27 @@ def test_a_time_resting_on_a_datasheet_says_so(capsys) -> None:
     out = capsys.readouterr().out
     block = out[out.index("Speed, time and cost on 1 × rtx-4090"):out.index("Fastest that fits")]
     assert note not in block
+
+
+@pytest.mark.parametrize("request_", [
+    {"model": "llama-3.1-8b", "method": "qlora", "gpu": "h100-80gb"},
+    {"model": "qwen2.5-14b", "method": "lora", "gpu": "a100-80gb", "seq_len": 1024},
+    {"model": "llama-3.2-1b", "method": "full", "gpu": "h100-80gb", "micro_batch_size": 4},
+    {"model": "mixtral-8x7b", "method": "qlora", "gpu": "b200"},
+])
+def test_the_cli_prints_the_speed_the_page_shows(request_, capsys) -> None:
+    """The review saw 867 tokens/s on the page and 868 in the CLI for one setup: the CLI prints the figure the page
+    shows for the same answer (calculator.page.text.rate), whatever the setup."""
+    import re
+
+    from calculator.__main__ import english
+    from calculator.page.text import plain_text, rate
+
+    args = [x for k, v in request_.items() for x in (f"--{k.replace('_', '-')}", str(v))]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    s = english()
+    printed = re.search(re.escape(s.get("out.tokens_per_second_per_gpu")) + r": ([\d,]+) ", out)
+    assert printed, out
+    tp = api.answer(request_)["result"]["throughput"]["tokens_per_second_per_gpu"]
+    assert plain_text(rate(s, tp)).split(" ")[0] == printed.group(1)
