@@ -336,9 +336,13 @@ def _read_model(raw: Any) -> tuple[Any, FieldError | None]:
         for name, v in value.items():
             if isinstance(v, str) and len(v) > MAX_FIELD_CHARS:
                 return None, FieldError(f"model.{str(name)[:100]}", "too_large")
-        # An empty field is a field the config does not set (head_dim, for instance); a text field (model_type) stays
-        # text, the others are read as numbers.
+        # An empty field is a field the config does not set (head_dim, for instance), except one that may be null: it
+        # is null, as the preset it was filled from has it (DeepSeek-V2-Lite's q_lora_rank: no low-rank query; left
+        # out, its class's default of 1536 came in, +42.5 M parameters). A text field (model_type) stays text, the
+        # others are read as numbers.
         text = {f.name for f in api.MODEL_FIELDS if f.kind in ("string", "enum")}
-        return {name: (v.strip() if name in text else parse_number(v)) if isinstance(v, str) else v
-                for name, v in value.items() if not (isinstance(v, str) and not v.strip())}, None
+        nullable = {f.name for f in api.MODEL_FIELDS if f.kind == "int_or_null"}
+        empty = lambda v: isinstance(v, str) and not v.strip()      # noqa: E731
+        return {name: None if empty(v) else (v.strip() if name in text else parse_number(v)) if isinstance(v, str) else v
+                for name, v in value.items() if name in nullable or not empty(v)}, None
     return value, None

@@ -365,7 +365,7 @@ class Form {
       const input = this.controls(`model.${name}`)[0];
       if (!input) continue;
       if (input.type === "checkbox") input.checked = Boolean(value);
-      else input.value = String(value);
+      else input.value = value === null || value === undefined ? "" : String(value);   // null: left empty
     }
   }
 
