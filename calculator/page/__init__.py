@@ -32,7 +32,7 @@ from .search import KINDS as PICKERS, entries as picker_entries, named as picker
 from .run import check_imported, read_paste, render_exports
 from .text import Html, Strings, counted, el, filled, join, plain_text
 
-__all__ = ["Page", "SLICE_MS", "WIDGET_KINDS", "WidgetKind", "answer_into", "render_results", "render_widget", "unanswered"]
+__all__ = ["Page", "SLICE_MS", "WIDGET_KINDS", "WidgetKind", "render_results", "render_widget"]
 
 
 def render_results(s: Strings, kind: str, state: dict[str, Any], fixed: dict[str, Any] | None = None,
@@ -41,14 +41,13 @@ def render_results(s: Strings, kind: str, state: dict[str, Any], fixed: dict[str
     """The results fragment for a state, the API results it shows, and the API's refusals (as field errors, every
     key that fails) if the estimator rejects the state. ``memo`` (a page's, across changes) holds accepted answers
     by their request's exact text: an answer depends on its request alone."""
-    k = WIDGET_KINDS[kind]
-    if "gpu" in k.fields and not state.get("gpu"):
+    keyed = _keyed(kind, state, fixed)
+    if keyed is None:
         return None, [], [FieldError("gpu", "missing_field")]     # every widget gives its verdict on a card
-    requests = list(k.requests_for(state, fixed))
-    keys = [_memo_key(r) for r in requests]
+    keys = [key for key, _ in keyed]
     memo = {} if memo is None else memo
     known = [key is not None and key in memo for key in keys]
-    fresh = api.answer_each(r for r, hit in zip(requests, known) if not hit)
+    fresh = api.answer_each(r for (_, r), hit in zip(keyed, known) if not hit)
     results, learnt = [], {}
     for key, hit in zip(keys, known):
         out = memo[key] if hit else next(fresh)
@@ -57,30 +56,40 @@ def render_results(s: Strings, kind: str, state: dict[str, Any], fixed: dict[str
         if not hit and key is not None:
             learnt[key] = out
         results.append(out["result"])
-    if len(memo) + len(learnt) > MEMO_ANSWERS:
-        memo.clear()
+    _make_room(memo, len(learnt))
     memo.update(learnt)
+    k = WIDGET_KINDS[kind]
     results = k.combine(results)
     return k.results(s, results, state), results, []
 
 
-def unanswered(kind: str, state: dict[str, Any], fixed: dict[str, Any] | None,
-               memo: dict[str, dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
-    """The requests ``render_results`` would ask for ``state`` that ``memo`` does not hold, with their memo keys."""
+def _keyed(kind: str, state: dict[str, Any], fixed: dict[str, Any] | None) -> list[tuple[str | None, dict[str, Any]]] | None:
+    """The requests a state needs with their memo keys, in order; None when the state is refused before any is asked
+    (no card)."""
     k = WIDGET_KINDS[kind]
     if "gpu" in k.fields and not state.get("gpu"):
-        return []                                   # refused before any request is asked
-    keyed = ((_memo_key(r), r) for r in k.requests_for(state, fixed))
-    return [(key, r) for key, r in keyed if key is not None and key not in memo]
+        return None
+    return [(_memo_key(r), r) for r in k.requests_for(state, fixed)]
 
 
-def answer_into(memo: dict[str, dict[str, Any]], todo: list[tuple[str, dict[str, Any]]], budget_ms: float) -> int | None:
-    """Answer ``todo`` (``unanswered``'s list) in order into ``memo``, as ``render_results`` would have, until
-    ``budget_ms`` of this call have passed (at least one request); the memo starts again first if they would not all
-    fit. How many were answered; None at a refusal (the render then says why). The clock decides only where a slice
-    ends, never an answer."""
-    if len(memo) + len(todo) > MEMO_ANSWERS:
+def _make_room(memo: dict[str, dict[str, Any]], coming: int) -> None:
+    """The memo starts again when ``coming`` more answers would not fit (MEMO_ANSWERS)."""
+    if len(memo) + coming > MEMO_ANSWERS:
         memo.clear()
+
+
+def _unanswered(kind: str, state: dict[str, Any], fixed: dict[str, Any] | None,
+                memo: dict[str, dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
+    """The requests ``render_results`` would ask for ``state`` that ``memo`` does not hold, with their memo keys."""
+    return [(key, r) for key, r in _keyed(kind, state, fixed) or [] if key is not None and key not in memo]
+
+
+def _answer_into(memo: dict[str, dict[str, Any]], todo: list[tuple[str, dict[str, Any]]], budget_ms: float) -> int | None:
+    """Answer ``todo`` (``_unanswered``'s list) in order into ``memo``, as ``render_results`` would have, until
+    ``budget_ms`` of this call have passed (at least one request), making room for all of them first. How many were
+    answered; None at a refusal (the render then says why). The clock decides only where a slice ends, never an
+    answer."""
+    _make_room(memo, len(todo))
     start, done = time.perf_counter(), 0
     for (key, _), out in zip(todo, api.answer_each(r for _, r in todo)):
         if not out["ok"]:
@@ -207,9 +216,9 @@ class Page:
                 todo = [(key, r) for key, r in self._pending[1] if key not in self._answered]
             else:
                 kind, state, fixed, errors = self._read(_read_message(message))
-                todo = [] if errors else unanswered(kind.name, state, fixed, self._answered)
+                todo = [] if errors else _unanswered(kind.name, state, fixed, self._answered)
             self._pending = None
-            done = answer_into(self._answered, todo, float(budget_ms)) if todo else None
+            done = _answer_into(self._answered, todo, float(budget_ms)) if todo else None
             if done is None:
                 return 0
             rest = todo[done:]
