@@ -343,6 +343,28 @@ def _read_model(raw: Any) -> tuple[Any, FieldError | None]:
         text = {f.name for f in api.MODEL_FIELDS if f.kind in ("string", "enum")}
         nullable = {f.name for f in api.MODEL_FIELDS if f.kind == "int_or_null"}
         empty = lambda v: isinstance(v, str) and not v.strip()      # noqa: E731
-        return {name: None if empty(v) else (v.strip() if name in text else parse_number(v)) if isinstance(v, str) else v
-                for name, v in value.items() if name in nullable or not empty(v)}, None
+        model = {name: None if empty(v) else (v.strip() if name in text else parse_number(v)) if isinstance(v, str) else v
+                 for name, v in value.items() if name in nullable or not empty(v)}
+        return model, _custom_number_error(model)
     return value, None
+
+
+#: The custom form's number fields and their upper bounds. Each is a number field: what it holds must be a whole number
+#: even where this architecture does not read it (an expert width of a dense model, an MLA rank without MLA), or "abc"
+#: would only be listed as ignored, far from the field, with no error at it.
+_CUSTOM_NUMBERS: dict[str, int | None] = {f.name: f.high for f in api.MODEL_FIELDS if f.kind in ("int", "int_or_null")}
+
+
+def _custom_number_error(model: dict[str, Any]) -> FieldError | None:
+    """The first custom number field holding no whole number (wrong_type) or a negative or too large one
+    (out_of_range), at that field; the estimator checks the lower bounds of the fields the architecture reads (a 0
+    in a field it does not read is the form's own "none")."""
+    for name, v in model.items():
+        if name not in _CUSTOM_NUMBERS or v is None:
+            continue
+        if isinstance(v, bool) or not isinstance(v, int):
+            return FieldError(f"model.{name}", "wrong_type")
+        high = _CUSTOM_NUMBERS[name]
+        if v < 0 or (high is not None and v > high):
+            return FieldError(f"model.{name}", "out_of_range")
+    return None

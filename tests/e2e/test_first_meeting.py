@@ -86,6 +86,45 @@ def test_an_error_is_shown_at_its_control_and_clear_of_the_strip(started, lang, 
 
 
 @pytest.mark.parametrize("lang", ["ar", "en"])
+@VIEWPORTS
+def test_every_typed_field_shows_its_own_error_clear_of_the_strip(started, lang, viewport):
+    """Every number field of the estimator (More settings open, LoRA's rank shown, every field of a custom
+    architecture, those this architecture does not read included), given text that is no number, shows the refusal
+    under itself, marked invalid, between the header and the strip; put back, the error goes."""
+    shown = started(lang, "calculator/")
+    page = shown.page
+    root = page.locator("#calc-estimator-1")
+    page.set_viewport_size(viewport)
+    try:
+        root.scroll_into_view_if_needed()
+        details = root.locator("details.calc-more")
+        if details.get_attribute("open") is None:
+            details.locator("summary").click()
+        arm(root)
+        root.locator('[data-calc-field="method"]').select_option("lora")
+        root.locator('[data-calc-control="model_source"][value="custom"]').check()
+        wait_rendered(root)
+        keys = root.evaluate("""r => [...r.querySelectorAll('input[data-calc-field]')]
+            .filter(e => e.type === 'text' && e.inputMode && e.offsetParent !== null).map(e => e.dataset.calcField)""")
+        assert len(keys) >= 30 and {"lora_rank", "seq_len", "gpu_hour_price", "model.hidden_size",
+                                    "model.moe_intermediate_size", "model.q_lora_rank"} <= set(keys), keys
+        for key in keys:
+            field = root.locator(f'input[data-calc-field="{key}"]')
+            before = field.input_value()
+            field.fill("abc")
+            box = shown_at(root, key, "wrong_type")
+            assert field.get_attribute("aria-invalid") == "true", key
+            assert_clear_of_strip(page, box, key)
+            expect(root.locator('[data-calc-error-for=""]')).to_be_hidden()
+            field.fill(before)
+            expect(box).to_be_hidden(timeout=RENDER_MS)
+            expect(root).not_to_have_attribute("data-calc-stale", "true", timeout=RENDER_MS)
+    finally:
+        shown.restore_viewport()
+        reset(page)
+
+
+@pytest.mark.parametrize("lang", ["ar", "en"])
 def test_a_typed_number_is_shown_as_read(started, lang):
     shown = started(lang, "calculator/")
     page, s = shown.page, S[lang]

@@ -95,6 +95,17 @@ def test_an_empty_custom_field_is_a_field_the_config_does_not_set():
     assert custom["peak_bytes_per_gpu"] == preset["peak_bytes_per_gpu"]
 
 
+@pytest.mark.parametrize("name", [f.name for f in api.MODEL_FIELDS if f.kind in ("int", "int_or_null")])
+@pytest.mark.parametrize("typed, code", [("abc", "wrong_type"), ("1.5", "wrong_type"), ("-3", "out_of_range"),
+                                         ("1" + "0" * 14, "out_of_range")])
+def test_a_custom_number_field_refuses_what_is_no_count_even_where_the_model_does_not_read_it(name, typed, code):
+    """A dense model's expert width, or an MLA rank of a model without MLA, is not read by the estimator: "abc" there
+    was only listed among the ignored fields. The form refuses it at the field, as it does in a field that is read."""
+    values = custom_values(api.answer({"model": "llama-3.1-8b"})["result"]["model"])
+    _state, errors = read_kind_form("estimator", {"model": {"source": "custom", "value": {**values, name: typed}}})
+    assert [(e.field, e.code) for e in errors] == [(f"model.{name}", code)]
+
+
 @pytest.mark.parametrize("model_id", sorted(MODELS))
 def test_every_catalogue_model_switched_to_custom_is_the_same_model(model_id):
     """The form fills the custom fields from the preset (custom_values) and reads them back (read_form): the same
