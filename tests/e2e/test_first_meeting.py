@@ -148,10 +148,12 @@ def test_a_typed_number_is_shown_as_read(started, lang):
 
 
 @pytest.mark.parametrize("lang", ["ar", "en"])
-@VIEWPORTS
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE, {"width": 320, "height": 700}, {"width": 1000, "height": 800}],
+                         ids=["desktop", "phone", "320", "1000"])
 def test_the_gpu_tables_answer_columns_are_on_screen(started, lang, viewport):
     """Every card count of the GPU table (where its times and costs are) is inside the table's own box, which is
-    inside the screen; where a table must still scroll sideways (a narrower window), its edge says so."""
+    inside the screen, from the narrowest phone (320 px) through the width where Material's sidebars come in
+    (1000 px) to the review's 1280 × 900; where a table must still scroll sideways, its edge says so."""
     shown = started(lang, "calculator/")
     page = shown.page
     page.set_viewport_size(viewport)
@@ -211,3 +213,20 @@ def test_the_second_page_starts_from_the_first_pages_snapshot(browser, site_url)
         assert_shows(root, {**defaults, key: value}, "ar")
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("lang", ["ar", "en"])
+def test_more_settings_is_a_disclosure_not_an_admonition(started, lang):
+    """ux review #16: "More settings" was drawn as Material's blue admonition with a pencil icon (Material styles
+    every <details> as one). It is a plain disclosure of the form: no icon, no tinted box, no coloured side bar, no
+    shadow; its title in the text colour."""
+    page = started(lang, "calculator/").page
+    more = page.locator("#calc-estimator-1 details.calc-more")
+    look = more.evaluate("""d => { const cs = getComputedStyle(d), s = d.querySelector(':scope > summary');
+        const ss = getComputedStyle(s), icon = getComputedStyle(s, '::before'), body = getComputedStyle(document.body);
+        return {bg: cs.backgroundColor, shadow: cs.boxShadow, side: [cs.borderLeftWidth, cs.borderRightWidth],
+                sbg: ss.backgroundColor, icon: icon.display === 'none' || icon.content === 'none', color: ss.color,
+                text: body.color}; }""")
+    assert look["bg"] == "rgba(0, 0, 0, 0)" and look["sbg"] == "rgba(0, 0, 0, 0)", look
+    assert look["shadow"] == "none" and look["side"] == ["0px", "0px"] and look["icon"], look
+    assert look["color"] == look["text"], look
