@@ -14,7 +14,6 @@ number, and the page renders it. Standard library only.
 """
 from __future__ import annotations
 
-import argparse
 import math
 import re
 from abc import ABC, abstractmethod
@@ -190,6 +189,7 @@ class BoolKind(ValueKind):
         return text == "true" if text in ("true", "false") else text
 
     def cli_argument(self, spec, help_text):
+        import argparse      # the CLI's alone: importing it took 50 ms of the page's start in Pyodide
         return {"action": argparse.BooleanOptionalAction, "help": help_text}
 
     def cms_field(self, spec):
