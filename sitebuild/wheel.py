@@ -1,8 +1,9 @@
-"""The wheels the page loads into Pyodide: a tiny, deterministic py3-none-any wheel writer (no build backend, nothing
+"""The wheels the page loads into Pyodide: a tiny, deterministic wheel writer (no build backend, nothing
 committed). Only ``calculator/`` goes in, with every subpackage (``calculator/page/`` and any later one); the build
 code and the benchmarks never ship.
 
-Two loads. The first wheel (``calculator``) is what a page needs to show and recompute its widgets. The second load,
+Two loads. The first wheel (``calculator``) is what a page needs to show and recompute its widgets, as the bundled
+Pyodide's own bytecode (``sitebuild/bytecode.py``: no compiling in the reader's browser). The second load,
 when a reader first opens "Run it" or pastes a training config, is the subpackages in ``LATER`` (the exporters, as
 the wheel ``calculator_export``) and the pure-Python distributions they import (``PAGE_DISTS``: ruamel.yaml, which
 reads the pasted YAML), so the first page load does not grow with them. A distribution is repacked from what this
@@ -25,11 +26,13 @@ from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 
+from . import bytecode, runtime
+
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE_DIR = ROOT / "calculator"
 CACHE_DIR = ROOT / ".cache" / "calc-wheel"
 DIST_CACHE_DIR = ROOT / ".cache" / "page-wheels"
-WRITER_VERSION = "4"  # bump when the wheel layout below changes
+WRITER_VERSION = "5"  # bump when the wheel layout below changes
 #: Subpackages the page cannot work without: a wheel missing one fails the build instead of the reader's page.
 REQUIRED = ("api.py", "page/__init__.py")
 #: Subpackages left out of the page's first wheel: the exporters (issue 21) load only when a reader asks for a config,
@@ -75,7 +78,9 @@ def project_version() -> str:
 
 
 def sources_hash(later: bool = False) -> str:
-    h = hashlib.sha256(f"wheel-writer {WRITER_VERSION} {project_version()} {'later' if later else ''}\n".encode())
+    # The first wheel is bytecode of the bundled Pyodide's Python (sitebuild/bytecode.py): its version is a source.
+    compiler = "" if later else f"pyodide {runtime.version()}"
+    h = hashlib.sha256(f"wheel-writer {WRITER_VERSION} {project_version()} {'later' if later else compiler}\n".encode())
     for path in package_files(later):
         h.update(wheel_name(path).encode() + b"\0" + path.read_bytes() + b"\0")
     return h.hexdigest()[:16]
@@ -103,13 +108,21 @@ def _zip(wheel: Path, entries: list[tuple[str, bytes]], dist_info: str) -> Path:
     return wheel
 
 
-def write_wheel(target_dir: Path, later: bool = False) -> Path:
+def write_wheel(target_dir: Path, later: bool = False, compiled: bool = False) -> Path:
     """Write ``calculator-<version>-py3-none-any.whl`` (or, ``later``, ``calculator_export-…``: the LATER
-    subpackages) into target_dir: dist-info with METADATA, WHEEL and RECORD."""
+    subpackages) into target_dir: dist-info with METADATA, WHEEL and RECORD. ``compiled``: the modules as the
+    bundled Pyodide's bytecode instead of their sources (sitebuild/bytecode.py), tagged for its Python
+    (``calculator-<version>-cp314-none-any.whl``): the page's first wheel."""
     version = project_version()
     dist = LATER_DIST if later else "calculator"
     dist_info = f"{dist}-{version}.dist-info"
     entries = [(wheel_name(p), p.read_bytes()) for p in package_files(later)]
+    tag = "py3"
+    if compiled:
+        sources = {name: data for name, data in entries if name.endswith(".py")}
+        python, pycs = bytecode.compiled(sources)
+        tag = "cp" + "".join(python.split(".")[:2])
+        entries = sorted([(name, data) for name, data in entries if name not in sources] + list(pycs.items()))
     summary = ("The exporters and importers of the GPU memory estimator (loaded on demand)" if later else
                "GPU memory estimator for fine-tuning large language models")
     requires = "".join(f"Requires-Dist: {d}\n" for d in (PAGE_DISTS if later else ()))
@@ -124,18 +137,18 @@ def write_wheel(target_dir: Path, later: bool = False) -> Path:
         "Wheel-Version: 1.0\n"
         "Generator: sitebuild/wheel.py\n"
         "Root-Is-Purelib: true\n"
-        "Tag: py3-none-any\n"
+        f"Tag: {tag}-none-any\n"
     ).encode()))
-    return _zip(target_dir / f"{dist}-{version}-py3-none-any.whl", entries, dist_info)
+    return _zip(target_dir / f"{dist}-{version}-{tag}-none-any.whl", entries, dist_info)
 
 
 def cached_wheel(later: bool = False) -> tuple[str, Path]:
     """(sources hash, path of the wheel for the current sources), writing it on first use."""
     digest = sources_hash(later)
     folder = CACHE_DIR / digest
-    pattern = f"{LATER_DIST if later else 'calculator'}-*-py3-none-any.whl"
+    pattern = f"{LATER_DIST if later else 'calculator'}-*-none-any.whl"
     found = sorted(folder.glob(pattern)) if folder.is_dir() else []
-    return digest, (found[0] if found else write_wheel(folder, later))
+    return digest, (found[0] if found else write_wheel(folder, later, compiled=not later))
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -2,9 +2,11 @@
 two offline edits only, and a valid calculator wheel made from the same sources pytest tests and nothing else."""
 from __future__ import annotations
 
+import _imp
 import base64
 import csv
 import hashlib
+import importlib.util
 import io
 import json
 import re
@@ -34,35 +36,48 @@ def test_the_bundled_runtime_is_the_pinned_one(built_site):
 
 
 def test_the_wheel_is_valid_and_carries_the_estimator_only(built_site, tmp_path):
-    wheels = list((built_site / "assets" / "calc" / "wheel").glob("*/calculator-*-py3-none-any.whl"))
+    # The first wheel is the bundled Pyodide's bytecode (sitebuild/bytecode.py), tagged for its Python.
+    pinned_python = json.loads((ROOT / "node_modules" / "pyodide" / "pyodide-lock.json").read_text())["info"]["python"]
+    tag = "cp" + "".join(pinned_python.split(".")[:2])
+    wheels = list((built_site / "assets" / "calc" / "wheel").glob(f"*/calculator-*-{tag}-none-any.whl"))
     assert len(wheels) == 1, wheels
     wheel = wheels[0]
     with zipfile.ZipFile(wheel) as zf:
         names = set(zf.namelist())
         sources = {p.relative_to(ROOT / "calculator").as_posix() for p in (ROOT / "calculator").rglob("*.py")
                    if "__pycache__" not in p.parts and p.relative_to(ROOT / "calculator").parts[0] not in LATER}
-        assert {f"calculator/{n}" for n in sources} <= names
+        modules = {n for n in names if n.startswith("calculator/")}
+        assert modules == {f"calculator/{n}c" for n in sources} | {"calculator/py.typed"}, modules ^ {
+            f"calculator/{n}c" for n in sources}
+        magics = set()
+        for n in sources:  # compiled from the same sources pytest tests: each unchecked-hash .pyc (PEP 552) carries
+            data = zf.read(f"calculator/{n}c")      # the hash of its source, keyed by the compiler's magic number
+            magics.add(data[:4])
+            assert int.from_bytes(data[4:8], "little") == 0b01, n
+            assert data[8:16] == _imp.source_hash(int.from_bytes(data[:4], "little"), (ROOT / "calculator" / n)
+                                                  .read_bytes()), f"{n}: not compiled from the source in calculator/"
+        assert len(magics) == 1 and magics != {importlib.util.MAGIC_NUMBER}, magics   # one Python, not this one
         later = tuple(f"calculator/{sub}/" for sub in LATER)
         assert not [n for n in names if n.startswith(later)], "a subpackage meant for later is in the first wheel"
         assert not [n for n in names if not n.startswith(("calculator/", "calculator-"))], names
         dist = next(n.split("/")[0] for n in names if n.endswith(".dist-info/WHEEL"))
         meta = zf.read(f"{dist}/WHEEL").decode()
-        assert "Tag: py3-none-any" in meta and "Root-Is-Purelib: true" in meta
+        assert f"Tag: {tag}-none-any" in meta and "Root-Is-Purelib: true" in meta
         for row in csv.reader(io.StringIO(zf.read(f"{dist}/RECORD").decode())):
             if row[0].endswith("RECORD"):
                 continue
             data = zf.read(row[0])
             digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
             assert row[1] == f"sha256={digest}" and int(row[2]) == len(data), row
-        for n in sources:  # built from the same sources pytest tests
-            assert zf.read(f"calculator/{n}") == (ROOT / "calculator" / n).read_bytes()
         # Data only the benchmarks use (calibration aliases) stays out of the browser.
         assert not [n for n in names if b"CALIBRATION" in zf.read(n)], "calibration data shipped in the wheel"
-    proc = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index",
+    # pip installs it for the Python it is for (not this one), and the exporters' wheel beside it.
+    foreign = ["--python-version", pinned_python, "--only-binary=:all:", "--no-deps", "--no-index"]
+    proc = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", *foreign,
                            "--disable-pip-version-check", "--target", str(tmp_path / "t"), str(wheel)],
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
-    assert (tmp_path / "t" / "calculator" / "api.py").is_file()
+    assert (tmp_path / "t" / "calculator" / "api.pyc").is_file()
     assert not [n for n in names if n.split("/")[1:2] == ["export"]], "the exporters are the second load"
     # The second load: the exporters' wheel holds exactly calculator/export/ as pytest tests it, and installs beside
     # the first one with the YAML library it needs.
@@ -76,18 +91,18 @@ def test_the_wheel_is_valid_and_carries_the_estimator_only(built_site, tmp_path)
         assert shipped == exporters
         for n in shipped:
             assert zf.read(n) == (ROOT / n).read_bytes()
-    proc = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index",
+    proc = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", *foreign,
                            "--disable-pip-version-check", "--target", str(tmp_path / "both"), str(wheel),
                            str(later[0]), str(yaml[0])], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
-    assert (tmp_path / "both" / "calculator" / "api.py").is_file()
+    assert (tmp_path / "both" / "calculator" / "api.pyc").is_file()
     assert (tmp_path / "both" / "calculator" / "export" / "trl.py").is_file()
     assert (tmp_path / "both" / "ruamel" / "yaml" / "main.py").is_file()
 
 
 def test_every_page_with_widgets_names_the_same_runtime_and_wheel(built_site):
     pinned = json.loads((ROOT / "package.json").read_text())["dependencies"]["pyodide"]
-    wheel = next((built_site / "assets" / "calc" / "wheel").glob("*/calculator-*-py3-none-any.whl"))
+    wheel = next((built_site / "assets" / "calc" / "wheel").glob("*/calculator-*-none-any.whl"))
     for page in (built_site / "calculator" / "index.html", built_site / "en" / "articles" / "five-ways" / "index.html"):
         html = page.read_text(encoding="utf-8")
         cfg = json.loads(re.search(r'<script type="application/json" id="calc-runtime">(.*?)</script>', html,

@@ -93,7 +93,7 @@ def test_every_loading_stage_shows_its_words_and_the_bytes_downloaded(page, cont
       }).observe(document, {subtree: true, childList: true, characterData: true});
     """)
     held, first = [], []
-    context.route("**/calculator-*-py3-none-any.whl", lambda route: held.append(route))
+    context.route("**/calculator-*-none-any.whl", lambda route: held.append(route))
     # The runtime's first file is held too, so the download's start ("0.0 of N MB") is a state the page stays in,
     # not a moment a loaded machine can skip past before the status line is read.
     context.route("**/pyodide.mjs", lambda route: first.append(route))
