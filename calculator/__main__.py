@@ -162,8 +162,13 @@ def render(r: dict[str, Any], s: Strings) -> str:
         if v:
             out.append(f"  {s.get(f'components.{k}'):<34}{_bytes(v)}")
     out.append(f"  {'-' * 34}{'-' * 22}")
-    out.append(f"  {s.get('out.peak') + ' (nvidia-smi)':<34}{_bytes(r['peak_bytes_per_gpu'])}   "
+    # The driver shows the peak, except for a paged optimizer's state (managed memory outside PyTorch's allocator),
+    # which it counts while the state sits on the card: then the peak is PyTorch's and the driver's figure follows.
+    paged = r["driver_bytes"] != r["peak_bytes_per_gpu"]
+    out.append(f"  {s.get('out.peak') + ('' if paged else ' (nvidia-smi)'):<34}{_bytes(r['peak_bytes_per_gpu'])}   "
                f"{s.get('phase_at.' + r['phase'])}")
+    if paged:
+        out.append(f"  {'  ' + s.get('out.driver'):<34}{_bytes(r['driver_bytes'])}")
     out.append(f"  {'  max_memory_reserved':<34}{_bytes(r['reserved_bytes'])}")
     out.append(f"  {'  max_memory_allocated':<34}{_bytes(r['allocated_bytes'])}")
     rg = r["range"]

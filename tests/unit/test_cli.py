@@ -117,3 +117,22 @@ def test_the_cli_prints_the_speed_the_page_shows(request_, capsys) -> None:
     assert printed, out
     tp = api.answer(request_)["result"]["throughput"]["tokens_per_second_per_gpu"]
     assert plain_text(rate(s, tp)).split(" ")[0] == printed.group(1)
+
+
+def test_a_paged_optimizers_peak_is_not_called_the_drivers_figure(capsys) -> None:
+    """content review D5/N17: a paged optimizer's state is managed memory the driver counts while it sits on the card
+    and PyTorch's statistics do not; the CLI called the peak (which leaves it out) "nvidia-smi". It prints the driver's
+    figure on its own line; without paging the peak is the driver's figure and keeps its name."""
+    from calculator.page.text import fmt_bytes
+    paged = api.answer({"model": "llama-2-7b", "optimizer": "paged_adamw_8bit"})["result"]
+    assert paged["driver_bytes"] > paged["peak_bytes_per_gpu"]
+    assert main(["--model", "llama-2-7b", "--optimizer", "paged_adamw_8bit"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    peak = next(x for x in lines if x.strip().startswith("Peak memory per GPU"))
+    driver = next(x for x in lines if x.strip().startswith("Driver (nvidia-smi)"))
+    assert "nvidia-smi" not in peak and fmt_bytes(paged["peak_bytes_per_gpu"])[0] in peak
+    assert fmt_bytes(paged["driver_bytes"])[0] in driver
+    assert main(["--model", "llama-2-7b"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert any(x.strip().startswith("Peak memory per GPU (nvidia-smi)") for x in lines)
+    assert not any(x.strip().startswith("Driver (nvidia-smi)") for x in lines)
