@@ -252,6 +252,13 @@ def test_a_time_resting_on_a_datasheet_says_so_where_it_is_shown(lang):
         if best["evidence"]["basis"] == "datasheet":
             measured = plain_text(lines[f"{key}_measured"])
             assert note not in measured and r[f"{key}_measured_setup"]["name"] in measured, key
+    # The results' "smallest setup" block says them as the summary does (it had its own copy, without the note).
+    block = re.search(r'data-calc-output="smallest_setup".*?</ul>', text, re.S).group(0)
+    items = {m.group(1): plain_text(m.group(0)) for m in re.finditer(r'<li[^>]*data-setup="(\w+)".*?</li>', block, re.S)}
+    for key in ("fastest", "cheapest"):
+        assert (note in items[key]) == (r[f"{key}_setup"]["evidence"]["basis"] == "datasheet"), (key, items)
+        if r[f"{key}_setup"]["evidence"]["basis"] == "datasheet":
+            assert r[f"{key}_measured_setup"]["name"] in items[f"{key}_measured"], items
     page = Page(json.dumps(calc_strings(lang)), lang)
     run_line = {}
     for gpu in ("rtx-4090", "mi300x"):

@@ -418,12 +418,8 @@ def _smallest(s: Strings, r: dict[str, Any]) -> Html:
                 setup_label(ss[key]["num_gpus"], gpu_name(ss[key]["gpu"])), " — ",
                 bytes_html(ss[key]["peak_bytes_per_gpu"]))
              for key in ("fits", "comfortable") if ss.get(key)]
-    for key in ("fastest", "cheapest"):
-        best = r.get(f"{key}_setup")
-        if best:
-            items.append(el("li", {"data-setup": key, "data-gpu": best["gpu"], "data-num-gpus": best["num_gpus"]},
-                            s.get(f"out.{key}"), " ", setup_label(best["num_gpus"], best["name"]), " — ",
-                            setup_time_cost(s, best, bool(r.get("run")))))
+    # the fastest and the cheapest as the summary says them (a datasheet-only winner marked, the measured one beside)
+    items += [item for item in _elsewhere(s, r, tag="li") if 'data-setup="none"' not in item]
     return el("div", {"class": "calc-block", "data-calc-output": "smallest_setup"}, title,
               el("ul", {"class": "calc-plain"}, items))
 
