@@ -289,3 +289,32 @@ def test_the_estimators_answer_asked_in_parts_is_the_answer_asked_whole(model, c
         assert all(a == expected for a in answers)
         return
     assert kind.combine([a["result"] for a in answers]) == [expected["result"]]
+
+
+def _article_widgets():
+    import yaml
+
+    from sitebuild.markers import find, front_matter
+    root = __import__("pathlib").Path(__file__).resolve().parents[2] / "docs" / "articles"
+    for path in sorted(root.glob("*.md")):
+        text = path.read_text(encoding="utf-8")
+        article = front_matter(yaml.safe_load(text.split("---", 2)[1]), path.name)
+        for _match, marker in find(text, path.name):
+            if marker.kind in WIDGET_KINDS:
+                yield pytest.param(article, marker, id=f"{path.name}:{marker.kind}")
+
+
+@pytest.mark.parametrize("article, marker", list(_article_widgets()))
+def test_an_articles_widget_starts_from_the_articles_assumptions_as_its_figures_do(article, marker):
+    """content audit of issue 22: the VRAM guide's estimator started from the form's TRL defaults (fused loss, fp32
+    load), which the article's stated assumptions do not include, so its longest sequence read 63,106 tokens where
+    the article's own figures, computed with its assumptions, give 17,272. Every widget in an article starts from the
+    article's assumptions over the estimator's own defaults, exactly as the article's inline figures are asked."""
+    kind = WIDGET_KINDS[marker.kind]
+    state = kind.state(marker.attrs, article)
+    asked = kind.requests_for(state, kind.fixed(marker.attrs, article))[0]
+    plain = {**article, **marker.attrs, "include": asked.get("include", [])}
+    for key in kind.varies:
+        plain[key] = asked[key]
+    got, want = api.answer(asked)["result"]["inputs"], api.answer(plain)["result"]["inputs"]
+    assert got == want, {k: (got.get(k), want.get(k)) for k in set(got) | set(want) if got.get(k) != want.get(k)}

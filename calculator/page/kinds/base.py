@@ -59,6 +59,10 @@ class WidgetKind:
     #: A part under the results that the results do not redraw (the estimator's "Run it" section), by widget id.
     tail: Callable[[Strings, str], Html] | None = None
     combine: Callable[[list[dict[str, Any]]], list[dict[str, Any]]] = lambda results: results
+    #: The defaults of a widget in an article (a page that states its assumptions), where they differ from the kind's
+    #: on a page of its own: the article's figures are the estimator's with those assumptions, so its widgets start
+    #: from the same (the estimator's framework ``none``, not the form's TRL with its fused loss and fp32 load).
+    article_defaults: dict[str, Any] | None = None
 
     def draw_form(self, s: Strings, wid: str, state: dict[str, Any], results: list[dict[str, Any]]) -> Html:
         return (self.form or _compact(self))(s, wid, state, results)
@@ -67,9 +71,10 @@ class WidgetKind:
         """The widget's editable state for a marker: its fields, from the marker's attributes, else the article's
         assumptions, else the kind's defaults, else the API's. Values in the API's form."""
         fixed = fixed or {}
+        defaults = self.article_defaults if fixed and self.article_defaults is not None else self.defaults
         state: dict[str, Any] = {}
         for key in self.fields:
-            value = attrs.get(key, fixed.get(key, self.defaults.get(key, DEFAULTS.get(key))))
+            value = attrs.get(key, fixed.get(key, defaults.get(key, DEFAULTS.get(key))))
             if key == "lora_targets":          # the form shows one checkbox per module: the state is the list
                 value = list(api.check_value(BY_NAME[key], value))
             state[key] = value

@@ -557,4 +557,4 @@ KIND = WidgetKind("estimator", FIELDS, {"framework": DEFAULT_FRAMEWORK,
                                         **framework_form(DEFAULT_FRAMEWORK, FIRST_SETUP["method"]), **FIRST_SETUP},
                   _requests, _results, form=_form,
                   slots=_slots, summary=_summary_text, extra=lambda results: {"custom": custom_values(results[0]["model"])},
-                  tail=run_section, combine=_combine)
+                  tail=run_section, combine=_combine, article_defaults={"framework": "none", **FIRST_SETUP})
