@@ -251,13 +251,13 @@ def _remedies(s: TrainingSetup, gpu: GpuSpec) -> tuple[dict[str, Any], ...]:
     """The guide's remedies in its order, each re-estimated: alone (on the user's setup) and cumulative (on top of the
     steps listed before it). Empty when the setup already fits the card.
 
-    1 micro-batch 1 with gradient accumulation restoring the effective batch; 2 gradient checkpointing; 3 an 8-bit
-    optimizer; 4 LoRA; 5 QLoRA: a step that lowers the peak neither alone nor on top of the steps before it (gradient
+    1 micro-batch 1 with gradient accumulation restoring the effective batch; 2 gradient checkpointing; 3 a fused
+    loss (the output layer and the loss in one kernel); 4 an 8-bit optimizer; 5 LoRA; 6 QLoRA: a step that lowers the peak neither alone nor on top of the steps before it (gradient
     checkpointing when the peak is the optimizer step) is not offered, and the chain stops at the first step with
     which everything fits. A step may raise the peak alone and still lower it on top of the steps before it (LoRA and
     QLoRA without checkpointing keep activations for their adapters): its ``peak_bytes_alone`` is then above the
     setup's own peak, and the page says why. Then two alternatives that change the training itself, each alone, outside the running
-    total (``peak_bytes_cumulative`` None): 6 sharding across the fewest cards of this GPU that fit (ZeRO-3), with the
+    total (``peak_bytes_cumulative`` None): 7 sharding across the fewest cards of this GPU that fit (ZeRO-3), with the
     fewest cards for the chain above in ``num_gpus_cumulative``; and shorter sequences (the longest that fits at
     micro-batch 1).
     """
@@ -269,6 +269,10 @@ def _remedies(s: TrainingSetup, gpu: GpuSpec) -> tuple[dict[str, Any], ...]:
                                               "grad_accum_steps": s.grad_accum_steps * s.micro_batch_size,
                                               "optimizer_in_backward": False}))
     steps.append(("gradient_checkpointing", {"gradient_checkpointing": True}))
+    # the output layer and the loss as one kernel (Liger, Cut Cross-Entropy, Unsloth, TRL's fused head): the full
+    # logits never exist, which is most of a long sequence's growth with a large vocabulary (content review, O1)
+    if not s.fused_linear_cross_entropy:
+        steps.append(("fused_loss", {"fused_linear_cross_entropy": True}))
     if s.optimizer not in (Optimizer.ADAMW_8BIT, Optimizer.PAGED_ADAMW_8BIT, Optimizer.SGD):
         steps.append(("8bit_optimizer", {"optimizer": Optimizer.ADAMW_8BIT}))
     if s.method is Method.FULL:
@@ -292,7 +296,7 @@ def _remedies(s: TrainingSetup, gpu: GpuSpec) -> tuple[dict[str, Any], ...]:
                     "fits_alone": e_alone <= limit, "fits_cumulative": cum_peak <= limit})
         if cum_peak <= limit:
             break
-    # 6 sharding, alone: the fewest cards of this GPU that fit with ZeRO-3, among the counts it is offered in; and
+    # 7 sharding, alone: the fewest cards of this GPU that fit with ZeRO-3, among the counts it is offered in; and
     # how many the chain above would need. A card offered alone (the P100 on Kaggle, the A10) offers no sharding.
     counts = tuple(n for n in gpu.counts if n > 1)
     if not counts:

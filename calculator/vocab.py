@@ -45,6 +45,7 @@ class Remedy:
 REMEDIES: tuple[Remedy, ...] = (
     Remedy("smaller_micro_batch"),
     Remedy("gradient_checkpointing"),
+    Remedy("fused_loss"),
     Remedy("8bit_optimizer"),
     Remedy("lora"),
     Remedy("qlora"),
