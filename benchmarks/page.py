@@ -46,6 +46,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 from sitebuild.serve import serve_in_thread
@@ -167,6 +168,13 @@ SNAPSHOT_STORED_JS = """() => new Promise((resolve) => {
     count.onerror = () => { db.close(); resolve(false); };
   };
 })"""
+
+
+def wait_until_stored(page, seconds: float = 30.0) -> None:
+    """Until the worker's snapshot is in IndexedDB (SNAPSHOT_STORED_JS), or ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while not page.evaluate(SNAPSHOT_STORED_JS) and time.monotonic() < deadline:
+        page.wait_for_timeout(250)
 
 
 #: Every one-control change of one widget, one at a time: each option of each select (the model's first 10), then
@@ -320,7 +328,9 @@ def run(site: Path, runs: int, changes: int) -> dict:
                         # A reader stays on the first page a while; the worker writes its snapshot (~31 MB into
                         # IndexedDB) after "ready", and leaving at once would kill that write and make the second
                         # page start Python again. Wait until the snapshot is stored (or 30 s).
-                        page.wait_for_function(SNAPSHOT_STORED_JS, timeout=30_000, polling=250)
+                        # (page.evaluate awaits the check's promise; wait_for_function took the promise itself for
+                        # a true answer and never waited)
+                        wait_until_stored(page)
                     if name != "reload":
                         page.goto("about:blank")
                 if len(cold) == 1:

@@ -5,6 +5,8 @@ table's answer columns (every card count) on screen; and the second page a reade
 snapshot the first page left, not from a cold Python."""
 from __future__ import annotations
 
+import time
+
 import pytest
 from playwright.sync_api import expect
 
@@ -181,7 +183,8 @@ def test_the_second_page_starts_from_the_first_pages_snapshot(browser, site_url)
         page.goto(url(site_url, "en", "calculator/"))
         wait_ready(page, "#calc-estimator-1")
         assert page.evaluate("document.documentElement.dataset.calcRuntimeFrom") == "start"
-        page.wait_for_function("""() => new Promise(done => {
+        # The snapshot is stored (page.evaluate awaits the check; wait_for_function would take its promise for true).
+        stored = """() => new Promise(done => {
             const open = indexedDB.open("calc-runtime", 1);
             open.onerror = () => done(false);
             open.onsuccess = () => {
@@ -191,7 +194,11 @@ def test_the_second_page_starts_from_the_first_pages_snapshot(browser, site_url)
               count.onsuccess = () => { db.close(); done(count.result === 1); };
               count.onerror = () => { db.close(); done(false); };
             };
-          })""", timeout=READY_MS, polling=500)
+          })"""
+        deadline = time.monotonic() + READY_MS / 1000
+        while not page.evaluate(stored):
+            assert time.monotonic() < deadline, "the first page stored no snapshot"
+            page.wait_for_timeout(250)
         page.add_init_script("""
           window.__stages = [];
           new MutationObserver(() => {

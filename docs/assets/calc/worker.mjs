@@ -264,12 +264,16 @@ import calculator.page
   pyodide.FS.unlink("/tmp/calculator.whl");
 }
 
-function answers(candidate, strings, lang) {
+function answers(candidate, strings, lang, restored) {
   const made = candidate.pyimport("calculator.page").Page(JSON.stringify(strings), lang);
-  // One call right away, so the first real request does not pay for the estimator's first run; it also proves a
-  // restored snapshot sound.
-  const out = made.render(JSON.stringify({ kind: "estimator", raw: {}, fixed: {} }));
-  if (JSON.parse(out).ok !== true) throw new Error("estimator");
+  // A restored snapshot is proved sound by one answer before "ready" (a snapshot that cannot answer is dropped and
+  // Python started instead). A runtime started here needs no proof: the estimator's first run is the warm-up of the
+  // widgets' own states that calc.js asks for at "ready" (render with `warm`), which any change of theirs overtakes,
+  // so it is not paid twice, and not before "ready" (60-90 ms of the cold start in Chromium).
+  if (restored) {
+    const out = made.render(JSON.stringify({ kind: "estimator", raw: {}, fixed: {} }));
+    if (JSON.parse(out).ok !== true) throw new Error("estimator");
+  }
   // What is alive now (the estimator, its catalogue and string tables: about 26,000 objects) lives as long as the page:
   // Python's cycle collector stops scanning it. A full collection with the memo full took 22.8 ms in Pyodide (node),
   // inside whichever call it fell in; after gc.freeze(), it scans only what the changes made.
@@ -308,7 +312,7 @@ async function init(message) {
         const restored = await loadPyodide({ ...options, _loadSnapshot: snapshot });
         status(STATUS.STARTING);
         status(STATUS.LOADING);
-        page = answers(restored, strings, lang);
+        page = answers(restored, strings, lang, true);
         pyodide = restored;        // the second load (calculator.export) installs into this runtime
         from = "snapshot";
       } catch (error) {
@@ -329,12 +333,15 @@ async function init(message) {
       } catch (error) {
         made = null;             // the page works without it; the next one starts Python again
       }
-      page = answers(pyodide, strings, lang);
+      page = answers(pyodide, strings, lang, false);
     }
     // Each framework's form values (calculator/frameworks.py), for the estimator's framework picker: here, not in
     // every page's markup (11 kB), since a framework can only be picked once the runtime is ready.
-    status(STATUS.READY, { from, frameworks: String(page.framework_defaults()) });
+    const frameworks = String(page.framework_defaults());
+    // The snapshot's write starts before "ready": the widgets' warm-ups that "ready" brings then share the worker with
+    // it instead of going first, so a reader who leaves soon after still leaves the next page a snapshot.
     if (made) writeSnapshot(key, made);
+    status(STATUS.READY, { from, frameworks });
   } catch (error) {
     fail("start");             // a file that failed to arrive has been reported as such already
   }
@@ -387,6 +394,8 @@ async function render(message) {
       }
       const out = timed(() => page.render(text));
       if (typeof out === "string") answer = out;
+      // The warm-ups' answers (the widgets' shown states) live as long as the page, like the estimator itself.
+      if (message.warm && pyodide) timed(() => pyodide.runPython("import gc; gc.freeze()"));
     } catch (error) {
       answer = internalError;
     }
