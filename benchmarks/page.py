@@ -164,17 +164,21 @@ SNAPSHOT_STORED_JS = """() => new Promise((resolve) => {
     const db = request.result;
     if (!db.objectStoreNames.contains("snapshots")) { db.close(); resolve(false); return; }
     const count = db.transaction("snapshots", "readonly").objectStore("snapshots").count();
-    count.onsuccess = () => { db.close(); resolve(count.result > 0); };
+    count.onsuccess = () => { db.close(); resolve(count.result === 1); };
     count.onerror = () => { db.close(); resolve(false); };
   };
 })"""
 
 
-def wait_until_stored(page, seconds: float = 30.0) -> None:
-    """Until the worker's snapshot is in IndexedDB (SNAPSHOT_STORED_JS), or ``seconds``."""
+def wait_until_stored(page, seconds: float = 30.0) -> bool:
+    """Until the worker's snapshot is in IndexedDB (SNAPSHOT_STORED_JS), or ``seconds``; whether it is. (The check is
+    polled with page.evaluate, which awaits its promise: wait_for_function takes the promise itself for a true answer.)"""
     deadline = time.monotonic() + seconds
-    while not page.evaluate(SNAPSHOT_STORED_JS) and time.monotonic() < deadline:
+    while not page.evaluate(SNAPSHOT_STORED_JS):
+        if time.monotonic() >= deadline:
+            return False
         page.wait_for_timeout(250)
+    return True
 
 
 #: Every one-control change of one widget, one at a time: each option of each select (the model's first 10), then
@@ -328,8 +332,6 @@ def run(site: Path, runs: int, changes: int) -> dict:
                         # A reader stays on the first page a while; the worker writes its snapshot (~31 MB into
                         # IndexedDB) after "ready", and leaving at once would kill that write and make the second
                         # page start Python again. Wait until the snapshot is stored (or 30 s).
-                        # (page.evaluate awaits the check's promise; wait_for_function took the promise itself for
-                        # a true answer and never waited)
                         wait_until_stored(page)
                     if name != "reload":
                         page.goto("about:blank")

@@ -1,7 +1,7 @@
 """The page's first wheel as bytecode (sitebuild/wheel.py): its modules compiled by the bundled Pyodide itself
 (``sitebuild/bytecode.mjs``, run by Node from ``node_modules/pyodide``, the files the site serves), so the reader's
 browser does not compile 0.7 MB of Python before the first answer. In Pyodide (node), ``import calculator.page``
-took 184 ms from the sources and 77 ms from this bytecode; a phone is 3-5 x slower.
+took 184 ms from the sources and 84 ms from this bytecode; a phone is 3-5 x slower.
 
 Each ``.pyc`` is unchecked-hash (PEP 552): it is read as it is, whatever times the unpacked files get, and it sits
 where its source would (``calculator/api.pyc``), which Python imports with no source beside it. It is the bytecode

@@ -5,11 +5,10 @@ table's answer columns (every card count) on screen; and the second page a reade
 snapshot the first page left, not from a cold Python."""
 from __future__ import annotations
 
-import time
-
 import pytest
 from playwright.sync_api import expect
 
+from benchmarks.page import wait_until_stored
 from calculator.page.text import plain_text
 from calc_pages import READY_MS, S, url, wait_ready
 from test_widgets import RENDER_MS, arm, assert_shows, meta, reset, wait_rendered
@@ -183,22 +182,7 @@ def test_the_second_page_starts_from_the_first_pages_snapshot(browser, site_url)
         page.goto(url(site_url, "en", "calculator/"))
         wait_ready(page, "#calc-estimator-1")
         assert page.evaluate("document.documentElement.dataset.calcRuntimeFrom") == "start"
-        # The snapshot is stored (page.evaluate awaits the check; wait_for_function would take its promise for true).
-        stored = """() => new Promise(done => {
-            const open = indexedDB.open("calc-runtime", 1);
-            open.onerror = () => done(false);
-            open.onsuccess = () => {
-              const db = open.result;
-              if (!db.objectStoreNames.contains("snapshots")) { db.close(); done(false); return; }
-              const count = db.transaction("snapshots").objectStore("snapshots").count();
-              count.onsuccess = () => { db.close(); done(count.result === 1); };
-              count.onerror = () => { db.close(); done(false); };
-            };
-          })"""
-        deadline = time.monotonic() + READY_MS / 1000
-        while not page.evaluate(stored):
-            assert time.monotonic() < deadline, "the first page stored no snapshot"
-            page.wait_for_timeout(250)
+        assert wait_until_stored(page, READY_MS / 1000), "the first page stored no snapshot"
         page.add_init_script("""
           window.__stages = [];
           new MutationObserver(() => {

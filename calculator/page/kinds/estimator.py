@@ -100,8 +100,16 @@ def fits(r: dict[str, Any]) -> bool:
 
 
 def _elsewhere(s: Strings, r: dict[str, Any], tag: str = "span") -> list[Html]:
+    """The fastest and the cheapest setups that fit (``_winners``); "nothing fits" when none does."""
+    items = _winners(s, r, tag)
+    if not items and "fastest_setup" in r:
+        items = [el(tag, {"class": "calc-elsewhere", "data-setup": "none"}, s.get("out.smallest_none"))]
+    return items
+
+
+def _winners(s: Strings, r: dict[str, Any], tag: str) -> list[Html]:
     """The fastest and the cheapest setups that fit, each with its time and cost (or speed and cost per million
-    tokens without a workload); "nothing fits" when none does."""
+    tokens without a workload); a datasheet-only winner is marked, with the measured winner beside it."""
     with_run = "run" in r
     chosen = []
     for key in ("fastest", "cheapest"):
@@ -113,14 +121,11 @@ def _elsewhere(s: Strings, r: dict[str, Any], tag: str = "span") -> list[Html]:
         # a datasheet-only winner is said as such, with the winner among the cards a measured run backs beside it
         if _datasheet(best) and measured and (measured["gpu"], measured["num_gpus"]) != (best["gpu"], best["num_gpus"]):
             chosen.append((f"{key}_measured", measured))
-    items = [el(tag, {"class": "calc-elsewhere", "data-setup": key, "data-gpu": best["gpu"],
-                      "data-num-gpus": best["num_gpus"]},
-                s.get(f"out.{key}"), " ", setup_label(best["num_gpus"], best["name"]), " — ",
-                setup_time_cost(s, best, with_run), _datasheet_note(s, best))
-             for key, best in chosen]
-    if not items and "fastest_setup" in r:
-        items = [el(tag, {"class": "calc-elsewhere", "data-setup": "none"}, s.get("out.smallest_none"))]
-    return items
+    return [el(tag, {"class": "calc-elsewhere", "data-setup": key, "data-gpu": best["gpu"],
+                     "data-num-gpus": best["num_gpus"]},
+               s.get(f"out.{key}"), " ", setup_label(best["num_gpus"], best["name"]), " — ",
+               setup_time_cost(s, best, with_run), _datasheet_note(s, best))
+            for key, best in chosen]
 
 
 def _datasheet(entry: dict[str, Any] | None) -> bool:
@@ -418,8 +423,7 @@ def _smallest(s: Strings, r: dict[str, Any]) -> Html:
                 setup_label(ss[key]["num_gpus"], gpu_name(ss[key]["gpu"])), " — ",
                 bytes_html(ss[key]["peak_bytes_per_gpu"]))
              for key in ("fits", "comfortable") if ss.get(key)]
-    # the fastest and the cheapest as the summary says them (a datasheet-only winner marked, the measured one beside)
-    items += [item for item in _elsewhere(s, r, tag="li") if 'data-setup="none"' not in item]
+    items += _winners(s, r, "li")          # as the summary says them
     return el("div", {"class": "calc-block", "data-calc-output": "smallest_setup"}, title,
               el("ul", {"class": "calc-plain"}, items))
 
