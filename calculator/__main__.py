@@ -461,11 +461,24 @@ def _export_main(a: argparse.Namespace, req: dict[str, Any], imported: dict[str,
     print(f"{e['target']} {e['framework_version']}: wrote {len(written)} files into {out_dir}")
     for path in written:
         print(f"  {path}")
+    print(_reached_line(req, e))
     for c in e["cannot_express"]:
         why = _words(s, "run.reasons." + c["reason"], c["reason"])
         print(f"  cannot express {c['key']}={json.dumps(c['value'])}: the files give {json.dumps(c['becomes'])} "
               f"({why})")
     return 0
+
+
+def _reached_line(req: dict[str, Any], e: dict[str, Any]) -> str:
+    """The estimate the files reach as their framework runs them, beside the request's when the two differ."""
+    reached = answer({**e["request"], "include": []})["result"]
+    asked = answer({**req, "include": []})
+    fw = reached["framework"]
+    line = f"  estimate with these files, as {fw['id']} {fw['version']} runs them: peak " \
+           f"{fmt_bytes(reached['peak_bytes_per_gpu'])[0]} per GPU"
+    if asked["ok"] and asked["result"]["peak_bytes_per_gpu"] != reached["peak_bytes_per_gpu"]:
+        line += f" (the request's own: {fmt_bytes(asked['result']['peak_bytes_per_gpu'])[0]}; why: 'cannot express' below)"
+    return line
 
 
 def _print_imported(imported: dict[str, Any]) -> None:

@@ -3,8 +3,8 @@ request.
 
 ``export(request, target)`` takes a request (the JSON object ``calculator.api`` accepts) and returns the target's
 files (``{file name: text}``), the keys it cannot express (each with the value the file gives instead, why, and what
-to do), and the request the files realise (the input after the export's adjustments; the estimate beside the export
-is computed for it). ``read(target_or_auto, files)`` reads pasted configs (a YAML, plus a DeepSpeed JSON or an
+to do), and the request the files realise (the input after the export's adjustments, every key written and
+``framework`` the target: the estimate beside the export is computed for it, under the target's name and version). ``read(target_or_auto, files)`` reads pasted configs (a YAML, plus a DeepSpeed JSON or an
 accelerate YAML) into a request, filling what they leave out with that framework's defaults
 (``calculator.frameworks``); unread keys are listed, contradictions are error codes naming the field.
 

@@ -280,6 +280,9 @@ class Plan:
         out: dict[str, Any] = {"model": self.model_value, **self.passthrough}
         for key, value in self.keys.items():
             out[key] = list(value) if isinstance(value, tuple) else value
+        # The files run under the target framework: its answer names it and its version. Every key is explicit here,
+        # so the framework's defaults fill nothing and the figures are those of the keys (tests/frameworks).
+        out["framework"] = self.target
         return out
 
 

@@ -128,13 +128,16 @@ def _estimate(s: Strings, reached: dict[str, Any] | None, form: dict[str, Any]) 
     if reached is None:
         return join()
     peak = reached["peak_bytes_per_gpu"]
-    values: dict[str, Any] = {"peak": fmt_bytes(peak)[0]}
+    fw = reached["framework"]
+    values: dict[str, Any] = {"peak": fmt_bytes(peak)[0],
+                              "framework": ltr(f"{TARGET_NAMES.get(fw['id'], fw['id'])} {fw['version']}")}
     verdict = join(" ", verdict_html(s, reached["gpu"]["verdict"])) if "gpu" in reached else join()
     if peak == form["peak_bytes_per_gpu"]:
-        return el("p", {"class": "calc-run__estimate", "data-calc-reached": peak},
+        return el("p", {"class": "calc-run__estimate", "data-calc-reached": peak, "data-framework": fw["id"]},
                   filled(s.get("run.estimate_same"), values), verdict)
     values["form_peak"] = fmt_bytes(form["peak_bytes_per_gpu"])[0]
-    return el("p", {"class": "calc-run__estimate", "data-calc-reached": peak, "data-differs": True},
+    return el("p", {"class": "calc-run__estimate", "data-calc-reached": peak, "data-framework": fw["id"],
+                    "data-differs": True},
               filled(s.get("run.estimate_differs"), values), verdict)
 
 

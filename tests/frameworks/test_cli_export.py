@@ -183,3 +183,21 @@ def test_an_alias_bomb_is_too_large_not_slow() -> None:
         lines.append(f"{name}: &{name} [" + ", ".join([f"*{prev}"] * 9) + "]")
     out = answer_read({"files": {"sft.yaml": "\n".join(lines) + "\n"}})   # 9^9 values once the aliases are followed
     assert not out["ok"] and out["error"]["code"] == "too_large"
+
+
+def test_the_cli_says_the_peak_the_files_reach_as_their_framework_runs_them(tmp_path, capsys) -> None:
+    """Where the target cannot express a key that changes the peak (TRL always fuses the loss), the CLI prints the
+    files' peak under TRL's name and version and the request's own beside it; where it can, only the one peak."""
+    from calculator.page.text import fmt_bytes
+    unfused = ["--model", "llama-3.1-8b", "--method", "qlora", "--gpu", "rtx-4090"]      # framework none: no fusing
+    assert main([*unfused, "--export", "trl", "--out", str(tmp_path / "trl")]) == 0
+    request = {"model": "llama-3.1-8b", "method": "qlora", "gpu": "rtx-4090"}
+    reached = api.answer({**export(request, "trl").request, "include": []})["result"]["peak_bytes_per_gpu"]
+    asked = api.answer({**request, "include": []})["result"]["peak_bytes_per_gpu"]
+    assert reached < asked
+    printed = capsys.readouterr().out
+    assert f"as trl 1.16.0 runs them: peak {fmt_bytes(reached)[0]} per GPU (the request's own: " \
+           f"{fmt_bytes(asked)[0]};" in printed, printed
+    assert main([*unfused, "--export", "axolotl", "--out", str(tmp_path / "axolotl")]) == 0
+    printed = capsys.readouterr().out
+    assert f"as axolotl 0.21.0 runs them: peak {fmt_bytes(asked)[0]} per GPU\n" in printed, printed

@@ -10,7 +10,7 @@ import json
 import pytest
 import yaml
 
-from calculator import api
+from calculator import api, frameworks
 from calculator.errors import InputError
 from calculator.catalog import GPUS
 from calculator.export import TARGETS, export, read, relevant
@@ -126,7 +126,6 @@ def test_files_headers_placeholders_and_measuring_lines(target: str) -> None:
 
 
 def _stack(target: str) -> dict[str, str]:
-    from calculator import frameworks
     return dict(frameworks.get(target).stack)
 
 
@@ -163,3 +162,21 @@ def test_unknown_target_and_custom_model() -> None:
         export({"model": "llama-3.1-8b"}, "megatron")
     e = export({"model": CUSTOM_MODEL, "method": "lora"}, "axolotl")
     assert "base_model: \"<EDIT: model>\"" in e.files["axolotl.yaml"]
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_the_files_estimate_is_their_frameworks_and_every_key_is_written(target: str) -> None:
+    """The request an export realises names its target framework, so the estimate beside the files is that
+    framework's (its id and version in the answer); and because every key is written, the framework's defaults fill
+    nothing: the figures are those of the same keys without the framework."""
+    for rid, req in GRID:
+        adjusted = {**export(req, target).request, "include": []}
+        assert adjusted["framework"] == target, rid
+        named = api.answer(adjusted)
+        unnamed = api.answer({k: v for k, v in adjusted.items() if k != "framework"})
+        assert named["ok"] and unnamed["ok"], (rid, named.get("error"))
+        fw = named["result"]["framework"]
+        assert (fw["id"], fw["version"]) == (target, frameworks.get(target).version), rid
+        assert fw["defaults"] == [], (rid, fw["defaults"])
+        for key in ("peak_bytes_per_gpu", "allocated_bytes", "reserved_bytes", "host_ram_bytes", "throughput"):
+            assert named["result"].get(key) == unnamed["result"].get(key), (rid, key)

@@ -157,3 +157,42 @@ def test_keys_kept_beside_the_form_are_checked():
     assert broken["ok"] is False and broken["errors"][0]["code"] == "internal_error"
     bad = _run("en", action="export", kind="estimator", raw={"seq_len": "x"}, fixed={}, imported={}, wid="w")
     assert [e["code"] for e in bad["errors"]] == ["wrong_type"]
+
+
+def _estimate_lines(html: str) -> dict[str, tuple[str, str]]:
+    """Each tab's estimate line: {target: (its attributes, its text)}."""
+    out = {}
+    for m in re.finditer(r'<div[^>]*data-calc-tabpanel="([a-z]+)"(.*?)(?=<div[^>]*data-calc-tabpanel=|$)', html, re.S):
+        line = re.search(r'<p class="calc-run__estimate"([^>]*)>(.*?)</p>', m.group(2), re.S)
+        if line:
+            out[m.group(1)] = (line.group(1), re.sub(r"<[^>]+>", "", line.group(2)))
+    return out
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_each_tabs_estimate_is_the_one_its_framework_reaches_and_names_it(lang):
+    """Beside each target's files: the peak its framework reaches running them, with the framework's name and
+    version; where the files cannot express a key that changes the peak, the form's peak beside it."""
+    from calculator import frameworks
+    from calculator.page.text import fmt_bytes
+    # The form's first framework (TRL: the loss through a fused output layer, an fp32 base): Axolotl cannot fuse the
+    # loss, LLaMA-Factory loads the base in 16 bits, Unsloth always quantizes twice, so their files reach another
+    # peak than the form's; TRL writes the form's setup as it is.
+    raw = {"model": "llama-3.1-8b", "method": "qlora", "gpu": "rtx-4090"}
+    answer = _run(lang, action="export", kind="estimator", raw=raw, fixed={}, imported={}, wid="w")
+    assert answer["ok"], answer
+    lines = _estimate_lines(answer["html"])
+    assert sorted(lines) == sorted(export.TARGETS)
+    request = ESTIMATOR.state(raw)
+    form_peak = api.answer({**request, "include": []})["result"]["peak_bytes_per_gpu"]
+    differs = set()
+    for target, (attrs, text) in lines.items():
+        reached = api.answer({**export.export(request, target).request, "include": []})["result"]
+        assert f'data-framework="{target}"' in attrs and frameworks.get(target).version in text, (target, text)
+        assert fmt_bytes(reached["peak_bytes_per_gpu"])[0] in text, (target, text)
+        if reached["peak_bytes_per_gpu"] != form_peak:
+            differs.add(target)
+            assert "data-differs" in attrs and fmt_bytes(form_peak)[0] in text, (target, text)
+        else:
+            assert "data-differs" not in attrs, (target, text)
+    assert differs == {"axolotl", "llamafactory", "unsloth"}, differs
