@@ -249,6 +249,30 @@ def visit(page) -> dict:
             "from": page.evaluate("document.documentElement.dataset.calcRuntimeFrom || 'start'")}
 
 
+def open_run_it(page, site: Path, base: str) -> dict:
+    """The estimator's "Run it" opened for the first time on a ready page: milliseconds from the click to its tabs
+    shown (the second load, the exporters' wheel and the YAML library, then every target's files for the state), and
+    the files that second load asked for, with their bytes (the worker's requests are the page's in Playwright)."""
+    asked: list[str] = []
+
+    def listen(request) -> None:
+        asked.append(request.url)
+
+    page.on("request", listen)
+    section = page.locator("[data-calc-run]").first
+    section.scroll_into_view_if_needed()
+    start = page.evaluate("performance.now()")
+    section.locator("[data-calc-run-toggle]").click()
+    page.wait_for_function("s => ['ready', 'error'].includes(s.dataset.calcRunState)", arg=section.element_handle(),
+                           timeout=120_000)
+    shown = page.evaluate("performance.now()")
+    page.remove_listener("request", listen)
+    assert section.get_attribute("data-calc-run-state") == "ready", "Run it failed"
+    files = [site / url[len(base):].split("?")[0] for url in asked if url.startswith(base)]
+    return {"open_ms": shown - start, "files": [f.name for f in files if f.is_file()],
+            "bytes": sum(f.stat().st_size for f in files if f.is_file())}
+
+
 def summarise(samples: list[dict]) -> dict:
     """Medians of each figure of a visit over the runs; how the runtime began in each run."""
     keys = [k for k in samples[0] if k.endswith("_ms")]
@@ -298,7 +322,7 @@ def run(site: Path, runs: int, changes: int) -> dict:
                         r.abort()
                 ctx.route("**/*", route)
 
-            bare, cold, warm = [], [], []
+            bare, cold, warm, run_it = [], [], [], []
             visits: dict[str, list[dict]] = {"first": [], "second": [], "reload": []}
             for _ in range(runs):
                 # Bare Pyodide, cold profile.
@@ -328,6 +352,7 @@ def run(site: Path, runs: int, changes: int) -> dict:
                         cold.append(mark(page, "calc:ready"))
                     elif name == "reload":
                         warm.append(mark(page, "calc:ready"))
+                        run_it.append(open_run_it(page, site, base))
                     if name == "first":
                         # A reader stays on the first page a while; the worker writes its snapshot (~31 MB into
                         # IndexedDB) after "ready", and leaving at once would kill that write and make the second
@@ -349,6 +374,9 @@ def run(site: Path, runs: int, changes: int) -> dict:
             figures["bare_ready_ms"] = statistics.median(bare)
             figures["calc_ready_cold_ms"] = statistics.median(cold)
             figures["calc_ready_warm_ms"] = statistics.median(warm)
+            figures["run_it"] = {"open_ms": statistics.median(r["open_ms"] for r in run_it),
+                                 "bytes": statistics.median(r["bytes"] for r in run_it),
+                                 "files": run_it[0]["files"], "samples": run_it}
             figures["samples"] = {"bare": bare, "cold": cold, "warm": warm}
             figures["visits"] = {name: summarise(v) for name, v in visits.items()}
 
@@ -437,6 +465,9 @@ def report(f: dict) -> list[str]:
     v = f["visits"]["first"]
     lines.append(f"  ... first page by stage: downloading {v['download_ms']:.0f} ms, starting Python "
                  f"{v['starting_ms']:.0f} ms, loading the estimator {v['loading_ms']:.0f} ms")
+    lines.append(f"'Run it' first opened (the second load, then every target's files)   {f['run_it']['open_ms']:8.0f} ms, "
+                 f"{f['run_it']['bytes'] / 1e3:.0f} kB in {len(f['run_it']['files'])} files: "
+                 f"{', '.join(f['run_it']['files'])} (the first load leaves them out)")
     r = f["recalc_ms"]
     lines.append(f"recalculation round trip, input -> results in the page (worker + redraw)   "
                  f"median {r['worker_median']:5.1f} ms, p95 {r['worker_p95']:5.1f} ms over {r['changes']} changes "
