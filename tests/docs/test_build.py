@@ -145,6 +145,14 @@ def test_the_table_of_contents_keeps_a_heading_s_no_break_space(built_site):
     assert toc and re.search(r"24(?:&nbsp;|&#160;|\u00a0)GB", toc.group(1)), toc and toc.group(1)
 
 
+def test_the_pages_attach_the_percent_sign_to_its_number():
+    """One style in both languages, as the articles and the widgets write it: "85%", never "85 %" (content review
+    §5.5); the accuracy page's generated blocks are written so by their renderers (benchmarks/league.py)."""
+    for path in DOCS.rglob("*.md"):
+        spaced = re.findall(r".{0,20}\d[ \u00a0]%", path.read_text(encoding="utf-8"))
+        assert not spaced, f"{path.relative_to(ROOT)}: {spaced[:3]}"
+
+
 def test_widget_markers_are_the_same_in_both_languages():
     marker = re.compile(r"<!--\s*calc:[^>]*?-->")
     for stem in source_pages():
