@@ -20,6 +20,7 @@ import datetime as _dt
 import hashlib
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -348,8 +349,14 @@ def pct(x: float | None) -> str:
     return "—" if x is None else f"{x:.1f} %"
 
 
+def page_style(text: str) -> str:
+    """A cell as the site's pages write it: the percent sign attached to its number ("6.1%"), as the articles and the
+    widgets write it in both languages (content review §5.5); the terminal tables keep "6.1 %"."""
+    return re.sub(r"(?<=\d) %", "%", text)
+
+
 def bdi(text: str, lang: str) -> str:
-    """Arabic pages: isolate Latin text and numbers; dir="ltr" keeps "8.4 %" and dates in their order."""
+    """Arabic pages: isolate Latin text and numbers; dir="ltr" keeps "8.4%" and dates in their order."""
     return f'<bdi dir="ltr">{text}</bdi>' if lang == "ar" and text else text
 
 
@@ -402,7 +409,7 @@ def markdown_table(report: Mapping[str, Any], table: Table, lang: str = "en") ->
         if s["tool"] not in table.references:
             tool = bdi(tool, lang)
         lines.append("| " + " | ".join([GROUP_NAMES[lang][s["group"]], tool,
-                                        *(bdi(c, lang) for c in _cells(s, table))]) + " |")
+                                        *(bdi(page_style(c), lang) for c in _cells(s, table))]) + " |")
     return "\n".join(lines) + "\n"
 
 

@@ -345,10 +345,10 @@ TABLE = league.Table(
     labels={"en": {OURS: "ours (calculator)"}, "ar": {OURS: "حاسبتنا"}},
     text_head=("method", "tool", "rows", "median", "worst", "≤10 %", "≤20 %", "ours, same rows"),
     md_head={
-        "en": ("Method", "Tool", "Rows", "Median error", "Worst error", "Within 10 %", "Within 20 %",
+        "en": ("Method", "Tool", "Rows", "Median error", "Worst error", "Within 10%", "Within 20%",
                "Ours on the same rows (median)"),
-        "ar": ("الطريقة", "الأداة", "الصفوف", "الخطأ الوسيط", "أسوأ خطأ", 'ضمن <bdi dir="ltr">10 %</bdi>',
-               'ضمن <bdi dir="ltr">20 %</bdi>', "حاسبتنا على صفوفها (الوسيط)"),
+        "ar": ("الطريقة", "الأداة", "الصفوف", "الخطأ الوسيط", "أسوأ خطأ", 'ضمن <bdi dir="ltr">10%</bdi>',
+               'ضمن <bdi dir="ltr">20%</bdi>', "حاسبتنا على صفوفها (الوسيط)"),
     },
     stamp={
         "en": "Printed by `{command}` from `{data}` ({scored} measured runs; {left} left out) and the peers' answers "
@@ -436,7 +436,7 @@ def render_runs_markdown(report: dict[str, Any], lang: str = "en") -> str:
     for b in body:
         cells = [league.bdi(b[0], lang), league.GROUP_NAMES[lang].get(b[1], b[1]), league.bdi(b[2], lang)]
         for x in b[3:]:
-            cells.append(t["ns"] if x == "n/s" else t["err"] if x == "error" else league.bdi(x, lang))
+            cells.append(t["ns"] if x == "n/s" else t["err"] if x == "error" else league.bdi(league.page_style(x), lang))
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 

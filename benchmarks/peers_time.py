@@ -158,10 +158,10 @@ TABLE = league.Table(
     text_head=("method", "tool", "rows", "median", "worst", "≤25 %", "≤50 %", "ours, same rows",
                "ours held out, same rows"),
     md_head={
-        "en": ("Method", "Tool", "Rows", "Median error", "Worst error", "Within 25 %", "Within 50 %",
+        "en": ("Method", "Tool", "Rows", "Median error", "Worst error", "Within 25%", "Within 50%",
                "Ours on the same rows", "Ours, sources held out, same rows"),
-        "ar": ("الطريقة", "الأداة", "الصفوف", "الخطأ الوسيط", "أسوأ خطأ", 'ضمن <bdi dir="ltr">25 %</bdi>',
-               'ضمن <bdi dir="ltr">50 %</bdi>', "حاسبتنا على صفوفها", "حاسبتنا بمصادر محجوبة على صفوفها"),
+        "ar": ("الطريقة", "الأداة", "الصفوف", "الخطأ الوسيط", "أسوأ خطأ", 'ضمن <bdi dir="ltr">25%</bdi>',
+               'ضمن <bdi dir="ltr">50%</bdi>', "حاسبتنا على صفوفها", "حاسبتنا بمصادر محجوبة على صفوفها"),
     },
     stamp={
         "en": "Printed by `{command}` from `{data}` ({scored} measured runs) and the peers' answers of {answered} "

@@ -42,13 +42,15 @@ MAX_DIGITS = 40
 
 @dataclass(frozen=True)
 class Phrase:
-    """A value as a sentence says it: a string-table key (``key``), a literal left-to-right run (``text``), or a
-    number (``number``, whole when ``integer``) that the page formats."""
+    """A value as a sentence says it: a string-table key (``key``), a literal left-to-right run (``text``), a
+    number (``number``, whole when ``integer``) that the page formats, or a list of left-to-right names (``items``)
+    that the page joins with its language's comma («، » in Arabic, not a Latin one)."""
 
     key: str | None = None
     text: str | None = None
     number: float | None = None
     integer: bool = False
+    items: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -370,7 +372,7 @@ class ModulesKind(_TextKind):
                 "help": f"comma-separated, from {', '.join(spec.choices)}; " + help_text}
 
     def describe(self, spec, value):
-        return Phrase(text=", ".join(self.check(spec, value)))
+        return Phrase(items=tuple(self.check(spec, value)))
 
     def options(self, spec):
         return [Option(m, Phrase(text=m)) for m in spec.choices if m != "all-linear"]
@@ -388,7 +390,7 @@ class IncludeKind(_TextKind):
         return {"metavar": "PART", "help": help_text}
 
     def describe(self, spec, value):
-        return Phrase(text=", ".join(self.check(spec, value)))
+        return Phrase(items=tuple(self.check(spec, value)))
 
 
 class GpuKind(_TextKind):

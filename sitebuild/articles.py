@@ -226,9 +226,12 @@ def _smallest_class_setup(method: str, extra: dict[str, Any], model: str, assump
 
 
 def _decision(s: Strings, assumptions: dict[str, Any], said: Html, where: str) -> Html:
-    """Method -> precision -> card class on one screen: each branch ends, per model size, in the smallest setup of
-    the guide's classes that holds the run comfortably, computed when the page is built."""
-    branches = []
+    """Method -> precision -> card class on one screen, drawn as a tree of nested lists (no script, no picture): each
+    method holds its precisions, and each precision ends, per model size, in the smallest setup of the guide's
+    classes that holds the run comfortably, computed when the page is built. calc.css draws the boxes and arrows
+    with logical properties, so the chart mirrors in Arabic and stacks on a phone; the arrows are decoration only
+    (their alternative text is empty), a screen reader reads the lists."""
+    methods: dict[str, list[Html]] = {}
     for method, precision, extra in DECISION_BRANCHES:
         answers = []
         for size, model in TABLE_SIZES:
@@ -242,18 +245,21 @@ def _decision(s: Strings, assumptions: dict[str, Any], said: Html, where: str) -
                                      "data-num-gpus": n, "data-class": label},
                               el("b", {}, ltr(size)), " ",
                               filled(s.get("table.decision_answer"), {
-                                  "class": ltr(label), "cards": counted(s, "cards", n), "gpu": GPUS[gpu].name,
+                                  "class": ltr(label), "cards": counted(s, "cards", n), "gpu": ltr(GPUS[gpu].name),
                                   "share": ltr(fmt_percent(r["gpu"]["share_of_memory"], 0))})))
-        branches.append(el("li", {"class": "calc-decision__branch", "data-method": method, "data-precision": precision},
-                           el("p", {"class": "calc-decision__step calc-decision__step--method"},
-                              s.get(f"table.decision.{method}")),
-                           el("p", {"class": "calc-decision__step calc-decision__step--precision"},
-                              s.get(f"table.decision.{precision}")),
-                           el("ul", {"class": "calc-decision__answers"}, answers)))
+        methods.setdefault(method, []).append(
+            el("li", {"class": "calc-decision__branch", "data-method": method, "data-precision": precision},
+               el("p", {"class": "calc-decision__step calc-decision__step--precision"},
+                  s.get(f"table.decision.{precision}")),
+               el("ul", {"class": "calc-decision__answers"}, answers)))
+    tree = [el("li", {"class": "calc-decision__method", "data-method": method},
+               el("p", {"class": "calc-decision__step calc-decision__step--method"}, s.get(f"table.decision.{method}")),
+               el("ol", {"class": "calc-decision__precisions"}, branches))
+            for method, branches in methods.items()]
     caption = join(s.get("table.decision_title"), " ", said)
     return el("figure", {"class": "calc-table-figure calc-static calc-decision", "data-calc-table": "decision"},
               el("figcaption", {"class": "calc-table-caption"}, caption),
-              el("ol", {"class": "calc-decision__branches"}, branches))
+              el("ol", {"class": "calc-decision__methods"}, tree))
 
 
 # ---------------------------------------------------------------------------------------------------------------

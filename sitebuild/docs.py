@@ -182,7 +182,8 @@ def throughput_summary(lang: str, args: tuple[str, ...]) -> str:
 
 
 def _pct(fraction: float, signed: bool = False) -> str:
-    return f"{fraction * 100:+.1f} %".replace("-", "−") if signed else f"{fraction * 100:.1f} %"
+    """A percentage in a Markdown block as the site's pages write it, the sign attached ("6.1%", "−2.6%")."""
+    return f"{fraction * 100:+.1f}%".replace("-", "−") if signed else f"{fraction * 100:.1f}%"
 
 
 _COMPARED = {"allocated_bytes": "allocated", "reserved_bytes": "reserved", "peak_bytes_per_gpu": "nvidia-smi"}
@@ -273,7 +274,7 @@ def own_accuracy(lang: str, args: tuple[str, ...]) -> str:
     f = {k: bdi(_pct(acc[k]["median_abs"]), lang) for k in ("full", "lora", "qlora", "sharded", "overall")}
     f |= {"sharded_signed": bdi(_pct(acc["sharded"]["median_signed"], signed=True), lang),
           "n": bdi(str(acc["overall"]["n"]), lang), "worst": bdi(_pct(acc["overall"]["worst_abs"]), lang),
-          "worst_target": bdi(f"{acc['targets']['worst'] * 100:.0f} %", lang),
+          "worst_target": bdi(f"{acc['targets']['worst'] * 100:.0f}%", lang),
           "traces_n": bdi(str(tr["overall"]["n"]), lang), "traces_median": bdi(_pct(tr["overall"]["median_abs"]), lang),
           "traces_worst": bdi(_pct(tr["overall"]["worst_abs"]), lang)}
     return _OWN[lang].format(**f)

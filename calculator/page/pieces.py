@@ -106,9 +106,13 @@ def fit_word(s: Strings, ok: bool) -> Html:
 
 
 def phrase_html(s: Strings, phrase: Phrase) -> Any:
-    """A value as a sentence says it (values.Phrase): the table's words, a left-to-right run, a number."""
+    """A value as a sentence says it (values.Phrase): the table's words, a left-to-right run, a number, or a list
+    of names, each isolated left to right and joined by the language's comma (``out.item_sep``: «، », ", ")."""
     if phrase.key is not None:
         return s.get(phrase.key)
+    if phrase.items is not None:
+        sep = s.get("out.item_sep")
+        return join(*[join(ltr(item), sep if i < len(phrase.items) - 1 else "") for i, item in enumerate(phrase.items)])
     if phrase.number is not None:
         return ltr(fmt_int(phrase.number) if phrase.integer else plain_number(phrase.number))
     return ltr(phrase.text)

@@ -343,3 +343,34 @@ def test_the_decision_chart_ends_each_branch_in_a_comfortable_setup(built_site, 
             r = estimate({**shared, **extra, "model": model, "method": method, "gpu": gpu, "num_gpus": n,
                           "sharding": "zero3" if n > 1 else "none"})
             assert r["gpu"]["verdict"] == "comfortable", (method, precision, model, gpu, n)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_decision_chart_is_a_tree_of_lists_method_then_precision_then_answers(built_site, lang):
+    """The flowchart is semantic HTML a screen reader reads as it is (content review §6, "pictures"): one list item
+    per method, holding the list of its precisions, each holding the list of its answers; no script, no image."""
+    page = article_html(built_site, "vram-guide", lang)
+    start = page.index('data-calc-table="decision"')
+    chart = page[start:page.index("</figure>", start)]
+    assert "<script" not in chart and "<img" not in chart and "<svg" not in chart
+    methods = re.findall(r'<li class="calc-decision__method" data-method="([^"]+)">(.*?)</ol></li>', chart, re.S)
+    assert [m for m, _ in methods] == ["qlora", "lora", "full"], methods
+    for method, body in methods:
+        assert body.startswith('<p class="calc-decision__step calc-decision__step--method">'), body[:80]
+        assert '<ol class="calc-decision__precisions">' in body
+        precisions = re.findall(rf'data-method="{method}" data-precision="([^"]+)">', body)
+        assert precisions == {"qlora": ["nf4"], "lora": ["base16"], "full": ["bf16", "mixed"]}[method]
+
+
+def test_the_decision_charts_style_mirrors_and_its_arrows_are_silent():
+    """calc.css draws the chart with logical properties only (no left/right), so it mirrors in Arabic, and every
+    arrow it generates has an empty alternative text, so a screen reader does not read "right arrow"."""
+    css = (ROOT / "docs" / "assets" / "calc" / "calc.css").read_text(encoding="utf-8")
+    start = css.index("/* The decision chart")
+    block = css[start:css.index("/* Time and cost", start)]
+    assert not re.search(r"(?<![\w-])(?:margin|padding|border)-(?:left|right)\b|(?<![\w-])(?:left|right)\s*:", block)
+    arrows = re.findall(r'content:\s*("[^"]*"(?:\s*/\s*"[^"]*")?)\s*;', block)
+    assert arrows, block
+    for i, value in enumerate(arrows):
+        if "/" not in value:     # the plain fallback must be followed at once by the silent form
+            assert arrows[i + 1].startswith(value) and arrows[i + 1].endswith('/ ""'), (value, arrows[i + 1])

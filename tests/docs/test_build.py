@@ -125,6 +125,34 @@ def test_every_heading_has_an_explicit_anchor_in_source():
                 assert re.search(r"\{#[a-z0-9-]+\}\s*$", line), f"{path.relative_to(ROOT)}: {line!r}"
 
 
+# A number and its unit in a heading ("24 GB", "8 GiB") are joined by the entity &nbsp;: the table of contents drops
+# the heading's <bdi> and would otherwise break «24» / «GB» across two lines (content review §5.6). A literal U+00A0
+# does not survive: Python-Markdown's toc joins the title's words with plain spaces (str.split()), an entity it keeps.
+HEADING_UNIT = re.compile(r"\d(?P<space>[ \u00a0]|&nbsp;)(?:GB|GiB|MB|MiB|TB|TiB|غيغابايت)(?![A-Za-z])")
+
+
+def test_a_number_and_its_unit_in_a_heading_do_not_break_apart():
+    for path in DOCS.rglob("*.md"):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if re.match(r"^#{1,6} ", line):
+                for m in HEADING_UNIT.finditer(line):
+                    assert m["space"] == "&nbsp;", f"{path.relative_to(ROOT)}: {m.group()!r} in {line!r} needs &nbsp;"
+
+
+def test_the_table_of_contents_keeps_a_heading_s_no_break_space(built_site):
+    html = built_path(built_site, "articles/vram-guide", "ar").read_text(encoding="utf-8")
+    toc = re.search(r'<a href="#fsdp-qlora" class="md-nav__link">(.*?)</a>', html, re.S)
+    assert toc and re.search(r"24(?:&nbsp;|&#160;|\u00a0)GB", toc.group(1)), toc and toc.group(1)
+
+
+def test_the_pages_attach_the_percent_sign_to_its_number():
+    """One style in both languages, as the articles and the widgets write it: "85%", never "85 %" (content review
+    §5.5); the accuracy page's generated blocks are written so by their renderers (benchmarks/league.py)."""
+    for path in DOCS.rglob("*.md"):
+        spaced = re.findall(r".{0,20}\d[ \u00a0]%", path.read_text(encoding="utf-8"))
+        assert not spaced, f"{path.relative_to(ROOT)}: {spaced[:3]}"
+
+
 def test_widget_markers_are_the_same_in_both_languages():
     marker = re.compile(r"<!--\s*calc:[^>]*?-->")
     for stem in source_pages():

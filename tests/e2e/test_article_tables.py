@@ -84,6 +84,38 @@ def test_each_needs_table_fits_when_its_tab_is_shown(page, guard, site_url, lang
             assert box["outside"] == 0 and box["overflow"] <= 1, (viewport, i, box)
 
 
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["390px", "1280px"])
+@pytest.mark.parametrize("lang", ["ar", "en"])
+def test_the_decision_flowchart_mirrors_and_stacks_on_a_phone(page, guard, site_url, lang, viewport):
+    """The method -> precision -> class chart (calc:table decision) is drawn by CSS alone: on a desktop each method
+    box stands beside its precisions, on the reading side (to the right in Arabic), and each precision beside its
+    answers; at 390 px every box stacks under the one before it; at both widths every box lies inside the column."""
+    page.set_viewport_size(viewport)
+    page.goto(url(site_url, lang, "articles/vram-guide/"))
+    loaded(page)
+    rows = page.evaluate("""() => {
+        const chart = document.querySelector('[data-calc-table="decision"]');
+        const col = chart.getBoundingClientRect();
+        const box = e => { const r = e.getBoundingClientRect(); return {l: r.left, r: r.right, t: r.top, b: r.bottom}; };
+        return {col: box(chart), branches: [...chart.querySelectorAll('.calc-decision__branch')].map(b => ({
+            method: box(b.closest('.calc-decision__method').querySelector('.calc-decision__step--method')),
+            precision: box(b.querySelector('.calc-decision__step--precision')),
+            answers: box(b.querySelector('.calc-decision__answers'))}))};
+    }""")
+    col = rows["col"]
+    assert len(rows["branches"]) == 4
+    for b in rows["branches"]:
+        for name, r in b.items():
+            assert col["l"] - 1 <= r["l"] and r["r"] <= col["r"] + 1, (name, r, col)
+        m, p, a = b["method"], b["precision"], b["answers"]
+        if viewport is PHONE:
+            assert m["b"] <= p["t"] and p["b"] <= a["t"], b
+        elif lang == "ar":
+            assert m["l"] >= p["r"] - 1 and p["l"] >= a["r"] - 1, b
+        else:
+            assert m["r"] <= p["l"] + 1 and p["r"] <= a["l"] + 1, b
+
+
 def test_no_synthetic_italics_on_arabic_text(page, guard, site_url):
     """Captions, assumption lines and emphasis in the Arabic pages are set upright; the English ones keep Material's
     italic captions (the rule is about the script, not the layout)."""

@@ -222,3 +222,17 @@ def test_the_calculator_page_has_the_side_by_side_in_both_languages():
     for name in ("calculator.md", "calculator.en.md"):
         text = (ROOT / "docs" / name).read_text(encoding="utf-8")
         assert "<!-- calc:estimator -->" in text and "<!-- calc:compare dpo=false -->" in text, name
+
+
+@pytest.mark.parametrize("lang, sep", [("ar", "، "), ("en", ", ")])
+def test_a_list_of_lora_targets_in_the_assumptions_is_joined_with_the_languages_comma(lang, sep):
+    """Content review §5.5: «وحدات LoRA المستهدفة: q_proj, k_proj, …» put Latin commas inside the Arabic sentence.
+    Each module name is its own left-to-right run; the commas between them are the language's own."""
+    from calculator.page.pieces import describe_assumptions
+
+    html = describe_assumptions(S[lang], {"lora_targets": ["q_proj", "k_proj", "v_proj"]})
+    runs = re.findall(r'<bdi dir="ltr">([^<]*)</bdi>', html)
+    assert runs == ["q_proj", "k_proj", "v_proj"], html
+    assert f"q_proj</bdi>{sep}<bdi" in html and f"k_proj</bdi>{sep}<bdi" in html, html
+    if lang == "ar":
+        assert "," not in plain_text(html), html
