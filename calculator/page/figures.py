@@ -147,6 +147,9 @@ class FigureFormat:
 
     name: str
     text: Callable[[Strings, Any, str, int | None], tuple[Any, Any, dict[str, Any]]]
+    #: The figure reads as a phrase of several words ("fits comfortably (72% of the card)"), which wraps like the
+    #: sentence around it; any other figure is a value kept on one line ("13.0 GB").
+    phrase: bool = False
 
 
 def size_text(raw: int, unit: str = "gb", digits: int | None = None) -> str:
@@ -200,7 +203,7 @@ FORMATS: dict[str, FigureFormat] = {f.name: f for f in (
     FigureFormat("state_per_param", lambda s, raw, unit, digits: (
         filled(s.get("figure.model_states_per_param"), {"n": fmt_number(raw, digits if digits is not None else 1)}),
         raw, {})),
-    FigureFormat("fit", _fit_text),
+    FigureFormat("fit", _fit_text, phrase=True),
     FigureFormat("int", lambda s, raw, unit, digits: (ltr(fmt_int(raw)), raw, {})),
     FigureFormat("verdict", lambda s, raw, unit, digits: (s.get(f"verdict.{raw}"), raw, {})),
     FigureFormat("duration", lambda s, raw, unit, digits: (duration(s, raw), raw, {})),
@@ -208,8 +211,8 @@ FORMATS: dict[str, FigureFormat] = {f.name: f for f in (
     FigureFormat("rate", lambda s, raw, unit, digits: (rate(s, raw), raw, {})),
     FigureFormat("tflops", lambda s, raw, unit, digits: (ltr(f"{fmt_number(raw, digits or 0)} TFLOPS"), raw, {})),
     FigureFormat("bandwidth", lambda s, raw, unit, digits: (ltr(f"{fmt_number(raw, digits or 0)} GB/s"), raw, {})),
-    FigureFormat("setup", _setup),
-    FigureFormat("evidence", _evidence),
+    FigureFormat("setup", _setup, phrase=True),
+    FigureFormat("evidence", _evidence, phrase=True),
 )}
 
 
@@ -252,7 +255,8 @@ def figure_html(s: Strings, out: str, answer: dict[str, Any], unit: str = "gb", 
         raise KeyError(out)
     raw = fig.read(answer)
     text, value, attrs = fig.format.text(s, raw, unit, digits)
-    return el("span", {"class": "calc-value", "data-calc-out": out, **attrs, "data-calc-value": value}, text)
+    return el("span", {"class": "calc-value calc-value--phrase" if fig.format.phrase else "calc-value",
+                       "data-calc-out": out, **attrs, "data-calc-value": value}, text)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -313,5 +317,5 @@ def change_html(s: Strings, out: str, before: dict[str, Any], after: dict[str, A
         text = _size_change(s, before, after, fig.read, unit, digits)
     else:
         text = _time_change(s, before, after, fig.read, unit, digits)
-    return el("span", {"class": "calc-value", "data-calc-out": out, "data-calc-change": True,
+    return el("span", {"class": "calc-value calc-value--phrase", "data-calc-out": out, "data-calc-change": True,
                        "data-calc-before": fig.read(before), "data-calc-value": fig.read(after)}, text)

@@ -4,9 +4,13 @@ cards) and at 1280 px (the needs table no longer overflows its column), measured
 slanted by a synthetic italic (Noto Naskh Arabic has no italic face)."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from calc_pages import loaded, url
+
+ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.e2e
 
@@ -131,3 +135,33 @@ def test_no_synthetic_italics_on_arabic_text(page, guard, site_url):
     page.goto(url(site_url, "en", "articles/vram-guide/"))
     loaded(page)
     assert page.locator("article figcaption").count() > 0
+
+
+#: Every page of the site, by its path under a language's root.
+PAGES = tuple(("" if p.stem == "index" else f"{p.stem}/") if p.parent.name == "docs" else f"articles/{p.stem}/"
+              for p in sorted((ROOT / "docs").glob("*.md")) + sorted((ROOT / "docs" / "articles").glob("*.md"))
+              if not p.stem.endswith(".en"))
+
+
+@pytest.mark.parametrize("lang", ["ar", "en"])
+def test_no_page_is_wider_than_a_phones_screen(page, guard, site_url, lang):
+    """At 390 px nothing pushes a page sideways: a figure that reads as a phrase ("no run has been measured on that
+    card, so its speed comes from the datasheet alone") wraps with its sentence, where it was kept on one line and
+    made the English guide 662 px wide (a phone then zooms the whole page out); wide tables scroll in their own box."""
+    page.set_viewport_size(PHONE)
+    wide = {}
+    for path in PAGES:
+        page.goto(url(site_url, lang, path))
+        loaded(page)
+        width = page.evaluate("""() => {
+            const e = document.scrollingElement;
+            if (e.scrollWidth <= e.clientWidth + 1) return null;
+            const out = [...document.querySelectorAll('.md-content *')].filter(x => {
+                const r = x.getBoundingClientRect();
+                return r.right > innerWidth + 1 || r.left < -1;
+            }).slice(0, 3).map(x => x.className + ': ' + x.textContent.trim().slice(0, 60));
+            return [e.scrollWidth, out];
+        }""")
+        if width:
+            wide[path] = width
+    assert len(PAGES) >= 6 and not wide, wide
