@@ -83,25 +83,34 @@ class TimeCoefficients:
     # Share of the datasheet memory bandwidth that streaming kernels reach: 0.92 (same file, "pct_achievable_mem_bw",
     # point-wise Triton kernels with large inputs). Not fitted: it trades off exactly with elementwise_traffic.
     bandwidth_efficiency: float = 0.92
-    # Share of the peak that attention kernels sustain, causal half counted (FlashAttention-2 reports 50-73 % of an
-    # A100's peak forward). Fitted; moves only the long-context rows MF-10, MF-11, MF-13, MF-28 (16k-65k tokens),
-    # so it is the least certain figure here.
-    attention_efficiency: float = 0.55
+    # Share of the peak that attention kernels sustain on cards before Hopper, causal half counted (FlashAttention-2
+    # reports 50-73 % of an A100's peak forward). Fitted; moves only the long-context rows MF-10, MF-11, MF-13, MF-28
+    # (16k-65k tokens), so it is the least certain figure here.
+    attention_efficiency: float = 0.45
+    # What the FlashAttention-2 kernels (flash-attn, and PyTorch SDPA's flash backend, which vendors them) sustain on
+    # a Hopper card, as a share of what they sustain on an Ampere one, each against its own dense peak: the
+    # FlashAttention-2 paper (Dao 2023, arXiv:2307.08691, sec. 4.1) measures forward + backward at up to 230 TFLOPs/s
+    # on an A100 (312 peak: 0.737) and, with the same code (no TMA or wgmma, the Hopper instructions), up to 335
+    # TFLOPs/s on an H100 SXM5 (989 peak: 0.339); 0.339 / 0.737 = 0.46 (FlashAttention-3, arXiv:2407.08608: "only
+    # 35 % utilization" on H100). Not fitted. The H100 rows it moves are MF-10, MF-11, MF-13 (16k-65k tokens, the
+    # only Hopper rows where attention is a large share of the step: +80/+115/+44 % -> +6/+8/+3 %). FlashAttention-3
+    # (Hopper-only, opt-in) is not modelled, and Blackwell cards keep the Ampere share: no row checks either.
+    attention_hopper_share: float = 0.46
     # Element-wise traffic (norms, activations, rotary, residuals, casts, dropout) as a multiple of the bytes the
     # layers save for backward (memory.activation_bytes): eager PyTorch reads and writes each saved tensor several
-    # times in the forward and the backward. Fitted; moves 38 rows, mostly bandwidth-poor cards and small models:
-    # PF-04/05/07/08/10/11, MF-01/02/07/08/19/20/31, QW-05/06/13/14/16/21/22/31/34, AA-17/19/23/31/32,
+    # times in the forward and the backward. Fitted; moves 40 rows, mostly bandwidth-poor cards and small models:
+    # PF-04/05/07/08/10/11, MF-01/02/07/08/19/20/31, QW-02/05/06/13/14/16/19/21/22/31/34, AA-17/19/23/31/32,
     # UN-01/02/04/05, LG-T*, PS-10/12/13.
     elementwise_traffic: float = 10.0
     # --- the host ------------------------------------------------------------------------------------------------
     # Host time per launched kernel in eager PyTorch (Python dispatch, autograd, launch), kernels counted below.
-    # Fitted on the small-batch rows PF-04/05/07/08/10/11 and QW-01/02/05/07/08/10/11/18/19/23/29/38.
-    kernel_launch_s: float = 2.0e-05
+    # Fitted on the small-batch rows PF-04/05/07/08/10/11 and QW-01/02/05/07/10/11/18/19/29/38.
+    kernel_launch_s: float = 1.8e-05
     # DeepSpeed ZeRO-3 host time per decoder layer per pass (parameter fetch/release hooks). Fitted on QW-07, QW-08,
     # QW-23, QW-24 (Qwen full fine-tuning under ZeRO-3, 256-2048 tokens).
-    zero3_layer_s: float = 0.002
+    zero3_layer_s: float = 0.0025
     # How GPU and host time combine per micro-batch: (gpu^p + host^p)^(1/p); p = 1 adds them, a large p takes the
-    # slower. Fitted on the same small-batch rows (PF-04/05/07/08/10/11, QW-02/05/08/10/11/13/16/18/19/24/29/38).
+    # slower. Fitted on the same small-batch rows (PF-04/05/07/08/10/11, QW-02/05/08/10/11/18/19/29/38).
     overlap_p: float = 1.5
     # --- links ---------------------------------------------------------------------------------------------------
     # Share of the per-direction link bandwidth that collectives reach. PCIe (through the host bridge; GeForce cards
@@ -133,9 +142,9 @@ class TimeCoefficients:
     compile_kernel_share: float = 0.35
     # --- range ---------------------------------------------------------------------------------------------------
     # Low-high range of tokens per second: the 10th and 90th percentiles of the signed error over the usable rows
-    # (-27.1 % and +30.8 %: measured = estimate / (1 + error); printed by --fit), so 8 rows in 10 lie inside it.
+    # (-27.2 % and +21.1 %: measured = estimate / (1 + error); printed by --fit), so 8 rows in 10 lie inside it.
     # Times scale the other way.
-    range_low: float = 0.76
+    range_low: float = 0.83
     range_high: float = 1.37
 
 
@@ -523,7 +532,8 @@ def _step_time(c: StepCounts, gpu: GpuSpec, k: TimeCoefficients, link_gb_s: floa
     intensity, flops_from, bytes_before = c.roofline
     i = bisect_left(intensity, mm / bw)                   # groups from i on are compute-bound on this card
     t_mm = flops_from[i] / mm + bytes_before[i] / bw
-    t_att = c.attention_flops / (peak * k.attention_efficiency)
+    t_att = c.attention_flops / (peak * k.attention_efficiency
+                                 * (k.attention_hopper_share if gpu.arch == "hopper" else 1.0))
     t_elem = (c.elementwise_bytes * k.elementwise_traffic + c.loss_bytes + c.dequant_bytes) / bw
     compute = t_mm + t_att + t_elem
     host = c.kernels * k.kernel_launch_s + c.zero3_layer_passes * k.zero3_layer_s

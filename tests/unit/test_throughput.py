@@ -238,3 +238,24 @@ def test_roofline_by_bisection_equals_the_sum_of_maxima() -> None:
             intensity, flops_from, bytes_before = c.roofline
             i = bisect_left(intensity, mm / bw)
             assert flops_from[i] / mm + bytes_before[i] / bw == pytest.approx(plain, rel=1e-12)
+
+
+def test_flash_attention_2_sustains_less_of_a_hopper_cards_peak() -> None:
+    """FlashAttention-2 paper (arXiv:2307.08691, sec. 4.1): forward + backward up to 230 TFLOPs/s on an A100 (312
+    peak) and, with the same code, up to 335 TFLOPs/s on an H100 SXM5 (989 peak). The Hopper share is the ratio of
+    the two utilisations; the attention seconds of a long sequence scale by its inverse, nothing else moves."""
+    assert COEFFICIENTS.attention_hopper_share == pytest.approx((335 / 989) / (230 / 312), abs=0.005)
+    s = _setup(model=MODELS["llama-3.2-1b"], attention=Attention.FLASH, seq_len=32768, micro_batch_size=1)
+    h100 = GPUS["h100-80gb"]
+    as_ampere = replace(h100, arch="ampere")          # the same card's figures, without the Hopper kernel penalty
+    c = step_counts(s, h100)
+    hopper, ampere = step_time(c, h100), step_time(c, as_ampere)
+    t_att = c.attention_flops / (h100.peak_tflops * 1e12 * COEFFICIENTS.attention_efficiency)
+    assert hopper.compute_s - ampere.compute_s == pytest.approx(
+        t_att / COEFFICIENTS.attention_hopper_share - t_att, rel=1e-9)
+    # at 32k tokens attention is most of a 1B model's step: the H100 is slower per attention FLOP than its peak says
+    assert hopper.step_s > 1.5 * ampere.step_s
+    # every Hopper card of the catalogue takes the share, no other card does
+    assert {g.id for g in GPUS.values() if g.arch == "hopper"} >= {"h100-80gb", "h200"}
+    assert step_time(step_counts(s, A100), A100).compute_s < step_time(
+        step_counts(s, A100), replace(A100, arch="hopper")).compute_s
