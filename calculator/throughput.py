@@ -83,10 +83,19 @@ class TimeCoefficients:
     # Share of the datasheet memory bandwidth that streaming kernels reach: 0.92 (same file, "pct_achievable_mem_bw",
     # point-wise Triton kernels with large inputs). Not fitted: it trades off exactly with elementwise_traffic.
     bandwidth_efficiency: float = 0.92
-    # Share of the peak that attention kernels sustain, causal half counted (FlashAttention-2 reports 50-73 % of an
-    # A100's peak forward). Fitted; moves only the long-context rows MF-10, MF-11, MF-13, MF-28 (16k-65k tokens),
-    # so it is the least certain figure here.
-    attention_efficiency: float = 0.55
+    # Share of the peak that attention kernels sustain on cards before Hopper, causal half counted (FlashAttention-2
+    # reports 50-73 % of an A100's peak forward). Fitted; moves only the long-context rows MF-10, MF-11, MF-13, MF-28
+    # (16k-65k tokens), so it is the least certain figure here.
+    attention_efficiency: float = 0.45
+    # What the FlashAttention-2 kernels (flash-attn, and PyTorch SDPA's flash backend, which vendors them) sustain on
+    # a Hopper card, as a share of what they sustain on an Ampere one, each against its own dense peak: the
+    # FlashAttention-2 paper (Dao 2023, arXiv:2307.08691, sec. 4.1) measures forward + backward at up to 230 TFLOPs/s
+    # on an A100 (312 peak: 0.737) and, with the same code (no TMA or wgmma, the Hopper instructions), up to 335
+    # TFLOPs/s on an H100 SXM5 (989 peak: 0.339); 0.339 / 0.737 = 0.46 (FlashAttention-3, arXiv:2407.08608: "only
+    # 35 % utilization" on H100). Not fitted. The H100 rows it moves are MF-10, MF-11, MF-13 (16k-65k tokens, the
+    # only Hopper rows where attention is a large share of the step: +80/+115/+44 % -> +6/+8/+3 %). FlashAttention-3
+    # (Hopper-only, opt-in) is not modelled, and Blackwell cards keep the Ampere share: no row checks either.
+    attention_hopper_share: float = 0.46
     # Element-wise traffic (norms, activations, rotary, residuals, casts, dropout) as a multiple of the bytes the
     # layers save for backward (memory.activation_bytes): eager PyTorch reads and writes each saved tensor several
     # times in the forward and the backward. Fitted; moves 38 rows, mostly bandwidth-poor cards and small models:
@@ -96,24 +105,26 @@ class TimeCoefficients:
     # --- the host ------------------------------------------------------------------------------------------------
     # Host time per launched kernel in eager PyTorch (Python dispatch, autograd, launch), kernels counted below.
     # Fitted on the small-batch rows PF-04/05/07/08/10/11 and QW-01/02/05/07/08/10/11/18/19/23/29/38.
-    kernel_launch_s: float = 2.0e-05
+    kernel_launch_s: float = 2.2e-05
     # DeepSpeed ZeRO-3 host time per decoder layer per pass (parameter fetch/release hooks). Fitted on QW-07, QW-08,
     # QW-23, QW-24 (Qwen full fine-tuning under ZeRO-3, 256-2048 tokens).
     zero3_layer_s: float = 0.002
     # How GPU and host time combine per micro-batch: (gpu^p + host^p)^(1/p); p = 1 adds them, a large p takes the
-    # slower. Fitted on the same small-batch rows (PF-04/05/07/08/10/11, QW-02/05/08/10/11/13/16/18/19/24/29/38).
-    overlap_p: float = 1.5
+    # slower. Fitted on the same small-batch rows (PF-04/05/07/08/10/11, QW-02/05/08/11/18/19/29/38).
+    overlap_p: float = 1.75
     # --- links ---------------------------------------------------------------------------------------------------
     # Share of the per-direction link bandwidth that collectives reach. PCIe (through the host bridge; GeForce cards
     # have no peer-to-peer): fitted on TT-03/05, AA-02/03/04/15/20/22/25/26/28/29 (FSDP over PCIe on RTX 3090,
     # 4090, A5000, 6000 Ada; the rigs differ by 3x, see ESTIMATOR.md). NVLink: fitted on MF-05, QW-23, QW-24.
-    # Network (more than 8 GPUs): fitted on MF-14, MF-16, MF-37.
+    # Network (beyond one node): of the node's adapters together on NVLink nodes (``_link``); fitted on the four
+    # rows beyond one node, MF-14, MF-16, MF-29, MF-37 (64-128 GPUs), which it moves by 2-4 % when scaled by 1.25: a
+    # weakly determined figure (0.3 of the adapters' sum also absorbs what 64-128-rank rings pay in latency).
     pcie_efficiency: float = 0.1
     nvlink_efficiency: float = 0.5
-    network_efficiency: float = 1.0
+    network_efficiency: float = 0.3
     # Share of the communication that hides behind compute (FSDP prefetches gathers, DDP overlaps reductions with
     # the backward): exposed = max(0, comm - overlap * compute) + (1 - overlap) * min(comm, overlap * compute).
-    # Fitted on MF-05/14/16, AA-02/15/20/22/25.
+    # Fitted on MF-05, AA-02/15/20/22/25.
     comm_overlap: float = 0.4
     # Share of the PCIe link that host<->GPU copies reach when paged optimizer states are evicted and brought back,
     # weights or activations are offloaded. Fitted on TT-04 and TT-09 (paged AdamW on a 24/48 GB card).
@@ -133,10 +144,10 @@ class TimeCoefficients:
     compile_kernel_share: float = 0.35
     # --- range ---------------------------------------------------------------------------------------------------
     # Low-high range of tokens per second: the 10th and 90th percentiles of the signed error over the usable rows
-    # (-27.1 % and +30.8 %: measured = estimate / (1 + error); printed by --fit), so 8 rows in 10 lie inside it.
+    # (-27.7 % and +21.4 %: measured = estimate / (1 + error); printed by --fit), so 8 rows in 10 lie inside it.
     # Times scale the other way.
-    range_low: float = 0.76
-    range_high: float = 1.37
+    range_low: float = 0.82
+    range_high: float = 1.38
 
 
 COEFFICIENTS = TimeCoefficients()
@@ -208,7 +219,7 @@ class StepCounts:
     total_flops: float            # everything computed per micro-batch (recompute, DPO reference included)
     peak_bytes: float = 0.0       # memory.py's peak, when paged optimizer states may have to be evicted
     paged_bytes: float = 0.0      # paged optimizer states (bytes) that live in unified memory
-    inter_gb_s: float = 0.0       # the inter-node link per GPU (GB/s) when the setup spans nodes, else 0
+    inter_gb_s: float = 0.0       # the inter-node bound per GPU (GB/s) when the setup spans nodes, else 0 (_link)
     # The matmul groups sorted by arithmetic intensity (FLOPs per byte), with the FLOPs of the groups from each
     # position on and the bytes of the groups before it (``_roofline``): a card times them with one bisection.
     roofline: tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]] = ((), (0.0,), (0.0,))
@@ -274,8 +285,17 @@ def _link(s: TrainingSetup, gpu: GpuSpec) -> tuple[float, str, float]:
     a setup of more than ``gpus_per_node`` cards (the request's, else the card's reference server's) spans nodes, and
     every ring collective then crosses the inter-node link as well as the links inside each node, so the slower of
     the two (each at its own efficiency, ``_step_time``) bounds it: a second node never makes the collectives faster.
-    The inter-node link is ``internode_gb_s``, else the card's ``network_gb_s`` (its reference server's adapters per
-    GPU), else ``internode_gb_s`` of the coefficients (100 Gb/s Ethernet)."""
+    The inter-node link per GPU is ``internode_gb_s``, else the card's ``network_gb_s`` (its reference server's
+    adapters per GPU), else ``internode_gb_s`` of the coefficients (100 Gb/s Ethernet).
+
+    Across NVLink nodes a ring collective's bytes leave each node once, spread over all of the node's adapters, not
+    once per GPU: a ring of N GPUs in nodes of G crosses a node boundary on 1 of every G of its hops, so a node sends
+    (N-1)/N of the tensor per ring -- what each of its GPUs sends in all -- and NCCL builds one ring per adapter ("it
+    creates 4 rings, each using a different NIC"; "multi-NIC aggregation works well when GPUs are connected through
+    NVLink (because we can use NVLink to split the operations in N parts then balance the traffic onto the N NICs)",
+    the NCCL maintainer in NVIDIA/nccl#601). So the inter-node bound per GPU is the node's adapters together, G times
+    the per-GPU figure (nccl-tests on two 8 x 400 Gb/s HGX nodes: 360 GB/s of bus bandwidth, NVIDIA/nccl#1277).
+    Without NVLink the maintainer's answer is that aggregation "would not help much": the per-GPU figure stays."""
     c = COEFFICIENTS
     if s.num_gpus <= 1:
         return 0.0, "none", 0.0
@@ -283,8 +303,10 @@ def _link(s: TrainingSetup, gpu: GpuSpec) -> tuple[float, str, float]:
         intra, kind = gpu.interconnect_gb_s, "nvlink"
     else:
         intra, kind = gpu.host_link_gb_s or PCIE_FALLBACK_GB_S, "pcie"
-    if s.num_gpus > (s.gpus_per_node or gpu.gpus_per_node or c.gpus_per_node):
-        return intra, kind, s.internode_gb_s or gpu.network_gb_s or c.internode_gb_s
+    node = s.gpus_per_node or gpu.gpus_per_node or c.gpus_per_node
+    if s.num_gpus > node:
+        per_gpu = s.internode_gb_s or gpu.network_gb_s or c.internode_gb_s
+        return intra, kind, per_gpu * (node if kind == "nvlink" else 1)
     return intra, kind, 0.0
 
 
@@ -523,7 +545,8 @@ def _step_time(c: StepCounts, gpu: GpuSpec, k: TimeCoefficients, link_gb_s: floa
     intensity, flops_from, bytes_before = c.roofline
     i = bisect_left(intensity, mm / bw)                   # groups from i on are compute-bound on this card
     t_mm = flops_from[i] / mm + bytes_before[i] / bw
-    t_att = c.attention_flops / (peak * k.attention_efficiency)
+    t_att = c.attention_flops / (peak * k.attention_efficiency
+                                 * (k.attention_hopper_share if gpu.arch == "hopper" else 1.0))
     t_elem = (c.elementwise_bytes * k.elementwise_traffic + c.loss_bytes + c.dequant_bytes) / bw
     compute = t_mm + t_att + t_elem
     host = c.kernels * k.kernel_launch_s + c.zero3_layer_passes * k.zero3_layer_s

@@ -151,9 +151,10 @@ def test_communication_of_ddp_and_zero3() -> None:
     assert step_counts(z3, A100).comm_bytes == pytest.approx(3 / 4 * n * 2 * 3)
     assert step_counts(z3, GPUS["rtx-4090"]).link_kind == "pcie"
     c16 = step_counts(replace(z3, num_gpus=16), A100)     # two nodes: NVLink inside each, the network between
-    assert c16.link_kind == "nvlink" and c16.inter_gb_s == (A100.network_gb_s or COEFFICIENTS.internode_gb_s)
+    # a ring leaves each node once, over all 8 of its adapters (one ring per adapter): 8 x the per-GPU figure
+    assert c16.link_kind == "nvlink" and c16.inter_gb_s == 8 * A100.network_gb_s
     assert step_counts(replace(z3, num_gpus=8), A100).inter_gb_s == 0.0
-    assert step_counts(replace(z3, num_gpus=8, gpus_per_node=4, internode_gb_s=3.0), A100).inter_gb_s == 3.0
+    assert step_counts(replace(z3, num_gpus=8, gpus_per_node=4, internode_gb_s=3.0), A100).inter_gb_s == 4 * 3.0
 
 
 def test_a_second_node_never_makes_the_collectives_faster() -> None:
@@ -238,3 +239,49 @@ def test_roofline_by_bisection_equals_the_sum_of_maxima() -> None:
             intensity, flops_from, bytes_before = c.roofline
             i = bisect_left(intensity, mm / bw)
             assert flops_from[i] / mm + bytes_before[i] / bw == pytest.approx(plain, rel=1e-12)
+
+
+def test_flash_attention_2_sustains_less_of_a_hopper_cards_peak() -> None:
+    """FlashAttention-2 paper (arXiv:2307.08691, sec. 4.1): forward + backward up to 230 TFLOPs/s on an A100 (312
+    peak) and, with the same code, up to 335 TFLOPs/s on an H100 SXM5 (989 peak). The Hopper share is the ratio of
+    the two utilisations; the attention seconds of a long sequence scale by its inverse, nothing else moves."""
+    assert COEFFICIENTS.attention_hopper_share == pytest.approx((335 / 989) / (230 / 312), abs=0.005)
+    s = _setup(model=MODELS["llama-3.2-1b"], attention=Attention.FLASH, seq_len=32768, micro_batch_size=1)
+    h100 = GPUS["h100-80gb"]
+    as_ampere = replace(h100, arch="ampere")          # the same card's figures, without the Hopper kernel penalty
+    c = step_counts(s, h100)
+    hopper, ampere = step_time(c, h100), step_time(c, as_ampere)
+    t_att = c.attention_flops / (h100.peak_tflops * 1e12 * COEFFICIENTS.attention_efficiency)
+    assert hopper.compute_s - ampere.compute_s == pytest.approx(
+        t_att / COEFFICIENTS.attention_hopper_share - t_att, rel=1e-9)
+    # at 32k tokens attention is most of a 1B model's step: the H100 is slower per attention FLOP than its peak says
+    assert hopper.step_s > 1.5 * ampere.step_s
+    # every Hopper card of the catalogue takes the share, no other card does
+    assert {g.id for g in GPUS.values() if g.arch == "hopper"} >= {"h100-80gb", "h200"}
+    assert step_time(step_counts(s, A100), A100).compute_s < step_time(
+        step_counts(s, A100), replace(A100, arch="hopper")).compute_s
+
+
+def test_a_ring_leaves_an_nvlink_node_once_over_all_its_adapters() -> None:
+    """Ring all-gather of a tensor of S bytes over N = 16 GPUs in two nodes of 8: each GPU sends (N-1)/N x S to its
+    ring neighbour; 2 of the ring's 16 hops cross a node boundary, so a node sends 8 x (N-1)/N x S x 2/16 = (N-1)/N x S
+    across, split over its 8 adapters (NCCL builds one ring per adapter, NVIDIA/nccl#601). The network bounds a
+    GPU's collective at 8 x its adapter share, whichever of that and NVLink (each at its efficiency) is slower. PCIe
+    nodes keep the per-GPU adapter figure (no NVLink to spread the traffic over the node's adapters)."""
+    n, g = 16, 8
+    hops_across = 2 / n                                 # of the ring's n hops, one per node boundary
+    node_sends = g * (n - 1) / n * hops_across          # node's outbound bytes per ring, in units of S
+    assert node_sends == pytest.approx((n - 1) / n)     # = what one GPU sends in all: the per-GPU bound x g
+    s = TrainingSetup(model=MODELS["llama-3.1-70b"], method=Method.FULL, precision=Precision.BF16, seq_len=2048,
+                      micro_batch_size=1, gradient_checkpointing=True, sharding=Sharding.ZERO3, num_gpus=n)
+    h100 = GPUS["h100-80gb"]
+    c = step_counts(s, h100)
+    assert c.inter_gb_s == pytest.approx(g * h100.network_gb_s)
+    k = COEFFICIENTS
+    link = min(h100.interconnect_gb_s * k.nvlink_efficiency, g * h100.network_gb_s * k.network_efficiency) * 1e9
+    t = step_time(c, h100)
+    total = c.comm_bytes / link
+    hidden = k.comm_overlap * t.compute_s
+    assert t.comm_s == pytest.approx(max(0.0, total - hidden) + (1 - k.comm_overlap) * min(total, hidden), rel=1e-9)
+    pcie = GPUS["rtx-6000-ada"]
+    assert step_counts(s, pcie).inter_gb_s == (pcie.network_gb_s or COEFFICIENTS.internode_gb_s)
