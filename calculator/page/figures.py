@@ -93,6 +93,7 @@ _READS: dict[str, tuple[str, Callable[[dict[str, Any]], Any], tuple[str, ...]]] 
     "adapter": ("bytes", lambda r: r["adapter_bytes"], ()),
     "optimizer_file": ("bytes", lambda r: r["optimizer_state_file_bytes"], ()),
     "host_ram": ("bytes", lambda r: r["host_ram_bytes"], ()),
+    "host_ram_load": ("bytes", lambda r: r["host_ram_load_bytes"], ()),
     "effective_batch": ("int", lambda r: r["effective_batch_size"], ()),
     "verdict": ("verdict", lambda r: r["gpu"]["verdict"], ("gpu",)),
     "fit": ("fit", _fit, ("gpu",)),
