@@ -89,7 +89,8 @@ class TimeCoefficients:
     # 38.4 on a 3070 (40.6: 0.94), 64.7 on a 3080 (59.5: 1.09), 237 on a 5090 (209.5: 1.13; median of three):
     # median 1.00 of the peak, where the same benchmark gives an H100 SXM 797.5 of 989.4 (0.81). The class ratio
     # 1.00 / 0.81 applied to pytorch/ao's 0.78: 0.97. Not fitted. The rows it moves are the RTX 4090 and RTX 3090
-    # rows (TT, AA); single-card RTX 4090 rows went from 19-30 % too slow to within 11 % (TT-01, TT-08, TT-12).
+    # rows (TT, AA): the RTX 4090 rows without collectives TT-01/08/12 and AA-17 went from -30/+2/-19/-22 % to
+    # -15/+11/-2/-3 %.
     consumer_matmul_efficiency: float = 0.97
     # Share of the datasheet memory bandwidth that streaming kernels reach: 0.92 (same file, "pct_achievable_mem_bw",
     # point-wise Triton kernels with large inputs). Not fitted: it trades off exactly with elementwise_traffic.
