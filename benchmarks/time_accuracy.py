@@ -14,8 +14,8 @@ the reason (``FURTHER_EXCLUSIONS``).
 
 ``--loso`` scores each source (the id prefix: TT, PF, MF, QW, AA, UN, LG, PS) with coefficients fitted on the other
 sources only. ``--fit`` prints the coefficients fitted on every usable row (what ``calculator/throughput.py``
-holds). Targets (pinned by tests/accuracy/test_throughput_accuracy.py): median |error| <= 20 % over the usable rows and
-<= 25 % per method (full, LoRA, QLoRA), both in-sample and leave-one-source-out.
+holds). Targets (pinned by tests/accuracy/test_throughput_accuracy.py): in-sample, median |error| <= 8 % over the
+usable rows and <= 25 % per method (full, LoRA, QLoRA); leave-one-source-out, <= 12 % overall and <= 15 % per method.
 """
 from __future__ import annotations
 
@@ -47,11 +47,16 @@ from calculator.models import (
 )
 from calculator.throughput import COEFFICIENTS, TimeCoefficients, step_counts, step_time
 
-__all__ = ["DEFAULT_DATA", "TARGETS", "Row", "load_rows", "score", "fit", "loso", "run", "main"]
+__all__ = ["DEFAULT_DATA", "TARGETS", "Row", "load_rows", "score", "summarize", "targets_of", "fit", "loso",
+           "run", "main"]
 
 DEFAULT_DATA = DATA_DIR / "throughput" / "throughput.csv"
 PEAKS_CSV_NAME = "gpu_peaks.csv"
-TARGETS = {"median_overall": 0.20, "median_per_method": 0.25}
+#: In-sample (the shipped coefficients) and leave-one-source-out ("held_out_") medians of |error|. Issue 12 set 20 %
+#: overall and 25 % per method for both; the time model's second pass (branch time-model-2) tightened the overall
+#: in-sample median to 8 % and the leave-one-source-out medians to 12 % overall and 15 % per method.
+TARGETS = {"median_overall": 0.08, "median_per_method": 0.25,
+           "held_out_median_overall": 0.12, "held_out_median_per_method": 0.15}
 METHODS = ("full", "lora", "qlora")
 UNUSABLE_FLAGS = ("AMBIGUOUS_UNIT", "SUSPECT", "OVERHEAD_DOMINATED")
 
@@ -338,14 +343,20 @@ def _stats(errs: list[float]) -> dict[str, Any]:
             "worst_abs": max(a)}
 
 
-def summarize(scored: list[Scored]) -> dict[str, Any]:
+def targets_of(held_out: bool = False) -> tuple[float, float]:
+    """(overall, per-method) median targets, in-sample or leave-one-source-out."""
+    pre = "held_out_" if held_out else ""
+    return TARGETS[pre + "median_overall"], TARGETS[pre + "median_per_method"]
+
+
+def summarize(scored: list[Scored], held_out: bool = False) -> dict[str, Any]:
     out = {"overall": _stats([s.error for s in scored])}
     for m in METHODS:
         out[m] = _stats([s.error for s in scored if s.row.method == m])
+    overall, per_method = targets_of(held_out)
     out["meets_targets"] = bool(
-        out["overall"]["n"] and out["overall"]["median_abs"] <= TARGETS["median_overall"]
-        and all(out[m]["median_abs"] is None or out[m]["median_abs"] <= TARGETS["median_per_method"]
-                for m in METHODS))
+        out["overall"]["n"] and out["overall"]["median_abs"] <= overall
+        and all(out[m]["median_abs"] is None or out[m]["median_abs"] <= per_method for m in METHODS))
     return out
 
 
@@ -496,20 +507,21 @@ def render(rows: list[Row], scored: list[Scored], loso_scored: list[Scored] | No
     for r in rows:
         if r.excluded_reason and r.id not in {s.row.id for s in scored}:
             lines.append(f"  {r.id:<8} {r.excluded_reason}")
-    for title, sc in (("Summary (in-sample: coefficients of calculator/throughput.py)", scored),
-                      ("Leave-one-source-out (each source scored with coefficients fitted on the others)",
-                       loso_scored)):
+    for title, sc, held in (("Summary (in-sample: coefficients of calculator/throughput.py)", scored, False),
+                            ("Leave-one-source-out (each source scored with coefficients fitted on the others)",
+                             loso_scored, True)):
         if sc is None:
             continue
-        sm = summarize(sc)
+        sm = summarize(sc, held)
+        overall, per_method = targets_of(held)
         lines += ["", title + ":"]
         for key in (*METHODS, "overall"):
             st = sm[key]
             if st["n"]:
                 lines.append(f"  {key:<8} n={st['n']:<3} median {st['median_abs'] * 100:5.1f}%  worst "
                              f"{st['worst_abs'] * 100:6.1f}%  (median signed {st['median_signed'] * 100:+.1f}%)")
-        lines.append(f"  targets: median <= {TARGETS['median_overall']:.0%} overall, <= "
-                     f"{TARGETS['median_per_method']:.0%} per method: {'MET' if sm['meets_targets'] else 'NOT MET'}")
+        lines.append(f"  targets: median <= {overall:.0%} overall, <= "
+                     f"{per_method:.0%} per method: {'MET' if sm['meets_targets'] else 'NOT MET'}")
     return "\n".join(lines)
 
 
@@ -528,7 +540,7 @@ def to_json(rows: list[Row], scored: list[Scored], loso_scored: list[Scored] | N
         "targets": dict(TARGETS),
     }
     if loso_scored is not None:
-        out["loso_summary"] = summarize(loso_scored)
+        out["loso_summary"] = summarize(loso_scored, held_out=True)
     return out
 
 

@@ -1,7 +1,8 @@
 """The time estimate against the published training speeds, through benchmarks/time_accuracy.py's own functions.
 
-Targets (issue 12): median |error| <= 20 % over the usable rows and <= 25 % per method (full, LoRA, QLoRA), both
-with the shipped coefficients and when each source is scored with coefficients fitted on the other sources only.
+Targets: with the shipped coefficients, median |error| <= 8 % over the usable rows and <= 25 % per method (full, LoRA,
+QLoRA); when each source is scored with coefficients fitted on the other sources only, <= 12 % overall and <= 15 %
+per method (issue 12 set 20 % and 25 % for both; the time model's second pass tightened them).
 
 The rows, their scores and the leave-one-source-out scores are ``sitebuild.docs.throughput_scores()``: the same
 cached run the time blocks and the no-hand-copied-figure check read (``tests/accuracy/test_doc_blocks_data.py``),
@@ -61,20 +62,22 @@ def test_usable_rows_are_the_readmes_set_less_the_listed_exclusions(rows) -> Non
 def test_median_targets_with_the_shipped_coefficients(scored) -> None:
     sm = summarize(scored)
     assert sm["overall"]["n"] >= 100
-    assert sm["overall"]["median_abs"] <= TARGETS["median_overall"] == 0.20
+    assert sm["overall"]["median_abs"] <= TARGETS["median_overall"] == 0.08
     for m in METHODS:
         assert sm[m]["n"] >= 20
         assert sm[m]["median_abs"] <= TARGETS["median_per_method"] == 0.25
+    assert sm["meets_targets"]
 
 
 def test_median_targets_leave_one_source_out(rows, held_out) -> None:
     # every scored row is scored once, by coefficients fitted without its source; at least 7 sources are held out
     assert sorted(s.row.id for s in held_out) == sorted(r.id for r in rows if r.setup is not None)
     assert len({s.row.source for s in held_out}) >= 7
-    sm = summarize(held_out)
-    assert sm["overall"]["median_abs"] <= TARGETS["median_overall"]
+    sm = summarize(held_out, held_out=True)
+    assert sm["overall"]["median_abs"] <= TARGETS["held_out_median_overall"] == 0.12
     for m in METHODS:
-        assert sm[m]["median_abs"] <= TARGETS["median_per_method"]
+        assert sm[m]["median_abs"] <= TARGETS["held_out_median_per_method"] == 0.15, m
+    assert sm["meets_targets"]
 
 
 def test_shipped_coefficients_are_what_the_fit_gives(rows) -> None:
