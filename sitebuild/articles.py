@@ -244,7 +244,7 @@ def _decision(s: Strings, assumptions: dict[str, Any], said: Html, where: str) -
             answers.append(el("li", {"class": "calc-decision__answer", "data-model": model, "data-gpu": gpu,
                                      "data-num-gpus": n, "data-class": label},
                               el("b", {}, ltr(size)), " ",
-                              filled(s.get("table.decision_answer"), {
+                              filled(s.get("table.decision_answer_one" if n == 1 else "table.decision_answer"), {
                                   "class": ltr(label), "cards": counted(s, "cards", n), "gpu": ltr(GPUS[gpu].name),
                                   "share": ltr(fmt_percent(r["gpu"]["share_of_memory"], 0))})))
         methods.setdefault(method, []).append(

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from calculator import api
+from sitebuild.strings import calc_strings
 
 pytestmark = pytest.mark.docs
 
@@ -374,3 +375,19 @@ def test_the_decision_charts_style_mirrors_and_its_arrows_are_silent():
     for i, value in enumerate(arrows):
         if "/" not in value:     # the plain fallback must be followed at once by the silent form
             assert arrows[i + 1].startswith(value) and arrows[i + 1].endswith('/ ""'), (value, arrows[i + 1])
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_decision_answer_on_one_card_speaks_of_that_card(built_site, lang):
+    """"1 card (…: 48% of each)" read wrong: a one-card answer gives the share of its card's memory, an answer on
+    several cards the share of each card's (the string table's decision_answer_one / decision_answer)."""
+    page = article_html(built_site, "vram-guide", lang)
+    start = page.index('data-calc-table="decision"')
+    chart = page[start:page.index("</figure>", start)]
+    table = calc_strings(lang)["table"]
+    one, several = (re.split(r"\{[a-z]+\}", table[k])[-1].rstrip(")") for k in ("decision_answer_one", "decision_answer"))
+    answers = re.findall(r'data-num-gpus="(\d+)"[^>]*>(.*?)</li>', chart, re.S)
+    assert {n == "1" for n, _ in answers} == {True, False}, "the chart must hold one-card and several-card answers"
+    for n, body in answers:
+        text = re.sub(r"<[^>]+>", "", body)
+        assert (one if n == "1" else several) in text and (several if n == "1" else one) not in text, (n, text)
