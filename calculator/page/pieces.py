@@ -4,6 +4,7 @@ a value said as a phrase, the assumptions as a sentence. Markup only; the number
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable
 from typing import Any
 
 from .. import api, vocab
@@ -105,14 +106,21 @@ def fit_word(s: Strings, ok: bool) -> Html:
               s.get("out.fits") if ok else s.get("verdict.does_not_fit"))
 
 
+def names_html(s: Strings, names: Iterable[str]) -> Html:
+    """A list of left-to-right names (modules, packages with their versions, file names) inside a sentence: each
+    isolated left to right, joined by the language's comma (``out.item_sep``: «، » in Arabic, not a Latin one)."""
+    sep = s.get("out.item_sep")
+    names = list(names)
+    return join(*[join(ltr(name), sep if i < len(names) - 1 else "") for i, name in enumerate(names)])
+
+
 def phrase_html(s: Strings, phrase: Phrase) -> Any:
     """A value as a sentence says it (values.Phrase): the table's words, a left-to-right run, a number, or a list
     of names, each isolated left to right and joined by the language's comma (``out.item_sep``: «، », ", ")."""
     if phrase.key is not None:
         return s.get(phrase.key)
     if phrase.items is not None:
-        sep = s.get("out.item_sep")
-        return join(*[join(ltr(item), sep if i < len(phrase.items) - 1 else "") for i, item in enumerate(phrase.items)])
+        return names_html(s, phrase.items)
     if phrase.number is not None:
         return ltr(fmt_int(phrase.number) if phrase.integer else plain_number(phrase.number))
     return ltr(phrase.text)

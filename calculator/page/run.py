@@ -16,7 +16,7 @@ from .. import api
 from ..errors import InputError
 from ..inputs import BY_NAME
 from .messages import message_for
-from .pieces import describe_assumptions, phrase_html, verdict_html
+from .pieces import describe_assumptions, names_html, phrase_html, verdict_html
 from .text import Html, Strings, el, filled, fmt_bytes, join, ltr, plain_text
 
 __all__ = ["TARGET_NAMES", "comment_table", "file_summary", "run_section", "import_box", "render_exports",
@@ -123,6 +123,11 @@ def _cannot(s: Strings, target: str, e: Any) -> Html:
               el("ul", {"class": "calc-plain"}, items))
 
 
+def _stack(s: Strings, e: Any) -> Html:
+    """The framework versions an export was validated against, each package with its version its own run."""
+    return names_html(s, (f"{package} {version}" for package, version in e.stack.items()))
+
+
 def _estimate(s: Strings, reached: dict[str, Any] | None, form: dict[str, Any]) -> Html:
     """The estimate the files reach, beside the form's when the framework runs the setup differently."""
     if reached is None:
@@ -178,9 +183,8 @@ def render_exports(s: Strings, wid: str, request: dict[str, Any]) -> Html:
                          filled(s.get("run.refused"), {"framework": name}), " ",
                          message_for(s, refused.code, refused.field))
         else:
-            stack = ", ".join(f"{p} {v}" for p, v in e.stack.items())
             content = join(
-                el("p", {"class": "calc-run__stack"}, filled(s.get("run.validated"), {"stack": stack})),
+                el("p", {"class": "calc-run__stack"}, filled(s.get("run.validated"), {"stack": _stack(s, e)})),
                 _estimate(s, reached, form["result"]),
                 _cannot(s, target, e),
                 [_file(s, wid, target, name_, text) for name_, text in e.files.items()])
@@ -205,11 +209,9 @@ def config_block(s: Strings, cid: str, request: dict[str, Any], target: str) -> 
     if refused is not None:
         raise refused
     name = TARGET_NAMES[target]
-    files = ", ".join(e.files)
     return el("details", {"class": "calc-config", "id": cid, "data-calc-config": target},
-              el("summary", {}, filled(s.get("run.config_summary"), {"framework": name, "files": ltr(files)})),
-              el("p", {"class": "calc-run__stack"},
-                 filled(s.get("run.validated"), {"stack": ", ".join(f"{p} {v}" for p, v in e.stack.items())})),
+              el("summary", {}, filled(s.get("run.config_summary"), {"framework": name, "files": names_html(s, e.files)})),
+              el("p", {"class": "calc-run__stack"}, filled(s.get("run.validated"), {"stack": _stack(s, e)})),
               _estimate(s, reached, form["result"]),
               _cannot(s, target, e),
               [el("figure", {"class": "calc-file", "data-calc-file": file},

@@ -196,3 +196,34 @@ def test_each_tabs_estimate_is_the_one_its_framework_reaches_and_names_it(lang):
         else:
             assert "data-differs" not in attrs, (target, text)
     assert differs == {"axolotl", "llamafactory", "unsloth"}, differs
+
+
+@pytest.mark.parametrize("lang, sep", [("ar", "، "), ("en", ", ")])
+def test_the_versions_and_file_names_are_listed_with_the_languages_comma(lang, sep):
+    """"Checked against trl 1.16.0, transformers 5.24.0, …" and an article's "Ready files for TRL: sft.yaml, …" put
+    Latin commas inside the Arabic sentence when each list was one left-to-right run. Each package with its version,
+    and each file name, is its own run; the commas between them are the language's own (as the assumptions' LoRA
+    targets, test_page_wording)."""
+    from calculator import frameworks
+    from calculator.page.run import config_block
+    from calculator.page.text import plain_text
+
+    answer = _run(lang, action="export", kind="estimator", raw=QLORA_RAW, fixed={}, imported={}, wid="w")
+    assert answer["ok"], answer
+    stacks = re.findall(r'<p class="calc-run__stack">(.*?)</p>', answer["html"])
+    tabs = _shown(lang, QLORA_RAW).tabs
+    assert sorted(tabs) == sorted(export.TARGETS) and len(stacks) == len(tabs), (tabs, stacks)
+    for target, html in zip(tabs, stacks):
+        packages = [f"{p} {v}" for p, v in frameworks.get(target).stack.items()]
+        assert len(packages) > 1, target
+        assert re.findall(r'<bdi dir="ltr">([^<]*)</bdi>', html) == packages, html
+        assert sep.join(packages) in plain_text(html), html
+    request = {"model": "llama-3.1-8b", "method": "qlora", "num_gpus": 2, "sharding": "fsdp", "seq_len": 4096}
+    block = str(config_block(PAGES[lang].s, "c", request, "trl"))
+    summary = re.search(r"<summary>(.*?)</summary>", block).group(1)
+    names = list(export.export(request, "trl").files)
+    assert len(names) > 1, names
+    assert [n for n in re.findall(r'<bdi dir="ltr">([^<]*)</bdi>', summary) if n in names] == names, summary
+    assert sep.join(names) in plain_text(summary), summary
+    if lang == "ar":
+        assert "," not in plain_text(summary).split(":", 1)[-1], summary
