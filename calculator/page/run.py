@@ -123,9 +123,11 @@ def _cannot(s: Strings, target: str, e: Any) -> Html:
               el("ul", {"class": "calc-plain"}, items))
 
 
-def _stack(s: Strings, e: Any) -> Html:
-    """The framework versions an export was validated against, each package with its version its own run."""
-    return names_html(s, (f"{package} {version}" for package, version in e.stack.items()))
+def _validated(s: Strings, e: Any) -> Html:
+    """The line naming the framework versions an export was validated against, each package with its version its
+    own run (the Run-it tab and an article's ready files say it alike)."""
+    stack = names_html(s, (f"{package} {version}" for package, version in e.stack.items()))
+    return el("p", {"class": "calc-run__stack"}, filled(s.get("run.validated"), {"stack": stack}))
 
 
 def _estimate(s: Strings, reached: dict[str, Any] | None, form: dict[str, Any]) -> Html:
@@ -184,7 +186,7 @@ def render_exports(s: Strings, wid: str, request: dict[str, Any]) -> Html:
                          message_for(s, refused.code, refused.field))
         else:
             content = join(
-                el("p", {"class": "calc-run__stack"}, filled(s.get("run.validated"), {"stack": _stack(s, e)})),
+                _validated(s, e),
                 _estimate(s, reached, form["result"]),
                 _cannot(s, target, e),
                 [_file(s, wid, target, name_, text) for name_, text in e.files.items()])
@@ -211,7 +213,7 @@ def config_block(s: Strings, cid: str, request: dict[str, Any], target: str) -> 
     name = TARGET_NAMES[target]
     return el("details", {"class": "calc-config", "id": cid, "data-calc-config": target},
               el("summary", {}, filled(s.get("run.config_summary"), {"framework": name, "files": names_html(s, e.files)})),
-              el("p", {"class": "calc-run__stack"}, filled(s.get("run.validated"), {"stack": _stack(s, e)})),
+              _validated(s, e),
               _estimate(s, reached, form["result"]),
               _cannot(s, target, e),
               [el("figure", {"class": "calc-file", "data-calc-file": file},
