@@ -296,7 +296,8 @@ def parse_request(obj: Any) -> tuple[TrainingSetup, dict[str, Any]]:
                    "gpu_hour_price": v["gpu_hour_price"],
                    # echoed as given, with or without a data size to use them on (an accepted input is echoed)
                    "workload_inputs": {k: v[k] for k in WORKLOAD_KEYS}, "epochs": v["epochs"],
-                   "framework": framework_json({**obj, "framework": v["framework"]})}
+                   "framework": framework_json({**obj, "framework": v["framework"]}),
+                   "request": obj}       # as given: a remedy's changes are applied to it (answer.remedies_json)
 
 
 def _counted(setup: TrainingSetup) -> TrainingSetup:

@@ -291,7 +291,7 @@ def _remedies(s: TrainingSetup, gpu: GpuSpec) -> tuple[dict[str, Any], ...]:
             continue                                   # changes nothing for this setup
         if e_stacked < cum_peak:
             cumulative, cum_peak = stacked, e_stacked
-        out.append({"remedy": name, "changes": {k: getattr(v, "value", v) for k, v in change.items()},
+        out.append({"remedy": name, "changes": _changes(s, alone, change),
                     "peak_bytes_alone": e_alone, "peak_bytes_cumulative": cum_peak,
                     "fits_alone": e_alone <= limit, "fits_cumulative": cum_peak <= limit})
         if cum_peak <= limit:
@@ -304,8 +304,9 @@ def _remedies(s: TrainingSetup, gpu: GpuSpec) -> tuple[dict[str, Any], ...]:
     shard_alone = next((n for n in counts if _fits(setup_for(s, n), gpu)), None)
     shard_cum = next((n for n in (1,) + counts if _fits(setup_for(cumulative, n), gpu)), None)
     n_alone = shard_alone or counts[-1]
+    sharded = setup_for(s, n_alone)
     out.append({"remedy": "sharding",
-                "changes": {"num_gpus": n_alone, "sharding": setup_for(s, n_alone).sharding.value},
+                "changes": _changes(s, sharded, {"num_gpus": n_alone, "sharding": sharded.sharding}),
                 "peak_bytes_alone": cached_estimate(setup_for(s, n_alone)).peak_bytes, "fits_alone": shard_alone is not None,
                 "peak_bytes_cumulative": None, "fits_cumulative": None, "num_gpus_cumulative": shard_cum})
     return tuple(out) + _shorter(s, gpu)
@@ -317,7 +318,22 @@ def _shorter(s: TrainingSetup, gpu: GpuSpec) -> tuple[dict[str, Any], ...]:
                     optimizer_in_backward=False if s.micro_batch_size > 1 else s.optimizer_in_backward)
     longest = max_seq_len(base1, gpu)
     if 0 < longest < s.seq_len:
-        return ({"remedy": "shorter_sequences", "changes": {"seq_len": longest, "micro_batch_size": 1},
-                 "peak_bytes_alone": cached_estimate(replaced(base1, seq_len=longest)).peak_bytes, "fits_alone": True,
+        shorter = replaced(base1, seq_len=longest)
+        return ({"remedy": "shorter_sequences", "changes": _changes(s, shorter, {"seq_len": longest,
+                                                                                "micro_batch_size": 1}),
+                 "peak_bytes_alone": cached_estimate(shorter).peak_bytes, "fits_alone": True,
                  "peak_bytes_cumulative": None, "fits_cumulative": None},)
     return ()
+
+
+def _changes(s: TrainingSetup, t: TrainingSetup, named: dict[str, Any]) -> dict[str, Any]:
+    """A remedy's ``changes``: the keys it is named by, then every other request key in which its setup ``t``
+    differs from ``s`` (the accumulation that keeps the batch, an optimizer in backward turned off, the 4-bit
+    storage sharding needs), in request form, so that a request with exactly these changes is the setup its
+    figure was estimated for."""
+    from .answer import inputs_json        # answer imports this module
+
+    before, after = inputs_json(s), inputs_json(t)
+    out = {k: getattr(v, "value", v) for k, v in named.items()}
+    out.update((k, v) for k, v in after.items() if k not in out and v != before[k])
+    return out
