@@ -7,7 +7,6 @@ and the choice of the fastest and cheapest setups. ESTIMATOR.md documents every 
 """
 from __future__ import annotations
 
-from enum import Enum
 from functools import lru_cache
 from typing import Any
 
@@ -16,12 +15,12 @@ from .catalog import GPUS
 from .configs import model_json
 from .errors import TimeNotModelled
 from .evidence import time_evidence
-from .inputs import DEFAULTS, INPUTS
+from .inputs import DEFAULTS, inputs_json
 from .memory import GB, GIB
 from .models import Estimate, GpuSpec, TrainingSetup
 from .throughput import Workload, effective_setup, run_time
 
-__all__ = ["CURRENCY", "result_json", "inputs_json", "gpu_json"]
+__all__ = ["CURRENCY", "result_json", "remedies_json", "gpu_json"]
 
 
 # =====================================================================================================================
@@ -29,22 +28,6 @@ __all__ = ["CURRENCY", "result_json", "inputs_json", "gpu_json"]
 # =====================================================================================================================
 def _sizes(b: int) -> dict[str, float]:
     return {"gb": round(b / GB, 2), "gib": round(b / GIB, 2)}
-
-
-#: The setup's fields the answer echoes, in the input table's order.
-_ECHOED = tuple(spec.name for spec in INPUTS if spec.setup and spec.name != "model")
-
-
-def inputs_json(s: TrainingSetup) -> dict[str, Any]:
-    """The normalised inputs (defaults filled in), in request form: feeding it back gives the same estimate. (Every
-    answer echoes ~50 fields, the "what fits" widget 216 answers per change: one loop, no call per field.)"""
-    fields = vars(s)
-    out: dict[str, Any] = {}
-    for name in _ECHOED:
-        x = fields[name]
-        out[name] = x._value_ if isinstance(x, Enum) else list(x) if x.__class__ is tuple else x
-    out["momentum"] = False          # folded into the optimizer (sgd + momentum = sgd_momentum)
-    return out
 
 
 def result_json(s: TrainingSetup, e: Estimate, options: dict[str, Any]) -> dict[str, Any]:

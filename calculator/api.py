@@ -18,12 +18,12 @@ import re
 from typing import Any, Callable, Iterable, Iterator
 
 from . import frameworks, models, recommend, throughput
-from .answer import gpu_json, inputs_json, result_json
+from .answer import gpu_json, result_json
 from .catalog import GPUS, MODELS
 from .configs import (ALIASES, ARCH_FIELDS, MAX_PARAMS, MODEL_FIELD_KINDS, MODEL_FIELDS, MODEL_LIMITS, QK_NORMS,
                       REQUIRED_FIELDS, parse_model)
 from .errors import EstimatorError, InputError, InputErrors
-from .inputs import BY_NAME, DEFAULTS, ENUMS, INPUTS, LIMITS, InputSpec
+from .inputs import BY_NAME, DEFAULTS, ENUMS, INPUTS, LIMITS, InputSpec, inputs_json
 from .memory import estimate as _estimate
 from .params import count_params, fsdp1_refuses_uint8, trainable_params
 from .recommend import verdict

@@ -15,7 +15,7 @@ from typing import Any
 
 from .catalog import GPUS
 from .errors import InputError
-from .inputs import LIMITS
+from .inputs import LIMITS, inputs_json
 from .memory import estimate as _estimate
 from .params import fsdp1_refuses_uint8
 from .models import (Attention, Estimate, GpuSpec, Method, Optimizer, Precision, QuantStorage, Sharding, TrainingSetup,
@@ -331,8 +331,6 @@ def _changes(s: TrainingSetup, t: TrainingSetup, named: dict[str, Any]) -> dict[
     differs from ``s`` (the accumulation that keeps the batch, an optimizer in backward turned off, the 4-bit
     storage sharding needs), in request form, so that a request with exactly these changes is the setup its
     figure was estimated for."""
-    from .answer import inputs_json        # answer imports this module
-
     before, after = inputs_json(s), inputs_json(t)
     out = {k: getattr(v, "value", v) for k, v in named.items()}
     out.update((k, v) for k, v in after.items() if k not in out and v != before[k])
