@@ -313,7 +313,8 @@ _DENSE = {"hidden_size": 1024, "num_hidden_layers": 12, "num_attention_heads": 1
 def test_a_config_that_is_not_a_dense_decoder_is_refused_naming_the_field(cfg, code, field, reason) -> None:
     model = cfg if "text_config" in cfg else {**_DENSE, **cfg}     # a nested language model stands alone
     out = call({"model": model, "include": []})
-    assert out["ok"] is False and out["error"] == {"code": code, "field": field, **({"reason": reason} if reason else {})}
+    assert out["ok"] is False
+    assert out["error"] == {"code": code, "field": field, **({"reason": reason} if reason else {})}
 
 
 @pytest.mark.parametrize("cfg", [{}, {"rope_scaling": {"type": "linear", "factor": 2.0}},
