@@ -17,7 +17,7 @@ from .catalog import GPUS
 from .errors import InputError
 from .inputs import LIMITS, inputs_json
 from .memory import estimate as _estimate
-from .params import fsdp1_refuses_uint8
+from .params import fsdp1_refuses_uint8, trainable_params
 from .models import (Attention, Estimate, GpuSpec, Method, Optimizer, Precision, QuantStorage, Sharding, TrainingSetup,
                      replaced)
 from .vocab import ADJUSTMENTS, CAPABILITY_REASONS, CARD_NOTES
@@ -253,7 +253,8 @@ def _remedies(s: TrainingSetup, gpu: GpuSpec) -> tuple[dict[str, Any], ...]:
 
     1 micro-batch 1 with gradient accumulation restoring the effective batch; 2 gradient checkpointing; 3 a fused
     loss (the output layer and the loss in one kernel); 4 an 8-bit optimizer; 5 LoRA; 6 QLoRA: a step that lowers the peak neither alone nor on top of the steps before it (gradient
-    checkpointing when the peak is the optimizer step) is not offered, and the chain stops at the first step with
+    checkpointing when the peak is the optimizer step) is not offered, nor adapters on targets the model lacks (the
+    API refuses such a LoRA: it trains nothing), and the chain stops at the first step with
     which everything fits. A step may raise the peak alone and still lower it on top of the steps before it (LoRA and
     QLoRA without checkpointing keep activations for their adapters): its ``peak_bytes_alone`` is then above the
     setup's own peak, and the page says why. Then two alternatives that change the training itself, each alone, outside the running
@@ -286,6 +287,8 @@ def _remedies(s: TrainingSetup, gpu: GpuSpec) -> tuple[dict[str, Any], ...]:
     for name, change in steps:
         alone = replaced(s, **change)
         stacked = replaced(cumulative, **change)
+        if alone.method is not Method.FULL and trainable_params(alone) == 0:
+            continue                                   # adapters on targets the model lacks: nothing to train
         e_alone, e_stacked = cached_estimate(alone).peak_bytes, cached_estimate(stacked).peak_bytes
         if e_alone >= base_peak and e_stacked >= cum_peak:
             continue                                   # changes nothing for this setup

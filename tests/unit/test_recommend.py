@@ -232,3 +232,12 @@ def test_a_remedys_changes_hold_every_key_its_figure_assumes() -> None:
         for x in remedies:
             again = api.answer({**req, **x["changes"], "include": []})["result"]
             assert again["peak_bytes_per_gpu"] == x["peak_bytes_alone"], x
+
+
+def test_no_adapter_remedy_on_targets_the_model_lacks() -> None:
+    """TRL's default targets (q_proj, v_proj) are not in DeepSeek-V3's latent attention: LoRA there trains nothing
+    and the API refuses it (contradiction, lora_targets), so it is no remedy either."""
+    req = {"model": "deepseek-v3", "gpu": "l4", "method": "full", "num_gpus": 4, "framework": "trl"}
+    assert api.answer({**req, "method": "lora", "include": []})["error"]["field"] == "lora_targets"
+    remedies = api.answer({**req, "include": ["remedies"]})["result"]["remedies"]
+    assert remedies and not {"lora", "qlora"} & {x["remedy"] for x in remedies}
