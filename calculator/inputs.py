@@ -17,7 +17,7 @@ from enum import Enum
 from typing import Any
 
 from .models import (LORA_MODULES, Attention, AttentionKernel, Fsdp2Upcast, Method, MoeLayout, Optimizer, Precision,
-                     QloraBackend, QuantStorage, Sharding)
+                     QloraBackend, QuantStorage, Sharding, TrainingSetup)
 from .values import VALUE_KINDS, ValueKind
 
 __all__ = ["InputSpec", "INPUTS", "BY_NAME", "DEFAULTS", "ENUMS", "LIMITS", "CONTROLS", "GROUPS", "INCLUDE",
@@ -345,7 +345,7 @@ def markdown_table() -> str:
 _ECHOED = tuple(spec.name for spec in INPUTS if spec.setup and spec.name != "model")
 
 
-def inputs_json(s: Any) -> dict[str, Any]:
+def inputs_json(s: TrainingSetup) -> dict[str, Any]:
     """A ``TrainingSetup``'s inputs (defaults filled in), in request form: feeding it back gives the same estimate
     (the answer's ``inputs``; a remedy's ``changes`` are its differences). (Every answer echoes ~50 fields, the "what
     fits" widget 216 answers per change: one loop, no call per field.)"""
