@@ -13,15 +13,20 @@ is ``out_of_range``, as the API says), a ``--config`` that is not a regular file
 (``wrong_type`` / ``too_large``, and nothing beyond that limit is read), nested too deep, not JSON. Every string the
 text output echoes (a config's name, an error's field) has its control characters escaped, so a hostile
 ``config.json`` cannot drive the terminal; ``--json`` prints JSON, which escapes them itself.
+``--export TARGET --out DIR`` writes the target's files (``write_export``: never through a link planted in DIR; the
+files replaced are named; a DIR still holding an earlier export's other files is refused unless ``--force``).
 """
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import stat
 import sys
+import tempfile
 import unicodedata
+from dataclasses import dataclass
 from typing import Any
 
 from pathlib import Path
@@ -317,7 +322,12 @@ def _add_export_flags(p: argparse.ArgumentParser) -> None:
                         "Unsloth file plus its accelerate YAML / DeepSpeed JSON); flags given as well win over it")
     p.add_argument("--export", choices=TARGETS, metavar="TARGET",
                    help=f"write the setup as TARGET's files ({', '.join(TARGETS)}) into --out DIR")
-    p.add_argument("--out", metavar="DIR", help="where --export writes (created if missing)")
+    p.add_argument("--out", metavar="DIR", help="where --export writes (created if missing); the files it replaces "
+                                                "are listed, and a folder still holding another export's files "
+                                                "(an accelerate.yaml this setup no longer needs) is refused")
+    p.add_argument("--force", action="store_true",
+                   help="with --export: write into --out even when it holds another export's files (they are left "
+                        "as they are, and listed)")
 
 
 class FileRefused(Exception):
@@ -389,9 +399,47 @@ def import_files(paths: list[str]) -> dict[str, Any]:
     return answer_read({"target": "auto", "files": files})
 
 
-def write_export(answer: dict[str, Any], out: str, s: Strings | None) -> list[Path]:
-    """The export's files and cannot_express.json written into ``out`` (created if missing); the paths written.
-    Each file is written whole or not at all (a temporary file renamed)."""
+class StaleFiles(Exception):
+    """``--out`` holds files of an earlier export that this one does not write (``stale``), and no ``--force``."""
+
+    def __init__(self, stale: list[str]) -> None:
+        super().__init__(stale)
+        self.stale = stale
+
+
+@dataclass(frozen=True)
+class Written:
+    """What ``write_export`` did: the paths written, the names among them that replaced a file (or a link) already
+    there, and an earlier export's files left beside them (``--force``)."""
+
+    paths: list[Path]
+    replaced: list[str]
+    left: list[str]
+
+
+def _earlier_export(folder: Path, names: set[str]) -> list[str]:
+    """The files of the export last written into ``folder`` (the ``files`` its cannot_express.json lists) that are
+    still there and that ``names`` does not hold: an accelerate.yaml or ds_config.json of a setup on more cards, a
+    TRL config beside an Axolotl one. A cannot_express.json that lists none (unreadable, or hand-made) makes every
+    other file in the folder one (not a folder in it), since nothing tells them apart."""
+    manifest = folder / CANNOT_FILE
+    if not manifest.is_file():
+        return []
+    try:
+        listed = json.loads(read_text_file(str(manifest))).get("files")
+    except (FileRefused, ValueError, AttributeError):
+        listed = None
+    if not isinstance(listed, list) or not all(isinstance(n, str) and Path(n).name == n for n in listed):
+        listed = [p.name for p in folder.iterdir() if not p.is_dir()]
+    return sorted(n for n in set(listed) - names - {CANNOT_FILE} if os.path.lexists(folder / n))
+
+
+def write_export(answer: dict[str, Any], out: str, s: Strings | None, force: bool = False) -> Written:
+    """The export's files and cannot_express.json (which lists them) written into ``out`` (created if missing).
+    Each file is written whole or not at all: a new temporary file (``tempfile.mkstemp``: created exclusively, so a
+    link planted under any name is never followed) renamed over the name, which replaces a file or a link there and
+    never writes through it. ``StaleFiles`` before anything is written when the folder holds an earlier export's
+    files this one does not write, unless ``force`` (they are then left, and named in ``Written.left``)."""
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
     e = answer["export"]
@@ -400,19 +448,34 @@ def write_export(answer: dict[str, Any], out: str, s: Strings | None) -> list[Pa
                _words(s, f"run.todo.{c['what_to_do']}", c["what_to_do"])}
               for c in e["cannot_express"]]
     files = dict(e["files"])
-    files[CANNOT_FILE] = json.dumps({"target": e["target"], "framework_version": e["framework_version"],
-                                     "cannot_express": cannot, "adjustments": e["adjustments"]},
-                                    indent=2, ensure_ascii=False) + "\n"
-    written = []
-    for name, text in files.items():
-        if Path(name).name != name:                     # the exporters name plain files; never a path
+    for name in files:
+        if Path(name).name != name or name in ("", ".", "..", CANNOT_FILE):   # the exporters name plain files
             raise ValueError(name)
+    files[CANNOT_FILE] = json.dumps({"target": e["target"], "framework_version": e["framework_version"],
+                                     "files": list(e["files"]), "cannot_express": cannot,
+                                     "adjustments": e["adjustments"]}, indent=2, ensure_ascii=False) + "\n"
+    left = _earlier_export(folder, set(files))
+    if left and not force:
+        raise StaleFiles(left)
+    mask = os.umask(0)
+    os.umask(mask)
+    written, replaced = [], []
+    for name, text in files.items():
         path = folder / name
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(path)
+        if os.path.lexists(path):
+            replaced.append(name)
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{name}.", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+                os.fchmod(f.fileno(), 0o666 & ~mask)          # as a plain open() would have made it
+                f.write(text)
+            os.replace(tmp, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
         written.append(path)
-    return written
+    return Written(written, replaced, left)
 
 
 def export_answer(target: str, req: dict[str, Any], s: Strings | None) -> dict[str, Any]:
@@ -449,18 +512,26 @@ def _export_main(a: argparse.Namespace, req: dict[str, Any], imported: dict[str,
             print(json.dumps(answer))
         return _fail(e["code"], e["field"])
     try:
-        written = write_export(answer, a.out, s)
+        done = write_export(answer, a.out, s, force=a.force)
+    except StaleFiles as exc:
+        return _fail("contradiction", "out", f"--out {a.out} holds another export's files that this setup does not "
+                                             f"write: {', '.join(exc.stale)}; remove them, choose another folder, or "
+                                             "give --force to write beside them")
     except OSError as exc:
         return _fail("wrong_type", "out", f"--out {a.out}: {exc.strerror or exc}")
     e = answer["export"]
+    written = done.paths
     if a.json:
         print(json.dumps({"ok": True, "export": {**{k: v for k, v in e.items() if k != "files"},
                                                  "files": [p.name for p in written]},
+                          "replaced": done.replaced, "left": done.left,
                           "out": str(out_dir), "imported": imported}, indent=1))
         return 0
     print(f"{e['target']} {e['framework_version']}: wrote {len(written)} files into {out_dir}")
     for path in written:
-        print(f"  {path}")
+        print(f"  {path}" + (" (replaced the file there)" if path.name in done.replaced else ""))
+    if done.left:
+        print(f"  left as they were (another export's, not this setup's): {', '.join(done.left)}")
     print(_reached_line(req, e))
     for c in e["cannot_express"]:
         why = _words(s, "run.reasons." + c["reason"], c["reason"])
@@ -524,6 +595,8 @@ def main(argv: list[str] | None = None) -> int:
         return _export_main(a, req, imported)
     if a.out:
         return _fail("contradiction", "out", "--out is where --export writes")
+    if a.force:
+        return _fail("contradiction", "force", "--force lets --export write beside another export's files")
     if imported is not None and not a.json:
         _print_imported(imported)
     if "model" not in req:

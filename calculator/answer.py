@@ -7,21 +7,20 @@ and the choice of the fastest and cheapest setups. ESTIMATOR.md documents every 
 """
 from __future__ import annotations
 
-from enum import Enum
 from functools import lru_cache
 from typing import Any
 
-from . import recommend, throughput
+from . import frameworks, recommend, throughput
 from .catalog import GPUS
 from .configs import model_json
 from .errors import TimeNotModelled
 from .evidence import time_evidence
-from .inputs import INPUTS
+from .inputs import DEFAULTS, inputs_json
 from .memory import GB, GIB
 from .models import Estimate, GpuSpec, TrainingSetup
 from .throughput import Workload, effective_setup, run_time
 
-__all__ = ["CURRENCY", "result_json", "inputs_json", "gpu_json"]
+__all__ = ["CURRENCY", "result_json", "remedies_json", "gpu_json"]
 
 
 # =====================================================================================================================
@@ -29,22 +28,6 @@ __all__ = ["CURRENCY", "result_json", "inputs_json", "gpu_json"]
 # =====================================================================================================================
 def _sizes(b: int) -> dict[str, float]:
     return {"gb": round(b / GB, 2), "gib": round(b / GIB, 2)}
-
-
-#: The setup's fields the answer echoes, in the input table's order.
-_ECHOED = tuple(spec.name for spec in INPUTS if spec.setup and spec.name != "model")
-
-
-def inputs_json(s: TrainingSetup) -> dict[str, Any]:
-    """The normalised inputs (defaults filled in), in request form: feeding it back gives the same estimate. (Every
-    answer echoes ~50 fields, the "what fits" widget 216 answers per change: one loop, no call per field.)"""
-    fields = vars(s)
-    out: dict[str, Any] = {}
-    for name in _ECHOED:
-        x = fields[name]
-        out[name] = x._value_ if isinstance(x, Enum) else list(x) if x.__class__ is tuple else x
-    out["momentum"] = False          # folded into the optimizer (sgd + momentum = sgd_momentum)
-    return out
 
 
 def result_json(s: TrainingSetup, e: Estimate, options: dict[str, Any]) -> dict[str, Any]:
@@ -102,12 +85,36 @@ def result_json(s: TrainingSetup, e: Estimate, options: dict[str, Any]) -> dict[
         if r["gpu"]["verdict"] == "fits_by_paging":
             r["gpu"]["paging"] = _paging_json(s, e, spec)
         if "remedies" in include:
-            r["remedies"] = recommend.remedies(s, spec)
+            r["remedies"] = remedies_json(s, spec, options)
         if "inverse" in include:
             r["max_seq_len"] = recommend.max_seq_len(s, spec)
             r["max_micro_batch_size"] = recommend.max_micro_batch(s, spec)
     _time_fields(s, options, r)      # throughput, run, time and cost in the GPU table, fastest/cheapest
     return r
+
+
+def remedies_json(s: TrainingSetup, gpu: GpuSpec, options: dict[str, Any]) -> list[dict[str, Any]]:
+    """``recommend.remedies``, each one's ``changes`` completed for the request as given: a key the request left to
+    its framework, whose default the changes would move (LLaMA-Factory's precision and torchtune's optimizer follow
+    ``method``), keeps the value the remedy's figure was estimated with. The request with exactly a remedy's changes
+    is then its figure (tests/property/test_remedy_laws.py)."""
+    out = recommend.remedies(s, gpu)
+    fw, asked = options.get("framework") or {}, options.get("request")
+    if fw.get("id", "none") == "none" or not isinstance(asked, dict):
+        return out
+    before = {d["key"]: d["value"] for d in fw["defaults"]}
+    for x in out:
+        changed = {**asked, **x["changes"]}
+        after = frameworks.request_defaults(fw["id"], changed)
+        for key in [*before, *(k for k in after if k not in before)]:
+            old, new = before.get(key, DEFAULTS.get(key)), after.get(key, DEFAULTS.get(key))
+            if key not in changed and _listed(old) != _listed(new):
+                x["changes"][key] = _listed(old)
+    return out
+
+
+def _listed(x: Any) -> Any:
+    return list(x) if isinstance(x, tuple) else x
 
 
 # =====================================================================================================================

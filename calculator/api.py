@@ -18,12 +18,12 @@ import re
 from typing import Any, Callable, Iterable, Iterator
 
 from . import frameworks, models, recommend, throughput
-from .answer import gpu_json, inputs_json, result_json
+from .answer import gpu_json, result_json
 from .catalog import GPUS, MODELS
-from .configs import (ALIASES, ARCH_FIELDS, MAX_PARAMS, MODEL_FIELD_KINDS, MODEL_FIELDS, MODEL_LIMITS, QK_NORMS,
-                      REQUIRED_FIELDS, parse_model)
+from .configs import (ALIASES, ARCH_FIELDS, CONFIG_LISTS, MAX_PARAMS, MODEL_FIELD_KINDS, MODEL_FIELDS, MODEL_LIMITS,
+                      QK_NORMS, REQUIRED_FIELDS, parse_model)
 from .errors import EstimatorError, InputError, InputErrors
-from .inputs import BY_NAME, DEFAULTS, ENUMS, INPUTS, LIMITS, InputSpec
+from .inputs import BY_NAME, DEFAULTS, ENUMS, INPUTS, LIMITS, InputSpec, inputs_json
 from .memory import estimate as _estimate
 from .params import count_params, fsdp1_refuses_uint8, trainable_params
 from .recommend import verdict
@@ -32,7 +32,8 @@ from .values import MAX_DIGITS, whole_number
 
 __all__ = ["answer_text", "answer", "answer_each", "schema", "parse_request", "framework_defaults", "framework_json", "parse_model",
            "read_json", "read_text", "check_text", "check_tree", "inputs_json", "result_json", "DEFAULTS", "ERROR_CODES",
-           "LIMITS", "ENUMS", "MAX_INPUT_CHARS", "MAX_DEPTH", "MODELS", "GPUS", "MODEL_FIELDS", "verdict"]
+           "LIMITS", "ENUMS", "MAX_INPUT_CHARS", "MAX_DEPTH", "MODELS", "GPUS", "MODEL_FIELDS", "CONFIG_LISTS",
+           "verdict"]
 
 ERROR_CODES: tuple[str, ...] = (
     "invalid_json",     # not parseable JSON (also NaN/Infinity, which JSON does not have)
@@ -296,7 +297,8 @@ def parse_request(obj: Any) -> tuple[TrainingSetup, dict[str, Any]]:
                    "gpu_hour_price": v["gpu_hour_price"],
                    # echoed as given, with or without a data size to use them on (an accepted input is echoed)
                    "workload_inputs": {k: v[k] for k in WORKLOAD_KEYS}, "epochs": v["epochs"],
-                   "framework": framework_json({**obj, "framework": v["framework"]})}
+                   "framework": framework_json({**obj, "framework": v["framework"]}),
+                   "request": obj}       # as given: a remedy's changes are applied to it (answer.remedies_json)
 
 
 def _counted(setup: TrainingSetup) -> TrainingSetup:

@@ -25,7 +25,7 @@ from .vocab import UNSUPPORTED_REASONS
 
 __all__ = ["parse_model", "model_json", "ModelField", "MODEL_FIELDS", "READ_ONLY_FIELDS", "MODEL_LIMITS", "MAX_PARAMS",
            "ALIASES", "MODEL_TYPES", "VLM_TYPES", "UNSUPPORTED_TYPES", "UNSUPPORTED_REASONS", "ARCH_FIELDS",
-           "REQUIRED_FIELDS", "QK_NORMS", "MODEL_FIELD_KINDS"]
+           "REQUIRED_FIELDS", "QK_NORMS", "MODEL_FIELD_KINDS", "CONFIG_LISTS"]
 
 
 @dataclass(frozen=True)
@@ -97,6 +97,8 @@ ALIASES: dict[str, tuple[str, ...]] = {**{f.name: f.aliases for f in MODEL_FIELD
                                        "name": ("_name_or_path",)}
 MODEL_FIELD_KINDS: dict[str, str] = {f.name: f.kind for f in MODEL_FIELDS}
 QK_NORMS: tuple[str, ...] = next(f.choices for f in MODEL_FIELDS if f.name == "qk_norm")
+#: Config fields read as lists (no field of ours): anything else there is ``wrong_type`` (the page asks for a list).
+CONFIG_LISTS: tuple[str, ...] = ("layer_types", "mlp_only_layers", "moe_layers")
 # Keys a model object may carry that describe it rather than its shape (never reported as ignored).
 _META = frozenset({"id", "name", "_name_or_path", "family", "ignored_fields", "architectures", "model_type",
                    "is_encoder_decoder", "text_config", "params"})
@@ -331,6 +333,11 @@ UNSUPPORTED_TYPES: dict[str, str] = {
 _MOE_MARKERS = ("num_local_experts", "num_experts", "n_routed_experts", "moe_num_experts", "moe_intermediate_size",
                 "num_experts_per_tok", "experts_per_token", "n_shared_experts", "shared_expert_intermediate_size")
 _MLA_MARKERS = ("kv_lora_rank", "q_lora_rank", "qk_rope_head_dim", "qk_nope_head_dim")
+# keys of a nested block that mean experts (DBRX's ffn_config: moe_num_experts, moe_top_k), beside _MOE_MARKERS
+_NESTED_MOE_MARKERS = _MOE_MARKERS + ("moe_top_k",)
+# keys of an encoder-decoder's two stacks (BART, Marian, Whisper: encoder_/decoder_layers; T5: num_decoder_layers)
+_ENCODER_DECODER_MARKERS = ("encoder_layers", "decoder_layers", "num_decoder_layers", "encoder_attention_heads",
+                            "decoder_attention_heads", "encoder_ffn_dim", "decoder_ffn_dim")
 # layer_types entries of softmax-attention layers (Gemma 2/3, gpt-oss, Qwen2/3: full or sliding window)
 _ATTENTION_LAYERS = frozenset({"full_attention", "sliding_attention", "chunked_attention", "attention"})
 _MIXER_MARKERS = ("ssm_cfg", "state_size", "mamba_d_state", "linear_num_key_heads", "full_attention_interval",
@@ -394,13 +401,14 @@ class _Reader:
                 and not (k in ARCH_FIELDS and self.cfg[k] in (None, 0, "") and self.cfg[k] is not True)]
 
 
-def _refuse_type(cfg: dict, mt: str) -> None:
-    """unsupported_model for what the estimator cannot count (field model.model_type, or model when no type), with
-    the reason (UNSUPPORTED_REASONS)."""
+def _refuse_type(cfg: dict, mt: str, prefix: str = "") -> None:
+    """unsupported_model for what the estimator cannot count (field model.model_type, or model when no type; the
+    field that tells, for what a config of no known type carries), with the reason (UNSUPPORTED_REASONS).
+    ``prefix``: where ``cfg`` sits in the pasted config (``text_config.``)."""
     field = "model.model_type" if mt else "model"
 
-    def refuse(reason: str) -> None:
-        raise InputError("unsupported_model", field, reason)
+    def refuse(reason: str, at: str | None = None) -> None:
+        raise InputError("unsupported_model", f"model.{prefix}{at}" if at else field, reason)
 
     if cfg.get("is_encoder_decoder") is True:
         refuse("encoder_decoder")
@@ -409,6 +417,9 @@ def _refuse_type(cfg: dict, mt: str) -> None:
     if any(k in cfg for k in _PER_LAYER_MARKERS):
         refuse("per_layer_embeddings")                        # Gemma 3n under another name
     layer_types = cfg.get("layer_types")
+    if layer_types is not None and (not isinstance(layer_types, list)
+                                    or any(not isinstance(t, str) for t in layer_types)):
+        raise InputError("wrong_type", f"model.{prefix}layer_types")     # a list of layer kinds ("mamba" is none)
     if isinstance(layer_types, list) and any(t not in _ATTENTION_LAYERS for t in layer_types):
         refuse("not_attention")                               # mamba / conv / linear-attention layers
     if any(k in cfg for k in _MIXER_MARKERS):
@@ -420,6 +431,17 @@ def _refuse_type(cfg: dict, mt: str) -> None:
         refuse("vision_or_audio")                             # a vision tower with no language model to count
     if mt not in VLM_TYPES and any(k in cfg for k in _TOWER_KEYS):
         refuse("vision_tower")                                # a tower beside the language model, not counted
+    if mt not in MODEL_TYPES and mt not in VLM_TYPES:
+        # a config of no known type is read as a Llama-like dense decoder only when nothing says it is not one: the
+        # two stacks of an encoder-decoder, or experts in a nested block (DBRX's ffn_config), named where they are
+        told = next((k for k in _ENCODER_DECODER_MARKERS if cfg.get(k) not in (None, 0, False)), None)
+        if told is not None:
+            refuse("encoder_decoder", told)
+        for key, block in cfg.items():
+            if isinstance(block, dict) and key not in ("text_config",) + _TOWER_KEYS:
+                told = next((k for k in _NESTED_MOE_MARKERS if block.get(k) not in (None, 0, False)), None)
+                if told is not None:
+                    refuse("moe_layout", f"{key}.{told}")
     if mt and mt not in MODEL_TYPES and mt not in VLM_TYPES:
         # an unknown type is read as a Llama-like dense decoder only when nothing says it is not one
         if any(cfg.get(k) not in (None, 0, False) for k in _MOE_MARKERS + _MLA_MARKERS):
@@ -540,7 +562,7 @@ def parse_model(value: Any) -> ModelArch:
     mt = mt_raw or ""
     _refuse_type(value, outer_type)
     if nested:
-        _refuse_type(cfg, mt)
+        _refuse_type(cfg, mt, "text_config.")
     if layout is not None and not nested and mt == outer_type and outer_type not in MODEL_TYPES:
         raise InputError("missing_field", "model.text_config")   # a multimodal config without its language model
     td = MODEL_TYPES.get(mt, _BASE)
@@ -592,6 +614,8 @@ def parse_model(value: Any) -> ModelArch:
     generic = mt not in MODEL_TYPES
     E = (r.int("num_local_experts", default=cls.get("num_local_experts") if td.moe else None, required=td.moe) or 0) \
         if td.moe or generic else 0
+    if td.moe and not E:
+        raise InputError("out_of_range", "model.num_local_experts")   # an MoE type with no experts: never dense
     k = 0
     moe_i: int | None = None
     shared = 0

@@ -13,14 +13,15 @@ Standard library only; no prose for readers here (the page's words live in the s
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any
 
 from .models import (LORA_MODULES, Attention, AttentionKernel, Fsdp2Upcast, Method, MoeLayout, Optimizer, Precision,
-                     QloraBackend, QuantStorage, Sharding)
+                     QloraBackend, QuantStorage, Sharding, TrainingSetup)
 from .values import VALUE_KINDS, ValueKind
 
 __all__ = ["InputSpec", "INPUTS", "BY_NAME", "DEFAULTS", "ENUMS", "LIMITS", "CONTROLS", "GROUPS", "INCLUDE",
-           "FRAMEWORK_IDS", "markdown_table"]
+           "FRAMEWORK_IDS", "markdown_table", "inputs_json"]
 
 #: Form controls (calculator/page/form.py draws each): a checkbox, a typed number, a drop-down, a checkbox per LoRA
 #: module. A key's kind of value (``values.VALUE_KINDS``) names the control that edits it.
@@ -338,3 +339,20 @@ def markdown_table() -> str:
         flag = f"`{spec.flag}`" if spec.cli else ("`--model` / `--config`" if spec.name == "model" else "—")
         lines.append(f"| `{spec.name}` | {_doc_default(spec)} | {spec.value_kind.doc_values(spec)} | {flag} | {form} | {spec.doc} |")
     return "\n".join(lines)
+
+
+#: The setup's fields the answer echoes, in the input table's order.
+_ECHOED = tuple(spec.name for spec in INPUTS if spec.setup and spec.name != "model")
+
+
+def inputs_json(s: TrainingSetup) -> dict[str, Any]:
+    """A ``TrainingSetup``'s inputs (defaults filled in), in request form: feeding it back gives the same estimate
+    (the answer's ``inputs``; a remedy's ``changes`` are its differences). (Every answer echoes ~50 fields, the "what
+    fits" widget 216 answers per change: one loop, no call per field.)"""
+    fields = vars(s)
+    out: dict[str, Any] = {}
+    for name in _ECHOED:
+        x = fields[name]
+        out[name] = x._value_ if isinstance(x, Enum) else list(x) if x.__class__ is tuple else x
+    out["momentum"] = False          # folded into the optimizer (sgd + momentum = sgd_momentum)
+    return out

@@ -15,9 +15,9 @@ from typing import Any
 
 from .catalog import GPUS
 from .errors import InputError
-from .inputs import LIMITS
+from .inputs import LIMITS, inputs_json
 from .memory import estimate as _estimate
-from .params import fsdp1_refuses_uint8
+from .params import fsdp1_refuses_uint8, trainable_params
 from .models import (Attention, Estimate, GpuSpec, Method, Optimizer, Precision, QuantStorage, Sharding, TrainingSetup,
                      replaced)
 from .vocab import ADJUSTMENTS, CAPABILITY_REASONS, CARD_NOTES
@@ -253,7 +253,8 @@ def _remedies(s: TrainingSetup, gpu: GpuSpec) -> tuple[dict[str, Any], ...]:
 
     1 micro-batch 1 with gradient accumulation restoring the effective batch; 2 gradient checkpointing; 3 a fused
     loss (the output layer and the loss in one kernel); 4 an 8-bit optimizer; 5 LoRA; 6 QLoRA: a step that lowers the peak neither alone nor on top of the steps before it (gradient
-    checkpointing when the peak is the optimizer step) is not offered, and the chain stops at the first step with
+    checkpointing when the peak is the optimizer step) is not offered, nor adapters on targets the model lacks (the
+    API refuses such a LoRA: it trains nothing), and the chain stops at the first step with
     which everything fits. A step may raise the peak alone and still lower it on top of the steps before it (LoRA and
     QLoRA without checkpointing keep activations for their adapters): its ``peak_bytes_alone`` is then above the
     setup's own peak, and the page says why. Then two alternatives that change the training itself, each alone, outside the running
@@ -286,12 +287,14 @@ def _remedies(s: TrainingSetup, gpu: GpuSpec) -> tuple[dict[str, Any], ...]:
     for name, change in steps:
         alone = replaced(s, **change)
         stacked = replaced(cumulative, **change)
+        if alone.method is not Method.FULL and trainable_params(alone) == 0:
+            continue                                   # adapters on targets the model lacks: nothing to train
         e_alone, e_stacked = cached_estimate(alone).peak_bytes, cached_estimate(stacked).peak_bytes
         if e_alone >= base_peak and e_stacked >= cum_peak:
             continue                                   # changes nothing for this setup
         if e_stacked < cum_peak:
             cumulative, cum_peak = stacked, e_stacked
-        out.append({"remedy": name, "changes": {k: getattr(v, "value", v) for k, v in change.items()},
+        out.append({"remedy": name, "changes": _changes(s, alone, change),
                     "peak_bytes_alone": e_alone, "peak_bytes_cumulative": cum_peak,
                     "fits_alone": e_alone <= limit, "fits_cumulative": cum_peak <= limit})
         if cum_peak <= limit:
@@ -304,8 +307,9 @@ def _remedies(s: TrainingSetup, gpu: GpuSpec) -> tuple[dict[str, Any], ...]:
     shard_alone = next((n for n in counts if _fits(setup_for(s, n), gpu)), None)
     shard_cum = next((n for n in (1,) + counts if _fits(setup_for(cumulative, n), gpu)), None)
     n_alone = shard_alone or counts[-1]
+    sharded = setup_for(s, n_alone)
     out.append({"remedy": "sharding",
-                "changes": {"num_gpus": n_alone, "sharding": setup_for(s, n_alone).sharding.value},
+                "changes": _changes(s, sharded, {"num_gpus": n_alone, "sharding": sharded.sharding}),
                 "peak_bytes_alone": cached_estimate(setup_for(s, n_alone)).peak_bytes, "fits_alone": shard_alone is not None,
                 "peak_bytes_cumulative": None, "fits_cumulative": None, "num_gpus_cumulative": shard_cum})
     return tuple(out) + _shorter(s, gpu)
@@ -317,7 +321,20 @@ def _shorter(s: TrainingSetup, gpu: GpuSpec) -> tuple[dict[str, Any], ...]:
                     optimizer_in_backward=False if s.micro_batch_size > 1 else s.optimizer_in_backward)
     longest = max_seq_len(base1, gpu)
     if 0 < longest < s.seq_len:
-        return ({"remedy": "shorter_sequences", "changes": {"seq_len": longest, "micro_batch_size": 1},
-                 "peak_bytes_alone": cached_estimate(replaced(base1, seq_len=longest)).peak_bytes, "fits_alone": True,
+        shorter = replaced(base1, seq_len=longest)
+        return ({"remedy": "shorter_sequences", "changes": _changes(s, shorter, {"seq_len": longest,
+                                                                                "micro_batch_size": 1}),
+                 "peak_bytes_alone": cached_estimate(shorter).peak_bytes, "fits_alone": True,
                  "peak_bytes_cumulative": None, "fits_cumulative": None},)
     return ()
+
+
+def _changes(s: TrainingSetup, t: TrainingSetup, named: dict[str, Any]) -> dict[str, Any]:
+    """A remedy's ``changes``: the keys it is named by, then every other request key in which its setup ``t``
+    differs from ``s`` (the accumulation that keeps the batch, an optimizer in backward turned off, the 4-bit
+    storage sharding needs), in request form, so that a request with exactly these changes is the setup its
+    figure was estimated for."""
+    before, after = inputs_json(s), inputs_json(t)
+    out = {k: getattr(v, "value", v) for k, v in named.items()}
+    out.update((k, v) for k, v in after.items() if k not in out and v != before[k])
+    return out

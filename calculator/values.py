@@ -68,12 +68,15 @@ class Option:
 _DIGITS = {**{ord(c): str(i) for i, c in enumerate("٠١٢٣٤٥٦٧٨٩")},
            **{ord(c): str(i) for i, c in enumerate("۰۱۲۳۴۵۶۷۸۹")},
            ord("٫"): ".", ord("٬"): None, ord("_"): None, ord("'"): None, ord(" "): None,
-           ord("\u00a0"): None, ord("\u202f"): None, ord("\u2009"): None, ord("،"): ","}
+           ord("\u00a0"): None, ord("\u202f"): None, ord("\u2009"): None, ord("،"): ",",
+           # the direction marks a number carries when copied from Arabic text (LRM, RLM, the Arabic letter mark)
+           ord("\u200e"): None, ord("\u200f"): None, ord("\u061c"): None}
 _NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
 _INTEGER = re.compile(r"^[+-]?\d+$")
-#: A comma followed by exactly three digits groups thousands ("4,096", "20,000,000"); any other comma is a decimal mark
-#: ("1,5" epochs, "0,75" USD) — what a reader of a comma-decimal locale types, in either language.
-_GROUPING_COMMA = re.compile(r",(?=\d{3}(?!\d))")
+#: A comma followed by exactly three digits groups thousands ("4,096", "20,000,000"), except after a leading lone 0,
+#: which no grouping writes ("0,125" USD is 0.125); any other comma is a decimal mark ("1,5" epochs, "0,75" USD) —
+#: what a reader of a comma-decimal locale types, in either language.
+_GROUPING_COMMA = re.compile(r"(?<!^0)(?<!^[+-]0),(?=\d{3}(?!\d))")
 _MARK = re.compile(r"[.,]")
 # A marker's or the front matter's numbers: plain ASCII.
 _TEXT_INT = re.compile(r"^-?[0-9]+$")

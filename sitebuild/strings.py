@@ -74,7 +74,8 @@ def required_calc_strings() -> list[str]:
     from calculator.page import WIDGET_KINDS
 
     wanted = [f"errors.{code}" for code in ERROR_CODES if code != "wrong_type"]
-    wanted += [f"errors.wrong_type.{k}" for k in (*(kind.name for kind in VALUE_KINDS.values()), "model_field", "other")]
+    wanted += [f"errors.wrong_type.{k}"
+               for k in (*(kind.name for kind in VALUE_KINDS.values()), "model_field", "model_list", "other")]
     wanted += sorted({f"errors.wrong_type.model_{f.kind}" for f in MODEL_FIELDS if f.kind not in ("int", "int_or_null")})
     wanted += [f"fields.{spec.name}.label" for spec in INPUTS if spec.name != "include"]   # assumption sentences
     for spec in INPUTS:

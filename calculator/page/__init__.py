@@ -285,15 +285,19 @@ class Page:
     def run(self, message: str) -> str:
         """The "Run it" section's requests (after the worker loaded the exporters): ``{"action": "export", kind,
         raw, fixed, imported, wid}`` -> the tabs' markup; ``{"action": "import", kind, files: {part: text}}`` ->
-        the form's new state, the keys kept beside it and the note (or the errors, each with its message). Never
-        raises."""
+        the form's new state, the keys kept beside it and the note (or the errors, each with its message). A message
+        is read as a render's is (``_read_message``: unknown_value for a kind no widget has, not_an_object for raw,
+        fixed or files that are not objects). Never raises."""
         try:
-            msg = api.read_json(message, None, MAX_MESSAGE_CHARS)    # the same guards as a render
-            if not isinstance(msg, dict):
-                raise InputError("not_an_object", None)
-            if msg.get("action") == "import":
-                kind = WIDGET_KINDS[msg["kind"]]
-                return _json_text(read_paste(self.s, kind.fields, msg.get("files") or {}))
+            try:
+                msg = _read_message(message)        # the same guards as a render: a code for a malformed message
+                if msg.get("action") == "import":
+                    files = msg["files"]
+                    if not isinstance(files, dict):
+                        raise InputError("not_an_object", None)
+                    return _json_text(read_paste(self.s, WIDGET_KINDS[msg["kind"]].fields, files))
+            except InputError as err:
+                return _json_text({"ok": False, "errors": [self._error(FieldError(err.field, err.code))]})
             kind, state, fixed, errors = self._read(msg)
             if not errors:
                 try:
@@ -323,8 +327,10 @@ def _read_message(message: Any) -> dict[str, Any]:
     raw, fixed = msg.get("raw") or {}, msg.get("fixed") or {}
     if not isinstance(raw, dict) or not isinstance(fixed, dict):
         raise InputError("not_an_object", None)
-    # a pasted config's keys beyond the form: checked by check_imported (a non-object is refused there, by key)
-    return {"kind": msg["kind"], "raw": raw, "fixed": fixed, "imported": msg.get("imported") or {}}
+    # a pasted config's keys beyond the form: checked by check_imported (a non-object is refused there, by key);
+    # the Run-it section's messages add their action, the widget's id and the import box's files
+    return {"kind": msg["kind"], "raw": raw, "fixed": fixed, "imported": msg.get("imported") or {},
+            "action": msg.get("action"), "wid": msg.get("wid"), "files": msg.get("files") or {}}
 
 
 def _json_text(answer: dict[str, Any]) -> str:

@@ -49,6 +49,8 @@ def _kind(field: str, spec) -> str:
     a string is not "a whole number"), else the model's."""
     if spec is not None:
         return spec.value_kind.name
+    if field.startswith("model.") and field.rsplit(".", 1)[-1] in api.CONFIG_LISTS:
+        return "model_list"                          # layer_types, mlp_only_layers: a list, not a number
     if field.startswith("model."):
         kind = {f.name: f.kind for f in api.MODEL_FIELDS}.get(field[6:], "int")
         return "model_field" if kind in ("int", "int_or_null") else f"model_{kind}"
@@ -64,6 +66,6 @@ def _limits(s: Strings, template: str) -> Html:
 
 
 def _config_field_suffix(field: str) -> Html:
-    if field.startswith("model.") and "." not in field[6:]:
+    if field.startswith("model.") and field[6:]:           # the config's key, or its path in a nested block
         return join(" (", ltr(el("code", {}, field[6:])), ")")
     return join()

@@ -99,6 +99,70 @@ def test_every_failure_is_a_code_and_exit_2(argv, code, field, tmp_path, capsys)
     assert f"error: {code} ({field})" in capsys.readouterr().err
 
 
+# --- R9: --export never writes through a planted link, says what it replaced, and keeps no stale companions silently
+ONE_GPU = ["--model", "llama-3.1-8b", "--method", "lora", "--gpu", "h100-80gb", "--export", "trl"]
+TWO_GPUS = [*ONE_GPU, "--num-gpus", "2", "--sharding", "zero2"]        # adds accelerate.yaml and ds_config.json
+
+
+def test_a_link_planted_under_any_name_is_never_written_through(tmp_path) -> None:
+    """A world-writable folder may hold links under the names the export writes or once wrote as temporaries (the
+    review's R9: sft.yaml.tmp -> victim replaced the victim and left sft.yaml a link)."""
+    victim = tmp_path / "victim.txt"
+    victim.write_text("do not overwrite\n")
+    out = tmp_path / "out"
+    out.mkdir()
+    for name in ("sft.yaml.tmp", "measure.py.tmp", "cannot_express.json.tmp", "sft.yaml"):
+        (out / name).symlink_to(victim)
+    assert main([*ONE_GPU, "--out", str(out)]) == 0
+    assert victim.read_text() == "do not overwrite\n"
+    for name in ("sft.yaml", "measure.py", CANNOT_FILE):
+        assert not (out / name).is_symlink() and (out / name).is_file(), name
+    assert (out / "sft.yaml").read_text(encoding="utf-8").startswith("# Validated against trl")
+    assert not [p.name for p in out.iterdir() if p.name.startswith(".")]          # no temporary left behind
+
+
+def test_the_files_it_replaces_are_named(tmp_path, capsys) -> None:
+    assert main([*ONE_GPU, "--out", str(tmp_path)]) == 0
+    assert "replaced" not in capsys.readouterr().out
+    assert main([*ONE_GPU, "--out", str(tmp_path)]) == 0                  # the same export again: no refusal
+    printed = capsys.readouterr().out
+    assert f"{tmp_path / 'sft.yaml'} (replaced the file there)" in printed
+    assert main([*ONE_GPU, "--out", str(tmp_path), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert sorted(out["replaced"]) == sorted(out["export"]["files"]) and out["left"] == []
+
+
+def test_another_exports_companions_are_refused_unless_forced(tmp_path, capsys) -> None:
+    """A 2-GPU DeepSpeed export, then a 1-GPU one into the same folder: the old accelerate.yaml and ds_config.json
+    would sit beside the new sft.yaml (R9). Refused before anything is written; --force writes and names them."""
+    assert main([*TWO_GPUS, "--out", str(tmp_path)]) == 0
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    assert {"accelerate.yaml", "ds_config.json"} <= set(before)
+    capsys.readouterr()
+    assert main([*ONE_GPU, "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "error: contradiction (out)" in err and "accelerate.yaml, ds_config.json" in err and "--force" in err
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before          # nothing written
+    assert main([*ONE_GPU, "--out", str(tmp_path), "--force"]) == 0
+    assert "left as they were (another export's, not this setup's): accelerate.yaml, ds_config.json" in \
+        capsys.readouterr().out
+    assert json.loads((tmp_path / CANNOT_FILE).read_text(encoding="utf-8"))["files"] == ["sft.yaml", "measure.py"]
+    assert main([*ONE_GPU, "--out", str(tmp_path)]) == 0         # the folder now holds this export's own files
+
+
+def test_a_folder_of_the_readers_own_files_is_written_into(tmp_path) -> None:
+    """Only an earlier export's files count: a folder with the reader's data and no export in it is no conflict."""
+    (tmp_path / "train.jsonl").write_text("{}\n")
+    (tmp_path / "outputs").mkdir()
+    assert main([*ONE_GPU, "--out", str(tmp_path)]) == 0
+    assert (tmp_path / "train.jsonl").read_text() == "{}\n"
+
+
+def test_force_goes_with_export(capsys) -> None:
+    assert main(["--model", "llama-3.1-8b", "--force"]) == 2
+    assert "error: contradiction (force)" in capsys.readouterr().err
+
+
 def test_a_fifo_or_an_endless_device_is_refused_without_reading() -> None:
     with pytest.raises(FileRefused) as info:
         read_text_file("/dev/zero")

@@ -284,6 +284,71 @@ def test_bad_moe_and_mla_fields(cfg: dict, code: str, field: str) -> None:
     assert error({"model": {**base, **cfg}}) == (code, field)
 
 
+# --- R13: what a config of no known type carries that says it is not a dense decoder -------------------------------
+_DENSE = {"hidden_size": 1024, "num_hidden_layers": 12, "num_attention_heads": 16, "vocab_size": 50265,
+          "intermediate_size": 4096}
+
+
+@pytest.mark.parametrize("cfg,code,field,reason", [
+    # BART-like: two stacks; the fields used to be only in ignored_fields (252,823,552 parameters, as a decoder)
+    ({"encoder_layers": 12, "decoder_layers": 12}, "unsupported_model", "model.encoder_layers", "encoder_decoder"),
+    ({"num_decoder_layers": 6}, "unsupported_model", "model.num_decoder_layers", "encoder_decoder"),
+    ({"model_type": "my_seq2seq", "decoder_layers": 6}, "unsupported_model", "model.decoder_layers",
+     "encoder_decoder"),
+    # DBRX-like: experts in a nested block (14,584,092,672 parameters, as a dense decoder)
+    ({"ffn_config": {"ffn_hidden_size": 10752, "moe_num_experts": 16, "moe_top_k": 4}}, "unsupported_model",
+     "model.ffn_config.moe_num_experts", "moe_layout"),
+    ({"ffn_config": {"moe_top_k": 4}}, "unsupported_model", "model.ffn_config.moe_top_k", "moe_layout"),
+    # an MoE type with no experts is not read as its dense cousin (Mistral 7B's 7,241,732,096)
+    ({"model_type": "mixtral", "num_key_value_heads": 8, "num_local_experts": 0}, "out_of_range",
+     "model.num_local_experts", None),
+    ({"model_type": "qwen3_moe", "num_experts": 0}, "out_of_range", "model.num_local_experts", None),
+    # layer_types is a list of layer kinds: a string or a list of objects is no list of kinds
+    ({"layer_types": "mamba"}, "wrong_type", "model.layer_types", None),
+    ({"model_type": "qwen2", "layer_types": "full_attention"}, "wrong_type", "model.layer_types", None),
+    ({"layer_types": [{"kind": "attention"}]}, "wrong_type", "model.layer_types", None),
+    ({"model_type": "llava", "text_config": {**_DENSE, "layer_types": 3}}, "wrong_type",
+     "model.text_config.layer_types", None),
+])
+def test_a_config_that_is_not_a_dense_decoder_is_refused_naming_the_field(cfg, code, field, reason) -> None:
+    model = cfg if "text_config" in cfg else {**_DENSE, **cfg}     # a nested language model stands alone
+    out = call({"model": model, "include": []})
+    assert out["ok"] is False
+    assert out["error"] == {"code": code, "field": field, **({"reason": reason} if reason else {})}
+
+
+@pytest.mark.parametrize("cfg", [{}, {"rope_scaling": {"type": "linear", "factor": 2.0}},
+                                 {"layer_types": ["full_attention", "sliding_attention"]}, {"layer_types": None},
+                                 {"encoder_layers": 0, "attn_config": {"kv_n_heads": 8}}])
+def test_a_plain_type_less_config_stays_readable(cfg) -> None:
+    """ESTIMATOR.md: a config without model_type is a Llama-like dense decoder when nothing says otherwise."""
+    out = call({"model": {**_DENSE, **cfg}, "include": []})
+    assert out["ok"], out
+    plain = call({"model": _DENSE, "include": []})["result"]
+    assert out["result"]["params"] == plain["params"]
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_the_new_refusals_have_their_words_in_both_languages(lang) -> None:
+    """Each refusal above is shown with its message and the field it names, in the reader's language."""
+    from calculator.page import Page
+    from calculator.page.text import plain_text
+    from sitebuild.strings import calc_strings
+
+    strings = calc_strings(lang)
+    page = Page(json.dumps(strings), lang)
+    for cfg, words, shown in (({"layer_types": "mamba"}, strings["errors"]["wrong_type"]["model_list"], "layer_types"),
+                              ({"ffn_config": {"moe_num_experts": 16}}, strings["errors"]["reasons"]["moe_layout"],
+                               "ffn_config.moe_num_experts"),
+                              ({"encoder_layers": 12}, strings["errors"]["reasons"]["encoder_decoder"],
+                               "encoder_layers")):
+        raw = {"model": {"source": "paste", "value": json.dumps({**_DENSE, **cfg})}, "gpu": "h100-80gb"}
+        answer = json.loads(page.render(json.dumps({"kind": "estimator", "raw": raw, "fixed": {}})))
+        assert answer["ok"] is False, cfg
+        message = plain_text(answer["errors"][0]["message"])
+        assert words in message and shown in message, (cfg, message)
+
+
 @pytest.mark.parametrize("text", ['{"model": [1,2,3]}', '{"model": 42}', '{"model": null}', '{"model": true}'])
 def test_a_model_that_is_not_an_object_or_id(text: str) -> None:
     assert json.loads(api.answer_text(text))["error"] == {"code": "not_an_object", "field": "model"}

@@ -5,6 +5,7 @@ from dataclasses import replace
 
 import pytest
 
+from calculator import api
 from calculator import recommend as rec
 from calculator.catalog import GPUS, MODELS
 from calculator.memory import estimate
@@ -212,3 +213,31 @@ def test_a_long_sequence_is_offered_the_fused_loss_that_makes_it_fit() -> None:
     assert fused["changes"] == {"fused_linear_cross_entropy": True} and fused["fits_alone"]
     assert fused["peak_bytes_alone"] == estimate(replace(s, fused_linear_cross_entropy=True)).peak_bytes
     assert "fused_loss" not in [r["remedy"] for r in rec.remedies(replace(s, fused_linear_cross_entropy=True), gpu)]
+
+
+def test_a_remedys_changes_hold_every_key_its_figure_assumes() -> None:
+    """The review's R10 (ministral-8b at micro-batch 90 on an L40S), and LoRA under LLaMA-Factory, whose precision
+    default follows ``method`` (fp32 full fine-tuning, bf16 LoRA): the remedy keeps the precision it was estimated
+    with."""
+    for req in ({"model": "ministral-8b", "micro_batch_size": 90, "optimizer": "paged_adamw_8bit", "gpu": "l40s"},
+                {"model": "gemma-3-27b", "gpu": "rtx-3060-12gb", "method": "full", "micro_batch_size": 2,
+                 "seq_len": 32768, "optimizer": "adamw_8bit", "grad_accum_steps": 3, "framework": "llamafactory"}):
+        remedies = api.answer({**req, "include": ["remedies"]})["result"]["remedies"]
+        kinds = {x["remedy"]: x["changes"] for x in remedies}
+        assert {"shorter_sequences", "lora"} & set(kinds)
+        if "shorter_sequences" in kinds:                  # micro-batch 1, the accumulation keeping the batch
+            assert kinds["shorter_sequences"]["grad_accum_steps"] == 90
+        if "lora" in kinds:
+            assert kinds["lora"]["precision"] == "fp32"
+        for x in remedies:
+            again = api.answer({**req, **x["changes"], "include": []})["result"]
+            assert again["peak_bytes_per_gpu"] == x["peak_bytes_alone"], x
+
+
+def test_no_adapter_remedy_on_targets_the_model_lacks() -> None:
+    """TRL's default targets (q_proj, v_proj) are not in DeepSeek-V3's latent attention: LoRA there trains nothing
+    and the API refuses it (contradiction, lora_targets), so it is no remedy either."""
+    req = {"model": "deepseek-v3", "gpu": "l4", "method": "full", "num_gpus": 4, "framework": "trl"}
+    assert api.answer({**req, "method": "lora", "include": []})["error"]["field"] == "lora_targets"
+    remedies = api.answer({**req, "include": ["remedies"]})["result"]["remedies"]
+    assert remedies and not {"lora", "qlora"} & {x["remedy"] for x in remedies}

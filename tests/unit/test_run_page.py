@@ -154,9 +154,30 @@ def test_keys_kept_beside_the_form_are_checked():
                                                     "imported": imported})))
         assert answer["ok"] is False and answer["errors"][0]["code"] == "unknown_key", imported
     broken = json.loads(page.run("{not json"))
-    assert broken["ok"] is False and broken["errors"][0]["code"] == "internal_error"
+    assert broken["ok"] is False and broken["errors"][0]["code"] == "invalid_json"
     bad = _run("en", action="export", kind="estimator", raw={"seq_len": "x"}, fixed={}, imported={}, wid="w")
     assert [e["code"] for e in bad["errors"]] == ["wrong_type"]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("message, code", [
+    ({"action": "import", "kind": "nope"}, "unknown_value"),                   # the review's R11, three messages
+    ({"action": "import", "kind": "estimator", "files": [1]}, "not_an_object"),
+    ({"action": "export", "kind": "nope"}, "unknown_value"),
+    ({"action": "import"}, "unknown_value"),
+    ({"action": "export", "kind": "estimator", "raw": [1]}, "not_an_object"),
+    ({"action": "import", "kind": "estimator", "files": "main: x"}, "not_an_object"),
+    ([], "not_an_object"),
+])
+def test_a_malformed_run_message_is_answered_with_a_code_as_a_render_is(lang, message, code):
+    """A caller other than the page script gets the codes ``Page.render`` gives for the same message, each with
+    its message in the reader's language, never ``internal_error``."""
+    answer = json.loads(PAGES[lang].run(json.dumps(message)))
+    assert answer["ok"] is False and [e["code"] for e in answer["errors"]] == [code]
+    assert answer["errors"][0]["message"] == STRINGS[lang]["errors"][code]
+    if isinstance(message, dict) and message.get("action") == "export":
+        render = json.loads(PAGES[lang].render(json.dumps(message)))
+        assert [e["code"] for e in render["errors"]] == [code]
 
 
 def _estimate_lines(html: str) -> dict[str, tuple[str, str]]:

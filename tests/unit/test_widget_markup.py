@@ -35,6 +35,8 @@ S = OnFirstUse(LANGUAGES, lambda lang: Strings(calc_strings(lang), lang))   # re
     ("4096", 4096), ("٤٠٩٦", 4096), ("۴۰۹۶", 4096), ("4,096", 4096), ("4٬096", 4096), (" 4 096 ", 4096),
     ("0٫05", 0.05), ("1e3", 1000.0), ("9" * 40, int("9" * 40)), ("9" * 41, 10**40), ("9" * 4301, 10**40),
     ("-" + "9" * 5000, -10**40), ("٩" * 4301, 10**40), ("-3", -3),
+    # the direction marks a number carries when copied from Arabic text (LRM, RLM, ALM) are not part of it (R12)
+    ("\u200f4096", 4096), ("٤٠٩٦\u200e", 4096), ("\u061c٤٬٠٩٦\u200f", 4096), ("\u200f1,5\u200f", 1.5),
     ("abc", "abc"), ("", ""), ("4096 tokens", "4096 tokens"),
 ], ids=lambda v: repr(v) if len(str(v)) < 30 else f"{len(str(v))}-chars")
 def test_numbers_people_type(typed, value):
@@ -45,6 +47,8 @@ def test_numbers_people_type(typed, value):
     # a comma followed by exactly three digits groups thousands; any other comma is the decimal mark (issue 24)
     ("1,5", 1.5), ("0,75", 0.75), ("1,50", 1.5), ("2,0", 2.0), (",5", 0.5), ("1,2345", 1.2345),
     ("20,000,000", 20_000_000), ("1,234.5", 1234.5), ("1,234,5", 1234.5), ("1,5e3", 1500.0),
+    # a lone leading 0 is never a group of thousands: its comma is the decimal mark (R12)
+    ("0,125", 0.125), ("0,750", 0.75), ("-0,125", -0.125), ("٠,١٢٥", 0.125), ("10,125", 10125),
     ("١٫٥", 1.5), ("١,٥", 1.5), ("١٬٠٠٠٫٥", 1000.5), ("1،5", 1.5), ("4،096", 4096),
     # separators that cannot be one number are refused as typed (the estimator then says wrong_type)
     ("1.234,5", "1.234,5"), ("1,23,456", "1,23,456"), ("1,5,5", "1,5,5"), ("1.5.5", "1.5.5"), ("1,5.5", "1,5.5"),
@@ -56,7 +60,9 @@ def test_a_decimal_comma_is_a_decimal_mark_and_a_comma_before_three_digits_group
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("key,typed,value", [("epochs", "1,5", 1.5), ("gpu_hour_price", "1,5", 1.5),
-                                             ("epochs", "٠٫٥", 0.5), ("dataset_tokens", "20,000,000", 20_000_000)])
+                                             ("epochs", "٠٫٥", 0.5), ("dataset_tokens", "20,000,000", 20_000_000),
+                                             ("gpu_hour_price", "0,125", 0.125), ("epochs", "0,750", 0.75),
+                                             ("dataset_tokens", "\u200f٢٠٠٠٠٠٠٠", 20_000_000)])
 def test_the_form_reads_a_decimal_comma_in_both_languages(lang, key, typed, value):
     state, errors = read_kind_form("estimator", {"dataset_tokens": "1000000", key: typed})
     assert not errors and state[key] == value
