@@ -7,7 +7,7 @@
 
 One flag per request key, made from its spec in ``calculator/inputs.py`` by its kind of value (underscores become
 dashes); unset flags take the API defaults. The text says every figure with the page's English words (the English
-string table, ``overrides/strings/en.json``) and formats (``calculator/page/text.py``).
+string table, ``calculator/strings/en.json``) and formats (``calculator/page/text.py``).
 Bad input prints the error code and field and exits with status 2, whatever it is: a flag's value (``--epochs nan``
 is ``out_of_range``, as the API says), a ``--config`` that is not a regular file or is longer than the API reads
 (``wrong_type`` / ``too_large``, and nothing beyond that limit is read), nested too deep, not JSON. Every string the
@@ -30,8 +30,8 @@ from . import vocab
 from .api import MAX_INPUT_CHARS, answer, answer_text, read_json
 from .errors import InputError
 from .inputs import INPUTS, InputSpec
-from .page.text import (Strings, counted, duration, filled, fmt_bytes, fmt_int, fmt_number, fmt_percent, money,
-                        plain_text, rate)
+from .page.text import (STRING_TABLES, Strings, counted, duration, filled, fmt_bytes, fmt_int, fmt_number,
+                        fmt_percent, money, plain_text, rate)
 
 def _add_flag(p: argparse.ArgumentParser, spec: InputSpec) -> None:
     """One flag per request key, its argument made by the key's kind of value (calculator/values.py): the flags
@@ -98,7 +98,7 @@ def request_from_args(a: argparse.Namespace) -> dict[str, Any]:
 
 
 #: The English string table: the CLI says every figure in the page's words and formats (calculator/page/text.py).
-STRINGS = Path(__file__).resolve().parents[1] / "overrides" / "strings" / "en.json"
+STRINGS = STRING_TABLES / "en.json"
 
 
 def english() -> Strings:

@@ -5,17 +5,16 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import pytest
 
 from calculator import api
 from calculator.page.search import entries, search
-from calculator.page.text import Strings
+from calculator.page.text import STRING_TABLES, Strings
 
 pytestmark = pytest.mark.unit
 
-STRINGS = Path(__file__).resolve().parents[2] / "overrides" / "strings"
+STRINGS = STRING_TABLES
 LANGS = ("ar", "en")
 ARABIC_DIGITS = str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")
 _SIZE = re.compile(r"^([0-9]+(?:\.[0-9]+)?)b$", re.IGNORECASE)
