@@ -28,7 +28,7 @@ from pathlib import Path
 
 from . import vocab
 from .api import MAX_INPUT_CHARS, answer, answer_text, read_json
-from .errors import InputError
+from .errors import FileRefused, InputError
 from .inputs import INPUTS, InputSpec
 from .page.text import (STRING_TABLES, Strings, counted, duration, filled, fmt_bytes, fmt_int, fmt_number,
                         fmt_percent, money, plain_text, rate)
@@ -60,32 +60,24 @@ def build_parser() -> argparse.ArgumentParser:
 MAX_CONFIG_BYTES = 4 * MAX_INPUT_CHARS + 3
 
 
-class ConfigError(Exception):
-    """A ``--config`` the CLI does not read: an API code and why, in words."""
-
-    def __init__(self, code: str, reason: str) -> None:
-        super().__init__(code, reason)
-        self.code, self.reason = code, reason
-
-
 def read_config(path: str) -> Any:
     """The config object of ``--config PATH``: the file as ``read_text_file`` reads any file the CLI is given (a
     regular file only, at most the API's input limit, UTF-8 with a BOM allowed), then the API's own JSON reader
-    (``api.read_json``: size, depth, long integers, NaN). ``ConfigError`` with the API's code otherwise (text that is
+    (``api.read_json``: size, depth, long integers, NaN). ``FileRefused`` with the API's code otherwise (text that is
     not UTF-8 is not JSON: ``invalid_json``)."""
     try:
         text = read_text_file(path)
     except FileRefused as exc:
-        raise ConfigError("invalid_json" if exc.code == "wrong_type" and "UTF-8" in exc.reason else exc.code,
+        raise FileRefused("invalid_json" if exc.code == "wrong_type" and "UTF-8" in exc.reason else exc.code,
                           exc.reason) from None
     try:
         return read_json(text, "model")
     except InputError as err:
-        raise ConfigError(err.code, "not a JSON object the estimator can read") from None
+        raise FileRefused(err.code, "not a JSON object the estimator can read") from None
 
 
 def request_from_args(a: argparse.Namespace) -> dict[str, Any]:
-    """The request of the flags (``read_config`` for ``--config``; ConfigError when it cannot be read)."""
+    """The request of the flags (``read_config`` for ``--config``; FileRefused when it cannot be read)."""
     req: dict[str, Any] = {}
     if a.config:
         req["model"] = read_config(a.config)
@@ -320,14 +312,6 @@ def _add_export_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", metavar="DIR", help="where --export writes (created if missing)")
 
 
-class FileRefused(Exception):
-    """A file the CLI does not read: an API code and why, in words."""
-
-    def __init__(self, code: str, reason: str) -> None:
-        super().__init__(code, reason)
-        self.code, self.reason = code, reason
-
-
 def read_text_file(path: str, limit: int | None = None) -> str:
     """The text of a regular file, at most ``limit`` characters (default: the API's ``MAX_INPUT_CHARS``), as UTF-8
     (a BOM allowed). Only a regular file is opened (a FIFO would wait for a writer, ``/dev/zero`` never ends, a
@@ -511,7 +495,7 @@ def main(argv: list[str] | None = None) -> int:
         imported = read["read"]
     try:
         req = request_from_args(a)
-    except ConfigError as exc:
+    except FileRefused as exc:
         return _fail(exc.code, "model", f"--config {a.config}: {exc.reason}")
     if imported is not None:
         req = {**imported["request"], **req}          # a flag given beside the file wins over the file

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from calculator import api
-from calculator.__main__ import CANNOT_FILE, FileRefused, main, read_text_file
+from calculator.__main__ import CANNOT_FILE, main, read_text_file
+from calculator.errors import FileRefused
 from calculator.export import answer_export, answer_read, export
 from calculator.page.text import STRING_TABLES
 from export_grid import words
