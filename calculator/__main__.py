@@ -26,7 +26,7 @@ from typing import Any
 
 from pathlib import Path
 
-from . import vocab
+from . import __version__, vocab
 from .api import MAX_INPUT_CHARS, answer, answer_text, read_json
 from .errors import FileRefused, InputError
 from .inputs import INPUTS, InputSpec
@@ -43,6 +43,7 @@ def _add_flag(p: argparse.ArgumentParser, spec: InputSpec) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m calculator", description="GPU memory estimate for LLM fine-tuning.")
+    p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     src = p.add_mutually_exclusive_group()
     src.add_argument("--model", help="catalogue id or Hugging Face repo id (any case), e.g. llama-3.1-8b or "
                                       "Qwen/Qwen3-8B")
@@ -537,11 +538,16 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-if __name__ == "__main__":  # pragma: no cover
+def run() -> None:
+    """``vram-estimate`` (pyproject.toml's console script) and ``python -m calculator``: ``main``'s exit status."""
     try:
         code = main()
         sys.stdout.flush()
-    except BrokenPipeError:      # `python -m calculator ... | head`: the reader left; no traceback for that
+    except BrokenPipeError:      # `vram-estimate ... | head`: the reader left; no traceback for that
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         code = 0
     raise SystemExit(code)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    run()

@@ -1,4 +1,4 @@
-"""The site's own MkDocs plugin (``plugins: - site`` in mkdocs.yml, registered by pyproject.toml's entry point):
+"""The site's own MkDocs plugin (``plugins: - site`` in mkdocs.yml, registered by dev/pyproject.toml's entry point):
 site-wide build behaviour that the theme does not do by itself.
 
 * The unpublished-draft flag (the rule is ``sitebuild/publish.py``): while ``cms/config.yml`` names no real

@@ -138,6 +138,17 @@ def test_a_paged_optimizers_peak_is_not_called_the_drivers_figure(capsys) -> Non
     assert not any(x.strip().startswith("Driver (nvidia-smi)") for x in lines)
 
 
+def test_version_is_the_packages(capsys) -> None:
+    """``--version`` says the estimator's one version (``calculator.__version__``, which the pip wheel's metadata
+    reads too)."""
+    import calculator
+
+    with pytest.raises(SystemExit) as info:
+        main(["--version"])
+    assert info.value.code == 0
+    assert capsys.readouterr().out == f"python -m calculator {calculator.__version__}\n"
+
+
 def test_every_exception_class_of_the_estimator_is_in_errors_py() -> None:
     """One module holds the estimator's errors (calculator/errors.py): no other module of calculator/ defines an
     exception class of its own. calculator/export/ is the exports issue's room (its YAML reader's YamlError)."""
