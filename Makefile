@@ -62,4 +62,4 @@ snapshots: install
 	$(PY) -m frameworks.snapshots
 
 clean:
-	rm -rf site .pytest_cache build dist *.egg-info
+	rm -rf site .pytest_cache build dist *.egg-info dev/*.egg-info
