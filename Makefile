@@ -19,9 +19,13 @@ export NO_MKDOCS_2_WARNING := 1
 
 install: $(VENV)/.installed node_modules/.installed
 
-$(VENV)/.installed: pyproject.toml
+# Two editable installs: the estimator (pyproject.toml, `llm-vram-estimator`, with its export extra) and the checkout's
+# own distribution (dev/pyproject.toml: sitebuild with the MkDocs plugins, benchmarks, frameworks, the site's and the
+# tests' pins). The estimator's distribution was called `calculator` before: its old editable install goes first.
+$(VENV)/.installed: pyproject.toml dev/pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[docs,test,export]'
+	$(PY) -m pip uninstall --quiet --yes calculator 2>/dev/null || true
+	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[export]' -e './dev[docs,test]'
 	touch $@
 
 node_modules/.installed: package.json package-lock.json
@@ -58,4 +62,4 @@ snapshots: install
 	$(PY) -m frameworks.snapshots
 
 clean:
-	rm -rf site .pytest_cache build dist *.egg-info
+	rm -rf site .pytest_cache build dist *.egg-info dev/*.egg-info

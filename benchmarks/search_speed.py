@@ -8,17 +8,14 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from pathlib import Path
 
 from calculator import api
 from calculator.page.search import search
-from calculator.page.text import Strings
-
-ROOT = Path(__file__).resolve().parents[1]
+from calculator.page.text import STRING_TABLES, Strings
 
 
 def main() -> None:
-    s = Strings(json.loads((ROOT / "overrides" / "strings" / "en.json").read_text(encoding="utf-8"))["calc"], "en")
+    s = Strings(json.loads((STRING_TABLES / "en.json").read_text(encoding="utf-8"))["calc"], "en")
     queries = [("model", m.name[:i]) for m in api.MODELS.values() for i in range(1, len(m.name) + 1)]
     queries += [("gpu", g.name[:i]) for g in api.GPUS.values() for i in range(1, len(g.name) + 1)]
     start = time.perf_counter()

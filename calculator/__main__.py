@@ -7,7 +7,7 @@
 
 One flag per request key, made from its spec in ``calculator/inputs.py`` by its kind of value (underscores become
 dashes); unset flags take the API defaults. The text says every figure with the page's English words (the English
-string table, ``overrides/strings/en.json``) and formats (``calculator/page/text.py``).
+string table, ``calculator/strings/en.json``) and formats (``calculator/page/text.py``).
 Bad input prints the error code and field and exits with status 2, whatever it is: a flag's value (``--epochs nan``
 is ``out_of_range``, as the API says), a ``--config`` that is not a regular file or is longer than the API reads
 (``wrong_type`` / ``too_large``, and nothing beyond that limit is read), nested too deep, not JSON. Every string the
@@ -31,12 +31,12 @@ from typing import Any
 
 from pathlib import Path
 
-from . import vocab
+from . import __version__, vocab
 from .api import MAX_INPUT_CHARS, answer, answer_text, read_json
-from .errors import InputError
+from .errors import FileRefused, InputError
 from .inputs import INPUTS, InputSpec
-from .page.text import (Strings, counted, duration, filled, fmt_bytes, fmt_int, fmt_number, fmt_percent, money,
-                        plain_text, rate)
+from .page.text import (STRING_TABLES, Strings, counted, duration, filled, fmt_bytes, fmt_int, fmt_number,
+                        fmt_percent, money, plain_text, rate)
 
 def _add_flag(p: argparse.ArgumentParser, spec: InputSpec) -> None:
     """One flag per request key, its argument made by the key's kind of value (calculator/values.py): the flags
@@ -48,6 +48,7 @@ def _add_flag(p: argparse.ArgumentParser, spec: InputSpec) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m calculator", description="GPU memory estimate for LLM fine-tuning.")
+    p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     src = p.add_mutually_exclusive_group()
     src.add_argument("--model", help="catalogue id or Hugging Face repo id (any case), e.g. llama-3.1-8b or "
                                       "Qwen/Qwen3-8B")
@@ -65,32 +66,24 @@ def build_parser() -> argparse.ArgumentParser:
 MAX_CONFIG_BYTES = 4 * MAX_INPUT_CHARS + 3
 
 
-class ConfigError(Exception):
-    """A ``--config`` the CLI does not read: an API code and why, in words."""
-
-    def __init__(self, code: str, reason: str) -> None:
-        super().__init__(code, reason)
-        self.code, self.reason = code, reason
-
-
 def read_config(path: str) -> Any:
     """The config object of ``--config PATH``: the file as ``read_text_file`` reads any file the CLI is given (a
     regular file only, at most the API's input limit, UTF-8 with a BOM allowed), then the API's own JSON reader
-    (``api.read_json``: size, depth, long integers, NaN). ``ConfigError`` with the API's code otherwise (text that is
+    (``api.read_json``: size, depth, long integers, NaN). ``FileRefused`` with the API's code otherwise (text that is
     not UTF-8 is not JSON: ``invalid_json``)."""
     try:
         text = read_text_file(path)
     except FileRefused as exc:
-        raise ConfigError("invalid_json" if exc.code == "wrong_type" and "UTF-8" in exc.reason else exc.code,
+        raise FileRefused("invalid_json" if exc.code == "wrong_type" and "UTF-8" in exc.reason else exc.code,
                           exc.reason) from None
     try:
         return read_json(text, "model")
     except InputError as err:
-        raise ConfigError(err.code, "not a JSON object the estimator can read") from None
+        raise FileRefused(err.code, "not a JSON object the estimator can read") from None
 
 
 def request_from_args(a: argparse.Namespace) -> dict[str, Any]:
-    """The request of the flags (``read_config`` for ``--config``; ConfigError when it cannot be read)."""
+    """The request of the flags (``read_config`` for ``--config``; FileRefused when it cannot be read)."""
     req: dict[str, Any] = {}
     if a.config:
         req["model"] = read_config(a.config)
@@ -103,7 +96,7 @@ def request_from_args(a: argparse.Namespace) -> dict[str, Any]:
 
 
 #: The English string table: the CLI says every figure in the page's words and formats (calculator/page/text.py).
-STRINGS = Path(__file__).resolve().parents[1] / "overrides" / "strings" / "en.json"
+STRINGS = STRING_TABLES / "en.json"
 
 
 def english() -> Strings:
@@ -328,14 +321,6 @@ def _add_export_flags(p: argparse.ArgumentParser) -> None:
     p.add_argument("--force", action="store_true",
                    help="with --export: write into --out even when it holds another export's files (they are left "
                         "as they are, and listed)")
-
-
-class FileRefused(Exception):
-    """A file the CLI does not read: an API code and why, in words."""
-
-    def __init__(self, code: str, reason: str) -> None:
-        super().__init__(code, reason)
-        self.code, self.reason = code, reason
 
 
 def read_text_file(path: str, limit: int | None = None) -> str:
@@ -582,7 +567,7 @@ def main(argv: list[str] | None = None) -> int:
         imported = read["read"]
     try:
         req = request_from_args(a)
-    except ConfigError as exc:
+    except FileRefused as exc:
         return _fail(exc.code, "model", f"--config {a.config}: {exc.reason}")
     if imported is not None:
         req = {**imported["request"], **req}          # a flag given beside the file wins over the file
@@ -626,11 +611,16 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-if __name__ == "__main__":  # pragma: no cover
+def run() -> None:
+    """``vram-estimate`` (pyproject.toml's console script) and ``python -m calculator``: ``main``'s exit status."""
     try:
         code = main()
         sys.stdout.flush()
-    except BrokenPipeError:      # `python -m calculator ... | head`: the reader left; no traceback for that
+    except BrokenPipeError:      # `vram-estimate ... | head`: the reader left; no traceback for that
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         code = 0
     raise SystemExit(code)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    run()

@@ -8,6 +8,7 @@ per side, one class per cause, each with a code the string tables have words for
     PageError                     what the page's renderer cannot do (the build fails on it, naming it)
     ├── StringMissing             a text the page needs is missing from the language's string table
     └── FigureUnavailable         an inline figure the answer does not have (no workload, no price, a refused time)
+    FileRefused(code, reason)     a file the CLI does not read (``--config``, ``--import``): an API code and why
 
 The JSON boundary (``api``) and the page's worker entry (``page.Page``) answer every one of them and never raise;
 the site build catches exactly these classes (``sitebuild/plugin.py``), so any other exception is a bug and fails the
@@ -15,7 +16,8 @@ build as one. Standard library only.
 """
 from __future__ import annotations
 
-__all__ = ["EstimatorError", "InputError", "InputErrors", "TimeNotModelled", "PageError", "StringMissing", "FigureUnavailable"]
+__all__ = ["EstimatorError", "InputError", "InputErrors", "TimeNotModelled", "PageError", "StringMissing", "FigureUnavailable",
+           "FileRefused"]
 
 
 class EstimatorError(Exception):
@@ -59,3 +61,12 @@ class StringMissing(PageError, KeyError):
 
 class FigureUnavailable(PageError, ValueError):
     """A requested inline figure the answer does not have (no workload, no price, a refused time)."""
+
+
+class FileRefused(Exception):
+    """A file the CLI does not read (``--config PATH``, ``--import FILE``: not a regular file, too long, not UTF-8,
+    not JSON): a code of ``api.ERROR_CODES`` and why, in words (``reason``), for its ``error:`` line."""
+
+    def __init__(self, code: str, reason: str) -> None:
+        super().__init__(code, reason)
+        self.code, self.reason = code, reason

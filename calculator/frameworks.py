@@ -358,18 +358,25 @@ def request_defaults(framework: str, request: Mapping[str, Any] | None = None,
 
 
 def _check_table() -> None:
-    """Every entry names a request key or a regime key; a request-key value passes that key's own check."""
+    """Every entry names a request key or a regime key; a request-key value passes that key's own check. Checked at
+    import: a wrong entry fails every use at once (TypeError naming the framework, the key and the rule; not
+    ``assert``, which ``python -O`` would skip)."""
     for fw in FRAMEWORKS.values():
-        assert fw.id in IDS and LATEST[fw.id] in versions(fw.id), fw.id
+        if fw.id not in IDS or LATEST[fw.id] not in versions(fw.id):
+            raise TypeError(f"calculator/frameworks.py: {fw.id}: not in FRAMEWORK_IDS, or LATEST has no table")
         for d in fw.defaults:
-            assert d.key in BY_NAME or d.key in REGIME_KEYS, (fw.id, d.key)
-            assert d.source, (fw.id, d.key)
-            assert all(k in BY_NAME for k in d.when), (fw.id, d.key)
-            if d.key in REGIME_REQUEST:
-                assert d.value in REGIME_REQUEST[d.key][1], (fw.id, d.key, d.value)
             spec = BY_NAME.get(d.key)
-            if spec is not None and spec.choices and spec.kind == "enum":
-                assert d.value in spec.choices, (fw.id, d.key, d.value)
-
+            rules = (
+                ("names a request key or a regime key", d.key in BY_NAME or d.key in REGIME_KEYS),
+                ("says where the framework sets it (source)", bool(d.source)),
+                ("its `when` names request keys", all(k in BY_NAME for k in d.when)),
+                ("a regime's value is one of the regime's", d.key not in REGIME_REQUEST
+                 or d.value in REGIME_REQUEST[d.key][1]),
+                ("an enum's value is one of its choices", spec is None or not spec.choices or spec.kind != "enum"
+                 or d.value in spec.choices),
+            )
+            for rule, ok in rules:
+                if not ok:
+                    raise TypeError(f"calculator/frameworks.py: {fw.id} {fw.version}: {d.key}: {rule}")
 
 _check_table()

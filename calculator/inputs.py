@@ -7,7 +7,7 @@ where), and what it means. Everything else is derived from this table: request p
 against ``markdown_table()`` by tests/unit/test_inputs.py). ``TrainingSetup``'s defaults are tested against it.
 
 A new input is one entry here, its ``TrainingSetup`` field (when it is an estimate input), and its label and help
-in both string tables (``overrides/strings/<lang>.json``, ``calc.fields.<name>``) when the form shows it.
+in both string tables (``calculator/strings/<lang>.json``, ``calc.fields.<name>``) when the form shows it.
 Standard library only; no prose for readers here (the page's words live in the string tables).
 """
 from __future__ import annotations

@@ -2,7 +2,7 @@
 the phases of a step, the codes of a refused time, the verdicts and the page's runtime stages.
 
 The estimator produces these codes; the page (``calculator/page/``) and the CLI show them in the words of the string
-tables (``overrides/strings/<lang>.json``: ``components.<c>``, ``remedies.<r>``, ``notes.<n>``,
+tables (``calculator/strings/<lang>.json``: ``components.<c>``, ``remedies.<r>``, ``notes.<n>``,
 ``out.time_error.<e>``, ``verdict.<v>``, ``status.<stage>``); ``sitebuild/strings.py`` requires a text for every
 entry in both languages, and the tests tie each list to its other readers (a colour per component and a style per
 verdict in ``docs/assets/calc/calc.css``, the stages of ``docs/assets/calc/protocol.mjs``). Every reader looks the

@@ -5,7 +5,7 @@ hook file ``hooks/search.py`` only route MkDocs events here, and keep a build's 
 * ``plugin``   the calculator's MkDocs plugin: markers -> figures and widgets, the runtime and the wheel into the site
 * ``publish``  the one publish switch: which articles are unpublished drafts
 * ``cms``      the CMS configuration and the admin bundle copied into ``site/admin/``
-* ``strings``  the page strings, one table per language (``overrides/strings/<lang>.json``)
+* ``strings``  the page strings, one table per language (``calculator/strings/<lang>.json``)
 * ``markers``  finding and parsing the ``<!-- calc:… -->`` markers of a page
 * ``compute``  the estimator at build time: cached API calls that fail the build on a rejected request
 * ``articles`` what the build alone computes into an article: tables, inline figures, the assumptions sentence

@@ -1,4 +1,4 @@
-"""The calculator's MkDocs plugin (``plugins: - calc`` in mkdocs.yml, registered by pyproject.toml's entry point):
+"""The calculator's MkDocs plugin (``plugins: - calc`` in mkdocs.yml, registered by dev/pyproject.toml's entry point):
 markers in the Markdown become computed figures and widgets; the Python runtime and the estimator wheel are bundled
 into the site. The work itself is in ``sitebuild`` (markers, compute, articles, wheel, runtime) and
 ``calculator.page`` (every widget's markup, the same code the page's worker runs); this class only routes the

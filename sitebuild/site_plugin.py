@@ -1,4 +1,4 @@
-"""The site's own MkDocs plugin (``plugins: - site`` in mkdocs.yml, registered by pyproject.toml's entry point):
+"""The site's own MkDocs plugin (``plugins: - site`` in mkdocs.yml, registered by dev/pyproject.toml's entry point):
 site-wide build behaviour that the theme does not do by itself.
 
 * The unpublished-draft flag (the rule is ``sitebuild/publish.py``): while ``cms/config.yml`` names no real
@@ -6,7 +6,7 @@ site-wide build behaviour that the theme does not do by itself.
   ``extra.draft_default``) decides. A draft gets the banner, ``<meta name="robots" content="noindex">`` and
   Material's page status in the navigation.
 * The CMS's admin app, bundled from npm and copied into ``site/admin/`` with its configuration (``sitebuild/cms.py``).
-* Page strings in one table per language (``overrides/strings/<lang>.json``), given to the templates as
+* Page strings in one table per language (``calculator/strings/<lang>.json``), given to the templates as
   ``strings`` and to the page scripts as a JSON block.
 * Self-hosted fonts (``sitebuild/fonts.py``) and the offline guarantees: nothing in the built site reaches another
   host.

@@ -1,4 +1,5 @@
-"""The page strings: one table per language in ``overrides/strings/<lang>.json``, read by both build plugins
+"""The page strings: one table per language in ``calculator/strings/<lang>.json`` (the estimator's package data,
+``calculator.page.text.STRING_TABLES``), read by both build plugins
 (sitebuild/site_plugin.py for the site's own texts, sitebuild/plugin.py for the ``calc`` part). The page's scripts read
 the few they say themselves from a JSON block in every page (``page_script_strings``); the worker fetches the whole
 ``calc`` part as one cached file (``strings_file``) when a widget starts: the same words at build time and live."""
@@ -7,31 +8,31 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-from pathlib import Path
 from typing import Any
 
 from mkdocs.exceptions import PluginError
 
-STRINGS_DIR = Path(__file__).resolve().parents[1] / "overrides" / "strings"
+from calculator.page.text import STRING_TABLES
+
 LANGUAGES = ("ar", "en")
 
 
 def load_strings(lang: str) -> dict[str, Any]:
     """The whole table of ``lang``; FileNotFoundError names the missing file."""
-    return json.loads((STRINGS_DIR / f"{lang}.json").read_text(encoding="utf-8"))
+    return json.loads((STRING_TABLES / f"{lang}.json").read_text(encoding="utf-8"))
 
 
 @functools.lru_cache(maxsize=len(LANGUAGES))
 def _calc(lang: str, mtime: float) -> dict[str, Any]:
     table = load_strings(lang)
     if "calc" not in table:
-        raise PluginError(f"{STRINGS_DIR / f'{lang}.json'} has no 'calc' strings")
+        raise PluginError(f"{STRING_TABLES / f'{lang}.json'} has no 'calc' strings")
     return table["calc"]
 
 
 def calc_strings(lang: str) -> dict[str, Any]:
     """The ``calc`` part of a language's table (re-read when the file changes)."""
-    return _calc(lang, (STRINGS_DIR / f"{lang}.json").stat().st_mtime)
+    return _calc(lang, (STRING_TABLES / f"{lang}.json").stat().st_mtime)
 
 
 #: The ``calc`` strings the page's own scripts say before (or without) the runtime: calc.js's loading stages,
@@ -130,4 +131,4 @@ def check_calc_strings() -> None:
         s = Strings(calc_strings(lang), lang)
         missing = [path for path in required_calc_strings() if not s.has(path) or not s.get(path)]
         if missing:
-            raise PluginError(f"overrides/strings/{lang}.json: missing calc strings: {', '.join(missing)}")
+            raise PluginError(f"calculator/strings/{lang}.json: missing calc strings: {', '.join(missing)}")

@@ -1,6 +1,6 @@
 """The wheels the page loads into Pyodide: a tiny, deterministic wheel writer (no build backend, nothing
-committed). Only ``calculator/`` goes in, with every subpackage (``calculator/page/`` and any later one); the build
-code and the benchmarks never ship.
+committed). Only ``calculator/`` goes in, with every subpackage (``calculator/page/`` and any later one): the packages
+the pip wheel holds, found by the same setuptools lines (``packages``); the build code and the benchmarks never ship.
 
 Two loads. The first wheel (``calculator``) is what a page needs to show and recompute its widgets, as the bundled
 Pyodide's own bytecode (``sitebuild/bytecode.py``: no compiling in the reader's browser). The second load,
@@ -46,19 +46,28 @@ PAGE_DISTS = ("ruamel.yaml",)
 LATER_DIST = "calculator_export"
 
 
+def packages() -> list[str]:
+    """The estimator's packages as setuptools finds them for the pip wheel (pyproject.toml,
+    ``[tool.setuptools.packages.find]``): the one package list of both wheels."""
+    import setuptools
+
+    find = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"]["find"]
+    finder = setuptools.find_namespace_packages if find.get("namespaces", True) else setuptools.find_packages
+    return sorted(finder(str(PACKAGE_DIR.parent), include=find["include"], exclude=find.get("exclude", ())))
+
+
 def _ships(path: Path, later: bool = False) -> bool:
     rel = path.relative_to(PACKAGE_DIR)
     in_later = len(rel.parts) > 1 and rel.parts[0] in LATER
-    return (path.is_file() and (path.suffix == ".py" or path.name == "py.typed") and "__pycache__" not in rel.parts
-            and in_later == later)
+    return path.is_file() and (path.suffix == ".py" or path.name == "py.typed") and in_later == later
 
 
 def package_files(later: bool = False) -> list[Path]:
-    """The files of the estimator package that ship in the first wheel (or, ``later``, in the second load's),
-    subpackages included: every module and the py.typed marker, in a fixed order (their paths relative to the
-    package)."""
-    files = sorted((p for p in PACKAGE_DIR.rglob("*") if _ships(p, later)),
-                   key=lambda p: p.relative_to(PACKAGE_DIR).as_posix())
+    """The files of the estimator's packages (``packages``) that ship in the first wheel (or, ``later``, in the
+    second load's): every module and the py.typed marker, in a fixed order (their paths relative to the package).
+    The string tables do not: the site sends the page its words (sitebuild/strings.py)."""
+    files = sorted((p for name in packages() for p in (PACKAGE_DIR.parent / name.replace(".", "/")).iterdir()
+                    if _ships(p, later)), key=lambda p: p.relative_to(PACKAGE_DIR).as_posix())
     shipped = {p.relative_to(PACKAGE_DIR).as_posix() for p in files}
     missing = [name for name in REQUIRED if name not in shipped] if not later else \
         [f"{name}/__init__.py" for name in LATER if f"{name}/__init__.py" not in shipped]
@@ -73,8 +82,10 @@ def wheel_name(path: Path) -> str:
 
 
 def project_version() -> str:
-    data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    return str(data["project"]["version"])
+    """The estimator's version (``calculator.__version__``, which the pip wheel's metadata reads too)."""
+    from calculator import __version__
+
+    return __version__
 
 
 def sources_hash(later: bool = False) -> str:

@@ -3,19 +3,25 @@
 The one place that turns numbers into text for readers: the page (the site build runs it on CPython for the figures
 a page shows before any script runs, the page's worker in Pyodide for every later figure, so the two cannot differ)
 and the CLI (``calculator/__main__.py``, in English). Standard library only; no string of the page's languages is
-written here (they come from the string tables, ``overrides/strings/<lang>.json``, passed in as ``Strings``).
+written here (they come from the string tables, ``calculator/strings/<lang>.json``, passed in as ``Strings``).
 """
 from __future__ import annotations
 
 import re
 from decimal import ROUND_HALF_UP, Decimal
+from pathlib import Path
 from typing import Any, Callable
 
 from ..errors import StringMissing
 
 __all__ = ["Html", "Strings", "el", "join", "ltr", "filled", "plain_text", "counted", "rate", "plural_category", "amount",
            "duration", "money", "fmt_number", "fmt_int", "fmt_bytes", "fmt_percent", "fmt_count", "GB", "GIB", "MB",
-           "MIB", "MEMO_LIMIT"]
+           "MIB", "MEMO_LIMIT", "STRING_TABLES"]
+
+#: The string tables, one per language (``<lang>.json``: ``calc`` for the estimator's words, the rest for the
+#: site's): package data of the estimator, so an installed ``vram-estimate`` finds its words. The one place that
+#: says where they are: the CLI, the site build (sitebuild/strings.py), the tests and the benchmarks read them here.
+STRING_TABLES = Path(__file__).resolve().parents[1] / "strings"
 
 GB = 10**9
 GIB = 1 << 30

@@ -17,11 +17,12 @@ import pytest
 
 from calculator import api
 from sitebuild.strings import calc_strings
+from tests.docs.test_build import ARTICLES as ARTICLE_PAGES
 
 pytestmark = pytest.mark.docs
 
 ROOT = Path(__file__).resolve().parents[2]
-ARTICLES = ("vram-guide", "five-ways")
+ARTICLES = tuple(stem.removeprefix("articles/") for stem in ARTICLE_PAGES)   # every article of docs/articles/
 LANGS = ("ar", "en")
 
 # Units of memory in either language's spelling. A figure is a number right before one of them.

@@ -12,7 +12,6 @@ pytestmark = pytest.mark.docs
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 REQUIRED_PAGES = {"index", "articles/vram-guide", "articles/five-ways", "calculator", "glossary"}
-ARTICLES = ("articles/vram-guide", "articles/five-ways")
 
 
 def source_pages() -> list[str]:
@@ -22,6 +21,10 @@ def source_pages() -> list[str]:
         for p in DOCS.rglob("*.md")
         if not p.name.endswith(".en.md")
     )
+
+
+#: Every article in docs/articles/ (a new one is checked without an edit here): drafts while no CMS is connected.
+ARTICLES = tuple(stem for stem in source_pages() if stem.startswith("articles/"))
 
 
 def built_path(site: Path, stem: str, lang: str) -> Path:

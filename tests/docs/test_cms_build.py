@@ -20,6 +20,7 @@ from urllib.parse import urljoin
 import pytest
 import yaml
 
+from calculator.page.text import STRING_TABLES
 from sitebuild import cms
 from tests.docs.test_build import ARTICLES, built_path, parse, source_pages
 
@@ -111,7 +112,7 @@ def _nav_links(site: Path, path: Path) -> dict[str, bool]:
 
 
 def _strings(lang: str) -> dict:
-    return json.loads((ROOT / "overrides" / "strings" / f"{lang}.json").read_text(encoding="utf-8"))
+    return json.loads((STRING_TABLES / f"{lang}.json").read_text(encoding="utf-8"))
 
 
 # ---------------------------------------------------------------------------------------------------------------

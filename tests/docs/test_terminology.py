@@ -12,11 +12,13 @@ from pathlib import Path
 import pytest
 import yaml
 
+from calculator.page.text import STRING_TABLES
+
 pytestmark = pytest.mark.docs
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
-STRINGS = ROOT / "overrides" / "strings"
+STRINGS = STRING_TABLES
 _TASHKEEL = re.compile(r"[\u064b-\u0652\u0670\u0640]")     # harakat, shadda, sukun, dagger alif, tatweel
 
 
@@ -51,7 +53,7 @@ def texts(lang: str) -> dict[str, str]:
     pages = sorted(DOCS.rglob("*.md"))
     mine = [p for p in pages if p.name.endswith(".en.md") == (lang == "en")]
     assert len(mine) >= 6, mine
-    return {**{str(p.relative_to(ROOT)): body(p) for p in mine}, f"overrides/strings/{lang}.json": strings_text(lang)}
+    return {**{str(p.relative_to(ROOT)): body(p) for p in mine}, str((STRINGS / f"{lang}.json").relative_to(ROOT)): strings_text(lang)}
 
 
 def bare(text: str) -> str:

@@ -16,13 +16,15 @@ from calc_pages import loaded, url
 pytestmark = pytest.mark.e2e
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
-ARTICLES = ("articles/vram-guide/", "articles/five-ways/")
 WIDE = {"width": 1400, "height": 900}
 
 
 def page_paths() -> list[str]:
     stems = sorted(str(p.relative_to(DOCS).with_suffix("")) for p in DOCS.rglob("*.md") if not p.name.endswith(".en.md"))
     return ["" if s == "index" else f"{s}/" for s in stems]
+
+
+ARTICLES = [path for path in page_paths() if path.startswith("articles/")]   # every article of docs/articles/
 
 
 @pytest.mark.parametrize("lang", ["ar", "en"])

@@ -11,6 +11,7 @@ from typing import Any
 from calculator import api
 from calculator.errors import InputError
 from calculator.models import Attention, Optimizer, Precision
+from calculator.page.text import STRING_TABLES
 
 MODELS = ("llama-3.1-8b", "qwen2.5-7b", "mistral-7b-v0.3")
 GPUS = ("h100-80gb", "a100-80gb", "rtx-4090", "v100-32gb", "mi300x", "l4", "rtx-a6000")
@@ -98,7 +99,5 @@ def words(lang: str) -> dict[str, str]:
     """The comment words of the files in one language, as the page and the CLI pass them (the string table's
     ``calc.run.comments``)."""
     import json
-    from pathlib import Path
-    table = json.loads((Path(__file__).resolve().parents[2] / "overrides" / "strings" / f"{lang}.json")
-                       .read_text(encoding="utf-8"))
+    table = json.loads((STRING_TABLES / f"{lang}.json").read_text(encoding="utf-8"))
     return dict(table["calc"]["run"]["comments"])

@@ -11,8 +11,10 @@ from pathlib import Path
 import pytest
 
 from calculator import api
-from calculator.__main__ import CANNOT_FILE, FileRefused, main, read_text_file
+from calculator.__main__ import CANNOT_FILE, main, read_text_file
+from calculator.errors import FileRefused
 from calculator.export import answer_export, answer_read, export
+from calculator.page.text import STRING_TABLES
 from export_grid import words
 
 pytestmark = pytest.mark.unit
@@ -40,7 +42,7 @@ def test_export_writes_the_targets_files_and_what_it_cannot_express(tmp_path, ca
     assert [c["key"] for c in cannot["cannot_express"]] == [c.key for c in e.cannot_express]
     fused = next(c for c in cannot["cannot_express"] if c["key"] == "fused_linear_cross_entropy")
     assert fused["becomes"] is True and fused["reason"] == "trl_fused_lm_head_always"
-    assert fused["reason_text"] == json.loads(Path("overrides/strings/en.json").read_text(encoding="utf-8"))[
+    assert fused["reason_text"] == json.loads((STRING_TABLES / "en.json").read_text(encoding="utf-8"))[
         "calc"]["run"]["reasons"]["trl_fused_lm_head_always"]
     assert fused["what_to_do"] == "none" and fused["what_to_do_text"] is None     # nothing for the reader to do
     printed = capsys.readouterr().out

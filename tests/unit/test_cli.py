@@ -136,3 +136,30 @@ def test_a_paged_optimizers_peak_is_not_called_the_drivers_figure(capsys) -> Non
     lines = capsys.readouterr().out.splitlines()
     assert any(x.strip().startswith("Peak memory per GPU (nvidia-smi)") for x in lines)
     assert not any(x.strip().startswith("Driver (nvidia-smi)") for x in lines)
+
+
+def test_version_is_the_packages(capsys) -> None:
+    """``--version`` says the estimator's one version (``calculator.__version__``, which the pip wheel's metadata
+    reads too)."""
+    import calculator
+
+    with pytest.raises(SystemExit) as info:
+        main(["--version"])
+    assert info.value.code == 0
+    assert capsys.readouterr().out == f"python -m calculator {calculator.__version__}\n"
+
+
+def test_every_exception_class_of_the_estimator_is_in_errors_py() -> None:
+    """One module holds the estimator's errors (calculator/errors.py): no other module of calculator/ defines an
+    exception class of its own. calculator/export/ is the exports issue's room (its YAML reader's YamlError)."""
+    import importlib
+    import inspect
+
+    for path in sorted((ROOT / "calculator").rglob("*.py")):
+        rel = path.relative_to(ROOT).with_suffix("")
+        if rel.parts[1] == "export" or rel.name == "errors":
+            continue
+        module = importlib.import_module(".".join(rel.parts[:-1] if rel.name == "__init__" else rel.parts))
+        own = [name for name, obj in vars(module).items() if inspect.isclass(obj)
+               and issubclass(obj, BaseException) and obj.__module__ == module.__name__]
+        assert not own, f"{rel}: {own} belong in calculator/errors.py"

@@ -118,3 +118,22 @@ def test_the_worker_hands_the_page_the_framework_table_and_no_page_markup_carrie
     html = str(render_widget(Strings(calc_strings("en"), "en"), "estimator", "calc-estimator-1",
                              estimator.KIND.state({}, fixed={}), {}))
     assert "framework-defaults" not in html and '&quot;torchtune&quot;' not in html and '"torchtune":' not in html
+
+
+@pytest.mark.parametrize(("change", "rule"), [
+    ({"key": "no_such_key"}, "names a request key or a regime key"),
+    ({"source": ""}, "says where the framework sets it"),
+    ({"when": {"no_such_key": True}}, "its `when` names request keys"),
+    ({"key": "optimizer", "value": "no_such_optimizer"}, "an enum's value is one of its choices"),
+])
+def test_a_wrong_table_entry_fails_with_its_rule_even_under_python_O(monkeypatch, change, rule) -> None:
+    """The table checks itself with real checks (TypeError naming the framework, the key and the rule), not
+    ``assert``, which ``python -O`` strips."""
+    import dataclasses
+
+    (fw_id, version), fw = next((k, f) for k, f in frameworks.FRAMEWORKS.items() if f.defaults)
+    wrong = dataclasses.replace(fw.defaults[0], **change)
+    monkeypatch.setitem(frameworks.FRAMEWORKS, (fw_id, version),
+                        dataclasses.replace(fw, defaults=(wrong, *fw.defaults[1:])))
+    with pytest.raises(TypeError, match=f"{fw_id} {version}: {wrong.key}: {rule}"):
+        frameworks._check_table()

@@ -7,18 +7,17 @@ from __future__ import annotations
 import json
 import re
 from html.parser import HTMLParser
-from pathlib import Path
 
 import pytest
 
 from calculator import api
 from calculator.page import render_results
 from calculator.page.kinds import WIDGET_KINDS
-from calculator.page.text import Strings
+from calculator.page.text import STRING_TABLES, Strings
 
 pytestmark = pytest.mark.unit
 
-STRINGS = Path(__file__).resolve().parents[2] / "overrides" / "strings"
+STRINGS = STRING_TABLES
 S = {lang: Strings(json.loads((STRINGS / f"{lang}.json").read_text(encoding="utf-8"))["calc"], lang)
      for lang in ("ar", "en")}
 

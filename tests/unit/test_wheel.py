@@ -1,5 +1,5 @@
 """The browser wheel (sitebuild/wheel.py): every module of the estimator package ships, subpackages included, and
-nothing else. The file list is pinned here: a module added to calculator/ (or a new subpackage) changes it on
+nothing else; its packages are the pip wheel's (tests/docs/test_install.py installs that one). The file list is pinned here: a module added to calculator/ (or a new subpackage) changes it on
 purpose, never by accident, and one left out fails before a reader's page does."""
 from __future__ import annotations
 
@@ -149,16 +149,20 @@ def test_a_changed_install_fails_the_build(tmp_path, monkeypatch):
 
 
 def test_subpackages_ship_and_caches_do_not(tmp_path, monkeypatch):
+    """The packages setuptools finds (a folder with an __init__.py) ship, whatever their depth; a folder that is no
+    package (the string tables, a stray script) and caches do not, in the page's wheel as in the pip wheel."""
     pkg = tmp_path / "calculator"
-    for rel in ("api.py", "py.typed", "page/__init__.py", "page/kinds/estimator.py", "page/__pycache__/x.pyc",
-                "__pycache__/api.cpython-311.pyc", "notes.txt", "export/__init__.py", "export/trl.py"):
+    for rel in ("__init__.py", "api.py", "py.typed", "page/__init__.py", "page/kinds/__init__.py",
+                "page/kinds/estimator.py", "page/__pycache__/x.pyc", "__pycache__/api.cpython-311.pyc", "notes.txt",
+                "strings/en.json", "scratch/try.py", "export/__init__.py", "export/trl.py"):
         (pkg / rel).parent.mkdir(parents=True, exist_ok=True)
         (pkg / rel).write_text("# " + rel)
     monkeypatch.setattr(wheel, "PACKAGE_DIR", pkg)
+    assert wheel.packages() == ["calculator", "calculator.export", "calculator.page", "calculator.page.kinds"]
     names = _names(wheel.write_wheel(tmp_path / "out"))
     assert [n for n in names if not n.startswith("calculator-")] == [
-        "calculator/api.py", "calculator/page/__init__.py", "calculator/page/kinds/estimator.py",
-        "calculator/py.typed"]
+        "calculator/__init__.py", "calculator/api.py", "calculator/page/__init__.py",
+        "calculator/page/kinds/__init__.py", "calculator/page/kinds/estimator.py", "calculator/py.typed"]
     with zipfile.ZipFile(tmp_path / "out" / f"calculator-{wheel.project_version()}-py3-none-any.whl") as zf:
         assert zf.read("calculator/page/kinds/estimator.py") == b"# page/kinds/estimator.py"
     later = _names(wheel.write_wheel(tmp_path / "later", later=True))
