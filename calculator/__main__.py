@@ -33,7 +33,7 @@ from pathlib import Path
 
 from . import __version__, vocab
 from .api import MAX_INPUT_CHARS, answer, answer_text, read_json
-from .errors import FileRefused, InputError
+from .errors import FileRefused, InputError, StaleFiles
 from .inputs import INPUTS, InputSpec
 from .page.text import (STRING_TABLES, Strings, counted, duration, filled, fmt_bytes, fmt_int, fmt_number,
                         fmt_percent, money, plain_text, rate)
@@ -382,14 +382,6 @@ def import_files(paths: list[str]) -> dict[str, Any]:
         name = Path(path).name
         files[name if name not in files else path] = read_text_file(path)
     return answer_read({"target": "auto", "files": files})
-
-
-class StaleFiles(Exception):
-    """``--out`` holds files of an earlier export that this one does not write (``stale``), and no ``--force``."""
-
-    def __init__(self, stale: list[str]) -> None:
-        super().__init__(stale)
-        self.stale = stale
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ build as one. Standard library only.
 """
 from __future__ import annotations
 
-__all__ = ["EstimatorError", "InputError", "InputErrors", "TimeNotModelled", "PageError", "StringMissing", "FigureUnavailable",
+__all__ = ["EstimatorError", "InputError", "InputErrors", "TimeNotModelled", "PageError", "StringMissing", "FigureUnavailable", "StaleFiles",
            "FileRefused"]
 
 
@@ -70,3 +70,11 @@ class FileRefused(Exception):
     def __init__(self, code: str, reason: str) -> None:
         super().__init__(code, reason)
         self.code, self.reason = code, reason
+
+
+class StaleFiles(Exception):
+    """``--out`` holds files of an earlier export that this one does not write (``stale``), and no ``--force``."""
+
+    def __init__(self, stale: list[str]) -> None:
+        super().__init__(stale)
+        self.stale = stale
