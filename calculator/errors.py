@@ -16,8 +16,8 @@ build as one. Standard library only.
 """
 from __future__ import annotations
 
-__all__ = ["EstimatorError", "InputError", "InputErrors", "TimeNotModelled", "PageError", "StringMissing", "FigureUnavailable", "StaleFiles",
-           "FileRefused"]
+__all__ = ["EstimatorError", "InputError", "InputErrors", "TimeNotModelled", "PageError", "StringMissing", "FigureUnavailable",
+           "FileRefused", "StaleFiles"]
 
 
 class EstimatorError(Exception):
