@@ -15,6 +15,7 @@ rendered from codes (``COMMENT_CODES``) through the caller's table of words, err
 """
 from __future__ import annotations
 
+import json
 from typing import Any, Callable, Mapping
 
 from .. import api, frameworks
@@ -117,6 +118,13 @@ def read(target: str, files: Mapping[str, str]) -> Read:
 # =====================================================================================================================
 
 
+def _strict(answer: dict[str, Any]) -> dict[str, Any]:
+    """``answer`` when it is strict JSON (no NaN or Infinity, which the page's JSON.parse refuses); raises
+    ValueError otherwise (the boundary answers ``internal_error``: the readers drop non-finite values first)."""
+    json.dumps(answer, allow_nan=False)
+    return answer
+
+
 def _refusal(errors: list[dict[str, Any]], **more: Any) -> dict[str, Any]:
     return {"ok": False, "error": errors[0], "errors": errors, **more}
 
@@ -170,7 +178,7 @@ def answer_read(obj: Any) -> dict[str, Any]:
         if r.errors or r.request is None:
             errors = list(r.errors) or [{"code": "internal_error", "field": None, "file": None}]
             return _refusal(errors, unread=list(r.unread), target=r.target)
-        return {"ok": True, "read": r.as_json()}
+        return _strict({"ok": True, "read": r.as_json()})
     except (RecursionError, MemoryError, OverflowError):
         return _refusal([{"code": "too_large", "field": None, "file": None}], unread=[])
     except Exception:  # noqa: BLE001 - the boundary never raises

@@ -218,7 +218,7 @@ def read(state: ReadState, cfgs: Mapping[str, Mapping[str, Any]], kinds: Mapping
         if state.typed(name, "peft_use_dora", t("peft_use_dora"), bool):
             state.error("not_modelled", name, "peft_use_dora")
     if method == "qlora":
-        kw = t("bnb_config_kwargs") or {}
+        kw = state.mapping(name, "bnb_config_kwargs", t("bnb_config_kwargs"))
         state.set("double_quant", kw.get("bnb_4bit_use_double_quant", True) is True)
         state.set("qlora_backend", "bitsandbytes")
     state.set("seq_len", state.typed(name, "sequence_len", t("sequence_len"), int) if "sequence_len" in cfg
@@ -233,7 +233,7 @@ def read(state: ReadState, cfgs: Mapping[str, Mapping[str, Any]], kinds: Mapping
     if opt is None:
         state.error("not_modelled", name, "optimizer")
     state.set("optimizer", opt)
-    attn = t("attn_implementation")
+    attn = state.name(name, "attn_implementation", t("attn_implementation"))
     amap = {None: "sdpa", "sdpa": "sdpa", "eager": "eager", "flash_attention_2": "flash", "flash_attention_3": "flash"}
     if t("flash_attention") is True:
         attn = "flash_attention_2"

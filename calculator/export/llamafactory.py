@@ -217,7 +217,7 @@ def read(state: ReadState, cfgs: Mapping[str, Mapping[str, Any]], kinds: Mapping
     for key in ("use_galore", "use_apollo", "use_badam", "use_adam_mini", "use_muon", "use_unsloth", "use_unsloth_gc"):
         if t(key) is True:
             state.error("not_modelled", name, key)
-    attn = t("flash_attn") or "auto"
+    attn = state.name(name, "flash_attn", t("flash_attn")) or "auto"
     amap = {"auto": "sdpa", "sdpa": "sdpa", "disabled": "eager", "fa2": "flash", "fa3": "flash"}
     if attn not in amap:
         state.error("unknown_value", name, "flash_attn")

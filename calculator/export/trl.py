@@ -233,7 +233,7 @@ def read(state: ReadState, cfgs: Mapping[str, Mapping[str, Any]], kinds: Mapping
     offload = state.typed(name, "activation_offloading", t("activation_offloading"), bool) or False
     state.set("activation_offloading", offload or (isinstance(kwargs, dict) and kwargs.get("offload") is True))
     state.set("torch_compile", state.typed(name, "torch_compile", t("torch_compile"), bool) or False)
-    attn = t("attn_implementation")
+    attn = state.name(name, "attn_implementation", t("attn_implementation"))
     amap = {None: "sdpa", "sdpa": "sdpa", "eager": "eager", "flash_attention_2": "flash", "flash_attention_3": "flash"}
     if attn not in amap:
         state.error("unknown_value", name, "attn_implementation")
@@ -271,9 +271,10 @@ def read(state: ReadState, cfgs: Mapping[str, Mapping[str, Any]], kinds: Mapping
         state.set("gradient_checkpointing", True)
     if state.keys.get("sharding") not in (None, "none") and not state.keys.get("deepspeed"):
         ga = state.keys.get("grad_accum_steps", 1)
-        sync = ((cfg.get("accelerator_config") or {}).get("gradient_accumulation_kwargs") or {}).get(
-            "sync_each_batch", False) if isinstance(cfg.get("accelerator_config"), dict) else False
-        t("accelerator_config")
+        acc_cfg = state.mapping(name, "accelerator_config", t("accelerator_config"))
+        sync = state.typed(name, "accelerator_config.gradient_accumulation_kwargs.sync_each_batch", state.mapping(
+            name, "accelerator_config.gradient_accumulation_kwargs", acc_cfg.get("gradient_accumulation_kwargs")).get(
+                "sync_each_batch"), bool) is True
         state.set("no_sync_accumulation", ga > 1 and not sync)
         state.set("frozen_param_grads", False)
     storage = state.keys.pop("_quant_storage", None)

@@ -119,3 +119,92 @@ def test_companions_set_the_gpus_and_the_sharding() -> None:
     q = r.request
     assert (q["sharding"], q["deepspeed"], q["cpu_offload"], q["reduce_bucket_size"]) == ("zero2", True, True,
                                                                                           4096 * 4096)
+
+
+_AXO = ("base_model: meta-llama/Llama-3.1-8B\nadapter: qlora\nload_in_4bit: true\nlora_r: 16\n"
+        "lora_target_linear: true\nmicro_batch_size: 2\nbf16: true\n")
+_TRL = "model_name_or_path: meta-llama/Llama-3.1-8B\nuse_peft: true\nper_device_train_batch_size: 2\n"
+_LF = "model_name_or_path: meta-llama/Llama-3.1-8B\nstage: sft\nfinetuning_type: lora\nlora_target: all\n"
+_FSDP = "distributed_type: FSDP\nnum_processes: 2\nmixed_precision: bf16\n"
+_DS = {"zero_optimization": {"stage": 2}, "bf16": {"enabled": "auto"}}
+
+
+def _ds_with(**changes: object) -> str:
+    ds = json.loads(json.dumps(_DS))
+    for path, value in changes.items():
+        *outer, last = path.split("__")
+        cur = ds
+        for key in outer:
+            cur = cur.setdefault(key, {})
+        cur[last] = value
+    return json.dumps(ds)
+
+
+@pytest.mark.parametrize("files, file, field", [
+    # DeepSpeed sections that are not mappings (reliability review R5)
+    ({"axolotl.yaml": _AXO + "deepspeed: ds_config.json\n", "ds_config.json": _ds_with(bf16=True)},
+     "ds_config.json", "bf16"),
+    ({"axolotl.yaml": _AXO + "deepspeed: ds_config.json\n", "ds_config.json": _ds_with(bf16="auto")},
+     "ds_config.json", "bf16"),
+    ({"axolotl.yaml": _AXO + "deepspeed: ds_config.json\n",
+      "ds_config.json": _ds_with(zero_optimization__offload_optimizer="cpu")},
+     "ds_config.json", "zero_optimization.offload_optimizer"),
+    ({"axolotl.yaml": _AXO + "deepspeed: ds_config.json\n",
+      "ds_config.json": _ds_with(zero_optimization__offload_param=[1])},
+     "ds_config.json", "zero_optimization.offload_param"),
+    # accelerate sections
+    ({"sft.yaml": _TRL, "accelerate.yaml": _FSDP + "fsdp_config: [a, b]\n"}, "accelerate.yaml", "fsdp_config"),
+    ({"sft.yaml": _TRL, "accelerate.yaml": _FSDP + "fsdp_config: full\n"}, "accelerate.yaml", "fsdp_config"),
+    ({"sft.yaml": _TRL, "accelerate.yaml": "distributed_type: DEEPSPEED\nnum_processes: 2\ndeepspeed_config: 3\n"},
+     "accelerate.yaml", "deepspeed_config"),
+    ({"sft.yaml": _TRL, "accelerate.yaml": "distributed_type: DEEPSPEED\nnum_processes: 2\ndeepspeed_config: true\n"},
+     "accelerate.yaml", "deepspeed_config"),
+    # names that are lists or mappings
+    ({"sft.yaml": _TRL + "attn_implementation: [sdpa]\n"}, "sft.yaml", "attn_implementation"),
+    ({"axolotl.yaml": _AXO + "attn_implementation: {a: 1}\n"}, "axolotl.yaml", "attn_implementation"),
+    ({"llamafactory.yaml": _LF + "flash_attn: [fa2]\n"}, "llamafactory.yaml", "flash_attn"),
+    ({"llamafactory.yaml": _LF + "flash_attn: {a: 1}\n"}, "llamafactory.yaml", "flash_attn"),
+    # Axolotl's bitsandbytes keywords, TRL's accelerator_config under FSDP
+    ({"axolotl.yaml": _AXO + "bnb_config_kwargs: [1, 2]\n"}, "axolotl.yaml", "bnb_config_kwargs"),
+    ({"axolotl.yaml": _AXO + "bnb_config_kwargs: text\n"}, "axolotl.yaml", "bnb_config_kwargs"),
+    ({"sft.yaml": _TRL + "gradient_accumulation_steps: 4\naccelerator_config:\n  gradient_accumulation_kwargs: 3\n",
+      "accelerate.yaml": _FSDP + "fsdp_config:\n  fsdp_version: 2\n"},
+     "sft.yaml", "accelerator_config.gradient_accumulation_kwargs"),
+    ({"sft.yaml": _TRL + "gradient_accumulation_steps: 4\naccelerator_config: [1]\n",
+      "accelerate.yaml": _FSDP + "fsdp_config:\n  fsdp_version: 2\n"}, "sft.yaml", "accelerator_config"),
+])
+def test_a_value_of_the_wrong_kind_is_wrong_type_naming_file_and_key(files, file, field) -> None:
+    """Reliability review R5: a section or a name of the wrong type is ``wrong_type`` naming the file and the key,
+    never ``internal_error``."""
+    from calculator.export import answer_read
+    out = answer_read({"target": "auto", "files": files})
+    assert not out["ok"]
+    assert {"code": "wrong_type", "file": file, "field": field} in out["errors"], out["errors"]
+
+
+@pytest.mark.parametrize("text", [".inf", "-.inf", ".nan"])
+def test_non_finite_numbers_never_reach_an_answer(text) -> None:
+    """Reliability review R8: an unread key's non-finite value is listed as None, a read one is ``out_of_range``,
+    and every answer is strict JSON."""
+    from calculator.export import answer_read
+    out = answer_read({"target": "auto", "files": {"sft.yaml": _TRL + f"warmup_ratio: {text}\n"}})
+    assert out["ok"]
+    json.dumps(out, allow_nan=False)
+    assert [u["value"] for u in out["read"]["unread"] if u["key"] == "warmup_ratio"] == [None]
+    out = answer_read({"target": "auto", "files": {"sft.yaml": _TRL + f"num_train_epochs: {text}\n"}})
+    json.dumps(out, allow_nan=False)
+    assert {"code": "out_of_range", "file": "sft.yaml", "field": "num_train_epochs"} in out["errors"]
+
+
+def test_cli_import_json_is_strict_json(tmp_path, capsys) -> None:
+    """Reliability review R8: ``--import x.yaml --json`` with an unread ``.inf`` prints JSON every parser takes."""
+    from calculator.__main__ import main
+    path = tmp_path / "sft.yaml"
+    path.write_text(_TRL + "warmup_ratio: .inf\nmax_grad_norm: .nan\n", encoding="utf-8")
+    assert main(["--import", str(path), "--gpu", "h100-80gb", "--json"]) == 0
+
+    def refuse(constant: str) -> None:
+        raise AssertionError(f"not strict JSON: {constant}")
+
+    out = json.loads(capsys.readouterr().out, parse_constant=refuse)
+    assert {u["key"]: u["value"] for u in out["imported"]["unread"]}["warmup_ratio"] is None
