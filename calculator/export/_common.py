@@ -51,7 +51,7 @@ WHAT_TO_DO: tuple[str, ...] = (
 #: Why a key was rewritten without changing the estimate (``Export.adjustments``): ``calc.run.adjusted.<code>``.
 ADJUST_REASONS: tuple[str, ...] = ("same_regime_lora_16bit_base", "ignored_by_estimate", "fused_replaces_chunked")
 #: Why a key of a pasted file was not read (``Read.unread``): ``calc.run.unread.<code>``.
-UNREAD_CODES: tuple[str, ...] = ("not_read", "not_modelled", "unknown_model")
+UNREAD_CODES: tuple[str, ...] = ("not_read", "not_modelled", "unknown_model", "deprecated")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -618,10 +618,15 @@ class ReadState:
         return main[0], cfgs[main[0]]
 
     def read_model(self, file: str, cfg: Mapping[str, Any], key: str) -> None:
-        """The catalogue model a file's Hub id names; an id the catalogue lacks is listed (``unknown_model``)."""
-        self.model = model_from_repo(self.take(file, cfg, key))
-        if self.model is None and cfg.get(key) is not None:
-            self.unread_key(file, key, cfg[key], "unknown_model")
+        """The catalogue model a file's Hub id names; an id the catalogue lacks is listed (``unknown_model``), and a
+        checkpoint quantised ahead of time (AWQ, GPTQ…: its weights load in 4 or 8 bits whatever the file says) is
+        noted as ``not_modelled``."""
+        repo = self.take(file, cfg, key)
+        self.model = model_from_repo(repo)
+        if self.model is None and repo is not None:
+            self.unread_key(file, key, repo, "unknown_model")
+        if prequantized(repo):
+            self.unread_key(file, key, repo, "not_modelled")
 
 
 def _scalar_like(v: Any) -> bool:
@@ -629,6 +634,15 @@ def _scalar_like(v: Any) -> bool:
     if isinstance(v, float):
         return math.isfinite(v)
     return v is None or isinstance(v, (bool, int, str))
+
+
+#: Words of a Hub id that name a checkpoint quantised ahead of time by a method other than bitsandbytes.
+_PREQUANTIZED = frozenset({"awq", "gptq", "gguf", "exl2", "hqq", "aqlm", "eetq", "marlin"})
+
+
+def prequantized(repo: Any) -> bool:
+    """Whether a Hub id names an AWQ/GPTQ/… checkpoint (``TechxGenus/Meta-Llama-3-8B-Instruct-AWQ``)."""
+    return isinstance(repo, str) and bool(name_words(repo) & _PREQUANTIZED)
 
 
 def model_from_repo(repo: Any) -> str | None:
@@ -678,8 +692,49 @@ def parse_texts(files: Mapping[str, str], state: ReadState) -> dict[str, dict[st
     return out
 
 
-def kind_of(cfg: Mapping[str, Any]) -> str:
-    """What a parsed file is: ``deepspeed``, ``accelerate``, ``unsloth``, ``axolotl``, ``llamafactory``, ``trl``."""
+#: Keys that say which framework's training file a mapping is, each key only under the framework whose own
+#: parser defines it (LLaMA-Factory's ``model_name_or_path`` is TRL's too, so it counts for TRL alone).
+_SIGNS: dict[str, frozenset[str]] = {
+    "axolotl": frozenset({"base_model", "base_model_config", "micro_batch_size", "sequence_len", "adapter", "datasets",
+                          "num_epochs", "lora_target_linear", "sample_packing", "flash_attention", "rl", "rl_beta",
+                          "optimizer", "val_set_size", "special_tokens", "tokenizer_type", "wandb_project",
+                          "bnb_config_kwargs", "fsdp", "unfrozen_parameters", "pad_to_sequence_len", "plugins",
+                          "chat_template", "eval_sample_packing", "peft_use_dora", "peft_use_rslora"}),
+    "llamafactory": frozenset({"stage", "finetuning_type", "cutoff_len", "template", "dataset", "lora_target",
+                               "quantization_bit", "quantization_method", "flash_attn", "do_train", "pref_beta",
+                               "pref_loss", "disable_gradient_checkpointing", "dataset_dir", "overwrite_cache",
+                               "preprocessing_num_workers", "val_size", "pure_bf16", "infer_dtype", "enable_liger_kernel",
+                               "plot_loss", "overwrite_output_dir", "double_quantization", "use_galore"}),
+    "trl": frozenset({"model_name_or_path", "dataset_name", "use_peft", "lora_target_modules", "max_length", "dtype",
+                      "activation_checkpointing", "use_bnb_nested_quant", "load_in_4bit", "bnb_4bit_quant_type",
+                      "per_device_train_batch_size", "num_train_epochs", "lora_r", "lora_alpha", "packing", "beta",
+                      "loss_type", "precompute_ref_log_probs", "dataset_text_field", "attn_implementation",
+                      "num_generations", "reward_funcs", "use_liger_kernel", "disable_dropout"}),
+    # LLaMA-Factory's v1 format (examples/v1 on its main branch): sections the 0.9.5 parser has no field for
+    "llamafactory_v1": frozenset({"model_class", "peft_config", "dist_config", "kernel_config", "train_dataset",
+                                  "sample_backend", "quant_config"}),
+}
+#: Words of a file name that break a tie between frameworks (the page names every paste ``config.yaml``).
+_NAME_HINTS = {"axolotl": "axolotl", "llamafactory": "llamafactory", "llama_factory": "llamafactory",
+               "lf": "llamafactory", "trl": "trl", "sft": "trl", "dpo": "trl", "unsloth": "unsloth"}
+
+
+def name_words(name: str) -> set[str]:
+    """The lower-case words of a file name (``examples/qwen3_lora_dpo.yaml`` -> qwen3, lora, dpo, yaml)."""
+    word, words = "", set()
+    for ch in name.lower() + " ":
+        if ch.isalnum():
+            word += ch
+        elif word:
+            words.add(word)
+            word = ""
+    return words
+
+
+def kind_of(cfg: Mapping[str, Any], name: str = "") -> str:
+    """What a parsed file is, from its keys and structure: ``deepspeed``, ``accelerate``, ``unsloth``, ``axolotl``,
+    ``llamafactory``, ``trl``, ``llamafactory_v1`` (recognised, not read), or ``unknown``. The file name only breaks
+    a tie between frameworks whose keys fit equally."""
     if "__python__" in cfg:
         return "unsloth"
     if "zero_optimization" in cfg or "train_micro_batch_size_per_gpu" in cfg:
@@ -688,11 +743,18 @@ def kind_of(cfg: Mapping[str, Any]) -> str:
         return "accelerate"
     if isinstance(cfg.get("training"), dict) or isinstance(cfg.get("lora"), dict):
         return "unsloth"
-    if "base_model" in cfg or "micro_batch_size" in cfg or "sequence_len" in cfg:
-        return "axolotl"
-    if "stage" in cfg or "finetuning_type" in cfg or "cutoff_len" in cfg:
-        return "llamafactory"
-    return "trl"
+    keys = {k for k in cfg if isinstance(k, str)}
+    if len(keys & _SIGNS["llamafactory_v1"]) >= 2:
+        return "llamafactory_v1"
+    scores = {kind: len(keys & signs) for kind, signs in _SIGNS.items() if kind != "llamafactory_v1"}
+    best = max(scores.values())
+    top = [kind for kind, n in scores.items() if n == best]
+    if best == 0:
+        return "unknown"
+    if len(top) == 1:
+        return top[0]
+    hinted = {_NAME_HINTS[w] for w in name_words(name) if w in _NAME_HINTS} & set(top)
+    return hinted.pop() if len(hinted) == 1 else "unknown"
 
 
 def _ds_int(state: ReadState, name: str, key: str, value: Any) -> int | None:
@@ -743,7 +805,7 @@ def read_deepspeed(state: ReadState, name: str, ds: Mapping[str, Any], batch: Ma
         state.unread_key(name, "bf16.bf16_master_weights_and_grads", True, "not_modelled")
 
 
-def _fsdp_key(fsdp: Mapping[str, Any], key: str, default: Any = None) -> Any:
+def fsdp_key(fsdp: Mapping[str, Any], key: str, default: Any = None) -> Any:
     """An FSDP setting under either spelling a framework takes: ``fsdp_<key>`` (accelerate's, and Axolotl's
     deprecated one) or ``<key>`` (Axolotl 0.21's)."""
     if f"fsdp_{key}" in fsdp:
@@ -766,24 +828,26 @@ def read_accelerate(state: ReadState, name: str, acc: Mapping[str, Any], amp: st
         state.error("contradiction", name, "mixed_precision")
     if dist == "FSDP":
         fsdp = state.mapping(name, "fsdp_config", acc.get("fsdp_config"))
-        version = state.typed(name, "fsdp_config.fsdp_version", _fsdp_key(fsdp, "version", 1), int)
+        version = state.typed(name, "fsdp_config.fsdp_version", fsdp_key(fsdp, "version", 1), int)
         if version not in (1, 2, None):
             state.error("unknown_value", name, "fsdp_config.fsdp_version")
         state.set("fsdp_version", version)
-        reshard = _fsdp_key(fsdp, "reshard_after_forward")
+        reshard = fsdp_key(fsdp, "reshard_after_forward")
         if version == 2:
             state.set("sharding", "zero3" if reshard in (True, "true", None) else "zero2")
         else:      # FSDP1: the strategy, under its current name or the deprecated one
-            strategy = _fsdp_key(fsdp, "sharding_strategy", "FULL_SHARD" if reshard is None else reshard)
+            strategy = fsdp_key(fsdp, "sharding_strategy", "FULL_SHARD" if reshard is None else reshard)
             state.set("sharding", {"FULL_SHARD": "zero3", "SHARD_GRAD_OP": "zero2", "NO_SHARD": "none", 1: "zero3",
                                    2: "zero2", 3: "none", True: "zero3", False: "zero2"}.get(
                                        strategy if isinstance(strategy, (str, int)) else "", "zero3"))
-        offload = state.typed(name, "fsdp_config.fsdp_offload_params", _fsdp_key(fsdp, "offload_params"), bool)
+        offload = state.typed(name, "fsdp_config.fsdp_offload_params", fsdp_key(fsdp, "offload_params"), bool)
         state.set("cpu_offload", offload is True)
         state.set("offload_params", offload is True)
         if state.typed(name, "fsdp_config.fsdp_activation_checkpointing",
-                       _fsdp_key(fsdp, "activation_checkpointing"), bool) is True:
+                       fsdp_key(fsdp, "activation_checkpointing"), bool) is True:
             state.keys["fsdp_activation_checkpointing"] = True
+        state.set("cpu_ram_efficient_loading", state.typed(name, "fsdp_config.fsdp_cpu_ram_efficient_loading",
+                                                           fsdp_key(fsdp, "cpu_ram_efficient_loading"), bool))
         state.set("deepspeed", False)
     elif dist == "DEEPSPEED":
         state.set("deepspeed", True)
