@@ -9,6 +9,8 @@ from the file and the framework's defaults at its pinned version, and the featur
 * ``wrong``: read, but a value differs from the framework's, or a feature that moves memory goes unmentioned
   (silently wrong).
 
+A refusal that names another key than the feature the case commits is counted apart (``refused (other)``).
+
     python -m frameworks.examples          # counts per outcome per target, then each case that is not as committed
 
 ``cases.json`` commits each case's expected outcome (``outcome``) and, for a note or a refusal, the file keys it must
@@ -73,8 +75,19 @@ def classify(case: dict[str, Any], answer: dict[str, Any]) -> tuple[str, list[st
     return ("note" if names else "read"), [f"{u['key']} ({u['code']})" for u in notes]
 
 
+def refused_for_it(case: dict[str, Any], answer: dict[str, Any]) -> bool:
+    """Whether a refusal names one of the file keys the case commits (the feature the estimator does not model)."""
+    return bool({e.get("field") for e in answer.get("errors", [])} & set(case.get("names", [])))
+
+
 def run() -> dict[str, tuple[str, list[str]]]:
-    return {cid: classify(c, answer_read({"target": "auto", "files": files_of(c)})) for cid, c in cases().items()}
+    """Each case's outcome and why; a refusal that names another key than the feature is ``refused (other)``."""
+    out = {}
+    for cid, case in cases().items():
+        answer = answer_read({"target": "auto", "files": files_of(case)})
+        outcome, why = classify(case, answer)
+        out[cid] = ("refused (other)" if outcome == "refused" and not refused_for_it(case, answer) else outcome, why)
+    return out
 
 
 def main() -> int:
@@ -82,12 +95,12 @@ def main() -> int:
     table = {t: Counter() for t in TARGET_OF.values()}
     for cid, (outcome, _) in results.items():
         table[TARGET_OF[cid[:2]]][outcome] += 1
-    print("| target | cases | " + " | ".join(OUTCOMES) + " |")
-    print("|---|---|" + "---|" * len(OUTCOMES))
-    for target, counts in table.items():
-        print(f"| {target} | {sum(counts.values())} | " + " | ".join(str(counts[o]) for o in OUTCOMES) + " |")
-    total = Counter(o for o, _ in results.values())
-    print(f"| all | {len(results)} | " + " | ".join(str(total[o]) for o in OUTCOMES) + " |")
+    print("| target | cases | read | read with a note | refused, naming the feature | refused for another reason |"
+          " silently wrong |")
+    print("|---|---|---|---|---|---|---|")
+    order = ("read", "note", "refused", "refused (other)", "wrong")
+    for target, counts in [*table.items(), ("all", Counter(o for o, _ in results.values()))]:
+        print(f"| {target} | {sum(counts.values())} | " + " | ".join(str(counts[o]) for o in order) + " |")
     print()
     for cid, (outcome, why) in results.items():
         want = all_cases[cid].get("outcome")
