@@ -51,7 +51,7 @@ WHAT_TO_DO: tuple[str, ...] = (
 #: Why a key was rewritten without changing the estimate (``Export.adjustments``): ``calc.run.adjusted.<code>``.
 ADJUST_REASONS: tuple[str, ...] = ("same_regime_lora_16bit_base", "ignored_by_estimate", "fused_replaces_chunked")
 #: Why a key of a pasted file was not read (``Read.unread``): ``calc.run.unread.<code>``.
-UNREAD_CODES: tuple[str, ...] = ("not_read", "not_modelled", "unknown_model", "deprecated")
+UNREAD_CODES: tuple[str, ...] = ("not_read", "not_modelled", "unknown_model", "deprecated", "trainer_assumed")
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -164,6 +164,7 @@ _TRAINER_KEYS: tuple[tuple[str, frozenset[str]], ...] = (
 #: name when it says which, else DPO's (``trl dpo``).
 _PREFERENCE_KEYS = frozenset({"beta", "loss_type", "disable_dropout", "max_prompt_length", "max_completion_length",
                               "label_smoothing", "generate_during_eval"})
+_SFT_KEYS = dict(_TRAINER_KEYS)["sft"]
 #: ``loss_type`` values of GRPOConfig (TRL 1.16): a config with one of them is GRPO's whatever else it holds.
 _GRPO_LOSSES = frozenset({"grpo", "bnpo", "dr_grpo", "dapo", "cispo", "sapo", "gspo"})
 #: Words of a file name that name a trainer (the tie-breaker when the keys name none: ``dpo.yaml``).
@@ -332,6 +333,8 @@ def read(state: ReadState, cfgs: Mapping[str, Mapping[str, Any]], kinds: Mapping
         state.set("no_sync_accumulation", ga > 1 and not sync)
         state.set("frozen_param_grads", False)
     state.finish_unread(name, cfg)
+    if trainer == "sft" and not (_SFT_KEYS & set(cfg)) and "sft" not in name_words(name):
+        state.unread_key(name, "trainer", "sft", "trainer_assumed")     # no key, no name says SFT or DPO
 
 
 def _hidden(state: ReadState) -> int | None:

@@ -236,14 +236,17 @@ class _Script:
             v = self.value(node.operand, before, depth + 1)
             if isinstance(v, (int, float)) and not isinstance(v, bool):
                 return -v if isinstance(node.op, ast.USub) else v
-        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Div)):
+        if isinstance(node, ast.BinOp) and type(node.op) in _ARITHMETIC:
             a, b = self.value(node.left, before, depth + 1), self.value(node.right, before, depth + 1)
-            if all(isinstance(v, (int, float)) and not isinstance(v, bool) and abs(v) < 1e15 for v in (a, b)):
-                if isinstance(node.op, (ast.FloorDiv, ast.Div)) and b == 0:
-                    raise _NotFollowed
-                return {ast.Add: a + b, ast.Sub: a - b, ast.Mult: a * b}.get(type(node.op)) if not isinstance(
-                    node.op, (ast.FloorDiv, ast.Div)) else (a // b if isinstance(node.op, ast.FloorDiv) else a / b)
+            numbers = all(isinstance(v, (int, float)) and not isinstance(v, bool) and abs(v) < 1e15 for v in (a, b))
+            if numbers and not (b == 0 and isinstance(node.op, (ast.Div, ast.FloorDiv))):
+                return _ARITHMETIC[type(node.op)](a, b)
         raise _NotFollowed
+
+
+#: The arithmetic a setting may be written with (``max_seq_length // 2``), on numbers below 10**15.
+_ARITHMETIC = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
+               ast.FloorDiv: lambda a, b: a // b, ast.Div: lambda a, b: a / b}
 
 
 def _fn(call: ast.Call) -> str:

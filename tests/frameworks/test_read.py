@@ -46,7 +46,7 @@ def test_a_minimal_trl_file_gets_trls_defaults() -> None:
     assert q["micro_batch_size"] == d["micro_batch_size"] == 8 and q["seq_len"] == 1024
     assert q["optimizer"] == "adamw_torch_fused" and q["lora_dropout"] == 0.05
     assert q["lora_targets"] == ["q_proj", "v_proj"] and q["fused_linear_cross_entropy"] is True
-    assert {u["key"] for u in r.unread} == {"learning_rate"}
+    assert {u["key"] for u in r.unread} == {"learning_rate", "trainer"}     # trainer: no key says SFT or DPO
 
 
 def test_other_frameworks_defaults() -> None:
@@ -339,3 +339,11 @@ def test_the_unsloth_reader_follows_the_trained_model_and_the_trainer() -> None:
 def test_the_unsloth_reader_refuses_what_it_cannot_follow(change, code, field) -> None:
     r = read("auto", {"train.py": _NOTEBOOK.replace(*change)})
     assert r.request is None and {"code": code, "file": "train.py", "field": field} in r.errors, r.errors
+
+
+def test_a_trl_file_that_names_no_trainer_says_sft_was_assumed() -> None:
+    """The page names every paste config.yaml: a TRL file with no trainer's key is read as SFT, and says so."""
+    r = read("auto", {"config.yaml": _DPO_DOC})
+    assert {"file": "config.yaml", "key": "trainer", "value": "sft", "code": "trainer_assumed"} in r.unread
+    assert not [u for u in read("auto", {"config.yaml": _DPO_DOC + "packing: false\n"}).unread
+                if u["key"] == "trainer"]
