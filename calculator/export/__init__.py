@@ -102,6 +102,13 @@ def read(target: str, files: Mapping[str, str]) -> Read:
         if kind not in ("deepspeed", "accelerate"):
             kinds[name] = target
     _MODULES[target].read(state, cfgs, kinds)
+    if state.keys.get("sharding") not in (None, "none") and state.keys.get("num_gpus", 1) == 1 \
+            and not state.gpus_given:
+        # the files shard, the launcher says over how many GPUs: one with an offload (ZeRO-Offload runs on one),
+        # else the fewest that shard; said to the reader either way
+        if not (state.keys.get("cpu_offload") or state.keys.get("offload_params")):
+            state.keys["num_gpus"] = 2
+        state.unread_key(state.main, "num_processes", state.keys["num_gpus"], "gpus_assumed")
     _fill(state)
     request: dict[str, Any] | None = dict(state.keys)
     # A key the files leave out is the target framework's default (calculator/frameworks.py), not the API's: the

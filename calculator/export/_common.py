@@ -51,7 +51,8 @@ WHAT_TO_DO: tuple[str, ...] = (
 #: Why a key was rewritten without changing the estimate (``Export.adjustments``): ``calc.run.adjusted.<code>``.
 ADJUST_REASONS: tuple[str, ...] = ("same_regime_lora_16bit_base", "ignored_by_estimate", "fused_replaces_chunked")
 #: Why a key of a pasted file was not read (``Read.unread``): ``calc.run.unread.<code>``.
-UNREAD_CODES: tuple[str, ...] = ("not_read", "not_modelled", "unknown_model", "deprecated", "trainer_assumed")
+UNREAD_CODES: tuple[str, ...] = ("not_read", "not_modelled", "unknown_model", "deprecated", "trainer_assumed",
+                                 "gpus_assumed")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -528,6 +529,8 @@ class ReadState:
         self.errors: list[dict[str, Any]] = []
         self._seen: dict[str, set[str]] = {}
         self.model: Any = None
+        self.main = ""                  # the training file's name (main_file)
+        self.gpus_given = False         # a file said the process count (an accelerate config)
 
     def error(self, code: str, file: str, field_: str | None) -> None:
         self.errors.append({"code": code, "file": file, "field": field_})
@@ -615,6 +618,7 @@ class ReadState:
         if len(main) != 1:
             self.error("missing_field" if not main else "contradiction", main[1] if main else "", "config")
             return None
+        self.main = main[0]
         return main[0], cfgs[main[0]]
 
     def read_model(self, file: str, cfg: Mapping[str, Any], key: str) -> None:
@@ -817,6 +821,7 @@ def read_accelerate(state: ReadState, name: str, acc: Mapping[str, Any], amp: st
     """An accelerate config: processes, the distributed type (DDP, FSDP1/FSDP2, DeepSpeed), FSDP's offload and
     checkpointing; its mixed precision checked against the training file's (``amp``: ``bf16``/``fp16``/``no``)."""
     procs = state.typed(name, "num_processes", acc.get("num_processes", 1), int)
+    state.gpus_given = state.gpus_given or "num_processes" in acc
     if procs is not None:
         if procs < 1:
             state.error("out_of_range", name, "num_processes")

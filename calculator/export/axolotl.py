@@ -293,6 +293,7 @@ def read(state: ReadState, cfgs: Mapping[str, Mapping[str, Any]], kinds: Mapping
                                               "accum": state.keys.get("grad_accum_steps"), "bf16": bf16}, None)
     for acc in (n for n in cfgs if kinds[n] == "accelerate"):
         procs = state.typed(acc, "num_processes", cfgs[acc].get("num_processes", 1), int)
+        state.gpus_given = state.gpus_given or "num_processes" in cfgs[acc]
         if procs is not None and procs >= 1:
             state.set("num_gpus", procs)
         if cfgs[acc].get("distributed_type") not in ("MULTI_GPU", "NO", None):

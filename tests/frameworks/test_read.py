@@ -347,3 +347,18 @@ def test_a_trl_file_that_names_no_trainer_says_sft_was_assumed() -> None:
     assert {"file": "config.yaml", "key": "trainer", "value": "sft", "code": "trainer_assumed"} in r.unread
     assert not [u for u in read("auto", {"config.yaml": _DPO_DOC + "packing: false\n"}).unread
                 if u["key"] == "trainer"]
+
+
+def test_files_that_shard_without_a_gpu_count_read_as_two_gpus_and_say_so() -> None:
+    """An Axolotl FSDP file alone (the count is the launcher's): 2 GPUs with a note, not a contradiction (one GPU
+    when it offloads: ZeRO-Offload and FSDP's CPU offload run on one)."""
+    r = read("auto", {"axolotl.yaml": _AXO + "fsdp_version: 2\nfsdp_config:\n  reshard_after_forward: true\n"})
+    assert not r.errors, r.errors
+    assert (r.request["num_gpus"], r.request["sharding"]) == (2, "zero3")
+    assert {"file": "axolotl.yaml", "key": "num_processes", "value": 2, "code": "gpus_assumed"} in r.unread
+    r = read("auto", {"axolotl.yaml": _AXO + "fsdp_version: 2\nfsdp_config:\n  offload_params: true\n"})
+    assert r.request["num_gpus"] == 1
+    assert {"file": "axolotl.yaml", "key": "num_processes", "value": 1, "code": "gpus_assumed"} in r.unread
+    r = read("auto", {"axolotl.yaml": _AXO + "fsdp_version: 2\nfsdp_config:\n  offload_params: true\n",
+                      "accelerate.yaml": "distributed_type: MULTI_GPU\nnum_processes: 4\n"})
+    assert r.request["num_gpus"] == 4 and not [u for u in r.unread if u["code"] == "gpus_assumed"]
