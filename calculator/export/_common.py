@@ -817,6 +817,44 @@ def fsdp_key(fsdp: Mapping[str, Any], key: str, default: Any = None) -> Any:
     return fsdp.get(key, default)
 
 
+def read_trainer_fsdp(state: ReadState, name: str, fsdp: Any, fsdp_config: Any, *, default_version: int,
+                      config_offload: bool) -> None:
+    """FSDP set in the training file itself (transformers' ``TrainingArguments.fsdp``: ``true``, or the deprecated
+    string/list of options ``full_shard shard_grad_op no_shard hybrid_shard offload auto_wrap``; ``fsdp_config``
+    with or without the ``fsdp_`` prefix). ``default_version``: the pinned transformers' FSDP when ``version`` is
+    left out (5.24: 2; 5.6: 1); ``config_offload``: it also reads ``fsdp_config.cpu_offload`` (5.24)."""
+    if fsdp in (None, False, "", []):
+        return
+    items = fsdp.split() if isinstance(fsdp, str) else [str(x) for x in fsdp] if isinstance(fsdp, list) else []
+    if not isinstance(fsdp, (bool, str, list)):
+        state.error("wrong_type", name, "fsdp")
+        return
+    cfg = state.mapping(name, "fsdp_config", fsdp_config)
+    version = state.typed(name, "fsdp_config.version", fsdp_key(cfg, "version", default_version), int)
+    if version not in (1, 2, None):
+        state.error("unknown_value", name, "fsdp_config.version")
+    strategy = next((i for i in items if i in ("full_shard", "shard_grad_op", "no_shard", "hybrid_shard",
+                                                "hybrid_shard_zero2")), "full_shard")
+    reshard = fsdp_key(cfg, "reshard_after_forward", strategy if version == 1 else strategy != "shard_grad_op")
+    if version == 1:
+        state.set("sharding", {"full_shard": "zero3", "shard_grad_op": "zero2", "no_shard": "none",
+                               "hybrid_shard": "zero3", "hybrid_shard_zero2": "zero2"}.get(str(reshard).lower(),
+                                                                                           "zero3"))
+    else:
+        state.set("sharding", "zero3" if str(reshard).lower() in ("true", "1", "yes") else "zero2")
+    offload = "offload" in items or (config_offload and state.typed(
+        name, "fsdp_config.cpu_offload", fsdp_key(cfg, "cpu_offload"), bool) is True)
+    state.set("fsdp_version", version)
+    state.set("deepspeed", False)
+    state.set("cpu_offload", offload)
+    state.set("offload_params", offload)
+    if state.typed(name, "fsdp_config.activation_checkpointing", fsdp_key(cfg, "activation_checkpointing"),
+                   bool) is True:
+        state.keys["fsdp_activation_checkpointing"] = True
+    state.set("cpu_ram_efficient_loading", state.typed(name, "fsdp_config.cpu_ram_efficient_loading",
+                                                       fsdp_key(cfg, "cpu_ram_efficient_loading"), bool))
+
+
 def read_accelerate(state: ReadState, name: str, acc: Mapping[str, Any], amp: str | None) -> None:
     """An accelerate config: processes, the distributed type (DDP, FSDP1/FSDP2, DeepSpeed), FSDP's offload and
     checkpointing; its mixed precision checked against the training file's (``amp``: ``bf16``/``fp16``/``no``)."""

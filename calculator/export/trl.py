@@ -18,7 +18,7 @@ from .. import frameworks
 from . import _yaml
 from ._common import (HF_OPTIM, MEASURE_FILE, MEASURE_PY, Plan, ReadState, accelerate_yaml, card_bf16,
                       deepspeed_json, header, hf_stack_rules, name_words, optimizer_from, read_accelerate,
-                      read_deepspeed, render, sharding_rules, targets_from, targets_list)
+                      read_deepspeed, read_trainer_fsdp, render, sharding_rules, targets_from, targets_list)
 
 TARGET = "trl"
 ACCELERATE_FILE = "accelerate.yaml"
@@ -318,6 +318,8 @@ def read(state: ReadState, cfgs: Mapping[str, Mapping[str, Any]], kinds: Mapping
     amp_name = "no" if not amp else "bf16" if bf16 else "fp16"
     for acc in acc_files:
         read_accelerate(state, acc, cfgs[acc], amp_name)
+    # the training file's own FSDP: TrainingArguments builds accelerate's FSDP plugin from it, over accelerate's config
+    read_trainer_fsdp(state, name, t("fsdp"), t("fsdp_config"), default_version=2, config_offload=True)
     for ds in (n for n in cfgs if kinds[n] == "deepspeed"):
         read_deepspeed(state, ds, cfgs[ds], {"micro_batch": state.keys.get("micro_batch_size"),
                                               "accum": state.keys.get("grad_accum_steps"), "bf16": bf16},

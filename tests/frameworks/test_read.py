@@ -362,3 +362,21 @@ def test_files_that_shard_without_a_gpu_count_read_as_two_gpus_and_say_so() -> N
     r = read("auto", {"axolotl.yaml": _AXO + "fsdp_version: 2\nfsdp_config:\n  offload_params: true\n",
                       "accelerate.yaml": "distributed_type: MULTI_GPU\nnum_processes: 4\n"})
     assert r.request["num_gpus"] == 4 and not [u for u in r.unread if u["code"] == "gpus_assumed"]
+
+
+@pytest.mark.parametrize("target, text, version, sharding, offload", [
+    # transformers 5.24 (TRL's pin): FSDP2 unless fsdp_config says version 1; offload as an option or cpu_offload
+    ("trl", _TRL + "fsdp: full_shard offload auto_wrap\n", 2, "zero3", True),
+    ("trl", _TRL + "fsdp: [shard_grad_op]\n", 2, "zero2", False),
+    ("trl", _TRL + "fsdp: true\nfsdp_config:\n  fsdp_version: 1\n  fsdp_cpu_offload: true\n", 1, "zero3", True),
+    # transformers 5.6 (LLaMA-Factory's pin): FSDP1 unless version 2
+    ("llamafactory", _LF + "fsdp: full_shard offload\n", 1, "zero3", True),
+    ("llamafactory", _LF + "fsdp: shard_grad_op\nfsdp_config:\n  version: 2\n", 2, "zero2", False),
+])
+def test_fsdp_set_in_the_training_file_is_read(target, text, version, sharding, offload) -> None:
+    """TrainingArguments' own ``fsdp``/``fsdp_config`` move memory: read, never filed as 'no bearing'."""
+    r = read(target, {"config.yaml": text, "accelerate.yaml": "distributed_type: MULTI_GPU\nnum_processes: 4\n"})
+    assert not r.errors, r.errors
+    q = r.request
+    assert (q["fsdp_version"], q["sharding"], q["cpu_offload"], q["deepspeed"]) == (version, sharding, offload, False)
+    assert not {"fsdp", "fsdp_config"} & {u["key"] for u in r.unread}
