@@ -401,10 +401,9 @@ def read_script(state: ReadState, name: str, text: str) -> None:
 
 
 def read_cli(state: ReadState, name: str, cfg: Mapping[str, Any]) -> None:
-    training = cfg.get("training") or {}
-    lora = cfg.get("lora") or {}
-    if not isinstance(training, dict) or not isinstance(lora, dict):
-        state.error("wrong_type", name, "training" if not isinstance(training, dict) else "lora")
+    training = state.mapping(name, "training", cfg.get("training"))
+    lora = state.mapping(name, "lora", cfg.get("lora"))
+    if state.errors:
         return
     state.read_model(name, cfg, "model")
     state.set("dpo", False)
