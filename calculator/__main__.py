@@ -486,7 +486,7 @@ def _export_main(a: argparse.Namespace, req: dict[str, Any], imported: dict[str,
     if not answer["ok"]:
         e = answer["error"]
         if a.json:
-            print(json.dumps(answer))
+            _print_json(answer)
         return _fail(e["code"], e["field"])
     try:
         done = write_export(answer, a.out, s, force=a.force)
@@ -499,10 +499,10 @@ def _export_main(a: argparse.Namespace, req: dict[str, Any], imported: dict[str,
     e = answer["export"]
     written = done.paths
     if a.json:
-        print(json.dumps({"ok": True, "export": {**{k: v for k, v in e.items() if k != "files"},
-                                                 "files": [p.name for p in written]},
-                          "replaced": done.replaced, "left": done.left,
-                          "out": str(out_dir), "imported": imported}, indent=1))
+        _print_json({"ok": True, "export": {**{k: v for k, v in e.items() if k != "files"},
+                                            "files": [p.name for p in written]},
+                     "replaced": done.replaced, "left": done.left,
+                     "out": str(out_dir), "imported": imported}, indent=1)
         return 0
     print(f"{e['target']} {e['framework_version']}: wrote {len(written)} files into {out_dir}")
     for path in written:
@@ -529,6 +529,15 @@ def _reached_line(req: dict[str, Any], e: dict[str, Any]) -> str:
     return line
 
 
+def _print_json(obj: Any, indent: int | None = None) -> None:
+    """``--json``'s output: strict JSON (no NaN or Infinity, which JSON parsers refuse); an answer that would need
+    them is an internal error, never printed as non-JSON."""
+    try:
+        print(json.dumps(obj, indent=indent, allow_nan=False))
+    except ValueError:
+        print(json.dumps({"ok": False, "error": {"code": "internal_error", "field": None}}))
+
+
 def _print_imported(imported: dict[str, Any]) -> None:
     unread = imported["unread"]
     names = ", ".join(f"{u['key']} ({u['code']})" for u in unread)
@@ -552,7 +561,7 @@ def main(argv: list[str] | None = None) -> int:
             return _fail(exc.code, "import", exc.reason)
         if not read["ok"]:
             if a.json:
-                print(json.dumps(read))
+                _print_json(read)
             for e in read["errors"]:
                 _fail(e["code"], e.get("field"), f"in {e['file']}" if e.get("file") else "")
             return 2
@@ -589,10 +598,10 @@ def main(argv: list[str] | None = None) -> int:
                 why = str(e["reason"])
         _fail(e["code"], e["field"], why)
         if a.json:
-            print(json.dumps(out))
+            _print_json(out)
         return 2
     if a.json:
-        print(json.dumps(out if imported is None else {**out, "imported": imported}, indent=1))
+        _print_json(out if imported is None else {**out, "imported": imported}, indent=1)
         return 0
     try:
         s = english()

@@ -15,6 +15,7 @@ rendered from codes (``COMMENT_CODES``) through the caller's table of words, err
 """
 from __future__ import annotations
 
+import json
 from typing import Any, Callable, Mapping
 
 from .. import api, frameworks
@@ -34,7 +35,9 @@ _MODULES = {"trl": trl, "axolotl": axolotl, "llamafactory": llamafactory, "unslo
 #: Error codes ``read`` answers with (beside the request codes of ``calculator.api.ERROR_CODES``).
 READ_ERRORS: tuple[str, ...] = ("invalid_yaml", "invalid_json", "invalid_python", "not_an_object", "too_large", "unknown_target",
                                 "missing_field", "wrong_type", "unknown_value", "out_of_range", "contradiction",
-                                "not_modelled")
+                                "not_modelled", "unsupported_format", "unsupported_trainer", "not_followed")
+#: Formats recognised by their keys that the estimator does not read: the field its refusal names.
+UNSUPPORTED_FORMATS: dict[str, str] = {"llamafactory_v1": "LLaMA-Factory v1"}
 #: The most files one reading takes: a training file and its companions (accelerate YAML, DeepSpeed JSON).
 MAX_FILES = 4
 
@@ -66,10 +69,10 @@ def export(request: Mapping[str, Any], target: str, *,
 def _fill(state: ReadState) -> None:
     """Keys the files leave out: the framework's default (``calculator.frameworks``), else the estimator's own (a
     regime the framework has no switch for, e.g. ``keeps_logits``)."""
-    fw = frameworks.defaults(state.target, request=state.keys)
+    fw = api.framework_defaults(state.target, state.keys)     # what the estimator fills for that framework
     for key in EXPORT_KEYS:
         if key not in state.keys:
-            state.keys[key] = fw.get(key, api.DEFAULTS[key])
+            state.keys[key] = fw[key]
 
 
 def read(target: str, files: Mapping[str, str]) -> Read:
@@ -79,18 +82,33 @@ def read(target: str, files: Mapping[str, str]) -> Read:
     if state.errors:
         return Read(target=None if target == "auto" else target, request=None, unread=tuple(state.unread),
                     errors=tuple(state.errors))
-    kinds = {name: kind_of(cfg) for name, cfg in cfgs.items()}
+    kinds = {name: kind_of(cfg, name) for name, cfg in cfgs.items()}
+    for name, kind in kinds.items():       # a format recognised by its keys that the estimator does not read
+        if kind in UNSUPPORTED_FORMATS:
+            return Read(target=None, request=None, unread=(), errors=({"code": "unsupported_format", "file": name,
+                                                                        "field": UNSUPPORTED_FORMATS[kind]},))
     if target == "auto":
         main = [k for k in kinds.values() if k not in ("deepspeed", "accelerate")]
         target = main[0] if len(set(main)) == 1 else ""
+        if target == "unknown":
+            target = ""
     if target not in _MODULES:
-        return Read(target=None, request=None, unread=(), errors=({"code": "unknown_target", "file": None,
+        unknown = [n for n, k in kinds.items() if k == "unknown"]
+        return Read(target=None, request=None, unread=(), errors=({"code": "unknown_target",
+                                                                    "file": unknown[0] if unknown else None,
                                                                     "field": None},))
     state.target = target
     for name, kind in kinds.items():
         if kind not in ("deepspeed", "accelerate"):
             kinds[name] = target
     _MODULES[target].read(state, cfgs, kinds)
+    if state.keys.get("sharding") not in (None, "none") and state.keys.get("num_gpus", 1) == 1 \
+            and not state.gpus_given:
+        # the files shard, the launcher says over how many GPUs: one with an offload (ZeRO-Offload runs on one),
+        # else the fewest that shard; said to the reader either way
+        if not (state.keys.get("cpu_offload") or state.keys.get("offload_params")):
+            state.keys["num_gpus"] = 2
+        state.unread_key(state.main, "num_processes", state.keys["num_gpus"], "gpus_assumed")
     _fill(state)
     request: dict[str, Any] | None = dict(state.keys)
     # A key the files leave out is the target framework's default (calculator/frameworks.py), not the API's: the
@@ -115,6 +133,13 @@ def read(target: str, files: Mapping[str, str]) -> Read:
 # =====================================================================================================================
 # The JSON boundary (what the page's worker and any other caller use; ``calculator.api`` stays the estimate's)
 # =====================================================================================================================
+
+
+def _strict(answer: dict[str, Any]) -> dict[str, Any]:
+    """``answer`` when it is strict JSON (no NaN or Infinity, which the page's JSON.parse refuses); raises
+    ValueError otherwise (the boundary answers ``internal_error``: the readers drop non-finite values first)."""
+    json.dumps(answer, allow_nan=False)
+    return answer
 
 
 def _refusal(errors: list[dict[str, Any]], **more: Any) -> dict[str, Any]:
@@ -170,7 +195,7 @@ def answer_read(obj: Any) -> dict[str, Any]:
         if r.errors or r.request is None:
             errors = list(r.errors) or [{"code": "internal_error", "field": None, "file": None}]
             return _refusal(errors, unread=list(r.unread), target=r.target)
-        return {"ok": True, "read": r.as_json()}
+        return _strict({"ok": True, "read": r.as_json()})
     except (RecursionError, MemoryError, OverflowError):
         return _refusal([{"code": "too_large", "field": None, "file": None}], unread=[])
     except Exception:  # noqa: BLE001 - the boundary never raises

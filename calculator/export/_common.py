@@ -8,6 +8,7 @@ Everything goes through ``calculator.api``'s public functions: ``parse_request``
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from typing import Any, Mapping
 
@@ -50,7 +51,8 @@ WHAT_TO_DO: tuple[str, ...] = (
 #: Why a key was rewritten without changing the estimate (``Export.adjustments``): ``calc.run.adjusted.<code>``.
 ADJUST_REASONS: tuple[str, ...] = ("same_regime_lora_16bit_base", "ignored_by_estimate", "fused_replaces_chunked")
 #: Why a key of a pasted file was not read (``Read.unread``): ``calc.run.unread.<code>``.
-UNREAD_CODES: tuple[str, ...] = ("not_read", "not_modelled", "unknown_model")
+UNREAD_CODES: tuple[str, ...] = ("not_read", "not_modelled", "unknown_model", "deprecated", "trainer_assumed",
+                                 "gpus_assumed")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -527,14 +529,18 @@ class ReadState:
         self.errors: list[dict[str, Any]] = []
         self._seen: dict[str, set[str]] = {}
         self.model: Any = None
+        self.main = ""                  # the training file's name (main_file)
+        self.gpus_given = False         # a file said the process count (an accelerate config)
 
     def error(self, code: str, file: str, field_: str | None) -> None:
         self.errors.append({"code": code, "file": file, "field": field_})
 
     def unread_key(self, file: str, key: str, value: Any, code: str = "not_read") -> None:
+        """A key the estimate does not follow, with its value when that is a finite scalar (the answer is strict
+        JSON: an ``.inf``/``.nan`` or a nested value is listed as None)."""
         if code not in UNREAD_CODES:
             raise ValueError(f"unread code {code!r} is not in UNREAD_CODES")
-        self.unread.append({"file": file, "key": key, "value": value, "code": code})
+        self.unread.append({"file": file, "key": key, "value": value if _scalar_like(value) else None, "code": code})
 
     def take(self, file: str, cfg: Mapping[str, Any], key: str) -> Any:
         self._seen.setdefault(file, set()).add(key)
@@ -544,11 +550,11 @@ class ReadState:
         seen = self._seen.get(file, set())
         for key, value in cfg.items():
             if prefix + str(key) not in seen:
-                self.unread_key(file, prefix + str(key), value if _scalar_like(value) else None)
+                self.unread_key(file, prefix + str(key), value)
 
     def typed(self, file: str, key: str, value: Any, kind: type | tuple[type, ...]) -> Any:
         """``value`` of the given type, as the framework's typed parser reads it (``"2e-4"`` is a float for a float
-        field); None after recording ``wrong_type`` when it cannot be."""
+        field); None after recording ``wrong_type`` when it cannot be (``out_of_range`` for a non-finite float)."""
         if value is None:
             return None
         if kind is bool:
@@ -565,14 +571,38 @@ class ReadState:
                 except ValueError:
                     pass
         elif kind is float:
-            if isinstance(value, (int, float)) and not isinstance(value, bool):
-                return float(value)
-            if isinstance(value, str):
+            number = None
+            if isinstance(value, (int, float, str)) and not isinstance(value, bool):
                 try:
-                    return float(value)
+                    number = float(value)
                 except ValueError:
                     pass
+                except OverflowError:           # an integer beyond any float
+                    number = math.inf
+            if number is not None:
+                if math.isfinite(number):
+                    return number
+                self.error("out_of_range", file, key)        # .inf / .nan: no answer carries a non-finite number
+                return None
         elif isinstance(value, kind):
+            return value
+        self.error("wrong_type", file, key)
+        return None
+
+    def mapping(self, file: str, key: str, value: Any) -> Mapping[str, Any]:
+        """A section of a file (``fsdp_config``, ``bf16``, ``zero_optimization.offload_optimizer``…): the mapping
+        itself, ``{}`` when absent or null, else ``{}`` after recording ``wrong_type`` naming the file and the key."""
+        if value is None:
+            return {}
+        if isinstance(value, dict):
+            return value
+        self.error("wrong_type", file, key)
+        return {}
+
+    def name(self, file: str, key: str, value: Any) -> str | None:
+        """A setting whose value is one of a framework's names (``attn_implementation``, ``flash_attn``…): the
+        string, None when absent, else None after recording ``wrong_type`` (a list or a mapping is no name)."""
+        if value is None or isinstance(value, str):
             return value
         self.error("wrong_type", file, key)
         return None
@@ -588,17 +618,35 @@ class ReadState:
         if len(main) != 1:
             self.error("missing_field" if not main else "contradiction", main[1] if main else "", "config")
             return None
+        self.main = main[0]
         return main[0], cfgs[main[0]]
 
     def read_model(self, file: str, cfg: Mapping[str, Any], key: str) -> None:
-        """The catalogue model a file's Hub id names; an id the catalogue lacks is listed (``unknown_model``)."""
-        self.model = model_from_repo(self.take(file, cfg, key))
-        if self.model is None and cfg.get(key) is not None:
-            self.unread_key(file, key, cfg[key], "unknown_model")
+        """The catalogue model a file's Hub id names; an id the catalogue lacks is listed (``unknown_model``), and a
+        checkpoint quantised ahead of time (AWQ, GPTQ…: its weights load in 4 or 8 bits whatever the file says) is
+        noted as ``not_modelled``."""
+        repo = self.take(file, cfg, key)
+        self.model = model_from_repo(repo)
+        if self.model is None and repo is not None:
+            self.unread_key(file, key, repo, "unknown_model")
+        if prequantized(repo):
+            self.unread_key(file, key, repo, "not_modelled")
 
 
 def _scalar_like(v: Any) -> bool:
-    return v is None or isinstance(v, (bool, int, float, str))
+    """A value an answer may carry as it is: None, a bool, an int, a finite float or a string."""
+    if isinstance(v, float):
+        return math.isfinite(v)
+    return v is None or isinstance(v, (bool, int, str))
+
+
+#: Words of a Hub id that name a checkpoint quantised ahead of time by a method other than bitsandbytes.
+_PREQUANTIZED = frozenset({"awq", "gptq", "gguf", "exl2", "hqq", "aqlm", "eetq", "marlin"})
+
+
+def prequantized(repo: Any) -> bool:
+    """Whether a Hub id names an AWQ/GPTQ/… checkpoint (``TechxGenus/Meta-Llama-3-8B-Instruct-AWQ``)."""
+    return isinstance(repo, str) and bool(name_words(repo) & _PREQUANTIZED)
 
 
 def model_from_repo(repo: Any) -> str | None:
@@ -648,8 +696,49 @@ def parse_texts(files: Mapping[str, str], state: ReadState) -> dict[str, dict[st
     return out
 
 
-def kind_of(cfg: Mapping[str, Any]) -> str:
-    """What a parsed file is: ``deepspeed``, ``accelerate``, ``unsloth``, ``axolotl``, ``llamafactory``, ``trl``."""
+#: Keys that say which framework's training file a mapping is, each key only under the framework whose own
+#: parser defines it (LLaMA-Factory's ``model_name_or_path`` is TRL's too, so it counts for TRL alone).
+_SIGNS: dict[str, frozenset[str]] = {
+    "axolotl": frozenset({"base_model", "base_model_config", "micro_batch_size", "sequence_len", "adapter", "datasets",
+                          "num_epochs", "lora_target_linear", "sample_packing", "flash_attention", "rl", "rl_beta",
+                          "optimizer", "val_set_size", "special_tokens", "tokenizer_type", "wandb_project",
+                          "bnb_config_kwargs", "fsdp", "unfrozen_parameters", "pad_to_sequence_len", "plugins",
+                          "chat_template", "eval_sample_packing", "peft_use_dora", "peft_use_rslora"}),
+    "llamafactory": frozenset({"stage", "finetuning_type", "cutoff_len", "template", "dataset", "lora_target",
+                               "quantization_bit", "quantization_method", "flash_attn", "do_train", "pref_beta",
+                               "pref_loss", "disable_gradient_checkpointing", "dataset_dir", "overwrite_cache",
+                               "preprocessing_num_workers", "val_size", "pure_bf16", "infer_dtype", "enable_liger_kernel",
+                               "plot_loss", "overwrite_output_dir", "double_quantization", "use_galore"}),
+    "trl": frozenset({"model_name_or_path", "dataset_name", "use_peft", "lora_target_modules", "max_length", "dtype",
+                      "activation_checkpointing", "use_bnb_nested_quant", "load_in_4bit", "bnb_4bit_quant_type",
+                      "per_device_train_batch_size", "num_train_epochs", "lora_r", "lora_alpha", "packing", "beta",
+                      "loss_type", "precompute_ref_log_probs", "dataset_text_field", "attn_implementation",
+                      "num_generations", "reward_funcs", "use_liger_kernel", "disable_dropout"}),
+    # LLaMA-Factory's v1 format (examples/v1 on its main branch): sections the 0.9.5 parser has no field for
+    "llamafactory_v1": frozenset({"model_class", "peft_config", "dist_config", "kernel_config", "train_dataset",
+                                  "sample_backend", "quant_config"}),
+}
+#: Words of a file name that break a tie between frameworks (the page names every paste ``config.yaml``).
+_NAME_HINTS = {"axolotl": "axolotl", "llamafactory": "llamafactory", "llama_factory": "llamafactory",
+               "lf": "llamafactory", "trl": "trl", "sft": "trl", "dpo": "trl", "unsloth": "unsloth"}
+
+
+def name_words(name: str) -> set[str]:
+    """The lower-case words of a file name (``examples/qwen3_lora_dpo.yaml`` -> qwen3, lora, dpo, yaml)."""
+    word, words = "", set()
+    for ch in name.lower() + " ":
+        if ch.isalnum():
+            word += ch
+        elif word:
+            words.add(word)
+            word = ""
+    return words
+
+
+def kind_of(cfg: Mapping[str, Any], name: str = "") -> str:
+    """What a parsed file is, from its keys and structure: ``deepspeed``, ``accelerate``, ``unsloth``, ``axolotl``,
+    ``llamafactory``, ``trl``, ``llamafactory_v1`` (recognised, not read), or ``unknown``. The file name only breaks
+    a tie between frameworks whose keys fit equally."""
     if "__python__" in cfg:
         return "unsloth"
     if "zero_optimization" in cfg or "train_micro_batch_size_per_gpu" in cfg:
@@ -658,59 +747,119 @@ def kind_of(cfg: Mapping[str, Any]) -> str:
         return "accelerate"
     if isinstance(cfg.get("training"), dict) or isinstance(cfg.get("lora"), dict):
         return "unsloth"
-    if "base_model" in cfg or "micro_batch_size" in cfg or "sequence_len" in cfg:
-        return "axolotl"
-    if "stage" in cfg or "finetuning_type" in cfg or "cutoff_len" in cfg:
-        return "llamafactory"
-    return "trl"
+    keys = {k for k in cfg if isinstance(k, str)}
+    if len(keys & _SIGNS["llamafactory_v1"]) >= 2:
+        return "llamafactory_v1"
+    scores = {kind: len(keys & signs) for kind, signs in _SIGNS.items() if kind != "llamafactory_v1"}
+    best = max(scores.values())
+    top = [kind for kind, n in scores.items() if n == best]
+    if best == 0:
+        return "unknown"
+    if len(top) == 1:
+        return top[0]
+    hinted = {_NAME_HINTS[w] for w in name_words(name) if w in _NAME_HINTS} & set(top)
+    return hinted.pop() if len(hinted) == 1 else "unknown"
+
+
+def _ds_int(state: ReadState, name: str, key: str, value: Any) -> int | None:
+    """An integer of a DeepSpeed config as DeepSpeed's pydantic config takes it: ``5e8`` (a JSON float with no
+    fraction, as LLaMA-Factory's own configs write it) is the integer 500000000."""
+    if isinstance(value, float) and math.isfinite(value) and value.is_integer():
+        return int(value)
+    return state.typed(name, key, value, int)
 
 
 def read_deepspeed(state: ReadState, name: str, ds: Mapping[str, Any], batch: Mapping[str, Any],
                    hidden_size: int | None) -> None:
     """A DeepSpeed JSON: ZeRO stage, offload, the gradient bucket; its batch keys checked against the YAML's."""
-    zero = ds.get("zero_optimization") or {}
-    if not isinstance(zero, dict):
-        state.error("wrong_type", name, "zero_optimization")
-        return
-    stage = state.typed(name, "zero_optimization.stage", zero.get("stage", 0), int)
+    zero = state.mapping(name, "zero_optimization", ds.get("zero_optimization"))
+    stage = _ds_int(state, name, "zero_optimization.stage", zero.get("stage", 0))
     if stage is not None:
         if stage not in (0, 1, 2, 3):
             state.error("unknown_value", name, "zero_optimization.stage")
         else:
             state.set("sharding", ("none", "zero1", "zero2", "zero3")[stage])
     state.set("deepspeed", True)
-    off_opt = (zero.get("offload_optimizer") or {}).get("device", "none")
-    off_par = (zero.get("offload_param") or {}).get("device", "none")
-    for key, dev in (("offload_optimizer", off_opt), ("offload_param", off_par)):
+    devices = {}
+    for key in ("offload_optimizer", "offload_param"):
+        dev = state.mapping(name, f"zero_optimization.{key}", zero.get(key)).get("device", "none")
         if dev not in ("none", "cpu", "nvme", None):
             state.error("unknown_value", name, f"zero_optimization.{key}.device")
         if dev == "nvme":
             state.error("not_modelled", name, f"zero_optimization.{key}.device")
-    state.set("cpu_offload", off_opt == "cpu")
-    state.set("offload_params", off_par == "cpu")
+        devices[key] = dev
+    state.set("cpu_offload", devices["offload_optimizer"] == "cpu")
+    state.set("offload_params", devices["offload_param"] == "cpu")
     bucket = zero.get("reduce_bucket_size", 500_000_000)
     if bucket == "auto":
         if hidden_size is not None:
             state.set("reduce_bucket_size", hidden_size * hidden_size)
     else:
-        state.set("reduce_bucket_size", state.typed(name, "zero_optimization.reduce_bucket_size", bucket, int))
-    for ds_key, yaml_key, req_key in (("train_micro_batch_size_per_gpu", "micro_batch", "micro_batch_size"),
-                                      ("gradient_accumulation_steps", "accum", "grad_accum_steps")):
+        state.set("reduce_bucket_size", _ds_int(state, name, "zero_optimization.reduce_bucket_size", bucket))
+    for ds_key, yaml_key in (("train_micro_batch_size_per_gpu", "micro_batch"),
+                             ("gradient_accumulation_steps", "accum")):
         v = ds.get(ds_key, "auto")
         if v != "auto" and batch.get(yaml_key) is not None and v != batch[yaml_key]:
             state.error("contradiction", name, ds_key)
-    bf16 = (ds.get("bf16") or {}).get("enabled", "auto")
+    bf16_section = state.mapping(name, "bf16", ds.get("bf16"))
+    bf16 = bf16_section.get("enabled", "auto")
     if bf16 not in ("auto", None) and batch.get("bf16") is not None and bool(bf16) != bool(batch["bf16"]):
         state.error("contradiction", name, "bf16.enabled")
-    if (ds.get("bf16") or {}).get("bf16_master_weights_and_grads") or (ds.get("bf16") or {}).get(
-            "bf16_optimizer_states"):
+    if bf16_section.get("bf16_master_weights_and_grads") or bf16_section.get("bf16_optimizer_states"):
         state.unread_key(name, "bf16.bf16_master_weights_and_grads", True, "not_modelled")
 
 
+def fsdp_key(fsdp: Mapping[str, Any], key: str, default: Any = None) -> Any:
+    """An FSDP setting under either spelling a framework takes: ``fsdp_<key>`` (accelerate's, and Axolotl's
+    deprecated one) or ``<key>`` (Axolotl 0.21's)."""
+    if f"fsdp_{key}" in fsdp:
+        return fsdp[f"fsdp_{key}"]
+    return fsdp.get(key, default)
+
+
+def read_trainer_fsdp(state: ReadState, name: str, fsdp: Any, fsdp_config: Any, *, default_version: int,
+                      config_offload: bool) -> None:
+    """FSDP set in the training file itself (transformers' ``TrainingArguments.fsdp``: ``true``, or the deprecated
+    string/list of options ``full_shard shard_grad_op no_shard hybrid_shard offload auto_wrap``; ``fsdp_config``
+    with or without the ``fsdp_`` prefix). ``default_version``: the pinned transformers' FSDP when ``version`` is
+    left out (5.24: 2; 5.6: 1); ``config_offload``: it also reads ``fsdp_config.cpu_offload`` (5.24)."""
+    if fsdp in (None, False, "", []):
+        return
+    items = fsdp.split() if isinstance(fsdp, str) else [str(x) for x in fsdp] if isinstance(fsdp, list) else []
+    if not isinstance(fsdp, (bool, str, list)):
+        state.error("wrong_type", name, "fsdp")
+        return
+    cfg = state.mapping(name, "fsdp_config", fsdp_config)
+    version = state.typed(name, "fsdp_config.version", fsdp_key(cfg, "version", default_version), int)
+    if version not in (1, 2, None):
+        state.error("unknown_value", name, "fsdp_config.version")
+    strategy = next((i for i in items if i in ("full_shard", "shard_grad_op", "no_shard", "hybrid_shard",
+                                                "hybrid_shard_zero2")), "full_shard")
+    reshard = fsdp_key(cfg, "reshard_after_forward", strategy if version == 1 else strategy != "shard_grad_op")
+    if version == 1:
+        state.set("sharding", {"full_shard": "zero3", "shard_grad_op": "zero2", "no_shard": "none",
+                               "hybrid_shard": "zero3", "hybrid_shard_zero2": "zero2"}.get(str(reshard).lower(),
+                                                                                           "zero3"))
+    else:
+        state.set("sharding", "zero3" if str(reshard).lower() in ("true", "1", "yes") else "zero2")
+    offload = "offload" in items or (config_offload and state.typed(
+        name, "fsdp_config.cpu_offload", fsdp_key(cfg, "cpu_offload"), bool) is True)
+    state.set("fsdp_version", version)
+    state.set("deepspeed", False)
+    state.set("cpu_offload", offload)
+    state.set("offload_params", offload)
+    if state.typed(name, "fsdp_config.activation_checkpointing", fsdp_key(cfg, "activation_checkpointing"),
+                   bool) is True:
+        state.keys["fsdp_activation_checkpointing"] = True
+    state.set("cpu_ram_efficient_loading", state.typed(name, "fsdp_config.cpu_ram_efficient_loading",
+                                                       fsdp_key(cfg, "cpu_ram_efficient_loading"), bool))
+
+
 def read_accelerate(state: ReadState, name: str, acc: Mapping[str, Any], amp: str | None) -> None:
-    """An accelerate config: processes, the distributed type (DDP, FSDP, DeepSpeed), FSDP's offload and checkpointing;
-    its mixed precision checked against the training file's (``amp``: ``bf16``/``fp16``/``no``)."""
+    """An accelerate config: processes, the distributed type (DDP, FSDP1/FSDP2, DeepSpeed), FSDP's offload and
+    checkpointing; its mixed precision checked against the training file's (``amp``: ``bf16``/``fp16``/``no``)."""
     procs = state.typed(name, "num_processes", acc.get("num_processes", 1), int)
+    state.gpus_given = state.gpus_given or "num_processes" in acc
     if procs is not None:
         if procs < 1:
             state.error("out_of_range", name, "num_processes")
@@ -721,28 +870,34 @@ def read_accelerate(state: ReadState, name: str, acc: Mapping[str, Any], amp: st
     if mp is not None and amp is not None and mp != amp:
         state.error("contradiction", name, "mixed_precision")
     if dist == "FSDP":
-        fsdp = acc.get("fsdp_config") or {}
-        version = fsdp.get("fsdp_version", 1)
+        fsdp = state.mapping(name, "fsdp_config", acc.get("fsdp_config"))
+        version = state.typed(name, "fsdp_config.fsdp_version", fsdp_key(fsdp, "version", 1), int)
+        if version not in (1, 2, None):
+            state.error("unknown_value", name, "fsdp_config.fsdp_version")
+        state.set("fsdp_version", version)
+        reshard = fsdp_key(fsdp, "reshard_after_forward")
         if version == 2:
-            reshard = fsdp.get("fsdp_reshard_after_forward", True)
-            state.set("sharding", "zero3" if reshard in (True, "FULL_SHARD") else "zero2")
-        else:
-            strategy = fsdp.get("fsdp_sharding_strategy", fsdp.get("fsdp_reshard_after_forward", "FULL_SHARD"))
-            state.set("sharding", {"FULL_SHARD": "zero3", "SHARD_GRAD_OP": "zero2", "NO_SHARD": "none",
-                                   True: "zero3"}.get(strategy, "zero3"))
-            state.unread_key(name, "fsdp_config.fsdp_version", version, "not_modelled")
-        offload = fsdp.get("fsdp_offload_params", False) is True
-        state.set("cpu_offload", offload)
-        state.set("offload_params", offload)
-        if fsdp.get("fsdp_activation_checkpointing") is True:
+            state.set("sharding", "zero3" if reshard in (True, "true", None) else "zero2")
+        else:      # FSDP1: the strategy, under its current name or the deprecated one
+            strategy = fsdp_key(fsdp, "sharding_strategy", "FULL_SHARD" if reshard is None else reshard)
+            state.set("sharding", {"FULL_SHARD": "zero3", "SHARD_GRAD_OP": "zero2", "NO_SHARD": "none", 1: "zero3",
+                                   2: "zero2", 3: "none", True: "zero3", False: "zero2"}.get(
+                                       strategy if isinstance(strategy, (str, int)) else "", "zero3"))
+        offload = state.typed(name, "fsdp_config.fsdp_offload_params", fsdp_key(fsdp, "offload_params"), bool)
+        state.set("cpu_offload", offload is True)
+        state.set("offload_params", offload is True)
+        if state.typed(name, "fsdp_config.fsdp_activation_checkpointing",
+                       fsdp_key(fsdp, "activation_checkpointing"), bool) is True:
             state.keys["fsdp_activation_checkpointing"] = True
+        state.set("cpu_ram_efficient_loading", state.typed(name, "fsdp_config.fsdp_cpu_ram_efficient_loading",
+                                                           fsdp_key(fsdp, "cpu_ram_efficient_loading"), bool))
         state.set("deepspeed", False)
     elif dist == "DEEPSPEED":
         state.set("deepspeed", True)
-        inline = acc.get("deepspeed_config") or {}
+        inline = state.mapping(name, "deepspeed_config", acc.get("deepspeed_config"))
         if "zero_stage" in inline:
             stage = inline["zero_stage"]
-            if stage in (0, 1, 2, 3):
+            if stage in (0, 1, 2, 3) and not isinstance(stage, bool):
                 state.set("sharding", ("none", "zero1", "zero2", "zero3")[stage])
             else:
                 state.error("unknown_value", name, "deepspeed_config.zero_stage")

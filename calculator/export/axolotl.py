@@ -13,9 +13,8 @@ from typing import Any, Mapping
 
 from .. import frameworks
 from . import _yaml
-from ._common import (HF_OPTIM, MEASURE_FILE, MEASURE_PY, Plan, ReadState, card_bf16, deepspeed_json, header,
-                      hf_stack_rules, optimizer_from, read_deepspeed, render, sharding_rules,
-                      targets_from)
+from ._common import (HF_OPTIM, MEASURE_FILE, MEASURE_PY, Plan, ReadState, card_bf16, deepspeed_json, fsdp_key,
+                      header, hf_stack_rules, optimizer_from, read_deepspeed, render, sharding_rules, targets_from)
 from ..models import ALL_LINEAR
 
 TARGET = "axolotl"
@@ -218,7 +217,7 @@ def read(state: ReadState, cfgs: Mapping[str, Mapping[str, Any]], kinds: Mapping
         if state.typed(name, "peft_use_dora", t("peft_use_dora"), bool):
             state.error("not_modelled", name, "peft_use_dora")
     if method == "qlora":
-        kw = t("bnb_config_kwargs") or {}
+        kw = state.mapping(name, "bnb_config_kwargs", t("bnb_config_kwargs"))
         state.set("double_quant", kw.get("bnb_4bit_use_double_quant", True) is True)
         state.set("qlora_backend", "bitsandbytes")
     state.set("seq_len", state.typed(name, "sequence_len", t("sequence_len"), int) if "sequence_len" in cfg
@@ -233,7 +232,7 @@ def read(state: ReadState, cfgs: Mapping[str, Mapping[str, Any]], kinds: Mapping
     if opt is None:
         state.error("not_modelled", name, "optimizer")
     state.set("optimizer", opt)
-    attn = t("attn_implementation")
+    attn = state.name(name, "attn_implementation", t("attn_implementation"))
     amap = {None: "sdpa", "sdpa": "sdpa", "eager": "eager", "flash_attention_2": "flash", "flash_attention_3": "flash"}
     if t("flash_attention") is True:
         attn = "flash_attention_2"
@@ -256,22 +255,36 @@ def read(state: ReadState, cfgs: Mapping[str, Mapping[str, Any]], kinds: Mapping
         state.set("precompute_ref_log_probs", t("precompute_ref_log_probs") is True)
     for key in ("datasets", "output_dir", "learning_rate", "rl_beta", "tf32", "lora_alpha"):
         t(key)
+    if t("unfrozen_parameters"):        # trains only the parameters it names: fewer gradients and optimizer states
+        state.unread_key(name, "unfrozen_parameters", None, "not_modelled")
     # --- several GPUs: the count is the launcher's; FSDP lives in this file, ZeRO in the JSON ------------------------
     state.set("num_gpus", 1)
     state.set("sharding", "none")
     ds_file = t("deepspeed")
-    fsdp_cfg = t("fsdp_config")
+    fsdp_cfg = state.mapping(name, "fsdp_config", t("fsdp_config"))
     version = t("fsdp_version")
-    if isinstance(fsdp_cfg, dict) and fsdp_cfg:
+    # FSDP1's top-level list (full_shard, shard_grad_op, offload, auto_wrap), and fsdp_version 1: Axolotl 0.21 has
+    # only FSDP2 and refuses both; read as the FSDP2 run they ask for, with a note
+    legacy = t("fsdp")
+    if legacy not in (None, [], "", False):
+        state.unread_key(name, "fsdp", legacy, "deprecated")
+    legacy = [str(x) for x in legacy] if isinstance(legacy, list) else str(legacy or "").split()
+    if fsdp_cfg or legacy:
+        if version not in (2, None):
+            state.unread_key(name, "fsdp_version", version, "deprecated")
         state.set("deepspeed", False)
-        state.set("sharding", "zero3" if fsdp_cfg.get("reshard_after_forward", True) else "zero2")
-        off = fsdp_cfg.get("offload_params") is True
+        state.set("fsdp_version", 2)
+        reshard = fsdp_key(fsdp_cfg, "reshard_after_forward", "shard_grad_op" not in legacy)
+        state.set("sharding", "zero3" if reshard in (True, "true", "FULL_SHARD") else "zero2")
+        off = state.typed(name, "fsdp_config.offload_params", fsdp_key(fsdp_cfg, "offload_params"), bool) is True \
+            or "offload" in legacy
         state.set("cpu_offload", off)
         state.set("offload_params", off)
-        if fsdp_cfg.get("activation_checkpointing") is True:
+        if state.typed(name, "fsdp_config.activation_checkpointing",
+                       fsdp_key(fsdp_cfg, "activation_checkpointing"), bool) is True:
             state.set("gradient_checkpointing", True)
-        if version not in (2, None):
-            state.unread_key(name, "fsdp_version", version, "not_modelled")
+        state.set("cpu_ram_efficient_loading", state.typed(name, "fsdp_config.cpu_ram_efficient_loading",
+                                                           fsdp_key(fsdp_cfg, "cpu_ram_efficient_loading"), bool))
         ga = state.keys.get("grad_accum_steps", 1)
         state.set("no_sync_accumulation", ga > 1)
         state.set("frozen_param_grads", False)
@@ -280,6 +293,7 @@ def read(state: ReadState, cfgs: Mapping[str, Mapping[str, Any]], kinds: Mapping
                                               "accum": state.keys.get("grad_accum_steps"), "bf16": bf16}, None)
     for acc in (n for n in cfgs if kinds[n] == "accelerate"):
         procs = state.typed(acc, "num_processes", cfgs[acc].get("num_processes", 1), int)
+        state.gpus_given = state.gpus_given or "num_processes" in cfgs[acc]
         if procs is not None and procs >= 1:
             state.set("num_gpus", procs)
         if cfgs[acc].get("distributed_type") not in ("MULTI_GPU", "NO", None):

@@ -17,8 +17,8 @@ from .. import frameworks
 from ..models import ALL_LINEAR
 from . import _yaml
 from ._common import (HF_OPTIM, MEASURE_FILE, MEASURE_PY, Plan, ReadState, accelerate_yaml, card_bf16, deepspeed_json,
-                      header, hf_stack_rules, optimizer_from, read_accelerate, read_deepspeed, render,
-                      sharding_rules, targets_from)
+                      header, hf_stack_rules, optimizer_from, read_accelerate, read_deepspeed, read_trainer_fsdp,
+                      render, sharding_rules, targets_from)
 
 TARGET = "llamafactory"
 CONFIG_FILE = "llamafactory.yaml"
@@ -217,7 +217,7 @@ def read(state: ReadState, cfgs: Mapping[str, Mapping[str, Any]], kinds: Mapping
     for key in ("use_galore", "use_apollo", "use_badam", "use_adam_mini", "use_muon", "use_unsloth", "use_unsloth_gc"):
         if t(key) is True:
             state.error("not_modelled", name, key)
-    attn = t("flash_attn") or "auto"
+    attn = state.name(name, "flash_attn", t("flash_attn")) or "auto"
     amap = {"auto": "sdpa", "sdpa": "sdpa", "disabled": "eager", "fa2": "flash", "fa3": "flash"}
     if attn not in amap:
         state.error("unknown_value", name, "flash_attn")
@@ -235,6 +235,8 @@ def read(state: ReadState, cfgs: Mapping[str, Mapping[str, Any]], kinds: Mapping
     amp = "bf16" if bf16 else "fp16" if fp16 else "no"
     for acc in (n for n in cfgs if kinds[n] == "accelerate"):
         read_accelerate(state, acc, cfgs[acc], amp)
+    # the training file's own FSDP: TrainingArguments builds accelerate's FSDP plugin from it, over accelerate's config
+    read_trainer_fsdp(state, name, t("fsdp"), t("fsdp_config"), default_version=1, config_offload=False)
     if state.keys.pop("fsdp_activation_checkpointing", False):
         state.set("gradient_checkpointing", True)
     ds_files = [n for n in cfgs if kinds[n] == "deepspeed"]

@@ -17,8 +17,8 @@ from typing import Any, Mapping
 from .. import frameworks
 from . import _yaml
 from ._common import (HF_OPTIM, MEASURE_FILE, MEASURE_PY, Plan, ReadState, accelerate_yaml, card_bf16,
-                      deepspeed_json, header, hf_stack_rules, optimizer_from, read_accelerate, read_deepspeed, render,
-                      sharding_rules, targets_from, targets_list)
+                      deepspeed_json, header, hf_stack_rules, name_words, optimizer_from, read_accelerate,
+                      read_deepspeed, read_trainer_fsdp, render, sharding_rules, targets_from, targets_list)
 
 TARGET = "trl"
 ACCELERATE_FILE = "accelerate.yaml"
@@ -141,15 +141,62 @@ def write(p: Plan, summary: Mapping[str, Any] | None, text: Mapping[str, str] | 
 # =====================================================================================================================
 
 
+#: Keys only one TRL trainer's config has (TRL 1.16 ``trl/trainer/*_config.py``), the trainers the estimator does
+#: not model first: a GRPO config has ``beta`` and ``loss_type`` too, so those two alone do not make it DPO.
+_TRAINER_KEYS: tuple[tuple[str, frozenset[str]], ...] = (
+    ("grpo", frozenset({"num_generations", "reward_funcs", "reward_weights", "use_vllm", "vllm_mode",
+                        "vllm_gpu_memory_utilization", "num_iterations", "scale_rewards", "generation_batch_size",
+                        "steps_per_generation", "mask_truncated_completions", "top_entropy_quantile",
+                        "importance_sampling_level", "epsilon_high"})),
+    ("kto", frozenset({"desirable_weight", "undesirable_weight"})),
+    ("cpo", frozenset({"cpo_alpha", "simpo_gamma"})),
+    ("reward", frozenset({"center_rewards_coefficient"})),
+    ("ppo", frozenset({"num_ppo_epochs", "vf_coef", "cliprange_value", "whiten_rewards", "kl_estimator",
+                       "missing_eos_penalty"})),
+    ("rloo", frozenset({"rloo_k"})),
+    ("dpo", frozenset({"precompute_ref_log_probs", "rpo_alpha", "ref_model_init_kwargs", "ref_adapter_name",
+                       "sync_ref_model", "ref_model_mixup_alpha", "ref_model_sync_steps", "reference_free",
+                       "f_divergence_type", "use_weighting", "ld_alpha", "discopop_tau"})),
+    ("sft", frozenset({"packing", "packing_strategy", "dataset_text_field", "completion_only_loss",
+                       "assistant_only_loss", "eos_token", "dataset_kwargs"})),
+)
+#: Keys every preference trainer's config has (DPO, ORPO, CPO, KTO, GRPO): a preference trainer, named by the file
+#: name when it says which, else DPO's (``trl dpo``).
+_PREFERENCE_KEYS = frozenset({"beta", "loss_type", "disable_dropout", "max_prompt_length", "max_completion_length",
+                              "label_smoothing", "generate_during_eval"})
+_SFT_KEYS = dict(_TRAINER_KEYS)["sft"]
+#: ``loss_type`` values of GRPOConfig (TRL 1.16): a config with one of them is GRPO's whatever else it holds.
+_GRPO_LOSSES = frozenset({"grpo", "bnpo", "dr_grpo", "dapo", "cispo", "sapo", "gspo"})
+#: Words of a file name that name a trainer (the tie-breaker when the keys name none: ``dpo.yaml``).
+_TRAINER_NAMES = ("grpo", "kto", "orpo", "cpo", "ppo", "rloo", "reward", "dpo", "sft")
+
+
+def trainer_of(cfg: Mapping[str, Any], name: str = "") -> str:
+    """Which TRL trainer a config is for (``sft``, ``dpo``, or another one the estimator does not model: ``grpo``,
+    ``kto``, ``orpo``…): from the keys only that trainer's config has, then a word of the file name, else SFT
+    (``trl sft``)."""
+    if cfg.get("loss_type") in _GRPO_LOSSES:
+        return "grpo"
+    for trainer, keys in _TRAINER_KEYS:
+        if keys & set(cfg):
+            return trainer
+    named = [trainer for trainer in _TRAINER_NAMES if trainer in name_words(name)]
+    if _PREFERENCE_KEYS & set(cfg):
+        return next((trainer for trainer in named if trainer != "sft"), "dpo")
+    return named[0] if named else "sft"
+
+
 def read(state: ReadState, cfgs: Mapping[str, Mapping[str, Any]], kinds: Mapping[str, str]) -> None:
     found = state.main_file(cfgs, kinds)
     if found is None:
         return
     name, cfg = found
     t = lambda key: state.take(name, cfg, key)  # noqa: E731
-    dpo = "beta" in cfg or "precompute_ref_log_probs" in cfg or "loss_type" in cfg and isinstance(cfg["loss_type"],
-                                                                                                  list)
-    dpo = dpo or name.startswith("dpo") or "rpo_alpha" in cfg or "disable_dropout" in cfg
+    trainer = trainer_of(cfg, name)
+    if trainer not in ("sft", "dpo"):
+        state.error("unsupported_trainer", name, trainer.upper())
+        return
+    dpo = trainer == "dpo"
     state.set("dpo", dpo)
     state.read_model(name, cfg, "model_name_or_path")
     req = {"dpo": dpo}
@@ -212,7 +259,15 @@ def read(state: ReadState, cfgs: Mapping[str, Mapping[str, Any]], kinds: Mapping
         qt = t("bnb_4bit_quant_type")
         if qt is not None and qt not in ("nf4", "fp4"):
             state.error("unknown_value", name, "bnb_4bit_quant_type")
-        state.keys["_quant_storage"] = t("bnb_4bit_quant_storage") or "uint8"
+        # ModelConfig -> BitsAndBytesConfig: the storage as written (None: bitsandbytes' uint8), the compute dtype
+        # is the model's ``dtype`` (trl/trainer/utils.py get_quantization_config)
+        storage = {None: "uint8", "uint8": "uint8", "bfloat16": "bf16", "float16": "bf16"}.get(
+            state.name(name, "bnb_4bit_quant_storage", t("bnb_4bit_quant_storage")), "")
+        if storage:
+            state.set("quant_storage", storage)
+        else:
+            state.unread_key(name, "bnb_4bit_quant_storage", cfg.get("bnb_4bit_quant_storage"), "not_modelled")
+        state.set("qlora_compute_dtype", "fp32" if dtype == "float32" else "bf16")
     # --- batch, length, checkpointing, kernels ------------------------------------------------------------------
     state.set("micro_batch_size", state.typed(name, "per_device_train_batch_size", t("per_device_train_batch_size"),
                                               int) if "per_device_train_batch_size" in cfg else d["micro_batch_size"])
@@ -233,7 +288,7 @@ def read(state: ReadState, cfgs: Mapping[str, Mapping[str, Any]], kinds: Mapping
     offload = state.typed(name, "activation_offloading", t("activation_offloading"), bool) or False
     state.set("activation_offloading", offload or (isinstance(kwargs, dict) and kwargs.get("offload") is True))
     state.set("torch_compile", state.typed(name, "torch_compile", t("torch_compile"), bool) or False)
-    attn = t("attn_implementation")
+    attn = state.name(name, "attn_implementation", t("attn_implementation"))
     amap = {None: "sdpa", "sdpa": "sdpa", "eager": "eager", "flash_attention_2": "flash", "flash_attention_3": "flash"}
     if attn not in amap:
         state.error("unknown_value", name, "attn_implementation")
@@ -263,6 +318,8 @@ def read(state: ReadState, cfgs: Mapping[str, Mapping[str, Any]], kinds: Mapping
     amp_name = "no" if not amp else "bf16" if bf16 else "fp16"
     for acc in acc_files:
         read_accelerate(state, acc, cfgs[acc], amp_name)
+    # the training file's own FSDP: TrainingArguments builds accelerate's FSDP plugin from it, over accelerate's config
+    read_trainer_fsdp(state, name, t("fsdp"), t("fsdp_config"), default_version=2, config_offload=True)
     for ds in (n for n in cfgs if kinds[n] == "deepspeed"):
         read_deepspeed(state, ds, cfgs[ds], {"micro_batch": state.keys.get("micro_batch_size"),
                                               "accum": state.keys.get("grad_accum_steps"), "bf16": bf16},
@@ -271,15 +328,15 @@ def read(state: ReadState, cfgs: Mapping[str, Mapping[str, Any]], kinds: Mapping
         state.set("gradient_checkpointing", True)
     if state.keys.get("sharding") not in (None, "none") and not state.keys.get("deepspeed"):
         ga = state.keys.get("grad_accum_steps", 1)
-        sync = ((cfg.get("accelerator_config") or {}).get("gradient_accumulation_kwargs") or {}).get(
-            "sync_each_batch", False) if isinstance(cfg.get("accelerator_config"), dict) else False
-        t("accelerator_config")
+        acc_cfg = state.mapping(name, "accelerator_config", t("accelerator_config"))
+        sync = state.typed(name, "accelerator_config.gradient_accumulation_kwargs.sync_each_batch", state.mapping(
+            name, "accelerator_config.gradient_accumulation_kwargs", acc_cfg.get("gradient_accumulation_kwargs")).get(
+                "sync_each_batch"), bool) is True
         state.set("no_sync_accumulation", ga > 1 and not sync)
         state.set("frozen_param_grads", False)
-    storage = state.keys.pop("_quant_storage", None)
-    if storage == "uint8" and state.keys.get("sharding") == "zero3":
-        state.unread_key(name, "bnb_4bit_quant_storage", storage, "not_modelled")
     state.finish_unread(name, cfg)
+    if trainer == "sft" and not (_SFT_KEYS & set(cfg)) and "sft" not in name_words(name):
+        state.unread_key(name, "trainer", "sft", "trainer_assumed")     # no key, no name says SFT or DPO
 
 
 def _hidden(state: ReadState) -> int | None:

@@ -17,7 +17,8 @@ from typing import Any, Mapping
 from .. import frameworks
 from ..models import ALL_LINEAR
 from . import _yaml
-from ._common import HF_OPTIM, Plan, ReadState, card_bf16, header, model_from_repo, optimizer_from, render, targets_from
+from ._common import (HF_OPTIM, Plan, ReadState, card_bf16, header, model_from_repo, optimizer_from,
+                      prequantized, render, targets_from)
 
 TARGET = "unsloth"
 SCRIPT_FILE = "train.py"
@@ -177,100 +178,232 @@ def write(p: Plan, summary: Mapping[str, Any] | None, text: Mapping[str, str] | 
 # =====================================================================================================================
 
 
-def _calls(tree: ast.AST) -> dict[str, dict[str, Any]]:
-    """Keyword arguments (literal values, or dotted names as strings) of the calls the export makes."""
-    out: dict[str, dict[str, Any]] = {}
-    for node in ast.walk(tree):
+class _NotFollowed(Exception):
+    """A value the reader cannot follow to a plain one (computed at run time, or from a name set nowhere above)."""
+
+
+class _Script:
+    """A training script as its statements run: the trainer's call, and the calls and values it was built from,
+    each found by following the names it is given back to their last assignment above it (module level only: a
+    cell of a notebook; an inference reload under ``if False:`` is never the trained model)."""
+
+    def __init__(self, tree: ast.Module) -> None:
+        self.assigns: list[tuple[int, str, int | None, ast.expr]] = []      # line, name, unpacked index, value
+        self.calls: list[ast.Call] = []
+        for stmt in tree.body:
+            if isinstance(stmt, ast.Assign):
+                for target in stmt.targets:
+                    if isinstance(target, ast.Name):
+                        self.assigns.append((stmt.lineno, target.id, None, stmt.value))
+                    elif isinstance(target, ast.Tuple):
+                        for i, elt in enumerate(target.elts):
+                            if isinstance(elt, ast.Name):
+                                self.assigns.append((stmt.lineno, elt.id, i, stmt.value))
+            value = getattr(stmt, "value", None)
+            if isinstance(value, ast.Call):
+                self.calls.append(value)
+
+    def assigned(self, name: str, before: int) -> tuple[int | None, ast.expr, int] | None:
+        found = [(i, v, line) for line, n, i, v in self.assigns if n == name and line < before]
+        return found[-1] if found else None
+
+    def call(self, node: ast.expr | None, before: int, unpacked: bool = False) -> ast.Call | None:
+        """The call ``node`` is, or the call that last set the name ``node`` is (``model, tok = f(...)``)."""
         if isinstance(node, ast.Call):
-            fn = node.func
-            name = fn.attr if isinstance(fn, ast.Attribute) else fn.id if isinstance(fn, ast.Name) else None
-            if name in ("from_pretrained", "get_peft_model", "SFTConfig", "DPOConfig"):
-                kwargs = {}
-                for kw in node.keywords:
-                    if kw.arg is None:
-                        continue
-                    try:
-                        kwargs[kw.arg] = ast.literal_eval(kw.value)
-                    except ValueError:
-                        kwargs[kw.arg] = ast.unparse(kw.value)
-                out[name] = kwargs
-    return out
+            return node
+        if isinstance(node, ast.Name):
+            found = self.assigned(node.id, before)
+            if found is not None and isinstance(found[1], ast.Call) and (found[0] in (None, 0) or unpacked):
+                return found[1]
+        return None
+
+    def value(self, node: ast.expr, before: int, depth: int = 0) -> Any:
+        """A plain value: a literal, a name set above to one, arithmetic of numbers; a dotted name as its text."""
+        if depth > 32:
+            raise _NotFollowed
+        if isinstance(node, ast.Constant):
+            return node.value
+        if isinstance(node, ast.Name):
+            found = self.assigned(node.id, before)
+            if found is None or found[0] is not None:
+                raise _NotFollowed
+            return self.value(found[1], found[2], depth + 1)
+        if isinstance(node, (ast.List, ast.Tuple)):
+            return [self.value(e, before, depth + 1) for e in node.elts]
+        if isinstance(node, ast.Attribute):
+            return ast.unparse(node)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+            v = self.value(node.operand, before, depth + 1)
+            if isinstance(v, (int, float)) and not isinstance(v, bool):
+                return -v if isinstance(node.op, ast.USub) else v
+        if isinstance(node, ast.BinOp) and type(node.op) in _ARITHMETIC:
+            a, b = self.value(node.left, before, depth + 1), self.value(node.right, before, depth + 1)
+            numbers = all(isinstance(v, (int, float)) and not isinstance(v, bool) and abs(v) < 1e15 for v in (a, b))
+            if numbers and not (b == 0 and isinstance(node.op, (ast.Div, ast.FloorDiv))):
+                return _ARITHMETIC[type(node.op)](a, b)
+        raise _NotFollowed
+
+
+#: The arithmetic a setting may be written with (``max_seq_length // 2``), on numbers below 10**15.
+_ARITHMETIC = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
+               ast.FloorDiv: lambda a, b: a // b, ast.Div: lambda a, b: a / b}
+
+
+def _fn(call: ast.Call) -> str:
+    fn = call.func
+    return fn.attr if isinstance(fn, ast.Attribute) else fn.id if isinstance(fn, ast.Name) else ""
+
+
+def _arg(call: ast.Call, key: str, position: int | None = None) -> ast.expr | None:
+    for kw in call.keywords:
+        if kw.arg == key:
+            return kw.value
+    if position is not None and len(call.args) > position:
+        return call.args[position]
+    return None
+
+
+#: A trainer class -> the trainer the estimator reads (TRL's and Unsloth's SFT and DPO, transformers' Trainer).
+_TRAINERS = {"SFTTrainer": "sft", "UnslothTrainer": "sft", "Trainer": "sft", "DPOTrainer": "dpo"}
+
+
+class _Reading:
+    """The trained model's calls (``from_pretrained`` -> ``get_peft_model`` -> the trainer and its config), and
+    their keywords resolved to plain values."""
+
+    def __init__(self, state: ReadState, name: str, script: _Script) -> None:
+        self.state, self.name, self.script = state, name, script
+        self.trainer: ast.Call | None = next((c for c in script.calls if _fn(c).endswith("Trainer")
+                                              and _arg(c, "model", 0) is not None), None)   # not PatchDPOTrainer()
+        self.load = self.peft = self.config = None
+        if self.trainer is None:
+            return
+        line = self.trainer.lineno
+        built = script.call(_arg(self.trainer, "model", 0), line, unpacked=True)
+        if built is not None and _fn(built) == "get_peft_model":
+            self.peft = built
+            built = script.call(_arg(built, "model", 0), built.lineno, unpacked=True)
+        if built is not None and _fn(built) == "from_pretrained":
+            self.load = built
+        self.config = script.call(_arg(self.trainer, "args"), line)
+
+    def get(self, call: ast.Call | None, key: str, default: Any = None) -> Any:
+        node = _arg(call, key) if call is not None else None
+        if node is None:
+            return default
+        try:
+            return self.script.value(node, call.lineno)
+        except _NotFollowed:
+            self.state.error("not_followed", self.name, key)
+            return None
+
+    def setting(self, key: str, default: Any = None) -> Any:
+        """A training setting: the config's keyword, else the trainer's own (older notebooks pass ``packing`` and
+        ``max_seq_length`` to ``SFTTrainer``), else ``default``."""
+        for call in (self.config, self.trainer):
+            if call is not None and _arg(call, key) is not None:
+                return self.get(call, key)
+        return default
+
+    def literal(self, call: ast.Call, node: ast.expr) -> Any:
+        try:
+            value = self.script.value(node, call.lineno)
+        except _NotFollowed:
+            return None
+        return value if isinstance(value, (bool, int, float, str)) else None
 
 
 def read_script(state: ReadState, name: str, text: str) -> None:
     try:
         tree = ast.parse(text)
-        calls = _calls(tree)
+        script = _Script(tree)
     except SyntaxError as exc:
         state.error("invalid_python", name, f"line {exc.lineno}")
         return
     except (RecursionError, MemoryError, ValueError):
         state.error("too_large", name, None)
         return
-    load = calls.get("from_pretrained", {})
-    peft = calls.get("get_peft_model")
-    dpo = "DPOConfig" in calls
-    cfg = calls.get("DPOConfig" if dpo else "SFTConfig", {})
+    r = _Reading(state, name, script)
+    if r.trainer is None:
+        state.error("not_followed", name, "Trainer")       # no trainer: nothing says what trains
+        return
+    trainer = _fn(r.trainer)
+    config = _fn(r.config) if r.config is not None else ""
+    for cls in (trainer, config):
+        kind = cls[:-len("Config")] if cls.endswith("Config") else cls[:-len("Trainer")] if cls else ""
+        if cls and cls not in _TRAINERS and cls not in ("SFTConfig", "DPOConfig", "TrainingArguments") and kind:
+            state.error("unsupported_trainer", name, cls)        # ORPOTrainer, GRPOConfig…: not modelled yet
+            return
+    if r.load is None:
+        state.error("not_followed", name, "model")      # the trainer's model is not built by from_pretrained above
+        return
+    dpo = _TRAINERS.get(trainer) == "dpo" or config == "DPOConfig"
     d = frameworks.defaults(TARGET, request={"dpo": dpo})
-    state.model = model_from_repo(load.get("model_name"))
-    if state.model is None and load.get("model_name") is not None:
-        state.unread_key(name, "model_name", load.get("model_name"), "unknown_model")
+    model_name = r.get(r.load, "model_name")
+    state.model = model_from_repo(model_name)
+    if state.model is None and model_name is not None:
+        state.unread_key(name, "model_name", model_name, "unknown_model")
+    if prequantized(model_name):
+        state.unread_key(name, "model_name", model_name, "not_modelled")
     state.set("dpo", dpo)
-    full = load.get("full_finetuning", False) is True
-    q4 = load.get("load_in_4bit", True) is True and not full
+    full = r.get(r.load, "full_finetuning", False) is True
+    q4 = r.get(r.load, "load_in_4bit", True) is True and not full
     method = "full" if full else "qlora" if q4 else "lora"
-    if not full and peft is None:
+    if not full and r.peft is None:
         state.error("missing_field", name, "get_peft_model")
-    if load.get("load_in_8bit") is True:
+    if r.get(r.load, "load_in_8bit") is True:
         state.error("not_modelled", name, "load_in_8bit")
     state.set("method", method)
     state.set("precision", "bf16")
-    state.set("seq_len", state.typed(name, "max_seq_length", load.get("max_seq_length", d["seq_len"]), int))
-    gc = (peft or load).get("use_gradient_checkpointing", "unsloth")
+    loaded_len = r.get(r.load, "max_seq_length", d["seq_len"])
+    seq = r.setting("max_length", r.setting("max_seq_length", loaded_len))
+    state.set("seq_len", state.typed(name, "max_seq_length", seq, int))
+    gc = r.get(r.peft or r.load, "use_gradient_checkpointing", "unsloth")
     state.set("gradient_checkpointing", gc in (True, "unsloth"))
     state.set("activation_offloading", gc == "unsloth")
-    if peft is not None:
-        state.set("lora_rank", state.typed(name, "r", peft.get("r", d["lora_rank"]), int))
-        names = targets_from(peft.get("target_modules", list(ALL_LINEAR)))
+    if r.peft is not None:
+        state.set("lora_rank", state.typed(name, "r", r.get(r.peft, "r", d["lora_rank"]), int))
+        names = targets_from(r.get(r.peft, "target_modules", list(ALL_LINEAR)))
         if names is None:
             state.error("unknown_value", name, "target_modules")
         state.set("lora_targets", names)
-        dropout = state.typed(name, "lora_dropout", peft.get("lora_dropout", 0.0), float)
-        disable = cfg.get("disable_dropout", True) is True
+        dropout = state.typed(name, "lora_dropout", r.get(r.peft, "lora_dropout", 0.0), float)
+        disable = r.setting("disable_dropout", True) is True
         state.set("lora_dropout", 0.0 if dpo and disable else dropout)
     state.set("micro_batch_size", state.typed(name, "per_device_train_batch_size",
-                                              cfg.get("per_device_train_batch_size", 8), int))
+                                              r.setting("per_device_train_batch_size", 8), int))
     state.set("grad_accum_steps", state.typed(name, "gradient_accumulation_steps",
-                                              cfg.get("gradient_accumulation_steps", 1), int))
-    opt = optimizer_from(cfg.get("optim", "adamw_torch_fused"), cfg.get("optim_args"))
+                                              r.setting("gradient_accumulation_steps", 1), int))
+    opt = optimizer_from(r.setting("optim", "adamw_torch_fused"), r.setting("optim_args"))
     if opt is None:
         state.error("not_modelled", name, "optim")
     state.set("optimizer", opt)
-    state.set("packing", cfg.get("packing", False) is True and not dpo)
-    state.set("epochs", state.typed(name, "num_train_epochs", cfg.get("num_train_epochs", 3.0), float))
+    state.set("packing", r.setting("packing", False) is True and not dpo)
+    state.set("epochs", state.typed(name, "num_train_epochs", r.setting("num_train_epochs", 3.0), float))
     if dpo:
-        state.set("precompute_ref_log_probs", cfg.get("precompute_ref_log_probs", False) is True)
+        state.set("precompute_ref_log_probs", r.setting("precompute_ref_log_probs", False) is True)
     known = {"from_pretrained": {"model_name", "max_seq_length", "dtype", "load_in_4bit", "full_finetuning",
                                  "use_gradient_checkpointing", "load_in_8bit"},
-             "get_peft_model": {"r", "target_modules", "lora_alpha", "lora_dropout", "bias",
+             "get_peft_model": {"model", "r", "target_modules", "lora_alpha", "lora_dropout", "bias",
                                 "use_gradient_checkpointing", "random_state"},
-             "SFTConfig": {"output_dir", "per_device_train_batch_size", "gradient_accumulation_steps", "max_length",
-                           "optim", "optim_args", "bf16", "fp16", "num_train_epochs", "report_to", "packing"},
-             "DPOConfig": {"output_dir", "per_device_train_batch_size", "gradient_accumulation_steps", "max_length",
-                           "optim", "optim_args", "bf16", "fp16", "num_train_epochs", "report_to",
-                           "precompute_ref_log_probs", "disable_dropout"}}
-    for call, kwargs in calls.items():
-        for key, value in kwargs.items():
-            if key not in known[call]:
-                state.unread_key(name, f"{call}.{key}", value if isinstance(value, (bool, int, float, str)) else None)
+             "config": {"output_dir", "per_device_train_batch_size", "gradient_accumulation_steps", "max_length",
+                        "max_seq_length", "optim", "optim_args", "bf16", "fp16", "num_train_epochs", "report_to",
+                        "packing", "precompute_ref_log_probs", "disable_dropout"},
+             "trainer": {"model", "args", "processing_class", "tokenizer", "train_dataset", "eval_dataset",
+                         "callbacks", "max_seq_length", "max_length", "packing"}}
+    for label, call, keys in ((_fn(r.load), r.load, known["from_pretrained"]),
+                              ("get_peft_model", r.peft, known["get_peft_model"]),
+                              (config, r.config, known["config"]), (trainer, r.trainer, known["trainer"])):
+        for kw in call.keywords if call is not None else ():
+            if kw.arg is not None and kw.arg not in keys:
+                state.unread_key(name, f"{label}.{kw.arg}", r.literal(call, kw.value))
     _fixed(state)
 
 
 def read_cli(state: ReadState, name: str, cfg: Mapping[str, Any]) -> None:
-    training = cfg.get("training") or {}
-    lora = cfg.get("lora") or {}
-    if not isinstance(training, dict) or not isinstance(lora, dict):
-        state.error("wrong_type", name, "training" if not isinstance(training, dict) else "lora")
+    training = state.mapping(name, "training", cfg.get("training"))
+    lora = state.mapping(name, "lora", cfg.get("lora"))
+    if state.errors:
         return
     state.read_model(name, cfg, "model")
     state.set("dpo", False)

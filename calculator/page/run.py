@@ -303,8 +303,11 @@ def read_paste(s: Strings, fields: tuple[str, ...], pasted: dict[str, Any]) -> d
     state = {k: v for k, v in request.items() if k in fields and k != "model"}
     if request.get("model") is not None:
         state["model"] = request["model"]
-    imported = {k: v for k, v in request.items()        # the framework's values the estimator's defaults lack
-                if k not in fields and k not in _NOT_IMPORTED and v != api.DEFAULTS.get(k)}
+    # the file's values the estimator would not fill by itself (it fills a key the request leaves out with the
+    # request's framework's value, api.framework_defaults)
+    filled_in = api.framework_defaults(request.get("framework", "none"), request)
+    imported = {k: v for k, v in request.items()
+                if k not in fields and k not in _NOT_IMPORTED and v != filled_in.get(k)}
     note = el("p", {"class": "calc-import__done"},
               filled(s.get("run.import.done"), {"framework": TARGET_NAMES[got["target"]]}),
               "" if "model" in state else join(" ", s.get("run.import.model_kept")))
