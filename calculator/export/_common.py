@@ -766,7 +766,13 @@ def accelerate_yaml(plan: Plan, ds_file: str | None, header_lines: list[str],
         ("compute_environment", "LOCAL_MACHINE", None),
         ("distributed_type", "MULTI_GPU" if k["sharding"] == "none" else "DEEPSPEED" if k["deepspeed"] else "FSDP",
          None),
-        ("mixed_precision", amp, None),
+    ]
+    if not k["deepspeed"]:
+        # With a DeepSpeed JSON, accelerate refuses a mixed_precision key beside it (DeepSpeedPlugin's
+        # _deepspeed_config_checks, in every rank): the precision is the trainer's bf16/fp16, filled into the JSON's
+        # "auto" by the HF integration.
+        items.append(("mixed_precision", amp, None))
+    items += [
         ("num_machines", 1, None),
         ("num_processes", k["num_gpus"], None),
         ("machine_rank", 0, None),

@@ -11,6 +11,7 @@ mode ``overrides``: the fields the real-run test's command-line overrides change
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import tempfile
@@ -82,15 +83,24 @@ def _one(files: dict) -> dict:
         result: dict = {"ok": True, "errors": [], "view": {}}
         try:
             with lib.captured() as warns:
+                train = None
+                # Under several GPUs every rank parses the config inside the environment `accelerate launch` gave
+                # it, and TrainingArguments builds the DeepSpeed plugin from that environment right there.
+                launch = lib.launched("accelerate.yaml") if "accelerate.yaml" in files else contextlib.nullcontext()
                 try:
-                    script, train, model, _ = _parse(main, dpo)
-                    result["view"]["trainer"] = _train_view(script, train, model)
-                except BaseException as exc:  # noqa: BLE001 - argparse exits with SystemExit
-                    result["errors"].append(f"{main}: {lib.error_text(exc)}")
-                    train = None
-                if "accelerate.yaml" in files:
+                    with launch:
+                        try:
+                            script, train, model, _ = _parse(main, dpo)
+                            result["view"]["trainer"] = _train_view(script, train, model)
+                        except BaseException as exc:  # noqa: BLE001 - argparse exits with SystemExit
+                            result["errors"].append(f"{main}: {lib.error_text(exc)}")
+                            train = None
+                except BaseException as exc:  # noqa: BLE001 - accelerate's own validation of its config
+                    result["errors"].append(f"accelerate.yaml: {lib.error_text(exc)}")
+                if "accelerate.yaml" in files and train is not None:
                     try:
-                        result["view"]["accelerate"] = lib.accelerate_view("accelerate.yaml")
+                        result["view"]["accelerate"] = lib.accelerate_view("accelerate.yaml",
+                                                                           train.deepspeed_plugin)
                     except BaseException as exc:  # noqa: BLE001
                         result["errors"].append(f"accelerate.yaml: {lib.error_text(exc)}")
                 if "ds_config.json" in files and train is not None:

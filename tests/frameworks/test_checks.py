@@ -12,6 +12,7 @@ import pytest
 import yaml
 
 from calculator.export import TARGETS, export
+from calculator.export._common import card_bf16
 from calculator.export.axolotl import capabilities
 from export_grid import GRID, words
 from frameworks import snapshots, venv
@@ -183,8 +184,14 @@ def _expect(target: str, e) -> dict[str, Any]:
             want.update({"accelerate.fsdp_version": 2, "accelerate.offload_params": k["cpu_offload"],
                          "accelerate.activation_checkpointing": k["gradient_checkpointing"]})
         if k["deepspeed"]:
-            want.update({"deepspeed.stage": {"zero1": 1, "zero2": 2, "zero3": 3}[k["sharding"]],
-                         "deepspeed.offload_optimizer": "cpu" if k["cpu_offload"] else "none"})
+            stage = {"zero1": 1, "zero2": 2, "zero3": 3}[k["sharding"]]
+            want.update({"deepspeed.stage": stage,
+                         "deepspeed.offload_optimizer": "cpu" if k["cpu_offload"] else "none",
+                         # the plugin every rank builds from accelerate launch's environment (TrainingArguments)
+                         "accelerate.distributed": "DEEPSPEED", "accelerate.plugin_zero_stage": stage,
+                         "accelerate.plugin_offload_optimizer": "cpu" if k["cpu_offload"] else "none",
+                         "accelerate.plugin_bf16": k["precision"] != "fp32" and card_bf16(k.get("gpu")),
+                         "accelerate.plugin_fp16": k["precision"] != "fp32" and not card_bf16(k.get("gpu"))})
     elif target == "axolotl":
         want = {"micro_batch_size": k["micro_batch_size"], "gradient_accumulation_steps": k["grad_accum_steps"],
                 "sequence_len": k["seq_len"], "gradient_checkpointing": k["gradient_checkpointing"] and not fsdp,
