@@ -22,7 +22,7 @@ from ..inputs import FRAMEWORK_IDS
 from ..errors import EstimatorError, InputError, InputErrors
 from . import axolotl, llamafactory, trl, unsloth
 from ._common import (ADJUST_REASONS, CANNOT_REASONS, COMMENT_CODES, EXPORT_KEYS, UNREAD_CODES, WHAT_TO_DO, CannotExpress,
-                      Export, Plan, Read, ReadState, kind_of, parse_texts, relevant, summary_of)
+                      Export, Plan, Read, ReadState, defaults_for, kind_of, parse_texts, relevant, summary_of)
 
 __all__ = ["TARGETS", "export", "read", "answer_export", "answer_read", "Export", "Read", "CannotExpress", "COMMENT_CODES",
            "relevant", "READ_ERRORS", "CANNOT_REASONS", "WHAT_TO_DO", "ADJUST_REASONS", "UNREAD_CODES", "MAX_FILES"]
@@ -53,6 +53,7 @@ def export(request: Mapping[str, Any], target: str, *,
     module = _MODULES[target]
     plan = Plan(target, request)
     module.plan(plan)
+    plan.settle(module.WRITTEN)
     adjusted = plan.request()
     api.parse_request({k: v for k, v in adjusted.items()})      # the adjusted request must be one the estimator takes
     if callable(summary):
@@ -66,10 +67,10 @@ def export(request: Mapping[str, Any], target: str, *,
 def _fill(state: ReadState) -> None:
     """Keys the files leave out: the framework's default (``calculator.frameworks``), else the estimator's own (a
     regime the framework has no switch for, e.g. ``keeps_logits``)."""
-    fw = frameworks.defaults(state.target, request=state.keys)
+    fill = defaults_for(state.target, state.keys)
     for key in EXPORT_KEYS:
         if key not in state.keys:
-            state.keys[key] = fw.get(key, api.DEFAULTS[key])
+            state.keys[key] = fill[key]
 
 
 def read(target: str, files: Mapping[str, str]) -> Read:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import api
+from .. import api, frameworks
 from ..errors import InputError
 from ..inputs import BY_NAME
 from .messages import message_for
@@ -303,8 +303,11 @@ def read_paste(s: Strings, fields: tuple[str, ...], pasted: dict[str, Any]) -> d
     state = {k: v for k, v in request.items() if k in fields and k != "model"}
     if request.get("model") is not None:
         state["model"] = request["model"]
-    imported = {k: v for k, v in request.items()        # the framework's values the estimator's defaults lack
-                if k not in fields and k not in _NOT_IMPORTED and v != api.DEFAULTS.get(k)}
+    # The file's values the estimator would not fill in by itself for the state's framework (its defaults'), kept
+    # beside the form: a value equal to the API's default but not to the framework's is kept.
+    fill = frameworks.request_defaults(request.get("framework", "none"), request)
+    imported = {k: v for k, v in request.items()
+                if k not in fields and k not in _NOT_IMPORTED and v != fill.get(k, api.DEFAULTS.get(k))}
     note = el("p", {"class": "calc-import__done"},
               filled(s.get("run.import.done"), {"framework": TARGET_NAMES[got["target"]]}),
               "" if "model" in state else join(" ", s.get("run.import.model_kept")))
