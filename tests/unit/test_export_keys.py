@@ -119,3 +119,13 @@ def test_two_unsloth_files_that_disagree_are_a_contradiction() -> None:
     back = answer_read({"target": "unsloth", "files": {"train.py": e["files"]["train.py"],
                                                        "unsloth.yaml": other["files"]["unsloth.yaml"]}})
     assert not back["ok"] and back["error"] == {"code": "contradiction", "file": "unsloth.yaml", "field": "seq_len"}
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_fp16_asked_on_a_bf16_card_is_exported_not_refused(target: str) -> None:
+    """A valid request (fp16 autocast on an A100) was refused as ``contradiction (half_dtype)`` by the targets that
+    rewrite the precision (reviews/export.md, "also found"): the files' half dtype is listed instead."""
+    request = {"model": "llama-3.1-8b", "method": "lora", "precision": "mixed", "half_dtype": "fp16",
+               "base_fp32": True, "gpu": "a100-80gb"}
+    e, read = _round_trip(request, target, ("train.py",) if target == "unsloth" else None)
+    assert _peak(e["request"]) == _peak(read)
