@@ -26,10 +26,14 @@ LOGGERS = ("transformers", "trl", "accelerate", "peft", "DeepSpeed", "deepspeed"
            "llamafactory", "datasets", "torch")
 
 
-#: Warnings about this CPU machine, not about a config (the exports are for the chosen GPU): not counted.
+#: Warnings about this CPU machine and the check's one-rank group, not about a config (the exports are for the
+#: chosen GPU): not counted.
 MACHINE_WARNINGS = (
     "mostly come with GPU Ampere or higher and which is not detected here",   # transformers, torch_compile on CPU
     "Setting accelerator to CPU",                                             # DeepSpeed without a GPU
+    # transformers, when a rank's process group has one process (``launch`` stands one rank in for the config's
+    # N, whose group would wait for the others): parallel_mode is DISTRIBUTED only above one process
+    "process group is initialized, but parallel_mode != ParallelMode.DISTRIBUTED",
 )
 
 
@@ -201,45 +205,112 @@ def error_text(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"[:2000]
 
 
-def accelerate_view(path: str) -> dict:
-    """What ``accelerate launch --config_file path`` makes of the file: its own validation, the launcher's
-    environment, and the FSDP plugin built from that environment."""
+def _rank_env() -> dict:
+    """What torchrun adds for rank 0 (``torch.distributed.run``), in a group of one: the trainer's arguments make
+    the process group right away (``TrainingArguments.__post_init__`` reads ``self.device``), and a group of the
+    config's size would wait for ranks that are not started here. A free port, so that parallel checks do not meet."""
+    import socket
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    return {"RANK": "0", "LOCAL_RANK": "0", "WORLD_SIZE": "1", "LOCAL_WORLD_SIZE": "1", "GROUP_RANK": "0",
+            "MASTER_ADDR": "127.0.0.1", "MASTER_PORT": str(port)}
+
+
+def launch(path: str, script: str = "train.py") -> tuple[typing.Any, dict]:
+    """``accelerate launch --config_file path script`` run by accelerate's own ``launch_command`` (its argument
+    parser, ``_validate_launch_command``, the choice of launcher and the launcher's ``prepare_*_env``), stopped where
+    the launcher would start the processes: the launcher's arguments and the environment one rank starts with."""
+    import accelerate.commands.launch as launch_module
+    from accelerate.utils import launch as launch_utils
+    captured: dict = {}
+
+    def stop(prepare):
+        def launcher(args, *rest):
+            env = prepare(args)
+            captured.update(args=args, env=env[1] if isinstance(env, tuple) else env)
+        return launcher
+
+    saved = {name: getattr(launch_module, name) for name in ("deepspeed_launcher", "multi_gpu_launcher",
+                                                             "simple_launcher")}
+    launch_module.deepspeed_launcher = stop(launch_utils.prepare_deepspeed_cmd_env)
+    launch_module.multi_gpu_launcher = stop(launch_utils.prepare_multi_gpu_env)
+    launch_module.simple_launcher = stop(launch_utils.prepare_simple_launcher_cmd_env)
+    try:
+        args = launch_module.launch_command_parser().parse_args(["--config_file", path, script])
+        launch_module.launch_command(args)
+    finally:
+        for name, fn in saved.items():
+            setattr(launch_module, name, fn)
+    if "env" not in captured:
+        raise RuntimeError("accelerate launch chose a launcher the check does not stop at")
+    args = captured["args"]
+    env = dict(captured["env"], **_rank_env())
+    return args, env
+
+
+@contextlib.contextmanager
+def launched(path: str):
+    """Inside: ``os.environ`` is the environment a rank of ``accelerate launch --config_file path`` starts with
+    (``launch``); after, the process's own again (and no DeepSpeed config left registered for later configs)."""
     import os
-    from accelerate.commands.config.config_args import ClusterConfig
-    from accelerate.commands.launch import _validate_launch_command, launch_command_parser
-    from accelerate.utils.launch import prepare_deepspeed_cmd_env, prepare_multi_gpu_env
-    ClusterConfig.from_yaml_file(path)                      # unknown top-level keys raise here
-    parser = launch_command_parser()
-    args = parser.parse_args(["--config_file", path, "train.py"])
-    args, defaults, _ = _validate_launch_command(args)
-    view = {"num_processes": args.num_processes, "mixed_precision": args.mixed_precision}
-    if args.use_fsdp:
-        env = prepare_multi_gpu_env(args)
-        from accelerate.utils import FullyShardedDataParallelPlugin
-        saved = dict(os.environ)
-        os.environ.update(env)
+    args, env = launch(path)
+    saved = dict(os.environ)
+    os.environ.clear()
+    os.environ.update(env)
+    try:
+        yield args, env
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
         try:
+            from transformers.integrations.deepspeed import unset_hf_deepspeed_config
+            unset_hf_deepspeed_config()
+        except ImportError:
+            pass
+        from accelerate.state import AcceleratorState
+        AcceleratorState._reset_state(reset_partial_state=True)
+        import torch.distributed as dist
+        if dist.is_available() and dist.is_initialized():
+            dist.destroy_process_group()
+
+
+def accelerate_view(path: str, deepspeed_plugin: typing.Any = None) -> dict:
+    """What ``accelerate launch --config_file path`` makes of the file on each rank: accelerate's own launch path
+    (``launch``) and the plugin built from that environment as a rank builds it: ``FullyShardedDataParallelPlugin()``
+    (what ``Accelerator`` makes when the trainer passes none), and for DeepSpeed the ``DeepSpeedPlugin`` the caller
+    built inside ``launched`` (the trainer's arguments build it: ``TrainingArguments.__post_init__``), else
+    ``DeepSpeedPlugin()`` built here from the environment."""
+    with launched(path) as (args, env):
+        view = {"num_processes": args.num_processes, "mixed_precision": env.get("ACCELERATE_MIXED_PRECISION")}
+        if env.get("ACCELERATE_USE_FSDP") == "true":
+            from accelerate.utils import FullyShardedDataParallelPlugin
             plugin = FullyShardedDataParallelPlugin()
-        finally:
-            os.environ.clear()
-            os.environ.update(saved)
-        view.update(distributed="FSDP", fsdp_version=plugin.fsdp_version,
-                    reshard_after_forward=plugin.reshard_after_forward,
-                    # FSDP1: CPUOffload(offload_params=...); FSDP2: a CPUOffloadPolicy, or OffloadPolicy() for none
-                    offload_params=bool(getattr(plugin.cpu_offload, "offload_params",
-                                                type(plugin.cpu_offload).__name__ == "CPUOffloadPolicy")),
-                    activation_checkpointing=plugin.activation_checkpointing,
-                    auto_wrap_policy=str(plugin.auto_wrap_policy), state_dict_type=str(plugin.state_dict_type),
-                    cpu_ram_efficient_loading=plugin.cpu_ram_efficient_loading)
-    elif args.use_deepspeed:
-        args.deepspeed_fields_from_accelerate_config = ",".join(list(defaults.deepspeed_config.keys()))
-        _, env = prepare_deepspeed_cmd_env(args)
-        view.update(distributed="DEEPSPEED", deepspeed_config_file=env.get("ACCELERATE_DEEPSPEED_CONFIG_FILE"),
-                    zero3_init=env.get("ACCELERATE_DEEPSPEED_ZERO3_INIT"))
-    else:
-        env = prepare_multi_gpu_env(args)
-        view.update(distributed="MULTI_GPU" if args.multi_gpu else "NO")
+            view.update(distributed="FSDP", fsdp_version=plugin.fsdp_version,
+                        reshard_after_forward=plugin.reshard_after_forward,
+                        # FSDP1: CPUOffload(offload_params=...); FSDP2: a CPUOffloadPolicy, or OffloadPolicy() for none
+                        offload_params=bool(getattr(plugin.cpu_offload, "offload_params",
+                                                    type(plugin.cpu_offload).__name__ == "CPUOffloadPolicy")),
+                        activation_checkpointing=plugin.activation_checkpointing,
+                        auto_wrap_policy=str(plugin.auto_wrap_policy), state_dict_type=str(plugin.state_dict_type),
+                        cpu_ram_efficient_loading=plugin.cpu_ram_efficient_loading)
+        elif env.get("ACCELERATE_USE_DEEPSPEED") == "true":
+            if deepspeed_plugin is None:
+                from accelerate.utils import DeepSpeedPlugin
+                deepspeed_plugin = DeepSpeedPlugin()
+            view.update(distributed="DEEPSPEED", deepspeed_config_file=env.get("ACCELERATE_DEEPSPEED_CONFIG_FILE"),
+                        zero3_init=env.get("ACCELERATE_DEEPSPEED_ZERO3_INIT"),
+                        **deepspeed_plugin_view(deepspeed_plugin))
+        else:
+            view.update(distributed="MULTI_GPU" if args.multi_gpu else "NO")
     return view
+
+
+def deepspeed_plugin_view(plugin: typing.Any) -> dict:
+    """The built ``DeepSpeedPlugin``: its ZeRO stage, offload and the precision its config ends up with."""
+    cfg = plugin.deepspeed_config
+    return {"plugin_zero_stage": plugin.zero_stage, "plugin_offload_optimizer": plugin.offload_optimizer_device,
+            "plugin_bf16": (cfg.get("bf16") or {}).get("enabled"), "plugin_fp16": (cfg.get("fp16") or {}).get("enabled")}
 
 
 def fill_auto(ds: dict, micro: int, accum: int) -> dict:

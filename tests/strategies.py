@@ -22,11 +22,11 @@ from hypothesis import strategies as st
 
 from calculator import api
 from calculator.errors import InputError
-from calculator.catalog import MODELS
+from calculator.catalog import GPUS, MODELS
 from calculator.inputs import INPUTS
 from calculator.models import ModelArch, TrainingSetup
 
-__all__ = ["SETUP_KEYS", "archs", "setups", "value_of"]
+__all__ = ["SETUP_KEYS", "archs", "setups", "requests", "value_of"]
 
 #: The request keys that are TrainingSetup fields (the model aside): every one is drawn.
 SETUP_KEYS: tuple[str, ...] = tuple(spec.name for spec in INPUTS if spec.setup and spec.name != "model")
@@ -102,3 +102,15 @@ def setups(draw, catalogue_only: bool = False, narrow: dict[str, st.SearchStrate
     assert not unknown, f"narrow names no setup key: {sorted(unknown)}"
     request = {name: draw(narrow[name] if name in narrow else _VALUES[name], label=name) for name in SETUP_KEYS}
     return replace(_parse(request), model=draw(archs(catalogue_only), label="model"))
+
+
+@st.composite
+def requests(draw, narrow: dict[str, st.SearchStrategy[Any]] | None = None) -> dict[str, Any]:
+    """A request as a caller sends it (JSON keys): every setup key drawn from the input table as ``setups`` draws
+    it (a key the API names in a contradiction back at its default), a catalogue model and a catalogue card."""
+    narrow = narrow or {}
+    request = {name: draw(narrow[name] if name in narrow else _VALUES[name], label=name) for name in SETUP_KEYS}
+    _parse(request)
+    request["model"] = draw(st.sampled_from(sorted(MODELS)), label="model")
+    request["gpu"] = draw(st.sampled_from(sorted(GPUS)), label="gpu")
+    return request

@@ -23,7 +23,7 @@ from ..inputs import FRAMEWORK_IDS
 from ..errors import EstimatorError, InputError, InputErrors
 from . import axolotl, llamafactory, trl, unsloth
 from ._common import (ADJUST_REASONS, CANNOT_REASONS, COMMENT_CODES, EXPORT_KEYS, UNREAD_CODES, WHAT_TO_DO, CannotExpress,
-                      Export, Plan, Read, ReadState, kind_of, parse_texts, relevant, summary_of)
+                      Export, Plan, Read, ReadState, defaults_for, kind_of, parse_texts, relevant, summary_of)
 
 __all__ = ["TARGETS", "export", "read", "answer_export", "answer_read", "Export", "Read", "CannotExpress", "COMMENT_CODES",
            "relevant", "READ_ERRORS", "CANNOT_REASONS", "WHAT_TO_DO", "ADJUST_REASONS", "UNREAD_CODES", "MAX_FILES"]
@@ -56,6 +56,7 @@ def export(request: Mapping[str, Any], target: str, *,
     module = _MODULES[target]
     plan = Plan(target, request)
     module.plan(plan)
+    plan.settle(module.WRITTEN)
     adjusted = plan.request()
     api.parse_request({k: v for k, v in adjusted.items()})      # the adjusted request must be one the estimator takes
     if callable(summary):
@@ -69,10 +70,10 @@ def export(request: Mapping[str, Any], target: str, *,
 def _fill(state: ReadState) -> None:
     """Keys the files leave out: the framework's default (``calculator.frameworks``), else the estimator's own (a
     regime the framework has no switch for, e.g. ``keeps_logits``)."""
-    fw = api.framework_defaults(state.target, state.keys)     # what the estimator fills for that framework
+    fill = defaults_for(state.target, state.keys)
     for key in EXPORT_KEYS:
         if key not in state.keys:
-            state.keys[key] = fw[key]
+            state.keys[key] = fill[key]
 
 
 def read(target: str, files: Mapping[str, str]) -> Read:

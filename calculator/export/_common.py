@@ -38,7 +38,8 @@ CANNOT_REASONS: tuple[str, ...] = (
     "llamafactory_no_precompute", "unsloth_single_gpu", "unsloth_16bit_only", "unsloth_bitsandbytes_only",
     "not_an_unsloth_regime", "unsloth_no_optimizer_in_backward", "unsloth_fused_loss_always",
     "unsloth_compiles_itself", "unsloth_double_quant_always", "unsloth_offload_is_checkpointing",
-    "unsloth_picks_attention", "transformers_fuses_experts",
+    "unsloth_picks_attention", "transformers_fuses_experts", "files_keep_framework_default",
+    "exports_write_fsdp2", "trl_compute_follows_dtype", "fsdp2_no_bnb_optimizer",
 )
 #: What the reader can do instead (``CannotExpress.what_to_do``; ``none``: nothing needed, the estimate follows the
 #: file): ``calc.run.todo.<code>``.
@@ -144,9 +145,23 @@ def card_bf16(gpu: str | None) -> bool:
 # =====================================================================================================================
 _LORA_KEYS = ("lora_rank", "lora_targets", "lora_dtype", "lora_dropout")
 _QLORA_KEYS = ("double_quant", "qlora_backend", "quantize_lm_head", "dequant_cast")
-#: Request keys an export writes or lists (every estimate input, the run's size; not the answer's options).
+#: Request keys of the machine, not of the training files (the CUDA context, the cluster's nodes and links): carried
+#: over as given, as the card is.
+MACHINE_KEYS: tuple[str, ...] = ("cuda_context_bytes", "gpus_per_node", "internode_gb_s")
+#: Request keys an export writes or lists (every estimate input, the run's size; not the answer's options). Each
+#: target declares every one: written by its files (``WRITTEN``), or left to the framework's default
+#: (``LEFT_TO_DEFAULT``), which ``Plan.settle`` lists in ``cannot_express`` when the request asked otherwise.
 EXPORT_KEYS: tuple[str, ...] = tuple(s.name for s in api.INPUTS if s.setup and s.name not in (
-    "model", "momentum", "cuda_context_bytes")) + ("epochs",)
+    "model", "momentum") + MACHINE_KEYS) + ("epochs",)
+
+
+def defaults_for(target: str, keys: Mapping[str, Any]) -> dict[str, Any]:
+    """What a target's files give each key they leave out: the framework's default for a request like ``keys``, as
+    the estimator fills it for a request naming the framework (``frameworks.request_defaults``), else the estimator's own (a regime the framework has no switch for). The reader
+    fills the keys a file leaves out with it, and the export lists it for the keys its files never write."""
+    fw = frameworks.request_defaults(target, {k: list(v) if isinstance(v, tuple) else v for k, v in keys.items()})
+    fw.update((k, v) for k, v in frameworks.defaults(target, request=keys).items() if k in ("epochs",))
+    return {key: fw.get(key, api.DEFAULTS[key]) for key in EXPORT_KEYS}
 
 
 def relevant(keys: Mapping[str, Any]) -> dict[str, Any]:
@@ -191,7 +206,8 @@ class Plan:
         setup, options = api.parse_request(dict(request))
         keys: dict[str, Any] = dict(api.inputs_json(setup))
         keys.pop("momentum", None)
-        keys.pop("cuda_context_bytes", None)     # the machine's, not the framework's: carried over as given
+        for key in MACHINE_KEYS:                 # the machine's, not the framework's: carried over as given
+            keys.pop(key, None)
         keys["lora_targets"] = tuple(keys["lora_targets"])
         keys["epochs"] = float(request.get("epochs", api.DEFAULTS["epochs"]))
         self.target = target
@@ -200,12 +216,14 @@ class Plan:
         self.arch = setup.model
         self.gpu: str | None = options["gpu"]
         self.passthrough = {k: request[k] for k in ("gpu", "dataset_tokens", "dataset_examples",
-                                                    "mean_tokens_per_example", "gpu_hour_price",
-                                                    "cuda_context_bytes") if k in request}
+                                                    "mean_tokens_per_example", "gpu_hour_price") + MACHINE_KEYS
+                            if k in request}
         self.original = dict(keys)
         self.keys = keys
         self.cannot: list[CannotExpress] = []
         self.adjustments: list[tuple[str, Any, Any, str]] = []
+        #: Keys a rule has set to what the files do (``adjust``, ``cannot_express``): ``settle`` leaves them.
+        self.pinned: set[str] = set()
         self._canonical()
 
     # --- recording ---------------------------------------------------------------------------------------------
@@ -216,6 +234,7 @@ class Plan:
         """The same regime written another way (no change to the estimate), or a key the estimator ignores here."""
         if reason not in ADJUST_REASONS:
             raise ValueError(f"adjustment reason {reason!r} is not in ADJUST_REASONS")
+        self.pinned.add(key)
         if self.keys[key] != to:
             self.adjustments.append((key, self.keys[key], to, reason))
             self.keys[key] = to
@@ -225,6 +244,7 @@ class Plan:
         it) and the reader is told what to do instead."""
         if reason not in CANNOT_REASONS or what_to_do not in WHAT_TO_DO:
             raise ValueError(f"cannot-express codes {reason!r}, {what_to_do!r}: not in CANNOT_REASONS / WHAT_TO_DO")
+        self.pinned.add(key)
         if self.keys[key] == becomes:
             return
         asked = self.original[key]
@@ -257,6 +277,22 @@ class Plan:
             self.cannot_express("precision", "mixed", "card_without_bf16", "fp16_needs_fp32_master")
         if self.gpu is not None and not flash_capable(self.gpu) and k["attention"] == "flash":
             self.cannot_express("attention", "sdpa", "card_without_flash_attention", "use_sdpa")
+
+    def settle(self, written: frozenset[str]) -> None:
+        """After the target's rules: every key its files do not write (``written``) and no rule set is what the files
+        run, the framework's default (the value its reader fills in: ``calculator.frameworks``, else the
+        estimator's), listed in ``cannot_express`` where the request asked otherwise and the estimate counts it."""
+        fill = defaults_for(self.target, self.keys)
+        counted = relevant(self.keys)
+        for key in EXPORT_KEYS:
+            if key in written or key in self.pinned:
+                continue
+            becomes = fill[key]
+            becomes = tuple(becomes) if isinstance(becomes, list) else becomes
+            if key in counted:
+                self.cannot_express(key, becomes, "files_keep_framework_default", "none")
+            else:
+                self.adjust(key, becomes, "ignored_by_estimate")
 
     # --- questions the targets ask --------------------------------------------------------------------------------
     def is_mixed_lora(self) -> bool:
@@ -314,6 +350,12 @@ def sharding_rules(p: Plan, *, sync_each_batch: bool) -> None:
     ``sync_each_batch``: the target can pass accelerate's ``gradient_accumulation_kwargs`` (TRL's
     ``accelerator_config``), so FSDP can reduce-scatter every micro-batch instead of accumulating under no_sync."""
     k = p.keys
+    if k["sharding"] != "none" and not k["deepspeed"]:      # the files write FSDP2 (fsdp_version: 2)
+        p.cannot_express("fsdp_version", 2, "exports_write_fsdp2", "none")
+        if k["optimizer"] in ("adamw_8bit", "paged_adamw_8bit", "paged_adamw_32bit"):   # api: no DTensor handling
+            p.cannot_express("optimizer", "adamw_torch", "fsdp2_no_bnb_optimizer", "deepspeed_zero")
+    else:
+        p.adjust("fsdp_version", defaults_for(p.target, k)["fsdp_version"], "ignored_by_estimate")
     if k["sharding"] == "zero3" and not k["deepspeed"]:
         if k["cpu_offload"] or k["offload_params"]:   # FSDP's CPUOffload moves parameters, gradients and the step
             p.cannot_express("cpu_offload", True, "fsdp_offloads_together", "deepspeed_for_split_offload")
@@ -333,7 +375,7 @@ def sharding_rules(p: Plan, *, sync_each_batch: bool) -> None:
 
 #: Every comment a file carries, by code: the header's lines, the EDIT placeholders and the one-line reason beside
 #: each key whose framework default differs from the estimate's value. The words are the string tables'
-#: (``calc.run.comments.<code>`` in overrides/strings/<lang>.json, ``{placeholders}`` filled with the values): the
+#: (``calc.run.comments.<code>`` in calculator/strings/<lang>.json, ``{placeholders}`` filled with the values): the
 #: CLI passes the English table, the page the reader's. Without a table a comment is its code and its values.
 COMMENT_CODES: tuple[str, ...] = (
     "validated", "estimate", "estimate_none", "run", "measure", "placeholders", "edit_dataset", "edit_output",
@@ -921,7 +963,13 @@ def accelerate_yaml(plan: Plan, ds_file: str | None, header_lines: list[str],
         ("compute_environment", "LOCAL_MACHINE", None),
         ("distributed_type", "MULTI_GPU" if k["sharding"] == "none" else "DEEPSPEED" if k["deepspeed"] else "FSDP",
          None),
-        ("mixed_precision", amp, None),
+    ]
+    if not k["deepspeed"]:
+        # With a DeepSpeed JSON, accelerate refuses a mixed_precision key beside it (DeepSpeedPlugin's
+        # _deepspeed_config_checks, in every rank): the precision is the trainer's bf16/fp16, filled into the JSON's
+        # "auto" by the HF integration.
+        items.append(("mixed_precision", amp, None))
+    items += [
         ("num_machines", 1, None),
         ("num_processes", k["num_gpus"], None),
         ("machine_rank", 0, None),
@@ -937,7 +985,7 @@ def accelerate_yaml(plan: Plan, ds_file: str | None, header_lines: list[str],
             ("fsdp_offload_params", k["cpu_offload"], None),
             ("fsdp_activation_checkpointing", k["gradient_checkpointing"], render("why_fsdp_checkpointing", text)
              if k["gradient_checkpointing"] else None),
-            ("fsdp_cpu_ram_efficient_loading", True, None),
+            ("fsdp_cpu_ram_efficient_loading", k["cpu_ram_efficient_loading"], None),
             ("fsdp_state_dict_type", "SHARDED_STATE_DICT", None),
         ], None))
     elif k["deepspeed"]:

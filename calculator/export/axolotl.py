@@ -22,6 +22,25 @@ CONFIG_FILE = "axolotl.yaml"
 DEEPSPEED_FILE = "ds_config.json"
 ACCELERATE_FILE = "accelerate.yaml"
 
+#: Request keys these files write (the reader reads each back). Every other export key is ``LEFT_TO_DEFAULT``: the
+#: files run Axolotl's default for it (``Plan.settle`` lists it where the request asked otherwise, unless a rule of
+#: ``plan`` already set it). tests/unit/test_export_keys.py holds that every key is declared once.
+WRITTEN: frozenset[str] = frozenset((
+    "method", "dpo", "precompute_ref_log_probs", "lora_rank", "lora_targets", "lora_dtype", "lora_dropout",
+    "double_quant", "qlora_backend", "micro_batch_size", "seq_len", "grad_accum_steps", "gradient_checkpointing",
+    "attention", "precision", "base_fp32", "optimizer", "chunked_cross_entropy", "torch_compile",
+    "fused_linear_cross_entropy", "activation_offloading", "num_gpus", "sharding", "cpu_offload", "offload_params",
+    "deepspeed", "reduce_bucket_size", "no_sync_accumulation", "packing", "epochs",
+    "fsdp_version", "cpu_ram_efficient_loading",
+))
+#: The keys these files leave to axolotl's default (``Plan.settle``; a rule of ``plan`` may set one first).
+LEFT_TO_DEFAULT: frozenset[str] = frozenset((
+    "quantize_lm_head", "dequant_cast", "qlora_compute_dtype", "quant_storage", "moe_layout",
+    "lora_expert_params", "half_dtype", "keeps_logits", "optimizer_in_backward", "frozen_param_grads",
+    "fsdp2_upcast", "shard_embeddings", "ddp_gradient_as_bucket_view", "deepspeed_bf16_master_weights",
+    "deepspeed_bf16_optimizer_states", "untie_embeddings", "attention_kernel",
+))
+
 
 def plan(p: Plan) -> None:
     k = p.keys
@@ -123,7 +142,7 @@ def write(p: Plan, summary: Mapping[str, Any] | None, text: Mapping[str, str] | 
             ("auto_wrap_policy", "TRANSFORMER_BASED_WRAP", None),
             ("reshard_after_forward", True, None),
             ("activation_checkpointing", k["gradient_checkpointing"], None),
-            ("cpu_ram_efficient_loading", True, None),
+            ("cpu_ram_efficient_loading", k["cpu_ram_efficient_loading"], None),
         ], None))
     n = k["num_gpus"]
     multi = n > 1

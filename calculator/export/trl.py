@@ -16,13 +16,33 @@ from typing import Any, Mapping
 
 from .. import frameworks
 from . import _yaml
-from ._common import (HF_OPTIM, MEASURE_FILE, MEASURE_PY, Plan, ReadState, accelerate_yaml, card_bf16,
+from ._common import (HF_OPTIM, MEASURE_FILE, MEASURE_PY, Plan, ReadState, accelerate_yaml, card_bf16, defaults_for,
                       deepspeed_json, header, hf_stack_rules, name_words, optimizer_from, read_accelerate,
                       read_deepspeed, read_trainer_fsdp, render, sharding_rules, targets_from, targets_list)
 
 TARGET = "trl"
 ACCELERATE_FILE = "accelerate.yaml"
 DEEPSPEED_FILE = "ds_config.json"
+
+#: Request keys these files write (the reader reads each back). Every other export key is ``LEFT_TO_DEFAULT``: the
+#: files run TRL's default for it (``Plan.settle`` lists it where the request asked otherwise, unless a rule of
+#: ``plan`` already set it). tests/unit/test_export_keys.py holds that every key is declared once.
+WRITTEN: frozenset[str] = frozenset((
+    "method", "dpo", "precompute_ref_log_probs", "lora_rank", "lora_targets", "lora_dtype", "lora_dropout",
+    "double_quant", "qlora_backend", "micro_batch_size", "seq_len", "grad_accum_steps", "gradient_checkpointing",
+    "attention", "precision", "base_fp32", "optimizer", "chunked_cross_entropy", "torch_compile",
+    "fused_linear_cross_entropy", "activation_offloading", "num_gpus", "sharding", "cpu_offload", "offload_params",
+    "deepspeed", "reduce_bucket_size", "no_sync_accumulation", "packing", "epochs",
+    "fsdp_version", "cpu_ram_efficient_loading", "qlora_compute_dtype",
+    "quant_storage",
+))
+#: The keys these files leave to trl's default (``Plan.settle``; a rule of ``plan`` may set one first).
+LEFT_TO_DEFAULT: frozenset[str] = frozenset((
+    "quantize_lm_head", "dequant_cast", "moe_layout", "lora_expert_params", "half_dtype", "keeps_logits",
+    "optimizer_in_backward", "frozen_param_grads", "fsdp2_upcast", "shard_embeddings",
+    "ddp_gradient_as_bucket_view", "deepspeed_bf16_master_weights", "deepspeed_bf16_optimizer_states",
+    "untie_embeddings", "attention_kernel",
+))
 
 
 def config_file(plan: Plan) -> str:
@@ -39,6 +59,17 @@ def plan(p: Plan) -> None:
     if k["dpo"]:
         p.cannot_express("packing", False, "dpo_config_no_packing", "none")
     sharding_rules(p, sync_each_batch=True)
+    if k["method"] == "qlora":
+        # get_quantization_config: bnb_4bit_compute_dtype is ModelConfig.dtype, the dtype the file loads in
+        p.cannot_express("qlora_compute_dtype", "fp32" if _dtype(p) == "float32" else "bf16",
+                         "trl_compute_follows_dtype", "none")
+        # bnb_4bit_quant_storage is written (the card's 16-bit dtype) only where the 4-bit weights are sharded
+        p.cannot_express("quant_storage", "bf16" if p.sharded_4bit() else "uint8", "files_keep_framework_default",
+                         "none")
+    else:                           # no 4-bit layers: what the reader fills in
+        fill = defaults_for(TARGET, k)
+        p.adjust("qlora_compute_dtype", fill["qlora_compute_dtype"], "ignored_by_estimate")
+        p.adjust("quant_storage", fill["quant_storage"], "ignored_by_estimate")
 
 
 def _dtype(p: Plan) -> str:
@@ -334,6 +365,8 @@ def read(state: ReadState, cfgs: Mapping[str, Mapping[str, Any]], kinds: Mapping
                 "sync_each_batch"), bool) is True
         state.set("no_sync_accumulation", ga > 1 and not sync)
         state.set("frozen_param_grads", False)
+    if state.keys.get("quant_storage") == "uint8" and method == "qlora" and state.keys.get("sharding") == "zero3":
+        state.unread_key(name, "bnb_4bit_quant_storage", "uint8", "not_modelled")     # uint8 4-bit shards: not modelled
     state.finish_unread(name, cfg)
     if trainer == "sft" and not (_SFT_KEYS & set(cfg)) and "sft" not in name_words(name):
         state.unread_key(name, "trainer", "sft", "trainer_assumed")     # no key, no name says SFT or DPO

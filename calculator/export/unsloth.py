@@ -24,6 +24,25 @@ TARGET = "unsloth"
 SCRIPT_FILE = "train.py"
 CONFIG_FILE = "unsloth.yaml"
 
+#: Request keys these files write (the reader reads each back). Every other export key is ``LEFT_TO_DEFAULT``: the
+#: files run Unsloth's default for it (``Plan.settle`` lists it where the request asked otherwise, unless a rule of
+#: ``plan`` already set it). tests/unit/test_export_keys.py holds that every key is declared once.
+WRITTEN: frozenset[str] = frozenset((
+    "method", "dpo", "precompute_ref_log_probs", "lora_rank", "lora_targets", "lora_dtype", "lora_dropout",
+    "double_quant", "qlora_backend", "micro_batch_size", "seq_len", "grad_accum_steps", "gradient_checkpointing",
+    "attention", "precision", "optimizer", "chunked_cross_entropy", "torch_compile", "fused_linear_cross_entropy",
+    "activation_offloading", "num_gpus", "sharding", "packing", "epochs",
+))
+#: The keys these files leave to unsloth's default (``Plan.settle``; a rule of ``plan`` may set one first).
+LEFT_TO_DEFAULT: frozenset[str] = frozenset((
+    "quantize_lm_head", "dequant_cast", "qlora_compute_dtype", "quant_storage", "moe_layout",
+    "lora_expert_params", "half_dtype", "base_fp32", "keeps_logits", "optimizer_in_backward", "cpu_offload",
+    "offload_params", "deepspeed", "reduce_bucket_size", "frozen_param_grads", "no_sync_accumulation",
+    "fsdp_version", "fsdp2_upcast", "shard_embeddings", "cpu_ram_efficient_loading",
+    "ddp_gradient_as_bucket_view", "deepspeed_bf16_master_weights", "deepspeed_bf16_optimizer_states",
+    "untie_embeddings", "attention_kernel",
+))
+
 
 def plan(p: Plan) -> None:
     k = p.keys
@@ -458,6 +477,21 @@ def _fixed(state: ReadState) -> None:
 
 
 def read(state: ReadState, cfgs: Mapping[str, Mapping[str, Any]], kinds: Mapping[str, str]) -> None:
+    mine = [n for n in cfgs if kinds[n] == TARGET]
+    scripts = [n for n in mine if "__python__" in cfgs[n]]
+    if len(mine) == 2 and len(scripts) == 1:
+        # The export's two ways to run one setup, the script and ``unsloth train``'s YAML: each is read, and every
+        # key both set must agree (else ``contradiction``); the script's keys are the request.
+        yaml_name = next(n for n in mine if n not in scripts)
+        other = ReadState(TARGET)
+        read_cli(other, yaml_name, cfgs[yaml_name])
+        read_script(state, scripts[0], cfgs[scripts[0]]["__python__"])
+        state.errors += other.errors
+        state.unread += other.unread
+        differ = sorted(k for k, v in other.keys.items() if k in state.keys and state.keys[k] != v)
+        if differ or other.model != state.model:
+            state.error("contradiction", yaml_name, differ[0] if differ else "model")
+        return
     found = state.main_file(cfgs, kinds)
     if found is None:
         return

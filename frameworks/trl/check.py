@@ -8,9 +8,11 @@ DeepSpeed plugin built from that environment, as ``accelerate launch`` does; ``D
 those of a minimal config of the same trainer.
 mode ``snapshot``: the field lists (names, types, defaults, choices) of every class the exports write keys of.
 mode ``overrides``: the fields the real-run test's command-line overrides change (they must be only those allowed).
+mode ``rank``: one rank of a multi-GPU export's measuring line, run on the CPU in a process group of one.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import tempfile
@@ -82,15 +84,24 @@ def _one(files: dict) -> dict:
         result: dict = {"ok": True, "errors": [], "view": {}}
         try:
             with lib.captured() as warns:
+                train = None
+                # Under several GPUs every rank parses the config inside the environment `accelerate launch` gave
+                # it, and TrainingArguments builds the DeepSpeed plugin from that environment right there.
+                launch = lib.launched("accelerate.yaml") if "accelerate.yaml" in files else contextlib.nullcontext()
                 try:
-                    script, train, model, _ = _parse(main, dpo)
-                    result["view"]["trainer"] = _train_view(script, train, model)
-                except BaseException as exc:  # noqa: BLE001 - argparse exits with SystemExit
-                    result["errors"].append(f"{main}: {lib.error_text(exc)}")
-                    train = None
-                if "accelerate.yaml" in files:
+                    with launch:
+                        try:
+                            script, train, model, _ = _parse(main, dpo)
+                            result["view"]["trainer"] = _train_view(script, train, model)
+                        except BaseException as exc:  # noqa: BLE001 - argparse exits with SystemExit
+                            result["errors"].append(f"{main}: {lib.error_text(exc)}")
+                            train = None
+                except BaseException as exc:  # noqa: BLE001 - accelerate's own validation of its config
+                    result["errors"].append(f"accelerate.yaml: {lib.error_text(exc)}")
+                if "accelerate.yaml" in files and train is not None:
                     try:
-                        result["view"]["accelerate"] = lib.accelerate_view("accelerate.yaml")
+                        result["view"]["accelerate"] = lib.accelerate_view("accelerate.yaml",
+                                                                           train.deepspeed_plugin)
                     except BaseException as exc:  # noqa: BLE001
                         result["errors"].append(f"accelerate.yaml: {lib.error_text(exc)}")
                 if "ds_config.json" in files and train is not None:
@@ -163,5 +174,40 @@ def overrides(request: dict) -> dict:
     return {"changed": sorted(changed)}
 
 
+def rank(request: dict) -> dict:
+    """One rank of the export's measuring line (``accelerate launch --config_file accelerate.yaml measure.py
+    trl.scripts.sft --config sft.yaml ARGS``): accelerate launch's own path up to the processes (``lib.launched``),
+    then ``measure.py`` run as that rank runs it, in a process group of one on this CPU (DeepSpeed's CPU
+    accelerator). ``{"dir", "module", "config", "args"}`` -> how far it got: the plugin, the engine the trainer
+    trained with (``deepspeed.initialize`` makes a ``DeepSpeedEngine``) and its steps, or the error."""
+    import runpy
+    import transformers
+    got: dict = {"stage": "launch"}
+    train = transformers.Trainer.train
+
+    def recorded(self, *a, **k):
+        got.update(stage="trainer", plugin_zero_stage=getattr(self.args.deepspeed_plugin, "zero_stage", None))
+        out = train(self, *a, **k)
+        got.update(stage="trained", engine=type(self.model_wrapped).__name__, steps=out.global_step,
+                   loss=out.training_loss)
+        return out
+
+    cwd, argv = os.getcwd(), sys.argv
+    os.chdir(request["dir"])
+    transformers.Trainer.train = recorded
+    try:
+        with lib.captured(), lib.launched("accelerate.yaml"):
+            got["stage"] = "launched"
+            sys.argv = ["measure.py", request["module"], "--config", request["config"], *request["args"]]
+            runpy.run_path("measure.py", run_name="__main__")
+    except BaseException as exc:  # noqa: BLE001 - argparse exits with SystemExit
+        got["error"] = lib.error_text(exc)
+    finally:
+        transformers.Trainer.train = train
+        sys.argv = argv
+        os.chdir(cwd)
+    return got
+
+
 if __name__ == "__main__":
-    lib.main({"check": check, "snapshot": snapshot, "overrides": overrides})
+    lib.main({"check": check, "snapshot": snapshot, "overrides": overrides, "rank": rank})

@@ -12,6 +12,7 @@ import pytest
 import yaml
 
 from calculator.export import TARGETS, export
+from calculator.export._common import card_bf16
 from calculator.export.axolotl import capabilities
 from export_grid import GRID, words
 from frameworks import snapshots, venv
@@ -174,17 +175,35 @@ def _expect(target: str, e) -> dict[str, Any]:
                 "trainer.activation_offloading": k["activation_offloading"]}
         if k["method"] != "full":
             want["trainer.lora.r"] = k["lora_rank"]
+        if k["precision"] != "fp32":        # the half dtype the estimate counts (half_dtype on this card)
+            half = "bf16" if card_bf16(k.get("gpu")) else "fp16"
+            want.update({"trainer.bf16": half == "bf16", "trainer.fp16": half == "fp16"})
         if k["method"] == "qlora":
             want["trainer.quantization.bnb_4bit_use_double_quant"] = str(k["double_quant"])
             want["trainer.quantization.bnb_4bit_quant_type"] = "nf4"
+            # the request's QLoRA compute dtype and storage, as transformers' BitsAndBytesConfig holds them
+            want["trainer.quantization.bnb_4bit_compute_dtype"] = str(
+                {"fp32": "float32", "bf16": "bfloat16"}[k["qlora_compute_dtype"]] if card_bf16(k.get("gpu"))
+                or k["qlora_compute_dtype"] == "fp32" else "float16")
+            want["trainer.quantization.bnb_4bit_quant_storage"] = (
+                "uint8" if k["quant_storage"] == "uint8" else "bfloat16" if card_bf16(k.get("gpu")) else "float16")
         if k["num_gpus"] > 1 or k["sharding"] != "none":
             want["accelerate.num_processes"] = k["num_gpus"]
+        if fsdp or (k["sharding"] == "zero2" and not k["deepspeed"]):
+            want.update({"accelerate.fsdp_version": k["fsdp_version"],
+                         "accelerate.cpu_ram_efficient_loading": k["cpu_ram_efficient_loading"]})
         if fsdp:
             want.update({"accelerate.fsdp_version": 2, "accelerate.offload_params": k["cpu_offload"],
                          "accelerate.activation_checkpointing": k["gradient_checkpointing"]})
         if k["deepspeed"]:
-            want.update({"deepspeed.stage": {"zero1": 1, "zero2": 2, "zero3": 3}[k["sharding"]],
-                         "deepspeed.offload_optimizer": "cpu" if k["cpu_offload"] else "none"})
+            stage = {"zero1": 1, "zero2": 2, "zero3": 3}[k["sharding"]]
+            want.update({"deepspeed.stage": stage,
+                         "deepspeed.offload_optimizer": "cpu" if k["cpu_offload"] else "none",
+                         # the plugin every rank builds from accelerate launch's environment (TrainingArguments)
+                         "accelerate.distributed": "DEEPSPEED", "accelerate.plugin_zero_stage": stage,
+                         "accelerate.plugin_offload_optimizer": "cpu" if k["cpu_offload"] else "none",
+                         "accelerate.plugin_bf16": k["precision"] != "fp32" and card_bf16(k.get("gpu")),
+                         "accelerate.plugin_fp16": k["precision"] != "fp32" and not card_bf16(k.get("gpu"))})
     elif target == "axolotl":
         want = {"micro_batch_size": k["micro_batch_size"], "gradient_accumulation_steps": k["grad_accum_steps"],
                 "sequence_len": k["seq_len"], "gradient_checkpointing": k["gradient_checkpointing"] and not fsdp,

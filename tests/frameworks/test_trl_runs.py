@@ -2,7 +2,8 @@
 train 2 steps on the CPU, unchanged, through the export's own measuring launcher: a tiny Llama built from a config
 (random weights, a temporary folder, no hub) and a tiny local dataset. Only these overrides go on the command line:
 dataset path, output dir, model path, ``use_cpu``, and ``attn_implementation: sdpa`` where the file says flash; the
-framework's own parser confirms that nothing else differs."""
+framework's own parser confirms that nothing else differs. A ZeRO-2 export's measuring line runs as its rank 0
+does (``test_zero2_export_trains_as_one_rank_does``)."""
 from __future__ import annotations
 
 import json
@@ -99,3 +100,30 @@ def test_export_trains_two_steps_on_the_cpu(name: str, tiny, tmp_path) -> None:
     losses = [float(x) for x in re.findall(r"'train_loss': '?([-+0-9.eEnaif]+)", log)]
     assert losses and all(math.isfinite(x) for x in losses), log[-3000:]
     assert re.search(r'measure \{"step": 2,', log), log[-3000:]     # two steps, measured by the export's lines
+
+
+#: A full fine-tune over ZeRO-2 on two cards: the files accelerate refused in every rank until issue 38.
+ZERO2 = {"model": "llama-3.2-1b", "method": "full", "num_gpus": 2, "sharding": "zero2", "deepspeed": True,
+         "micro_batch_size": BATCH, "seq_len": 64, "gpu": "h100-80gb"}
+
+
+def test_zero2_export_trains_as_one_rank_does(tiny, tmp_path) -> None:
+    """Rank 0 of the export's measuring line on the CPU: accelerate launch's own launch path, the TRL config parsed
+    in that environment (TrainingArguments builds the DeepSpeedPlugin, whose checks refused ``mixed_precision``
+    beside the JSON), ``SFTTrainer.train`` (``deepspeed.initialize`` makes the engine) and one step. The group has
+    one process, not two (two would need the second rank's process), and DeepSpeed runs on its CPU accelerator."""
+    e = export(ZERO2, "trl", text=words("en"))
+    for fname, text in e.files.items():
+        (tmp_path / fname).write_text(text)
+    overrides = {"dataset_name": str(tiny["sft"]), "output_dir": str(tmp_path / "out"),
+                 "model_name_or_path": str(tiny["model"]), "max_steps": "1"}
+    args = [x for k, v in overrides.items() for x in (f"--{k}", v)]
+    changed = json.loads(venv.run("trl", json.dumps({"mode": "overrides", "config": e.files["sft.yaml"],
+                                                     "dpo": False, "args": args})))
+    assert set(changed["changed"]) <= {"ScriptArguments.dataset_name", "SFTConfig.output_dir", "SFTConfig.max_steps",
+                                       "ModelConfig.model_name_or_path"}, changed
+    got = json.loads(venv.run("trl", json.dumps({"mode": "rank", "dir": str(tmp_path), "module": "trl.scripts.sft",
+                                                 "config": "sft.yaml", "args": args}), timeout=900))
+    assert "error" not in got and got["stage"] == "trained", got
+    assert got["plugin_zero_stage"] == 2 and got["engine"] == "DeepSpeedEngine" and got["steps"] == 1, got
+    assert math.isfinite(got["loss"]), got
