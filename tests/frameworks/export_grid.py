@@ -101,11 +101,3 @@ def words(lang: str) -> dict[str, str]:
     import json
     table = json.loads((STRING_TABLES / f"{lang}.json").read_text(encoding="utf-8"))
     return dict(table["calc"]["run"]["comments"])
-
-
-#: Keys an export states one way while its files run another, as the reader reads them back (issue 38, "keys the
-#: exporters neither write nor list": FSDP2 always, with cpu_ram_efficient_loading true; TRL's 4-bit compute dtype
-#: is its ``dtype`` and its storage uint8 unless sharded). Stating them is the exporters' part of that issue; until
-#: then the round trip compares every other key.
-STATED_NOT_WRITTEN = frozenset({"fsdp_version", "fsdp2_upcast", "cpu_ram_efficient_loading", "qlora_compute_dtype",
-                                "quant_storage"})
