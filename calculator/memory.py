@@ -28,6 +28,7 @@ from .models import (
 from .params import (
     NF4_BITS,
     adapter_bytes,
+    base_bytes,
     base_fp32,
     compute_bytes,
     count_params,
@@ -38,6 +39,7 @@ from .params import (
     fp32_trainable_master,
     head_dim,
     held_arch,
+    kbit_upcast_params,
     lm_head_quantized,
     moe_layers,
     nf4_bytes,
@@ -55,6 +57,7 @@ __all__ = [
     "COEFFICIENTS",
     "Coefficients",
     "weights_bytes",
+    "kbit_upcast_bytes",
     "master_copy_bytes",
     "autocast_copy_bytes",
     "gradient_bytes",
@@ -331,6 +334,21 @@ def weights_bytes(s: TrainingSetup) -> float:
     else:
         resident = stored / w_shard
     return resident + consts + whole + _live_gathered_bytes(s)
+
+
+def kbit_upcast_bytes(s: TrainingSetup) -> float:
+    """QLoRA: what the framework's fp32 cast of the parameters that are not 4-bit adds to their 16-bit storage
+    (``kbit_upcast``; which parameters: params.kbit_upcast_params). peft 0.21.2 utils/other.py
+    ``prepare_model_for_kbit_training`` does ``param.data = param.data.to(torch.float32)`` for every fp16/bf16
+    parameter that is not ``Params4bit``: 4 bytes where ``weights_bytes`` counts the loaded dtype, so 2 more per
+    parameter of a 16-bit base and none for a base already held in fp32 (``base_fp32``, ``precision`` fp32). The
+    parameters stay sharded with the rest under ZeRO-3 (FSDP's MixedPrecision still gathers them in 16-bit) and
+    leave the GPU with parameter offloading."""
+    n = kbit_upcast_params(s)
+    if not n or (s.offload_params and s.sharding is Sharding.ZERO3):
+        return 0.0
+    w_shard, _, _ = _shards(s)
+    return n * (4 - base_bytes(s)) / w_shard
 
 
 def _unsharded_nf4_payload_bytes(s: TrainingSetup) -> float:
@@ -1103,6 +1121,7 @@ class _Terms:
     """Every component of one step, in bytes per GPU, before they are placed in phases."""
 
     weights: float            # resident base weights (+ the gathered ZeRO-3 working set)
+    kbit: float               # QLoRA: the framework's fp32 cast of the parameters that are not 4-bit
     gathered: float           # the gathered ZeRO-3 working set alone (part of weights, not at the optimizer step)
     autocast: float           # 16-bit autocast copies of fp32 trainable weights (mixed full FT), forward to backward
     master: float
@@ -1127,7 +1146,7 @@ class _Terms:
 
 def _terms(s: TrainingSetup) -> _Terms:
     return _Terms(
-        weights=weights_bytes(s), gathered=_live_gathered_bytes(s), autocast=autocast_copy_bytes(s), master=master_copy_bytes(s),
+        weights=weights_bytes(s), kbit=kbit_upcast_bytes(s), gathered=_live_gathered_bytes(s), autocast=autocast_copy_bytes(s), master=master_copy_bytes(s),
         grads=gradient_bytes(s), bucket=grad_bucket_bytes(s), states=optimizer_state_bytes(s),
         step_temp=optimizer_step_temp_bytes(s), acts=activation_bytes(s), recompute=recompute_bytes(s),
         attn_bwd=attention_backward_bytes(s), layer_bwd=layer_backward_bytes(s), logits=logits_loss_bytes(s), logits_fwd=logits_forward_bytes(s),
@@ -1142,7 +1161,7 @@ def _phase_components(s: TrainingSetup, t: _Terms) -> dict[Phase, dict[str, floa
     g_end = t.grads + t.bucket
     # gradients of earlier micro-batches stay alive through the next forward/backward (gradient accumulation)
     g_early = (t.grads if (s.grad_accum_steps > 1 and not s.optimizer_in_backward) else 0.0) + t.bucket
-    held = {"weights": t.weights, "master_copy": t.master, "optimizer_states": t.states, "lora_adapter": t.adapter,
+    held = {"weights": t.weights, "kbit_upcast": t.kbit, "master_copy": t.master, "optimizer_states": t.states, "lora_adapter": t.adapter,
             "reference_model": t.ref}
     comps: dict[Phase, dict[str, float]] = {}
     comps[Phase.FORWARD] = {**held, "weights": t.weights + t.autocast, "gradients": g_early,
@@ -1220,7 +1239,7 @@ def allocator_reserve_bytes(s: TrainingSetup, t: _Terms, comps: dict[Phase, dict
     without the gathered parameters and the sharded gradients), plus the gathered working set, plus the gradient
     shards with one unit's unsharded gradients."""
     c = COEFFICIENTS
-    static = t.weights - t.gathered + t.master + t.states + t.adapter + t.ref + t.bucket
+    static = t.weights - t.gathered + t.kbit + t.master + t.states + t.adapter + t.ref + t.bucket
     if not _fsdp_stream_pools(s):
         return int(max(0.0, allocated - static - t.gathered) * c.allocator_reserve_fraction)
     sharded_grads = s.sharding in (Sharding.ZERO2, Sharding.ZERO3)
