@@ -16,6 +16,7 @@ from . import vocab
 from .models import (
     Attention,
     Estimate,
+    KbitUpcast,
     Method,
     ModelArch,
     Optimizer,
@@ -817,10 +818,23 @@ def _head_act_per_token(s: TrainingSetup) -> float:
     return 4 * h + (cb * h if saved else 0)
 
 
+def _kbit_fp32_embeddings(s: TrainingSetup) -> bool:
+    """QLoRA whose framework cast the embeddings and lm_head of a 16-bit base to fp32 (``kbit_upcast`` ``all`` or
+    ``embeddings``): the embedding lookup returns fp32, so the residual stream (each residual add of an fp32 and a
+    16-bit tensor) stays fp32, and under autocast the fp32 lm_head is cast to 16-bit for its matmul, which saves the
+    cast for the input gradient. Oracle pair tests/data/kbit/ (a bf16 Llama 3.1 8B under autocast with its
+    embeddings, norms and lm_head cast as prepare_model_for_kbit_training does): the cast adds the 2.10 GB of
+    parameters, a 1.05 GB ``_to_copy`` of lm_head and fp32 ``add`` outputs (the checkpointed layer inputs)."""
+    return (kbit_upcast_params(s) > 0 and s.kbit_upcast in (KbitUpcast.ALL, KbitUpcast.EMBEDDINGS)
+            and base_bytes(s) < 4)
+
+
 def _head_weight_cast_bytes(s: TrainingSetup) -> float:
     """An fp32 frozen lm_head under autocast: its 16-bit cast, saved for the input gradient (see
-    _autocast_weight_casts_per_layer); a quantised lm_head is dequantised instead."""
-    if not _autocast_casts(s) or lm_head_quantized(s):
+    _autocast_weight_casts_per_layer); an fp32 base, or the kbit cast of a 16-bit one (``_kbit_fp32_embeddings``);
+    a quantised lm_head is dequantised instead."""
+    kbit = _kbit_fp32_embeddings(s) and s.precision is Precision.MIXED
+    if not (_autocast_casts(s) or kbit) or lm_head_quantized(s):
         return 0.0
     return 2.0 * s.model.vocab_size * s.model.hidden_size
 
@@ -871,8 +885,10 @@ def _merged_expert_weight_bytes(s: TrainingSetup) -> float:
 
 def _checkpoint_bytes_per_token(s: TrainingSetup) -> int:
     """A checkpointed layer's input: the residual stream, fp32 when an fp32 base runs under autocast (its
-    embeddings and residual adds stay fp32: trace lora-llama31-8b-all-fp32base-s2048-ckpt), else compute dtype."""
-    return s.model.hidden_size * (4 if _autocast_casts(s) else compute_bytes(s))
+    embeddings and residual adds stay fp32: trace lora-llama31-8b-all-fp32base-s2048-ckpt) or when the kbit cast
+    made the embeddings fp32 (``_kbit_fp32_embeddings``), else compute dtype."""
+    fp32 = _autocast_casts(s) or _kbit_fp32_embeddings(s)
+    return s.model.hidden_size * (4 if fp32 else compute_bytes(s))
 
 
 def activation_bytes(s: TrainingSetup) -> float:
