@@ -1,6 +1,6 @@
 """What each fine-tuning framework does when its config leaves a key out, in request-key terms, with the source.
 
-One table: per framework (``none``, ``trl``, ``axolotl``, ``llamafactory``, ``unsloth``, ``torchtune``) and pinned
+One table: per framework (``none``, ``peft``, ``trl``, ``axolotl``, ``llamafactory``, ``unsloth``, ``torchtune``) and pinned
 version, the value each memory- or time-relevant request key (``calculator/inputs.py``) takes when the framework's
 config does not set it, each read from the framework's own code at that version (``source``: file and field).
 The exporters (``calculator/export/``) write explicitly every key whose framework default differs from the
@@ -81,6 +81,63 @@ def _fused_experts(transformers: str) -> Default:
 
 _LORA = ("lora", "qlora")
 
+# --- Transformers + PEFT 0.21.2 with the Hugging Face Trainer (transformers 5.24.0, accelerate 1.15.0, bitsandbytes
+# 0.50.2: frameworks/trl/requirements.txt's pins): the recipe of PEFT's documentation and most notebooks,
+# ``from_pretrained(..., quantization_config=BitsAndBytesConfig(load_in_4bit=True))``, then
+# ``prepare_model_for_kbit_training``, ``get_peft_model(model, LoraConfig(...))`` and ``Trainer(model, TrainingArguments(...))``;
+# each default is what that code does when the reader's script leaves the argument out.
+_PEFT_HF = (
+    _d("precision", "fp32", "transformers/training_args.py TrainingArguments.bf16=False, fp16=False (no autocast); "
+                            "peft/utils/other.py prepare_model_for_kbit_training casts every parameter that is not "
+                            "4-bit to fp32 and BitsAndBytesConfig computes in fp32: the step runs in fp32",
+       method="qlora"),
+    _d("precision", "bf16", "transformers/training_args.py TrainingArguments.bf16=False, fp16=False (no autocast) on "
+                            "a model loaded in its checkpoint's dtype (transformers/modeling_utils.py from_pretrained: "
+                            "dtype None -> 'auto'): pure 16-bit"),
+    _d("base_fp32", False, "transformers/modeling_utils.py PreTrainedModel.from_pretrained (dtype None -> 'auto')"),
+    _d("load_dtype", "auto", "transformers/modeling_utils.py PreTrainedModel.from_pretrained (dtype None -> 'auto')"),
+    _d("bnb_4bit_compute_dtype", "float32", "transformers/utils/quantization_config.py BitsAndBytesConfig "
+                                            "(bnb_4bit_compute_dtype None -> torch.float32)"),
+    _d("bnb_4bit_quant_type", "fp4", "transformers/utils/quantization_config.py BitsAndBytesConfig "
+                                     "bnb_4bit_quant_type='fp4'"),
+    _d("double_quant", False, "transformers/utils/quantization_config.py BitsAndBytesConfig "
+                              "bnb_4bit_use_double_quant=False"),
+    _d("bnb_4bit_quant_storage", "uint8", "transformers/utils/quantization_config.py BitsAndBytesConfig "
+                                          "(bnb_4bit_quant_storage None -> uint8)"),
+    _d("kbit_upcast", "all", "peft/utils/other.py prepare_model_for_kbit_training (every fp16/bf16 parameter whose "
+                             "class is not Params4bit: param.data = param.data.to(torch.float32))"),
+    _d("gradient_checkpointing", True, "peft/utils/other.py prepare_model_for_kbit_training(use_gradient_"
+                                       "checkpointing=True): model.gradient_checkpointing_enable()", method="qlora"),
+    _d("gradient_checkpointing", False, "transformers/training_args.py TrainingArguments.gradient_checkpointing=None "
+                                        "(activation_checkpointing off)"),
+    _d("fused_linear_cross_entropy", False, "transformers/trainer.py Trainer.compute_loss (the model's own loss over "
+                                            "the full logits)"),
+    _d("attention", "sdpa", "transformers/modeling_utils.py attn_implementation=None (sdpa)"),
+    _d("optimizer", "adamw_torch_fused", "transformers/training_args.py TrainingArguments.optim (torch >= 2.8)"),
+    _d("micro_batch_size", 8, "transformers/training_args.py TrainingArguments.per_device_train_batch_size"),
+    _d("grad_accum_steps", 1, "transformers/training_args.py TrainingArguments.gradient_accumulation_steps"),
+    _d("packing", False, "transformers/trainer.py (no packing: the data collator pads each batch)"),
+    _d("lora_rank", 8, "peft/tuners/lora/config.py LoraConfig.r=8"),
+    _d("lora_dropout", 0.0, "peft/tuners/lora/config.py LoraConfig.lora_dropout=0.0"),
+    _d("lora_targets", ("q_proj", "v_proj"), "peft/tuners/lora/config.py LoraConfig.target_modules=None; "
+                                             "peft/utils/constants.py TRANSFORMERS_MODELS_TO_LORA_TARGET_MODULES_MAPPING "
+                                             "(llama, mistral, qwen2, gemma)"),
+    _d("lora_dtype", "fp32", "peft/peft_model.py autocast_adapter_dtype=True (adapters in fp32)"),
+    _d("activation_offloading", False, "transformers/training_args.py (no activation offloading switch)"),
+    _d("torch_compile", False, "transformers/training_args.py TrainingArguments.torch_compile"),
+    _d("epochs", 3.0, "transformers/training_args.py TrainingArguments.num_train_epochs"),
+    _d("no_sync_accumulation", True, "transformers/trainer.py _inner_training_loop (accelerator.no_sync on every "
+                                     "micro-batch but the last unless sync_each_batch; not under DeepSpeed)",
+       deepspeed=False),
+    _d("fsdp_version", 1, "accelerate/commands/config/config_args.py (fsdp_config without fsdp_version is FSDP1)"),
+    _d("fsdp2_upcast", "trainable", "accelerate/utils/fsdp_utils.py fsdp2_prepare_model 1.15.0"),
+    _d("cpu_offload", False, "accelerate/utils/dataclasses.py FullyShardedDataParallelPlugin.cpu_offload"),
+    _d("deepspeed_bf16_master_weights", False, "deepspeed/runtime/precision_config.py 0.19.8 "
+                                               "bf16_master_weights_and_grads=False"),
+    _d("ddp_gradient_as_bucket_view", False, "accelerate/utils/dataclasses.py DistributedDataParallelKwargs"),
+    _fused_experts("5.24.0"),
+)
+
 # --- TRL 1.16.0 (transformers 5.24.0, peft 0.21.2, accelerate 1.15.0, bitsandbytes 0.50.2, deepspeed 0.19.8) ----------
 _TRL = (
     _d("precision", "mixed", "trl/trainer/model_config.py ModelConfig.dtype='float32'; trl/trainer/base_config.py "
@@ -110,7 +167,12 @@ _TRL = (
     _d("lora_targets", ("q_proj", "v_proj"), "trl/trainer/model_config.py ModelConfig.lora_target_modules=None; "
                                              "peft/utils/constants.py TRANSFORMERS_MODELS_TO_LORA_TARGET_MODULES_MAPPING "
                                              "(llama, mistral, qwen2, gemma)"),
+    _d("lora_dtype", "bf16", "trl/trainer/sft_trainer.py SFTTrainer.__init__ and dpo_trainer.py DPOTrainer.__init__ "
+                             "(_is_quantized_model: every trainable parameter but a DoRA magnitude cast to bf16 after "
+                             "get_peft_model, 'to follow the recommendations from the original paper')", method="qlora"),
     _d("lora_dtype", "fp32", "peft/peft_model.py autocast_adapter_dtype=True (adapters in fp32)"),
+    _d("kbit_upcast", "none", "trl/trainer/sft_trainer.py and dpo_trainer.py 1.16.0 (no prepare_model_for_kbit_"
+                              "training: the base keeps its load dtype, fp32 by ModelConfig.dtype)"),
     _d("activation_offloading", False, "trl/trainer/sft_config.py SFTConfig.activation_offloading"),
     _d("torch_compile", False, "transformers/training_args.py TrainingArguments.torch_compile"),
     _d("precompute_ref_log_probs", False, "trl/trainer/dpo_config.py DPOConfig.precompute_ref_log_probs"),
@@ -151,6 +213,21 @@ _AXOLOTL = (
     _d("packing", False, "axolotl/utils/schemas/config.py sample_packing=None"),
     _d("lora_dropout", 0.0, "axolotl/utils/schemas/peft.py lora_dropout=0.0"),
     _d("lora_dtype", "fp32", "peft/peft_model.py autocast_adapter_dtype=True (adapters in fp32)"),
+    *(_d("kbit_upcast", "embeddings", "axolotl/loaders/model.py ModelLoader._configure_embedding_dtypes (QLoRA under "
+                                      "FSDP: should_convert_embedding_dtypes is False, so embed_tokens, lm_head and "
+                                      "every 'norm' module go to fp32) and _prepare_model_for_quantization "
+                                      "(is_qlora_and_fsdp_enabled: no prepare_model_for_kbit_training)",
+         sharding=sh, deepspeed=False) for sh in ("zero2", "zero3", "fsdp")),
+    _d("kbit_upcast", "none", "axolotl/loaders/model.py _prepare_model_for_quantization (is_deepspeed_zero3_enabled: "
+                              "no prepare_model_for_kbit_training) and _configure_embedding_dtypes (norms and "
+                              "embeddings back to torch_dtype)", sharding="zero3", deepspeed=True),
+    _d("kbit_upcast", "all_but_embeddings", "axolotl/monkeypatch/peft/utils.py patch_peft_prep_code (applied when "
+                                            "axolotl/loaders/model.py should_skip_peft_embedding_upcast: embed_tokens "
+                                            "and lm_head left out of prepare_model_for_kbit_training's cast); "
+                                            "axolotl/loaders/model.py _configure_embedding_dtypes (should_convert_"
+                                            "embedding_dtypes: the norms and embeddings back to torch_dtype after it); "
+                                            "skipped too when Axolotl quantises the experts itself "
+                                            "(_moe_experts_quantized)"),
     _d("activation_offloading", False, "axolotl/utils/schemas/config.py activation_offloading=False"),
     _d("torch_compile", False, "axolotl/utils/schemas/config.py torch_compile=None"),
     _d("precompute_ref_log_probs", False, "axolotl/utils/schemas/config.py precompute_ref_log_probs=None"),
@@ -192,6 +269,9 @@ _LLAMAFACTORY = (
     _d("lora_targets", ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"),
        "llamafactory/hparams/finetuning_args.py LoraArguments.lora_target='all'"),
     _d("lora_dtype", "fp32", "llamafactory/model/adapter.py (trainable params cast to fp32 unless pure_bf16)"),
+    _d("kbit_upcast", "none", "llamafactory/model/model_utils/checkpointing.py prepare_model_for_training (no "
+                              "prepare_model_for_kbit_training; upcast_layernorm=False in hparams/model_args.py) and "
+                              "model/adapter.py (only the trainable parameters cast to fp32)"),
     _d("activation_offloading", False, "llamafactory/hparams/model_args.py (no activation offloading switch)"),
     _d("torch_compile", False, "transformers/training_args.py TrainingArguments.torch_compile"),
     _d("precompute_ref_log_probs", False, "trl/trainer/dpo_config.py 0.24.0 DPOConfig.precompute_ref_log_probs"),
@@ -231,6 +311,10 @@ _UNSLOTH = (
     _d("lora_targets", ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"),
        "unsloth/models/llama.py _DEFAULT_TARGET_MODULES"),
     _d("lora_dtype", "fp32", "peft/peft_model.py autocast_adapter_dtype=True (adapters in fp32)"),
+    _d("kbit_upcast", "none", "unsloth/models/_utils.py prepare_model_for_kbit_training -> unsloth_zoo "
+                              "training_utils.py prepare_model_for_training(train_layernorms=False, "
+                              "train_embedding=False, train_lm_head=False): only the trainable (LoRA) parameters are "
+                              "cast, the frozen ones keep their dtype"),
     _d("torch_compile", False, "transformers/training_args.py TrainingArguments.torch_compile"),
     _d("precompute_ref_log_probs", False, "trl/trainer/dpo_config.py DPOConfig.precompute_ref_log_probs"),
     _d("epochs", 3.0, "unsloth_cli/config.py TrainingConfig.num_epochs"),
@@ -256,6 +340,8 @@ _TORCHTUNE = (
     _d("lora_dropout", 0.0, "torchtune/models/llama3_1/_component_builders.py lora_llama3_1(lora_dropout=0.0)"),
     _d("lora_dtype", "bf16", "recipes/lora_finetune_single_device.py (the model is built under "
                              "training.set_default_dtype(bf16): adapters too)"),
+    _d("kbit_upcast", "none", "torchtune/modules/peft/lora.py (torchao NF4 on the LoRA-wrapped linears; no PEFT "
+                              "preparation: the rest stays bf16)"),
     _d("micro_batch_size", 2, f"{_TT_FULL} batch_size: 2"),
     _d("epochs", 1.0, f"{_TT_LORA} epochs: 1"),
 )
@@ -268,6 +354,8 @@ def _fw(id_: str, version: str, stack: dict[str, str], table: tuple[Default, ...
 FRAMEWORKS: dict[tuple[str, str], Framework] = {
     (f.id, f.version): f for f in (
         _fw("none", "", {}, tuple(_d(k, v, "calculator/inputs.py") for k, v in DEFAULTS.items() if BY_NAME[k].setup)),
+        _fw("peft", "0.21.2", {"peft": "0.21.2", "transformers": "5.24.0", "accelerate": "1.15.0",
+                               "bitsandbytes": "0.50.2"}, _PEFT_HF),
         _fw("trl", "1.16.0", {"trl": "1.16.0", "transformers": "5.24.0", "peft": "0.21.2", "accelerate": "1.15.0",
                               "deepspeed": "0.19.8", "bitsandbytes": "0.50.2"}, _TRL),
         _fw("axolotl", "0.21.0", {"axolotl": "0.21.0", "transformers": "5.20.1", "trl": "1.14.1", "peft": "0.21.2",
@@ -282,7 +370,7 @@ FRAMEWORKS: dict[tuple[str, str], Framework] = {
 #: The framework ids, in the order the form and the exports list them (the ``framework`` request key's choices).
 IDS: tuple[str, ...] = FRAMEWORK_IDS
 #: The version each framework id means when none is given (the one the exports are validated against).
-LATEST: dict[str, str] = {"none": "", "trl": "1.16.0", "axolotl": "0.21.0", "llamafactory": "0.9.5",
+LATEST: dict[str, str] = {"none": "", "peft": "0.21.2", "trl": "1.16.0", "axolotl": "0.21.0", "llamafactory": "0.9.5",
                           "unsloth": "2026.10.9", "torchtune": "0.6.1"}
 
 

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from .models import (LORA_MODULES, Attention, AttentionKernel, Fsdp2Upcast, Method, MoeLayout, Optimizer, Precision,
-                     QloraBackend, QuantStorage, Sharding, TrainingSetup)
+from .models import (LORA_MODULES, Attention, AttentionKernel, Fsdp2Upcast, KbitUpcast, Method, MoeLayout, Optimizer,
+                     Precision, QloraBackend, QuantStorage, Sharding, TrainingSetup)
 from .values import VALUE_KINDS, ValueKind
 
 __all__ = ["InputSpec", "INPUTS", "BY_NAME", "DEFAULTS", "ENUMS", "LIMITS", "CONTROLS", "GROUPS", "INCLUDE",
@@ -92,7 +92,7 @@ def _values(enum: type) -> tuple[str, ...]:
 
 _GIB = 1 << 30
 #: The frameworks calculator/frameworks.py describes, in the form's order (that module checks it holds these ids).
-FRAMEWORK_IDS: tuple[str, ...] = ("none", "trl", "axolotl", "llamafactory", "unsloth", "torchtune")
+FRAMEWORK_IDS: tuple[str, ...] = ("none", "peft", "trl", "axolotl", "llamafactory", "unsloth", "torchtune")
 
 INPUTS: tuple[InputSpec, ...] = (
     InputSpec(name="model", kind="model", default=None, setup=True, cli=False,
@@ -103,7 +103,9 @@ INPUTS: tuple[InputSpec, ...] = (
               group="method",
               doc="the training framework whose defaults fill every key the request leaves out (calculator/"
                   "frameworks.py: each default with its source, at the version it names): `trl` 1.16, `axolotl` "
-                  "0.21, `llamafactory` 0.9.5, `unsloth` 2026.10, `torchtune` 0.6.1; `none`: the estimator's own "
+                  "0.21, `llamafactory` 0.9.5, `unsloth` 2026.10, `torchtune` 0.6.1, `peft` 0.21 (plain transformers + PEFT "
+                  "with the Hugging Face Trainer: `prepare_model_for_kbit_training`, `get_peft_model`, `Trainer`); "
+                  "`none`: the estimator's own "
                   "defaults. A key the request gives wins"),
     InputSpec(name="method", kind="enum", default="full", choices=_values(Method), enum=Method, control="select", group="method",
               doc="full fine-tuning, LoRA, or QLoRA (4-bit base)"),
@@ -146,6 +148,12 @@ INPUTS: tuple[InputSpec, ...] = (
               doc="MoE experts as one linear per expert (`per_expert`: transformers 4, Unsloth) or fused 3-D "
                   "parameters (`fused`: transformers 5), which bitsandbytes does not quantise and `all-linear` LoRA "
                   "does not wrap"),
+    InputSpec(name="kbit_upcast", kind="enum", default="none", choices=_values(KbitUpcast), enum=KbitUpcast,
+              doc="QLoRA over bitsandbytes: which parameters that are not 4-bit the framework casts to fp32 after "
+                  "loading (no effect on a base already held in fp32): `all` (PEFT `prepare_model_for_kbit_training`: "
+                  "embeddings, `lm_head`, norms, biases, routers, unquantised experts), `embeddings` (the embeddings, "
+                  "`lm_head` and the norms: Axolotl under FSDP), `all_but_embeddings` (the rest: Axolotl's patched "
+                  "copy, its norms cast back), `none` (TRL 1.16, LLaMA-Factory, Unsloth)"),
     InputSpec(name="lora_expert_params", kind="bool", default=False,
               doc="MoE with `moe_layout` `fused`: LoRA on the experts' 3-D parameters through PEFT "
                   "`target_parameters` (r·E·(in + out) per expert tensor, each layer's merged expert weight alive "

@@ -16,6 +16,7 @@ from . import vocab
 from .models import (
     Attention,
     Estimate,
+    KbitUpcast,
     Method,
     ModelArch,
     Optimizer,
@@ -28,6 +29,7 @@ from .models import (
 from .params import (
     NF4_BITS,
     adapter_bytes,
+    base_bytes,
     base_fp32,
     compute_bytes,
     count_params,
@@ -38,6 +40,7 @@ from .params import (
     fp32_trainable_master,
     head_dim,
     held_arch,
+    kbit_upcast_params,
     lm_head_quantized,
     moe_layers,
     nf4_bytes,
@@ -55,6 +58,7 @@ __all__ = [
     "COEFFICIENTS",
     "Coefficients",
     "weights_bytes",
+    "kbit_upcast_bytes",
     "master_copy_bytes",
     "autocast_copy_bytes",
     "gradient_bytes",
@@ -331,6 +335,21 @@ def weights_bytes(s: TrainingSetup) -> float:
     else:
         resident = stored / w_shard
     return resident + consts + whole + _live_gathered_bytes(s)
+
+
+def kbit_upcast_bytes(s: TrainingSetup) -> float:
+    """QLoRA: what the framework's fp32 cast of the parameters that are not 4-bit adds to their 16-bit storage
+    (``kbit_upcast``; which parameters: params.kbit_upcast_params). peft 0.21.2 utils/other.py
+    ``prepare_model_for_kbit_training`` does ``param.data = param.data.to(torch.float32)`` for every fp16/bf16
+    parameter that is not ``Params4bit``: 4 bytes where ``weights_bytes`` counts the loaded dtype, so 2 more per
+    parameter of a 16-bit base and none for a base already held in fp32 (``base_fp32``, ``precision`` fp32). The
+    parameters stay sharded with the rest under ZeRO-3 (FSDP's MixedPrecision still gathers them in 16-bit) and
+    leave the GPU with parameter offloading."""
+    n = kbit_upcast_params(s)
+    if not n or (s.offload_params and s.sharding is Sharding.ZERO3):
+        return 0.0
+    w_shard, _, _ = _shards(s)
+    return n * (4 - base_bytes(s)) / w_shard
 
 
 def _unsharded_nf4_payload_bytes(s: TrainingSetup) -> float:
@@ -799,10 +818,23 @@ def _head_act_per_token(s: TrainingSetup) -> float:
     return 4 * h + (cb * h if saved else 0)
 
 
+def _kbit_fp32_embeddings(s: TrainingSetup) -> bool:
+    """QLoRA whose framework cast the embeddings and lm_head of a 16-bit base to fp32 (``kbit_upcast`` ``all`` or
+    ``embeddings``): the embedding lookup returns fp32, so the residual stream (each residual add of an fp32 and a
+    16-bit tensor) stays fp32, and under autocast the fp32 lm_head is cast to 16-bit for its matmul, which saves the
+    cast for the input gradient. Oracle pair tests/data/kbit/ (a bf16 Llama 3.1 8B under autocast with its
+    embeddings, norms and lm_head cast as prepare_model_for_kbit_training does): the cast adds the 2.10 GB of
+    parameters, a 1.05 GB ``_to_copy`` of lm_head and fp32 ``add`` outputs (the checkpointed layer inputs)."""
+    return (kbit_upcast_params(s) > 0 and s.kbit_upcast in (KbitUpcast.ALL, KbitUpcast.EMBEDDINGS)
+            and base_bytes(s) < 4)
+
+
 def _head_weight_cast_bytes(s: TrainingSetup) -> float:
     """An fp32 frozen lm_head under autocast: its 16-bit cast, saved for the input gradient (see
-    _autocast_weight_casts_per_layer); a quantised lm_head is dequantised instead."""
-    if not _autocast_casts(s) or lm_head_quantized(s):
+    _autocast_weight_casts_per_layer); an fp32 base, or the kbit cast of a 16-bit one (``_kbit_fp32_embeddings``);
+    a quantised lm_head is dequantised instead."""
+    kbit = _kbit_fp32_embeddings(s) and s.precision is Precision.MIXED
+    if not (_autocast_casts(s) or kbit) or lm_head_quantized(s):
         return 0.0
     return 2.0 * s.model.vocab_size * s.model.hidden_size
 
@@ -853,8 +885,10 @@ def _merged_expert_weight_bytes(s: TrainingSetup) -> float:
 
 def _checkpoint_bytes_per_token(s: TrainingSetup) -> int:
     """A checkpointed layer's input: the residual stream, fp32 when an fp32 base runs under autocast (its
-    embeddings and residual adds stay fp32: trace lora-llama31-8b-all-fp32base-s2048-ckpt), else compute dtype."""
-    return s.model.hidden_size * (4 if _autocast_casts(s) else compute_bytes(s))
+    embeddings and residual adds stay fp32: trace lora-llama31-8b-all-fp32base-s2048-ckpt) or when the kbit cast
+    made the embeddings fp32 (``_kbit_fp32_embeddings``), else compute dtype."""
+    fp32 = _autocast_casts(s) or _kbit_fp32_embeddings(s)
+    return s.model.hidden_size * (4 if fp32 else compute_bytes(s))
 
 
 def activation_bytes(s: TrainingSetup) -> float:
@@ -1103,6 +1137,7 @@ class _Terms:
     """Every component of one step, in bytes per GPU, before they are placed in phases."""
 
     weights: float            # resident base weights (+ the gathered ZeRO-3 working set)
+    kbit: float               # QLoRA: the framework's fp32 cast of the parameters that are not 4-bit
     gathered: float           # the gathered ZeRO-3 working set alone (part of weights, not at the optimizer step)
     autocast: float           # 16-bit autocast copies of fp32 trainable weights (mixed full FT), forward to backward
     master: float
@@ -1127,7 +1162,7 @@ class _Terms:
 
 def _terms(s: TrainingSetup) -> _Terms:
     return _Terms(
-        weights=weights_bytes(s), gathered=_live_gathered_bytes(s), autocast=autocast_copy_bytes(s), master=master_copy_bytes(s),
+        weights=weights_bytes(s), kbit=kbit_upcast_bytes(s), gathered=_live_gathered_bytes(s), autocast=autocast_copy_bytes(s), master=master_copy_bytes(s),
         grads=gradient_bytes(s), bucket=grad_bucket_bytes(s), states=optimizer_state_bytes(s),
         step_temp=optimizer_step_temp_bytes(s), acts=activation_bytes(s), recompute=recompute_bytes(s),
         attn_bwd=attention_backward_bytes(s), layer_bwd=layer_backward_bytes(s), logits=logits_loss_bytes(s), logits_fwd=logits_forward_bytes(s),
@@ -1142,7 +1177,7 @@ def _phase_components(s: TrainingSetup, t: _Terms) -> dict[Phase, dict[str, floa
     g_end = t.grads + t.bucket
     # gradients of earlier micro-batches stay alive through the next forward/backward (gradient accumulation)
     g_early = (t.grads if (s.grad_accum_steps > 1 and not s.optimizer_in_backward) else 0.0) + t.bucket
-    held = {"weights": t.weights, "master_copy": t.master, "optimizer_states": t.states, "lora_adapter": t.adapter,
+    held = {"weights": t.weights, "kbit_upcast": t.kbit, "master_copy": t.master, "optimizer_states": t.states, "lora_adapter": t.adapter,
             "reference_model": t.ref}
     comps: dict[Phase, dict[str, float]] = {}
     comps[Phase.FORWARD] = {**held, "weights": t.weights + t.autocast, "gradients": g_early,
@@ -1220,7 +1255,7 @@ def allocator_reserve_bytes(s: TrainingSetup, t: _Terms, comps: dict[Phase, dict
     without the gathered parameters and the sharded gradients), plus the gathered working set, plus the gradient
     shards with one unit's unsharded gradients."""
     c = COEFFICIENTS
-    static = t.weights - t.gathered + t.master + t.states + t.adapter + t.ref + t.bucket
+    static = t.weights - t.gathered + t.kbit + t.master + t.states + t.adapter + t.ref + t.bucket
     if not _fsdp_stream_pools(s):
         return int(max(0.0, allocated - static - t.gathered) * c.allocator_reserve_fraction)
     sharded_grads = s.sharding in (Sharding.ZERO2, Sharding.ZERO3)

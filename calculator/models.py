@@ -263,6 +263,18 @@ class MoeLayout(StrEnum):
     #                            bitsandbytes and all-linear LoRA skip them
 
 
+class KbitUpcast(StrEnum):
+    """Which non-4-bit base parameters a QLoRA (bitsandbytes) run holds in fp32 after its framework prepared the
+    model (``peft.prepare_model_for_kbit_training`` or the framework's own cast); each framework's default with its
+    source is in calculator/frameworks.py."""
+    NONE = "none"                    # every non-4-bit parameter keeps its loaded dtype (TRL 1.16, LLaMA-Factory, Unsloth)
+    ALL = "all"                      # every non-4-bit parameter (PEFT prepare_model_for_kbit_training): embeddings,
+    #                                  lm_head, norms, biases, routers, unquantised experts
+    EMBEDDINGS = "embeddings"        # embeddings, lm_head and norms only (Axolotl's own pass under FSDP QLoRA)
+    ALL_BUT_EMBEDDINGS = "all_but_embeddings"   # the rest: Axolotl's patched prepare leaves embeddings alone and casts
+    #                                  the norms back to 16-bit afterwards
+
+
 class AttentionKernel(StrEnum):
     """The generation of the attention kernel a run used (its speed only)."""
     CURRENT = "current"       # what the current stack picks (FlashAttention 2 on Ampere/Ada, cuDNN / FA3 on Hopper)
@@ -351,6 +363,7 @@ class TrainingSetup:
     deepspeed_bf16_optimizer_states: bool = False  # DeepSpeed bf16_optimizer_states
     moe_layout: MoeLayout = MoeLayout.PER_EXPERT   # experts as linears (transformers 4, Unsloth) or fused 3-D params
     lora_expert_params: bool = False             # PEFT target_parameters on the fused experts (LoRA on 3-D params)
+    kbit_upcast: KbitUpcast = KbitUpcast.NONE     # QLoRA: non-4-bit parameters cast to fp32 (prepare_model_for_kbit_training)
     shard_embeddings: bool = False               # embeddings and lm_head their own FSDP units (torchtune)
     cpu_ram_efficient_loading: bool = False      # FSDP: only the first rank of a node loads the checkpoint on the CPU
     attention_kernel: AttentionKernel = AttentionKernel.CURRENT   # speed only

@@ -14,14 +14,16 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
-from .models import (ALL_LINEAR, LORA_MODULES, Fsdp2Upcast, Method, ModelArch, MoeLayout, Precision, QloraBackend,
+from .models import (ALL_LINEAR, LORA_MODULES, Fsdp2Upcast, KbitUpcast, Method, ModelArch, MoeLayout, Precision,
+                     QloraBackend,
                      QuantStorage, Sharding, TrainingSetup, VisionTower)
 
 __all__ = ["NF4_BITS", "NF4_CONST_BITS", "NF4_CONST_BITS_DOUBLE_QUANT", "LayerKind", "ParamCounts", "head_dim", "attention_head_dims",
            "moe_layers", "expert_width", "count_params", "VISION_TYPES", "vision_tower_params", "held_arch", "is_wrapped", "wrapped_of", "stack_targets",
            "experts_fused", "setup_targets", "expert_param_lora", "expert_tensors", "trainable_tensors", "wrapped_linears", "trainable_params", "compute_bytes", "lm_head_quantized", "quantized_params",
            "nf4_const_bits", "nf4_bytes", "base_fp32", "base_bytes", "weight_bytes", "stored_weight_bytes", "gathered_weight_bytes",
-           "fsdp2_upcast", "fp32_trainable_master", "adapter_bytes", "nf4_unsharded", "fsdp1_refuses_uint8"]
+           "fsdp2_upcast", "fp32_trainable_master", "adapter_bytes", "nf4_unsharded", "fsdp1_refuses_uint8", "norm_params",
+           "kbit_upcast_params"]
 
 # =====================================================================================================================
 # 4-bit storage (bitsandbytes / torchao NF4): definitions, not fitted
@@ -526,3 +528,41 @@ def gathered_weight_bytes(s: TrainingSetup) -> float:
     constants) for the quantised ones, the compute dtype for the rest (FSDP MixedPrecision's ``param_dtype``,
     DeepSpeed's bf16 mode)."""
     return weight_bytes(s, compute_bytes(s))
+
+
+def norm_params(m: ModelArch) -> int:
+    """Weights of the model's normalisation layers: each decoder layer's ``norms_per_layer`` RMSNorms of ``h``, its
+    q/k norms (Qwen3: one head wide each; OLMoE / OLMo 2: over all q and all k features), multi-head latent
+    attention's q_a and kv_a layernorms, and the final norm."""
+    h = m.hidden_size
+    per_layer = m.norms_per_layer * h
+    if m.kv_lora_rank:
+        per_layer += (m.q_lora_rank or 0) + m.kv_lora_rank
+    elif m.qk_norm == "head":
+        per_layer += 2 * head_dim(m)
+    elif m.qk_norm == "full":
+        per_layer += (m.num_attention_heads + m.num_key_value_heads) * head_dim(m)
+    return m.num_hidden_layers * per_layer + h
+
+
+def kbit_upcast_params(s: TrainingSetup) -> int:
+    """Base parameters a QLoRA run over bitsandbytes holds in fp32 because its framework cast them after loading
+    (``kbit_upcast``; the bytes are memory.kbit_upcast_bytes). peft 0.21.2 utils/other.py
+    ``prepare_model_for_kbit_training``: every fp16/bf16 parameter whose class is not ``Params4bit`` becomes fp32
+    (``ALL``: every parameter ``weight_bytes`` holds 16-bit, so the embeddings, an untied lm_head, the norms, biases,
+    routers, and the fused 3-D experts bitsandbytes does not quantise). ``EMBEDDINGS``: the embeddings, lm_head and
+    norms (``norm_params``); ``ALL_BUT_EMBEDDINGS``: the rest. torchao NF4 (torchtune) is not cast: PEFT skips its
+    cast for torchao-quantised models."""
+    if (s.method is not Method.QLORA or s.qlora_backend is not QloraBackend.BITSANDBYTES
+            or s.kbit_upcast is KbitUpcast.NONE):
+        return 0
+    m = held_arch(s)
+    pc = count_params(m)
+    head_q = s.model.vocab_size * s.model.hidden_size if lm_head_quantized(s) else 0
+    dense = pc.total - (quantized_params(s) - head_q) - (pc.lm_head if head_q else 0)   # as weight_bytes counts them
+    embeddings = pc.embedding + (0 if head_q else pc.lm_head) + norm_params(m)
+    if s.kbit_upcast is KbitUpcast.ALL:
+        return dense
+    if s.kbit_upcast is KbitUpcast.EMBEDDINGS:
+        return embeddings
+    return dense - embeddings

@@ -40,7 +40,7 @@ from .params import (
     held_arch,
     moe_layers,
     quantized_params,
-    stack_targets,
+    setup_targets,
     trainable_params,
 )
 
@@ -359,8 +359,9 @@ def setup_counts(s: TrainingSetup) -> StepCounts:
     full = s.method is Method.FULL
     gc = s.gradient_checkpointing
     cb = compute_bytes(s)
-    # the wrapped linears of each layer kind (params.py: the count memory uses), none for full fine-tuning
-    wrapped = () if full else stack_targets(m, s.lora_targets)
+    # the wrapped linears of each layer kind: params.setup_targets, the one count memory uses too (the expert layout
+    # included: fused 3-D experts are not nn.Linear and get no adapter), none for full fine-tuning
+    wrapped = () if full else setup_targets(s)
     experts_active = m.num_experts_per_tok if m.num_local_experts > 0 else 1
     fwd_passes = 1 + (1 if gc else 0)                      # forward, and the recomputed forward
     ref = 1 if (s.dpo and not s.precompute_ref_log_probs) else 0   # DPO reference forward (no grad)

@@ -19,7 +19,7 @@ __all__ = ["COMPONENTS", "OUTSIDE_ALLOCATOR", "PHASES", "REMEDIES", "Remedy", "r
 #: The components of a per-GPU peak, in the order a breakdown lists them (``breakdown_bytes``, the page's bar and
 #: legend, the CLI). They sum to the peak.
 COMPONENTS: tuple[str, ...] = (
-    "weights", "master_copy", "gradients", "optimizer_states", "optimizer_temp", "activations", "logits_loss",
+    "weights", "kbit_upcast", "master_copy", "gradients", "optimizer_states", "optimizer_temp", "activations", "logits_loss",
     "lora_adapter", "dequant_transient", "reference_model", "allocator_reserve", "cuda_context",
 )
 #: Components outside PyTorch's allocated memory, added on top of the peak phase (memory.estimate): the caching

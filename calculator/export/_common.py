@@ -39,7 +39,8 @@ CANNOT_REASONS: tuple[str, ...] = (
     "not_an_unsloth_regime", "unsloth_no_optimizer_in_backward", "unsloth_fused_loss_always",
     "unsloth_compiles_itself", "unsloth_double_quant_always", "unsloth_offload_is_checkpointing",
     "unsloth_picks_attention", "transformers_fuses_experts", "files_keep_framework_default",
-    "exports_write_fsdp2", "trl_compute_follows_dtype", "fsdp2_no_bnb_optimizer",
+    "exports_write_fsdp2", "trl_compute_follows_dtype", "fsdp2_no_bnb_optimizer", "framework_sets_kbit_cast",
+    "trl_casts_4bit_adapters_bf16",
 )
 #: What the reader can do instead (``CannotExpress.what_to_do``; ``none``: nothing needed, the estimate follows the
 #: file): ``calc.run.todo.<code>``.
@@ -144,7 +145,7 @@ def card_bf16(gpu: str | None) -> bool:
 # Which keys matter for a request (the round trip compares these)
 # =====================================================================================================================
 _LORA_KEYS = ("lora_rank", "lora_targets", "lora_dtype", "lora_dropout")
-_QLORA_KEYS = ("double_quant", "qlora_backend", "quantize_lm_head", "dequant_cast")
+_QLORA_KEYS = ("double_quant", "qlora_backend", "quantize_lm_head", "dequant_cast", "kbit_upcast")
 #: Request keys of the machine, not of the training files (the CUDA context, the cluster's nodes and links): carried
 #: over as given, as the card is.
 MACHINE_KEYS: tuple[str, ...] = ("cuda_context_bytes", "gpus_per_node", "internode_gb_s")
@@ -271,6 +272,7 @@ class Plan:
             self.adjust("precompute_ref_log_probs", False, "ignored_by_estimate")
         if k["method"] != "qlora":
             self.adjust("double_quant", api.DEFAULTS["double_quant"], "ignored_by_estimate")
+            self.adjust("kbit_upcast", api.DEFAULTS["kbit_upcast"], "ignored_by_estimate")
         if k["chunked_cross_entropy"] and k["fused_linear_cross_entropy"]:
             self.adjust("chunked_cross_entropy", False, "fused_replaces_chunked")
         if not card_bf16(self.gpu) and k["precision"] == "bf16" and k["method"] == "full":
@@ -343,6 +345,14 @@ def hf_stack_rules(p: Plan, *, bf16_adapters: bool = False) -> None:
         p.adjust("moe_layout", "fused", "ignored_by_estimate")
     if k["sharding"] in ("zero1", "zero2"):        # FSDP has no ZeRO-1, and ZeRO-2 only in the deprecated FSDP1
         p.cannot_express("deepspeed", True, "fsdp_has_no_zero1_2", "deepspeed_zero")
+
+
+def kbit_upcast_rule(p: Plan) -> None:
+    """QLoRA: which weights that are not 4-bit the target casts to fp32 is its own code's choice, with no switch in its
+    files (``kbit_upcast``; each target's value and source in calculator/frameworks.py); the file gives that."""
+    if p["method"] == "qlora":
+        fixed = frameworks.default(p.target, "kbit_upcast", request=p.keys)
+        p.cannot_express("kbit_upcast", fixed.value if fixed else "none", "framework_sets_kbit_cast", "none")
 
 
 def sharding_rules(p: Plan, *, sync_each_batch: bool) -> None:

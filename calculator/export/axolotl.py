@@ -14,7 +14,8 @@ from typing import Any, Mapping
 from .. import frameworks
 from . import _yaml
 from ._common import (HF_OPTIM, MEASURE_FILE, MEASURE_PY, Plan, ReadState, card_bf16, deepspeed_json, fsdp_key,
-                      header, hf_stack_rules, optimizer_from, read_deepspeed, render, sharding_rules, targets_from)
+                      header, hf_stack_rules, kbit_upcast_rule, optimizer_from, read_deepspeed, render, sharding_rules,
+                      targets_from)
 from ..models import ALL_LINEAR
 
 TARGET = "axolotl"
@@ -63,6 +64,7 @@ def plan(p: Plan) -> None:
         # schemas/config.py: "FSDP2 does not support load_in_8bit or load_in_4bit with dpo. Please use DeepSpeed"
         p.cannot_express("deepspeed", True, "axolotl_fsdp2_no_4bit_dpo", "deepspeed_zero")
     sharding_rules(p, sync_each_batch=False)
+    kbit_upcast_rule(p)                        # after the sharding is settled: it decides Axolotl's cast
 
 
 def write(p: Plan, summary: Mapping[str, Any] | None, text: Mapping[str, str] | None) -> dict[str, str]:

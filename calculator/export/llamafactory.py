@@ -17,8 +17,8 @@ from .. import frameworks
 from ..models import ALL_LINEAR
 from . import _yaml
 from ._common import (HF_OPTIM, MEASURE_FILE, MEASURE_PY, Plan, ReadState, accelerate_yaml, card_bf16, deepspeed_json,
-                      header, hf_stack_rules, optimizer_from, read_accelerate, read_deepspeed, read_trainer_fsdp,
-                      render, sharding_rules, targets_from)
+                      header, hf_stack_rules, kbit_upcast_rule, optimizer_from, read_accelerate, read_deepspeed,
+                      read_trainer_fsdp, render, sharding_rules, targets_from)
 
 TARGET = "llamafactory"
 CONFIG_FILE = "llamafactory.yaml"
@@ -64,6 +64,7 @@ def plan(p: Plan) -> None:
         if k["method"] != "full":
             p.cannot_express("lora_dropout", 0.0, "dpo_disables_dropout", "use_trl_disable_dropout_false")
     sharding_rules(p, sync_each_batch=False)
+    kbit_upcast_rule(p)                        # no prepare_model_for_kbit_training in LLaMA-Factory
 
 
 def write(p: Plan, summary: Mapping[str, Any] | None, text: Mapping[str, str] | None) -> dict[str, str]:

@@ -17,8 +17,9 @@ from typing import Any, Mapping
 from .. import frameworks
 from . import _yaml
 from ._common import (HF_OPTIM, MEASURE_FILE, MEASURE_PY, Plan, ReadState, accelerate_yaml, card_bf16, defaults_for,
-                      deepspeed_json, header, hf_stack_rules, name_words, optimizer_from, read_accelerate,
-                      read_deepspeed, read_trainer_fsdp, render, sharding_rules, targets_from, targets_list)
+                      deepspeed_json, header, hf_stack_rules, kbit_upcast_rule, name_words, optimizer_from,
+                      read_accelerate, read_deepspeed, read_trainer_fsdp, render, sharding_rules, targets_from,
+                      targets_list)
 
 TARGET = "trl"
 ACCELERATE_FILE = "accelerate.yaml"
@@ -53,6 +54,8 @@ def plan(p: Plan) -> None:
     """What TRL cannot write, and the closest setting it runs instead."""
     k = p.keys
     hf_stack_rules(p)
+    if k["method"] == "qlora" and k["precision"] != "fp32":     # SFTTrainer / DPOTrainer cast a 4-bit model's adapters
+        p.cannot_express("lora_dtype", "bf16", "trl_casts_4bit_adapters_bf16", "none")
     p.cannot_express("fused_linear_cross_entropy", True, "trl_fused_lm_head_always", "none")
     if k["chunked_cross_entropy"]:
         p.adjust("chunked_cross_entropy", False, "fused_replaces_chunked")
@@ -70,6 +73,7 @@ def plan(p: Plan) -> None:
         fill = defaults_for(TARGET, k)
         p.adjust("qlora_compute_dtype", fill["qlora_compute_dtype"], "ignored_by_estimate")
         p.adjust("quant_storage", fill["quant_storage"], "ignored_by_estimate")
+    kbit_upcast_rule(p)                        # TRL 1.16 calls no prepare_model_for_kbit_training
 
 
 def _dtype(p: Plan) -> str:
@@ -274,7 +278,7 @@ def read(state: ReadState, cfgs: Mapping[str, Mapping[str, Any]], kinds: Mapping
         disable = state.typed(name, "disable_dropout", t("disable_dropout"), bool) if "disable_dropout" in cfg \
             else True
         state.set("lora_dropout", 0.0 if dpo and disable else dropout)
-        state.set("lora_dtype", "fp32")
+        state.set("lora_dtype", d["lora_dtype"])     # fp32 (PEFT's autocast), bf16 for a 4-bit model (SFTTrainer)
         for key in ("use_dora",):
             if state.typed(name, key, t(key), bool):
                 state.error("not_modelled", name, key)

@@ -17,8 +17,8 @@ from typing import Any, Mapping
 from .. import frameworks
 from ..models import ALL_LINEAR
 from . import _yaml
-from ._common import (HF_OPTIM, Plan, ReadState, card_bf16, header, model_from_repo, optimizer_from,
-                      prequantized, render, targets_from)
+from ._common import (HF_OPTIM, Plan, ReadState, card_bf16, header, kbit_upcast_rule, model_from_repo,
+                      optimizer_from, prequantized, render, targets_from)
 
 TARGET = "unsloth"
 SCRIPT_FILE = "train.py"
@@ -76,6 +76,7 @@ def plan(p: Plan) -> None:
         p.cannot_express("attention", "sdpa", "unsloth_picks_attention", "install_flash_attn")
     if k["dpo"]:       # LoRA dropout under DPO is kept by the script: DPOConfig(disable_dropout=False)
         p.cannot_express("packing", False, "dpo_config_no_packing", "none")
+    kbit_upcast_rule(p)                        # unsloth_zoo casts only the trainable parameters
 
 
 def _gc(k: Mapping[str, Any]) -> Any:

@@ -15,6 +15,7 @@ from calculator import params
 from calculator.catalog import GPUS, MODELS
 from calculator.models import (
     Fsdp2Upcast,
+    KbitUpcast,
     Method,
     MoeLayout,
     Optimizer,
@@ -276,3 +277,126 @@ def test_host_ram_while_loading_and_in_the_steady_state():
     off = TrainingSetup(model=L8, num_gpus=16, sharding=Sharding.ZERO3, cpu_offload=True, offload_params=True)
     assert mem.estimate(off).host_ram_bytes == pytest.approx(mem.estimate(replace(off, gpus_per_node=16))
                                                              .host_ram_bytes / 2)
+
+
+# --- kbit preparation: the fp32 cast of what is not 4-bit (issue 39, point 1) ----------------------------------------
+# Parameter counts written out from each model's config.json (catalogue numbers), not from params.py.
+_L8_EMB = 128_256 * 4_096                         # embed_tokens; lm_head is untied, the same size
+_L8_NORMS = 32 * 2 * 4_096 + 4_096                # input + post-attention RMSNorm per layer, the final norm
+
+
+def test_prepare_model_for_kbit_training_casts_embeddings_lm_head_and_norms_to_fp32():
+    """peft 0.21.2 prepare_model_for_kbit_training: every bf16 parameter that is not Params4bit becomes fp32. On
+    Llama 3.1 8B (no biases) that is the embeddings, lm_head and the 65 RMSNorms: 2 bytes more each over the 16-bit
+    base, held in every phase; under autocast the fp32 lm_head's bf16 cast is saved for backward too (no
+    checkpointing here: the residual stream is counted at the norms' fp32 inputs already)."""
+    s = parsed(model="llama-3.1-8b", method="qlora", precision="mixed", kbit_upcast="all")
+    extra = 2 * (2 * _L8_EMB + _L8_NORMS)
+    assert mem.kbit_upcast_bytes(s) == extra == 2_101_878_784
+    off = replace(s, kbit_upcast=KbitUpcast.NONE)
+    assert mem.estimate(s).allocated_bytes - mem.estimate(off).allocated_bytes == extra + 2 * _L8_EMB
+    assert mem.estimate(s).breakdown["kbit_upcast"] == extra and mem.estimate(off).breakdown["kbit_upcast"] == 0
+    # the same parameters are "embeddings"; nothing is left for "all_but_embeddings" on a model without biases
+    assert mem.kbit_upcast_bytes(replace(s, kbit_upcast=KbitUpcast.EMBEDDINGS)) == extra
+    assert mem.kbit_upcast_bytes(replace(s, kbit_upcast=KbitUpcast.ALL_BUT_EMBEDDINGS)) == 0
+
+
+def test_the_cast_adds_nothing_to_an_fp32_base_and_shards_with_the_weights():
+    """A base already held in fp32 (TRL's load, or fp32 compute) has nothing to cast; ZeRO-3 shards the fp32
+    parameters with the rest, and parameter offload moves them off the GPU; LoRA without 4 bits and torchao's NF4
+    (PEFT skips the cast for torchao models) have none."""
+    base = dict(model="llama-3.1-8b", method="qlora", kbit_upcast="all")
+    assert mem.kbit_upcast_bytes(parsed(**base, precision="mixed", base_fp32=True)) == 0
+    assert mem.kbit_upcast_bytes(parsed(**base, precision="fp32")) == 0
+    sharded = parsed(**base, precision="mixed", num_gpus=4, sharding="zero3", quant_storage="bf16")
+    assert mem.kbit_upcast_bytes(sharded) == 2 * (2 * _L8_EMB + _L8_NORMS) / 4
+    assert mem.kbit_upcast_bytes(replace(sharded, offload_params=True, deepspeed=True)) == 0
+    assert mem.kbit_upcast_bytes(parsed(model="llama-3.1-8b", method="lora", kbit_upcast="all")) == 0
+    assert mem.kbit_upcast_bytes(parsed(**base, qlora_backend="torchao")) == 0
+
+
+def test_the_cast_reaches_biases_and_the_experts_bitsandbytes_leaves_16bit():
+    """Qwen2.5-7B's q/k/v biases are neither embeddings nor norms: Axolotl's patched copy still casts them. Under
+    transformers 5 Qwen3-30B-A3B's fused experts are bf16 nn.Parameters, not Params4bit: PEFT's cast takes them to
+    fp32 too, with the routers (128 x 2048 per layer)."""
+    q = parsed(model="qwen2.5-7b", method="qlora", kbit_upcast="all_but_embeddings")
+    assert mem.kbit_upcast_bytes(q) == 2 * 28 * (3_584 + 2 * 4 * 128)
+    fused = parsed(model="qwen3-30b-a3b", method="qlora", moe_layout="fused", kbit_upcast="all")
+    emb = replace(fused, kbit_upcast=KbitUpcast.EMBEDDINGS)
+    experts = 48 * 128 * (2_048 * 2 * 768 + 768 * 2_048)
+    routers = 48 * 128 * 2_048
+    assert mem.kbit_upcast_bytes(fused) - mem.kbit_upcast_bytes(emb) == 2 * (experts + routers)
+    norms = 48 * (2 * 2_048 + 2 * 128) + 2_048                  # two RMSNorms and the q/k head norms per layer, final
+    assert mem.kbit_upcast_bytes(emb) == 2 * (2 * 151_936 * 2_048 + norms)
+    per_expert = replace(fused, moe_layout=MoeLayout.PER_EXPERT)  # quantised experts: only the routers stay 16-bit
+    assert mem.kbit_upcast_bytes(per_expert) == mem.kbit_upcast_bytes(emb) + 2 * routers
+
+
+@pytest.mark.parametrize("framework, extra, want", [
+    ("peft", {}, "all"),
+    ("trl", {}, "none"),
+    ("axolotl", {}, "all_but_embeddings"),
+    ("axolotl", {"num_gpus": 2, "sharding": "fsdp", "quant_storage": "bf16"}, "embeddings"),
+    ("axolotl", {"num_gpus": 2, "sharding": "zero3", "deepspeed": True}, "none"),
+    ("llamafactory", {}, "none"),
+    ("unsloth", {}, "none"),
+    ("torchtune", {}, "none"),
+    ("none", {}, "none"),
+])
+def test_each_framework_has_its_own_kbit_default(framework, extra, want):
+    s = parsed(model="llama-3.1-8b", method="qlora", framework=framework, **extra)
+    assert s.kbit_upcast.value == want
+
+
+def test_plain_transformers_peft_recipe_defaults_from_source():
+    """The recipe most readers copy: BitsAndBytesConfig(load_in_4bit=True) (fp4, fp32 compute, uint8 storage, no
+    double quantisation), prepare_model_for_kbit_training (fp32 cast, gradient checkpointing on), LoraConfig (r 8,
+    q_proj and v_proj), TrainingArguments (batch 8, bf16=False: the QLoRA step runs in fp32). TRL instead casts a
+    4-bit model's adapters to bf16."""
+    s = parsed(model="llama-3.1-8b", method="qlora", framework="peft")
+    assert (s.precision, s.qlora_compute_dtype, s.quant_storage.value, s.double_quant) == (
+        Precision.FP32, Precision.FP32, "uint8", False)
+    assert (s.gradient_checkpointing, s.lora_rank, s.lora_targets, s.micro_batch_size) == (
+        True, 8, ("q_proj", "v_proj"), 8)
+    lora = parsed(model="llama-3.1-8b", method="lora", framework="peft")
+    assert (lora.precision, lora.gradient_checkpointing) == (Precision.BF16, False)
+    with_bf16 = parsed(model="llama-3.1-8b", method="qlora", framework="peft", precision="mixed")
+    assert mem.kbit_upcast_bytes(with_bf16) == 2 * (2 * _L8_EMB + _L8_NORMS)
+    assert parsed(model="llama-3.1-8b", method="qlora", framework="trl").lora_dtype is Precision.BF16
+    assert parsed(model="llama-3.1-8b", method="lora", framework="trl").lora_dtype is Precision.FP32
+
+
+@pytest.mark.parametrize("target, extra, becomes", [
+    ("trl", {}, "none"), ("axolotl", {}, "all_but_embeddings"),
+    ("axolotl", {"num_gpus": 2, "sharding": "zero3"}, "embeddings"), ("llamafactory", {}, "none"),
+    ("unsloth", {}, "none"),
+])
+def test_every_export_target_says_what_it_casts(target, extra, becomes):
+    """No target has a switch for the cast in its files: each export gives its framework's own and says so."""
+    from calculator.export import export
+    e = export({"model": "llama-3.1-8b", "method": "qlora", "kbit_upcast": "all", **extra}, target)
+    assert [(c.key, c.value, c.becomes, c.reason) for c in e.cannot_express if c.key == "kbit_upcast"] == [
+        ("kbit_upcast", "all", becomes, "framework_sets_kbit_cast")]
+    assert e.request["kbit_upcast"] == becomes
+
+
+def test_the_kbit_cast_against_the_oracle_pair():
+    """tests/data/kbit/: the oracle's step of a bf16 Llama 3.1 8B under autocast, without and with
+    prepare_model_for_kbit_training's cast of the embeddings, lm_head and norms (no 4-bit layers: the oracle has no
+    bitsandbytes). The parameters grow by exactly the term; the peak by the term, lm_head's saved 16-bit cast
+    (one `_to_copy` of V·h) and the fp32 residual stream the checkpoints keep. The estimate of the QLoRA step with the
+    same shape grows by the same within 1 %."""
+    import json
+    from pathlib import Path
+    folder = Path(__file__).resolve().parents[1] / "data" / "kbit"
+    off, on = (json.loads((folder / f"lora-llama31-8b-qv-bf16-autocast-s1024-ckpt{x}.json").read_text())["oracle_record"]
+               for x in ("", "-kbitcast"))
+    req = dict(model="llama-3.1-8b", method="qlora", lora_rank=16, lora_targets=["q_proj", "v_proj"], seq_len=1024,
+               micro_batch_size=1, gradient_checkpointing=True, precision="mixed")
+    s = parsed(**req, kbit_upcast="all")
+    assert on["peak_breakdown"]["params"] - off["peak_breakdown"]["params"] == mem.kbit_upcast_bytes(s)
+    cast = [t for t in on["top_live_at_peak"] if t["created_by"] == "_to_copy"]
+    assert [t["bytes"] for t in cast] == [2 * 128_256 * 4_096]                  # lm_head's bf16 cast, saved
+    est = {k: api.answer({**req, "kbit_upcast": k, "include": []})["result"]["allocated_bytes"] for k in ("none", "all")}
+    oracle_delta = on["peak_bytes"] - off["peak_bytes"]
+    assert est["all"] - est["none"] == pytest.approx(oracle_delta, rel=0.01)

@@ -310,3 +310,38 @@ def test_geforce_cards_sustain_their_whitepaper_peak_in_a_gemm() -> None:
     as_pro = replace(COEFFICIENTS, consumer_matmul_efficiency=COEFFICIENTS.matmul_efficiency)
     ratio = step_time(c, gpu, as_pro).compute_s / step_time(c, gpu).compute_s
     assert ratio == pytest.approx(COEFFICIENTS.consumer_matmul_efficiency / COEFFICIENTS.matmul_efficiency, rel=1e-6)
+
+
+# --- one count of LoRA-wrapped modules for memory and time (issue 39, point 6) ---------------------------------------
+_MOE = sorted(k for k, m in MODELS.items() if m.num_local_experts > 0)
+
+
+def _wrapped_modules(s: TrainingSetup) -> int:
+    """nn.Linear modules PEFT wraps in the whole stack (every expert copy its own module), by memory's count."""
+    from calculator.params import setup_targets
+    return sum(n * sum(c for *_x, c in lins) for n, lins in setup_targets(s))
+
+
+@pytest.mark.parametrize("name", _MOE)
+@pytest.mark.parametrize("layout", ["per_expert", "fused"])
+@pytest.mark.parametrize("method", [Method.LORA, Method.QLORA])
+def test_time_wraps_the_modules_memory_wraps_under_every_expert_layout(name, layout, method):
+    """Time's adapter matmuls come from the linears memory's trainable count wraps (params.setup_targets), expert
+    layout included: under transformers 5's fused experts (3-D nn.Parameters) all-linear LoRA wraps no expert, so
+    time must not count adapters on them. Time's LoRA FLOPs are linear in the rank: the difference between two ranks
+    is 2 FLOPs x tokens x Δr x (d_in + d_out) x 3 passes per wrapped linear (a routed expert's copies weighted by the
+    experts each token visits)."""
+    from calculator.models import MoeLayout
+    from calculator.params import setup_targets, trainable_params
+    m = MODELS[name]
+    s1 = TrainingSetup(model=m, method=method, moe_layout=MoeLayout(layout), lora_targets=ALL_LINEAR, lora_rank=8)
+    s2 = replace(s1, lora_rank=16)
+    M = step_counts(s1, A100).tokens
+    per_rank = sum(n * sum((di + do) * (m.num_experts_per_tok if c > 1 else 1) for _x, di, do, c in lins)
+                   for n, lins in setup_targets(s1))
+    got = step_counts(s2, A100).total_flops - step_counts(s1, A100).total_flops
+    assert got == pytest.approx(2.0 * M * 8 * per_rank * 3, rel=1e-9)
+    # and memory's trainable count is r·(d_in + d_out) over the same modules
+    assert trainable_params(s1) == sum(n * sum(8 * (di + do) * c for _x, di, do, c in lins)
+                                       for n, lins in setup_targets(s1))
+    assert _wrapped_modules(s1) > 0
