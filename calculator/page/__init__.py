@@ -288,7 +288,10 @@ class Page:
         the form's new state, the keys kept beside it and the note (or the errors, each with its message). Never
         raises."""
         try:
-            msg = api.read_json(message, None, MAX_MESSAGE_CHARS)    # the same guards as a render
+            try:
+                msg = api.read_json(message, None, MAX_MESSAGE_CHARS)    # the same guards as a render
+            except InputError as err:                                    # too long, too deep, not JSON: its code
+                return _json_text({"ok": False, "errors": [self._error(FieldError(err.field, err.code))]})
             if not isinstance(msg, dict):
                 raise InputError("not_an_object", None)
             if msg.get("action") == "import":
