@@ -32,8 +32,9 @@ from .models import Method, Optimizer, Precision, TrainingSetup
 from .values import MAX_DIGITS, whole_number
 
 __all__ = ["answer_text", "answer", "answer_each", "schema", "parse_request", "framework_defaults", "framework_json", "parse_model",
-           "read_json", "read_text", "check_text", "check_depth", "check_tree", "inputs_json", "result_json", "DEFAULTS", "ERROR_CODES",
-           "LIMITS", "ENUMS", "MAX_INPUT_CHARS", "MAX_DEPTH", "MODELS", "GPUS", "MODEL_FIELDS", "verdict"]
+           "read_json", "read_text", "check_text", "check_depth", "check_tree", "inputs_json", "result_json",
+           "DEFAULTS", "ERROR_CODES", "LIMITS", "ENUMS", "MAX_INPUT_CHARS", "MAX_DEPTH", "MODELS", "GPUS",
+           "MODEL_FIELDS", "verdict"]
 
 ERROR_CODES: tuple[str, ...] = (
     "invalid_json",     # not parseable JSON (also NaN/Infinity, which JSON does not have)
