@@ -615,7 +615,7 @@ def model_from_repo(repo: Any) -> str | None:
 #: An import at the start of a line: every Python script that uses FastLanguageModel has one, and no YAML mapping
 #: can hold one (a line that starts at the first column is a key, a comment or a document marker in YAML; the text
 #: of a block scalar or a multi-line value is indented).
-_IMPORT_LINE = re.compile(r"^(?:import|from[ \t]+[\w.]+[ \t]+import)[ \t]", re.M)
+_IMPORT_LINE = re.compile(r"^(?:import|from[ \t]+[\w.]+[ \t]+import)[ \t(]", re.M)
 
 
 def is_script(name: str, text: str) -> bool:

@@ -120,7 +120,8 @@ def test_slow_yaml_within_the_size_limit_is_refused_quickly(text, unbuilt) -> No
 
 
 @pytest.mark.parametrize("mention", ["# FastLanguageModel\n", "notes: use FastLanguageModel, not AutoModel\n",
-                                     "comment: |\n  from unsloth import FastLanguageModel\n"])
+                                     "comment: |\n  from unsloth import FastLanguageModel\n",
+                                     "import: FastLanguageModel\n"])
 def test_a_yaml_config_that_mentions_fastlanguagemodel_is_read_as_yaml(mention) -> None:
     """R13: it was read as a Python script and refused as invalid_python."""
     r = answer_read({"target": "auto", "files": {"config.yaml": AXO + mention}})
