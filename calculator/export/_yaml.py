@@ -22,8 +22,8 @@ _SPECIAL = frozenset("y n yes no on off true false null ~".split())
 class YamlError(ValueError):
     """A text that is not YAML, or whose top level is not a mapping (``code`` ``invalid_yaml``), or one beyond the
     limits a pasted request has (``too_large``: longer than ``api.MAX_INPUT_CHARS``, nested deeper than
-    ``api.MAX_DEPTH``, or more values than ``MAX_NODES`` once its aliases are followed); ``line`` is 1-based when
-    known."""
+    ``api.MAX_DEPTH``, or more values than ``MAX_NODES`` once its aliases and merge keys are followed); ``line`` is
+    1-based when known."""
 
     def __init__(self, line: int | None = None, code: str = "invalid_yaml") -> None:
         super().__init__(line, code)
@@ -197,7 +197,7 @@ def nesting(text: str, python: bool = False, limit: int | None = None) -> int:
 
 
 class _TooLarge(Exception):
-    """Raised by the composer the moment a text passes MAX_NODES values or MAX_DEPTH levels."""
+    """Raised by the scanner or the composer (``_limited``) the moment a text passes its limits."""
 
 
 def _limited(max_depth: int) -> tuple[Any, Any]:
@@ -259,7 +259,7 @@ def _limited(max_depth: int) -> tuple[Any, Any]:
 def load(text: str) -> dict[str, Any]:
     """The mapping a framework would read from ``text`` (PyYAML's YAML 1.1), within the limits the API sets on a
     pasted request: its size, its depth (counted on the text before parsing, ``nesting``, and again as it is
-    composed, aliases followed) and MAX_NODES values (counted as they are composed, ``_counting_composer``), each
+    scanned and composed, aliases followed) and MAX_NODES values (counted as they are composed, ``_limited``), each
     refused before anything is constructed. Raises ``YamlError``."""
     from ruamel.yaml.error import YAMLError
 
