@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
+from itertools import accumulate
 from typing import Any, Callable, Iterable, Iterator
 
 from . import frameworks, models, recommend, throughput
@@ -31,9 +32,9 @@ from .models import Method, Optimizer, Precision, TrainingSetup
 from .values import MAX_DIGITS, whole_number
 
 __all__ = ["answer_text", "answer", "answer_each", "schema", "parse_request", "framework_defaults", "framework_json", "parse_model",
-           "read_json", "read_text", "check_text", "check_tree", "inputs_json", "result_json", "DEFAULTS", "ERROR_CODES",
-           "LIMITS", "ENUMS", "MAX_INPUT_CHARS", "MAX_DEPTH", "MODELS", "GPUS", "MODEL_FIELDS", "CONFIG_LISTS",
-           "verdict"]
+           "read_json", "read_text", "check_text", "check_depth", "check_tree", "inputs_json", "result_json",
+           "DEFAULTS", "ERROR_CODES", "LIMITS", "ENUMS", "MAX_INPUT_CHARS", "MAX_DEPTH", "MODELS", "GPUS",
+           "MODEL_FIELDS", "CONFIG_LISTS", "verdict"]
 
 ERROR_CODES: tuple[str, ...] = (
     "invalid_json",     # not parseable JSON (also NaN/Infinity, which JSON does not have)
@@ -161,6 +162,31 @@ def read_text(text: Any, parse: Callable[[str], Any], field: str | None = None,
     return check_tree(obj, field)
 
 
+#: A JSON string (its escapes included) and a run of characters that are not brackets: what ``check_depth`` drops. A
+#: string left open runs to the end of the text (the decoder reads nothing after it), so every quote starts a match
+#: that succeeds: the scan stays linear whatever the quotes and backslashes.
+_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*(?:"|\\?\Z)', re.DOTALL)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_BRACKET_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+
+
+def check_depth(text: str, field: str | None = None) -> str:
+    """The guard before the JSON decoder, which recurses once per level in C: the page's Python (WebAssembly) has a
+    JavaScript stack that overflows near 8,000 levels before Python's recursion limit can raise, and the runtime is
+    then dead for every later call. ``too_large`` naming ``field`` when the text's brackets outside strings nest
+    deeper than ``check_tree`` could accept (MAX_DEPTH + 1: an empty list or object may sit one level below the
+    deepest value), so the decoder never sees such a text; ``check_tree`` still decides at the boundary. The count
+    is exact for JSON; for a text that is not JSON it may only be higher (an unterminated string's brackets are
+    counted), never lower: the decoder stops at the first fault, before anything it would not count. Linear, in C
+    loops: a text with few brackets costs two counts. Returns ``text``."""
+    if text.count("[") + text.count("{") > MAX_DEPTH + 1:
+        brackets = _NOT_BRACKET.sub("", _JSON_STRING.sub("", text))
+        levels = accumulate(map(_BRACKET_STEP.__getitem__, brackets))
+        if next(filter((MAX_DEPTH + 1).__lt__, levels), None) is not None:     # the first level beyond the limit
+            raise InputError("too_large", field)
+    return text
+
+
 def _loads(text: str) -> Any:
     if _LONG_DIGITS.search(text):
         return json.loads(text, parse_constant=_reject_constant, parse_int=_parse_int)
@@ -171,8 +197,10 @@ def read_json(text: Any, field: str | None = None, max_chars: int = MAX_INPUT_CH
     """JSON text as Python values, or ``InputError`` naming ``field``: ``too_large`` (longer than ``max_chars``,
     nested deeper than MAX_DEPTH), ``invalid_json`` (not JSON; NaN and Infinity are not JSON either),
     ``not_an_object`` (not a text); integers longer than 40 digits are read as ±10^40 (``out_of_range`` later).
-    Every text the estimator reads goes through here or ``read_text``: the request, a pasted config.json, the CLI's
-    ``--config``, the page's messages."""
+    Its depth is counted before the decoder runs (``check_depth``). Every JSON text the estimator reads goes through
+    here: the request, a pasted config.json, a DeepSpeed JSON beside an imported config, the CLI's ``--config``, the
+    page's messages."""
+    check_depth(check_text(text, field, max_chars), field)
     return read_text(text, _loads, field, max_chars)
 
 

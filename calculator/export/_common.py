@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import dataclass
 from typing import Any, Mapping
 
@@ -711,10 +712,24 @@ def model_from_repo(repo: Any) -> str | None:
     return None
 
 
+#: An import at the start of a line: every Python script that uses FastLanguageModel has one, and no YAML mapping
+#: can hold one (a line that starts at the first column is a key, a comment or a document marker in YAML; the text
+#: of a block scalar or a multi-line value is indented).
+_IMPORT_LINE = re.compile(r"^(?:import|from[ \t]+[\w.]+[ \t]+import)[ \t(]", re.M)
+
+
+def is_script(name: str, text: str) -> bool:
+    """Whether a pasted file is an Unsloth script (read with ``ast``): a ``.py`` file, or a text that uses
+    FastLanguageModel and has an import at the start of a line. A YAML config that only mentions FastLanguageModel,
+    in a comment or a value, stays YAML."""
+    return name.endswith(".py") or ("FastLanguageModel" in text and _IMPORT_LINE.search(text) is not None)
+
+
 def parse_texts(files: Mapping[str, str], state: ReadState) -> dict[str, dict[str, Any]]:
-    """Each pasted file parsed: JSON for ``*.json`` (and text starting with ``{``), YAML otherwise; every one within
-    the limits of a pasted request (``api.read_json``'s size and depth; ``_yaml.load`` the same for YAML and for a
-    script, whose parser recurses per level too)."""
+    """Each pasted file parsed: a script (``is_script``) kept for the Unsloth reader, JSON for ``*.json`` (and text
+    starting with ``{``), YAML otherwise; every one within the limits of a pasted request (``api.read_json``'s size
+    and depth; ``_yaml.load`` the same for YAML; ``_yaml.nesting`` for a script, whose parser recurses per level
+    too)."""
     out: dict[str, dict[str, Any]] = {}
     for name, text in files.items():
         if not isinstance(text, str):
@@ -723,8 +738,8 @@ def parse_texts(files: Mapping[str, str], state: ReadState) -> dict[str, dict[st
         if len(text) > api.MAX_INPUT_CHARS:
             state.error("too_large", name, None)
             continue
-        if name.endswith(".py") or "FastLanguageModel" in text:
-            if _yaml.nesting(text, "([{") > api.MAX_DEPTH:
+        if is_script(name, text):
+            if _yaml.nesting(text, python=True, limit=api.MAX_DEPTH) > api.MAX_DEPTH:
                 state.error("too_large", name, None)
                 continue
             out[name] = {"__python__": text}        # a script: read with ast by the Unsloth reader

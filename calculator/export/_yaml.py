@@ -22,8 +22,8 @@ _SPECIAL = frozenset("y n yes no on off true false null ~".split())
 class YamlError(ValueError):
     """A text that is not YAML, or whose top level is not a mapping (``code`` ``invalid_yaml``), or one beyond the
     limits a pasted request has (``too_large``: longer than ``api.MAX_INPUT_CHARS``, nested deeper than
-    ``api.MAX_DEPTH``, or more values than ``MAX_NODES`` once its aliases are followed); ``line`` is 1-based when
-    known."""
+    ``api.MAX_DEPTH``, or more values than ``MAX_NODES`` once its aliases and merge keys are followed); ``line`` is
+    1-based when known."""
 
     def __init__(self, line: int | None = None, code: str = "invalid_yaml") -> None:
         super().__init__(line, code)
@@ -31,9 +31,12 @@ class YamlError(ValueError):
         self.code = code
 
 
-#: The most values a pasted YAML may hold once its aliases are followed (a real config has a few hundred): an
-#: alias bomb ("billion laughs") is a few lines that name the same list 10^9 times.
-MAX_NODES = 20_000
+#: The most values (keys, values and collections) a pasted YAML may hold once its aliases and merge keys are
+#: followed: a real config has a few hundred (the largest file an export writes, 48), while an alias bomb ("billion
+#: laughs") is a few lines that name the same list 10^9 times and a chain of merge keys copies 3^n mappings. Counted
+#: as they are composed (``_limited``), so no text costs more than composing MAX_NODES values (about 0.1 s of
+#: CPython for 2,000: ``python -m benchmarks.hostile_inputs``) before it is refused, and nothing is constructed.
+MAX_NODES = 2_000
 
 
 def scalar(v: Any) -> str:
@@ -103,7 +106,8 @@ _PYYAML_RESOLVERS: tuple[tuple[str, str, str | tuple[str, ...]], ...] = (
 )
 
 
-def _yaml() -> Any:
+def _yaml(max_depth: int) -> Any:
+    """ruamel.yaml reading PyYAML's YAML 1.1, its scanner and composer counting levels and values (``_limited``)."""
     from ruamel.yaml import YAML
     from ruamel.yaml.resolver import VersionedResolver
 
@@ -120,14 +124,30 @@ def _yaml() -> Any:
     yaml = YAML(typ="safe", pure=True)
     yaml.Resolver = PyYamlResolver
     yaml.version = (1, 1)
+    yaml.Scanner, yaml.Composer = _limited(max_depth)
     return yaml
 
 
-def nesting(text: str, brackets: str = "[{") -> int:
+#: The characters that can open or close a level, start or end a quoted text, or start a comment.
+_SCAN = {False: re.compile(r"[\[\]{}'\"#\\]"), True: re.compile(r"[\[\](){}'\"#\\]")}
+#: What may stand before a YAML quote that opens a quoted scalar (else the quote is a character of a plain scalar,
+#: ``don't``): the line's start, a space or a tab, or a flow indicator.
+_QUOTE_AFTER = frozenset(" \t[{,")
+
+
+def nesting(text: str, python: bool = False, limit: int | None = None) -> int:
     """How deep ``text`` nests, counted before parsing (a parser recurses once per level, and the page's Python has
-    a smaller stack than CPython): block levels by indentation and leading ``- ``, plus open ``brackets`` (YAML's
-    flow collections; a script's parentheses too) outside quotes. An over-count is possible only for lines full of
-    unbalanced brackets inside block scalars."""
+    a smaller stack than CPython): block levels by indentation and leading ``- ``, plus open brackets outside quotes
+    and comments (YAML's flow collections; with ``python``, a script's parentheses too). Each language's own rules,
+    so that no text hides a level from the count: in YAML a ``#`` starts a comment only at the line's start or after
+    a space or tab (``a#b`` is a plain scalar), a quote opens a quoted scalar only where a scalar can start
+    (``don't`` is plain), ``''`` is one quote in single quotes, and a backslash escapes only in double quotes; in
+    Python every quote opens a string (``'a''b'`` is two), a backslash escapes in both, and ``#`` outside a string
+    is a comment. Each line starts outside quotes: a text the count reads differently from its parser is
+    over-counted (a quoted scalar over several lines), never under-counted below what the parser's own limits catch
+    (``load`` counts the levels again as they are scanned and composed). With ``limit``, the count stops at the
+    first level beyond it (the depth returned is then only known to pass it)."""
+    scan = _SCAN[python]
     deepest = 0
     indents: list[int] = []
     flow = 0
@@ -145,51 +165,112 @@ def nesting(text: str, brackets: str = "[{") -> int:
                 dashes += 1
                 body = body[2:].lstrip(" ")
             deepest = max(deepest, len(indents) + dashes)
+        if limit is not None and deepest > limit:
+            break
         quote = ""
-        for ch in body:
+        escaped = -1                      # the index a backslash escapes
+        for m in scan.finditer(body):
+            ch, at = m.group(), m.start()
             if quote:
-                if ch == quote:
+                if at == escaped:
+                    continue
+                if ch == "\\" and (python or quote == '"'):
+                    escaped = at + 1
+                elif ch == quote and body[at + 1:at + 2] == quote and (python or quote == "'"):   # 'it''s'
+                    escaped = at + 1
+                elif ch == quote:
                     quote = ""
             elif ch in "'\"":
-                quote = ch
+                if python or at == 0 or body[at - 1] in _QUOTE_AFTER:
+                    quote = ch
             elif ch == "#":
-                break
-            elif ch in brackets:
+                if python or at == 0 or body[at - 1] in " \t":
+                    break
+            elif ch in "[{(":
                 flow += 1
                 deepest = max(deepest, len(indents) + flow)
+                if limit is not None and deepest > limit:
+                    return deepest
             elif ch in "]})":
                 flow = max(0, flow - 1)
     return deepest
 
 
-def _within_limits(data: Any, max_depth: int) -> bool:
-    """No deeper than ``max_depth`` and at most MAX_NODES values, every alias counted where it is used."""
-    budget = MAX_NODES
-    stack: list[tuple[Any, int]] = [(data, 0)]
-    while stack:
-        node, depth = stack.pop()
-        budget -= 1
-        if budget < 0 or depth > max_depth:
-            return False
-        if isinstance(node, dict):
-            stack.extend((v, depth + 1) for v in node.values())
-            stack.extend((k, depth + 1) for k in node if isinstance(k, (tuple, frozenset)))
-        elif isinstance(node, (list, tuple)):
-            stack.extend((v, depth + 1) for v in node)
-    return True
+class _TooLarge(Exception):
+    """Raised by the scanner or the composer (``_limited``) the moment a text passes its limits."""
+
+
+def _limited(max_depth: int) -> tuple[Any, Any]:
+    """ruamel's scanner and composer, stopping (``_TooLarge``) at MAX_NODES values or ``max_depth`` levels before
+    anything is constructed. The scanner refuses a flow collection opened deeper than ``max_depth`` as it reads its
+    bracket (its look-ahead for simple keys would otherwise read up to 1,024 brackets of a line, each against every
+    open level: 0.4 s). The composer counts every value as it composes it, parser event by parser event: an alias
+    counts every value of the node it names and reaches as deep below itself as that node does; a merge key
+    (``<<: [*a, *b]``) is an alias too, so a chain of merges counts what the constructor would copy into each
+    mapping (ruamel's ``flatten_mapping`` copies the merged pairs into every mapping: 3 merges a level cost x3 a
+    level); an alias of a node that holds it (``&r [*r]``) never ends."""
+    from ruamel.yaml.composer import Composer
+    from ruamel.yaml.events import AliasEvent
+    from ruamel.yaml.scanner import Scanner
+
+    class FlowLimitedScanner(Scanner):  # type: ignore[misc]
+        def fetch_flow_collection_start(self, TokenClass: Any, to_push: str) -> None:  # noqa: N803 - ruamel's name
+            super().fetch_flow_collection_start(TokenClass, to_push)
+            if self.flow_level > max_depth:
+                raise _TooLarge
+
+    class CountingComposer(Composer):  # type: ignore[misc]
+        def compose_document(self) -> Any:
+            self.values = 0
+            self.reach = 0                                 # the deepest level composed so far
+            self.sizes: dict[Any, tuple[int, int]] = {}    # anchor -> (values, levels below it)
+            return super().compose_document()
+
+        def count(self, values: int, level: int) -> None:
+            self.values += values
+            self.reach = max(self.reach, level)
+            if self.values > MAX_NODES or level > max_depth:
+                raise _TooLarge
+
+        def compose_node(self, parent: Any, index: Any) -> Any:
+            event = self.parser.peek_event()
+            level = self.depth                             # the root is level 0 (ruamel counts it as 1)
+            if isinstance(event, AliasEvent):
+                if event.anchor in self.sizes:
+                    values, below = self.sizes[event.anchor]
+                    self.count(values, level + below)
+                elif event.anchor in self.anchors:         # still being composed: the alias is inside it
+                    raise _TooLarge
+                return super().compose_node(parent, index)  # (an unknown alias: ruamel's own error)
+            if event.anchor is not None:
+                self.sizes.pop(event.anchor, None)         # a name given again names the new node from here on
+            before, outer = self.values, self.reach
+            self.reach = level
+            self.count(1, level)
+            node = super().compose_node(parent, index)
+            if event.anchor is not None:
+                self.sizes[event.anchor] = (self.values - before, self.reach - level)
+            self.reach = max(outer, self.reach)
+            return node
+
+    return FlowLimitedScanner, CountingComposer
 
 
 def load(text: str) -> dict[str, Any]:
     """The mapping a framework would read from ``text`` (PyYAML's YAML 1.1), within the limits the API sets on a
-    pasted request (size, depth; and MAX_NODES values). Raises ``YamlError``."""
+    pasted request: its size, its depth (counted on the text before parsing, ``nesting``, and again as it is
+    scanned and composed, aliases followed) and MAX_NODES values (counted as they are composed, ``_limited``), each
+    refused before anything is constructed. Raises ``YamlError``."""
     from ruamel.yaml.error import YAMLError
 
     from ..api import MAX_DEPTH, MAX_INPUT_CHARS
 
-    if len(text) > MAX_INPUT_CHARS or nesting(text) > MAX_DEPTH:
+    if len(text) > MAX_INPUT_CHARS or nesting(text, limit=MAX_DEPTH) > MAX_DEPTH:
         raise YamlError(None, "too_large")
     try:
-        data = _yaml().load(text)
+        data = _yaml(MAX_DEPTH).load(text)
+    except _TooLarge:
+        raise YamlError(None, "too_large") from None
     except YAMLError as exc:
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
         raise YamlError(None if mark is None else mark.line + 1) from None
@@ -197,8 +278,6 @@ def load(text: str) -> dict[str, Any]:
         raise YamlError(None, "too_large") from None
     except (ValueError, TypeError, AttributeError, OverflowError):
         raise YamlError(None) from None
-    if not _within_limits(data, MAX_DEPTH):
-        raise YamlError(None, "too_large")
     if data is None:
         return {}
     if not isinstance(data, dict):

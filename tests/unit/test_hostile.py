@@ -297,3 +297,125 @@ def test_no_string_of_the_package_holds_a_lone_surrogate() -> None:
         code = compile(path.read_text(encoding="utf-8"), str(path), "exec")
         bad = [c[:60] for c in constants(code) if any(0xD800 <= ord(ch) <= 0xDFFF for ch in c)]
         assert not bad, f"{path.relative_to(ROOT)}: {bad}"
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# R3 (review of 2026-12-07, issue 36): a JSON text nested deeper than the limit never reaches the decoder, on every
+# path the page and the CLI read JSON by. In the page's WebAssembly the decoder's recursion overflows the JavaScript
+# stack near 8,000 levels, before Python's recursion limit can raise, and the runtime is dead for every later call
+# (tests/docs/test_pyodide_guards.py runs it there); here the decoder is watched.
+# ---------------------------------------------------------------------------------------------------------------
+AXO = "base_model: meta-llama/Llama-3.1-8B\nmicro_batch_size: 2\n"
+
+
+@pytest.fixture
+def decoded(monkeypatch) -> list[str]:
+    """Every text the JSON decoder is given (``api._loads``, which ``api.read_json`` calls)."""
+    seen: list[str] = []
+    real = api._loads
+
+    def watched(text: str):
+        seen.append(text)
+        return real(text)
+
+    monkeypatch.setattr(api, "_loads", watched)
+    return seen
+
+
+def _read_json(deep: str, tmp_path) -> tuple[str, object]:
+    with pytest.raises(InputError) as e:
+        api.read_json(deep, "model")
+    return deep, (e.value.field, e.value.code)
+
+
+def _request(deep: str, tmp_path) -> tuple[str, object]:
+    text = '{"model": ' + deep + "}"
+    return text, [(e["field"], e["code"]) for e in json.loads(api.answer_text(text))["errors"]]
+
+
+def _paste(deep: str, tmp_path) -> tuple[str, object]:
+    return deep, refusals(paste(deep))
+
+
+def _render_message(deep: str, tmp_path) -> tuple[str, object]:
+    return deep, refusals(json.loads(PAGE.render(deep)))
+
+
+def _run_message(deep: str, tmp_path) -> tuple[str, object]:
+    return deep, refusals(json.loads(PAGE.run(deep)))
+
+
+def _search_message(deep: str, tmp_path) -> tuple[str, object]:
+    return deep, json.loads(PAGE.search(deep))["ok"]
+
+
+def _import_box(deep: str, tmp_path) -> tuple[str, object]:
+    out = json.loads(PAGE.run(json.dumps({"action": "import", "kind": "estimator",
+                                          "files": {"main": AXO, "deepspeed": deep}})))
+    return deep, [(e["field"], e["code"], "ds_config.json" in e["message"]) for e in out["errors"]]
+
+
+def _answer_read(deep: str, tmp_path) -> tuple[str, object]:
+    from calculator.export import answer_read
+
+    out = answer_read({"target": "auto", "files": {"config.yaml": AXO, "ds_config.json": deep}})
+    return deep, [(e["file"], e["code"]) for e in out["errors"]]
+
+
+def _cli_config(deep: str, tmp_path) -> tuple[str, object]:
+    return deep, _main(["--config", config(tmp_path, deep)])
+
+
+def _cli_import(deep: str, tmp_path) -> tuple[str, object]:
+    return deep, _main(["--import", config(tmp_path, AXO, "axolotl.yaml"),
+                        "--import", config(tmp_path, deep, "ds_config.json")])
+
+
+def _main(args: list[str]) -> tuple[int, str, str]:
+    """The CLI in this process (the decoder watched): its exit status, the code and field it names, and the rest."""
+    import contextlib
+    import io
+
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        rc = main(args)
+    _, said, rest = (err.getvalue().splitlines()[0] + ": ").split(": ", 2)
+    return rc, said, rest.split(":")[0]
+
+
+@pytest.mark.parametrize("depth", [3000, 10_000])
+@pytest.mark.parametrize("path,answer", [
+    (_read_json, ("model", "too_large")),
+    (_request, [(None, "too_large")]),
+    (_paste, [("model", "too_large")]),
+    (_render_message, [(None, "too_large")]),
+    (_run_message, [(None, "too_large")]),              # was internal_error
+    (_search_message, False),
+    (_import_box, [("import.main", "too_large", True)]),
+    (_answer_read, [("ds_config.json", "too_large")]),
+    (_cli_config, (2, "too_large (model)", "--config ")),
+    (_cli_import, (2, "too_large (None)", "in ds_config.json")),
+], ids=["api.read_json", "request", "pasted-config.json", "render-message", "run-message", "search-message",
+        "import-box-deepspeed", "answer_read-deepspeed", "cli-config", "cli-import-deepspeed"])
+def test_deep_json_is_refused_before_the_decoder_sees_it(path, answer, depth, decoded, tmp_path) -> None:
+    deep = "[" * depth + "]" * depth
+    text, got = path(deep, tmp_path)
+    if path is _cli_config:
+        got = got[:2] + (got[2][:len("--config ")],)          # then the file's path
+    assert got == answer
+    assert text not in decoded
+
+
+def test_the_depth_count_is_exact_for_json_and_never_below_the_decoders() -> None:
+    """``api.check_depth`` counts brackets outside strings: those inside a string, escaped quotes included, are
+    text; the deepest JSON the tree check accepts (33 brackets, the innermost empty) passes; one more is refused."""
+    assert api.check_depth("[" * 33 + "]" * 33) and api.read_json("[" * 33 + "]" * 33) == \
+        json.loads("[" * 33 + "]" * 33)
+    with pytest.raises(InputError):
+        api.check_depth("[" * 34 + "]" * 34, "model")
+    for text in ['["' + "[" * 100 + '"]', '{"a": "' + "{" * 100 + '"}', '["\\"' + "[" * 100 + '"]',
+                 '["\\\\", ' + '"' + "[" * 100 + '"]']:
+        assert api.read_json(text) == json.loads(text)
+    with pytest.raises(InputError) as e:       # an escaped quote does not end the string: the brackets after count
+        api.read_json('["\\\\", ' + "[" * 100 + "1" + "]" * 100 + "]", "model")
+    assert e.value.code == "too_large"

@@ -156,7 +156,7 @@ def test_keys_kept_beside_the_form_are_checked():
                                                     "imported": imported})))
         assert answer["ok"] is False and answer["errors"][0]["code"] == "unknown_key", imported
     broken = json.loads(page.run("{not json"))
-    assert broken["ok"] is False and broken["errors"][0]["code"] == "invalid_json"
+    assert broken["ok"] is False and broken["errors"][0]["code"] == "invalid_json"      # its code, as a render says
     bad = _run("en", action="export", kind="estimator", raw={"seq_len": "x"}, fixed={}, imported={}, wid="w")
     assert [e["code"] for e in bad["errors"]] == ["wrong_type"]
 
