@@ -35,6 +35,7 @@ WRITTEN: frozenset[str] = frozenset((
 ))
 #: The keys these files leave to unsloth's default (``Plan.settle``; a rule of ``plan`` may set one first).
 LEFT_TO_DEFAULT: frozenset[str] = frozenset((
+    "kbit_upcast",
     "quantize_lm_head", "dequant_cast", "qlora_compute_dtype", "quant_storage", "moe_layout",
     "lora_expert_params", "half_dtype", "base_fp32", "keeps_logits", "optimizer_in_backward", "cpu_offload",
     "offload_params", "deepspeed", "reduce_bucket_size", "frozen_param_grads", "no_sync_accumulation",
