@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import api, frameworks
+from .. import api
 from ..errors import InputError
 from ..inputs import BY_NAME
 from .messages import message_for
