@@ -458,9 +458,9 @@ def _export_main(a: argparse.Namespace, req: dict[str, Any], imported: dict[str,
                                                  "files": [p.name for p in written]},
                           "out": str(out_dir), "imported": imported}, indent=1))
         return 0
-    print(f"{e['target']} {e['framework_version']}: wrote {len(written)} files into {out_dir}")
+    print(printable(f"{e['target']} {e['framework_version']}: wrote {len(written)} files into {out_dir}"))
     for path in written:
-        print(f"  {path}")
+        print(printable(f"  {path}"))
     print(_reached_line(req, e))
     for c in e["cannot_express"]:
         why = _words(s, "run.reasons." + c["reason"], c["reason"])
@@ -484,7 +484,7 @@ def _reached_line(req: dict[str, Any], e: dict[str, Any]) -> str:
 def _print_imported(imported: dict[str, Any]) -> None:
     unread = imported["unread"]
     names = ", ".join(f"{u['key']} ({u['code']})" for u in unread)
-    print(f"Read as {imported['target']}" + (f"; not read: {names}" if names else "") + "\n")
+    print(printable(f"Read as {imported['target']}" + (f"; not read: {names}" if names else "")) + "\n")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -25,7 +25,8 @@ from ._common import (ADJUST_REASONS, CANNOT_REASONS, COMMENT_CODES, EXPORT_KEYS
                       Export, Plan, Read, ReadState, kind_of, parse_texts, relevant, summary_of)
 
 __all__ = ["TARGETS", "export", "read", "answer_export", "answer_read", "Export", "Read", "CannotExpress", "COMMENT_CODES",
-           "relevant", "READ_ERRORS", "CANNOT_REASONS", "WHAT_TO_DO", "ADJUST_REASONS", "UNREAD_CODES", "MAX_FILES"]
+           "relevant", "READ_ERRORS", "CANNOT_REASONS", "WHAT_TO_DO", "ADJUST_REASONS", "UNREAD_CODES", "MAX_FILES",
+           "MAX_TEMPLATE"]
 
 #: Export targets, in the order the page shows them.
 TARGETS: tuple[str, ...] = ("trl", "axolotl", "llamafactory", "unsloth")
@@ -35,6 +36,9 @@ _MODULES = {"trl": trl, "axolotl": axolotl, "llamafactory": llamafactory, "unslo
 READ_ERRORS: tuple[str, ...] = ("invalid_yaml", "invalid_json", "invalid_python", "not_an_object", "too_large", "unknown_target",
                                 "missing_field", "wrong_type", "unknown_value", "out_of_range", "contradiction",
                                 "not_modelled")
+#: The longest comment template a caller's ``text`` may give (the string tables' longest is under 200 characters):
+#: each is filled by name (``{model}``), never with ``str.format``, so a template is only ever as long as it is.
+MAX_TEMPLATE = 1000
 #: The most files one reading takes: a training file and its companions (accelerate YAML, DeepSpeed JSON).
 MAX_FILES = 4
 
@@ -137,6 +141,8 @@ def answer_export(obj: Any) -> dict[str, Any]:
         text, summary = obj.get("text"), obj.get("summary")
         if text is not None and not (isinstance(text, dict) and all(isinstance(v, str) for v in text.values())):
             return _refusal([{"code": "wrong_type", "field": "text"}])
+        if text is not None and any(len(v) > MAX_TEMPLATE for v in text.values()):
+            return _refusal([{"code": "too_large", "field": "text"}])
         if summary is not None and not isinstance(summary, dict):
             return _refusal([{"code": "wrong_type", "field": "summary"}])
         return {"ok": True, "export": export(request, target, summary=summary, text=text).as_json()}
