@@ -67,7 +67,8 @@ def quoted(s: str) -> str:
     """A string as a YAML double-quoted scalar: ``\\`` and ``"`` escaped, and every character that is not printable
     (every line break YAML 1.1 knows: LF, CR, NEL U+0085, U+2028, U+2029; tabs, NUL, ESC, the other controls, the
     bidirectional overrides, surrogates) written as its ``\\x``/``\\u``/``\\U`` escape, which PyYAML (1.1) and
-    ruamel.yaml read back as that character. Printable letters of any script stay as they are.
+    ruamel.yaml read back as that character; a lone surrogate, which PyYAML refuses even as an escape, is written
+    as U+FFFD, the replacement character (no UTF-8 file can hold one either). Printable letters of any script stay as they are.
 
     Hand-written rather than the YAML library's emitter: the one the page carries (ruamel.yaml) writes for YAML 1.2,
     where ``yes``/``on``/``0755`` are plain strings that the frameworks' PyYAML (1.1) reads as a boolean or a number,
@@ -75,7 +76,8 @@ def quoted(s: str) -> str:
     that both readers give every hostile string back unchanged (tests/frameworks/test_export_hostile.py)."""
     body = s.replace("\\", "\\\\").replace('"', '\\"')
     if not body.isprintable():
-        body = "".join(ch if ch.isprintable() else escape(ch) for ch in body)
+        body = "".join(ch if ch.isprintable() else "\\ufffd" if "\ud800" <= ch <= "\udfff" else escape(ch)
+                       for ch in body)
     return '"' + body + '"'
 
 
