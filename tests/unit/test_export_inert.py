@@ -136,3 +136,9 @@ def test_the_cli_escapes_the_out_folder(tmp_path, capsys):
     out = capsys.readouterr()
     assert "\x1b" not in out.out + out.err and "\x07" not in out.out + out.err
     assert "d\\x1b]0;X\\x07" in out.out
+
+
+def test_every_catalogue_repository_passes_the_hub_id_rule():
+    """The exports write a catalogue model's repository as its Hub id (``Plan.hf_repo``): each passes the one rule."""
+    from calculator.catalog import MODELS
+    assert [m.id for m in MODELS.values() if not catalog.is_hub_id(m.hf_id)] == []
