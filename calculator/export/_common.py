@@ -380,6 +380,10 @@ _PARAMS: dict[str, str] = {
 }
 
 
+#: The summary's values the header's estimate line names (a caller's other keys are not passed on).
+_SUMMARY_KEYS = frozenset(_PLACEHOLDER.findall(_PARAMS["estimate"]))
+
+
 def summary_of(plan: Plan) -> dict[str, Any] | None:
     """The estimate the files belong to, for their header: model, method, peak per GPU with its statistic, card and
     count. Computed with ``api.answer`` for the adjusted request."""
@@ -407,7 +411,7 @@ def header(plan: Plan, summary: Mapping[str, Any] | None, run: str, measure: str
     lines = [render("validated", text, stack=stack)]
     if summary:
         shown = {k: v if isinstance(v, (bool, int, float)) or v is None or name_ok(v) else "-"
-                 for k, v in summary.items()}
+                 for k, v in summary.items() if k in _SUMMARY_KEYS}
         if not name_ok(summary.get("model")):
             shown["model"] = render("custom_model", text, params=count_params(plan.arch).total)
         lines.append(render("estimate", text, **shown))

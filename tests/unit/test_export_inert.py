@@ -142,3 +142,15 @@ def test_every_catalogue_repository_passes_the_hub_id_rule():
     """The exports write a catalogue model's repository as its Hub id (``Plan.hf_repo``): each passes the one rule."""
     from calculator.catalog import MODELS
     assert [m.id for m in MODELS.values() if not catalog.is_hub_id(m.hf_id)] == []
+
+
+@pytest.mark.parametrize("summary", [{"code": "x", "model": "M"}, {"text": "y"}, {"model": ["a"], "gpu": {"b": 1}},
+                                     {"model": "M\ntrust_remote_code: true", "gpu": "G\u2028x: 1"}])
+def test_a_callers_summary_answers_and_stays_in_its_comment(summary):
+    """Only the estimate line's names are taken from a caller's summary, each through the name check."""
+    answer = answer_export({"target": "trl", "request": {"model": "llama-3.1-8b"}, "summary": summary})
+    assert answer["ok"], answer
+    sft = answer["export"]["files"]["sft.yaml"]
+    plain = answer_export({"target": "trl", "request": {"model": "llama-3.1-8b"}})["export"]["files"]["sft.yaml"]
+    assert yaml.safe_load(sft) == yaml.safe_load(plain)
+    assert all(line.startswith("#") for line in sft.splitlines()[:5])
