@@ -19,7 +19,7 @@ __all__ = ["dump", "load", "scalar", "quoted", "YamlError"]
 #: A string written plain (no quotes): a word that starts with a letter, ``_`` or ``/`` (never ``.``: ``.inf`` and
 #: ``.nan`` are floats) and holds only ``[A-Za-z0-9_./-]``, so no YAML 1.1 or 1.2 resolver reads it as anything else
 #: once the words of ``_SPECIAL`` are left out. The file's own keys must be such words too.
-_PLAIN = re.compile(r"^[A-Za-z_/][A-Za-z0-9_./-]*$")
+_PLAIN = re.compile(r"[A-Za-z_/][A-Za-z0-9_./-]*")
 #: Plain words YAML 1.1 or 1.2 would read as a boolean or null (PyYAML's resolver, yaml.org/type/bool.html).
 _SPECIAL = frozenset("y n yes no on off true false null ~".split())
 
@@ -58,7 +58,7 @@ def scalar(v: Any) -> str:
             text = (mant if "." in mant else mant + ".0") + "e" + exp
         return text
     s = str(v)
-    if _PLAIN.match(s) and s.lower() not in _SPECIAL:
+    if _PLAIN.fullmatch(s) and s.lower() not in _SPECIAL:
         return s
     return quoted(s)
 
@@ -91,7 +91,7 @@ def dump(items: list[tuple[str, Any, str | None]], indent: int = 0) -> list[str]
     pad = " " * indent
     out: list[str] = []
     for key, value, note in items:
-        if not _PLAIN.match(key):
+        if not _PLAIN.fullmatch(key):
             raise ValueError(f"YAML key {key!r} is not a plain word")
         if isinstance(value, list) and value and isinstance(value[0], tuple):
             out.append(f"{pad}{key}:{_comment(note)}")

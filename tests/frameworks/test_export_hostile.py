@@ -26,7 +26,7 @@ from typing import Any
 
 import pytest
 import yaml
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 sys.path[:0] = [str(Path(__file__).resolve().parents[2]), str(Path(__file__).resolve().parent)]   # run as a script
@@ -232,6 +232,8 @@ def test_a_hostile_name_through_the_cli_stays_inside_its_value(name, target, set
 
 
 @given(st.one_of(st.text(), names()))
+@example("yes\n")           # a trailing line break once passed the plain-word check (``$`` matches before it)
+@example("\ud800")
 def test_a_quoted_yaml_string_reads_back_the_same_in_pyyaml_and_ruamel(text):
     """The exports' one YAML string writer (``_yaml.scalar``; hand-written double quotes, not a library's emitter)
     gives every string back unchanged to the frameworks' reader (PyYAML, YAML 1.1) and to the project's (ruamel.yaml,

@@ -154,3 +154,10 @@ def test_a_callers_summary_answers_and_stays_in_its_comment(summary):
     plain = answer_export({"target": "trl", "request": {"model": "llama-3.1-8b"}})["export"]["files"]["sft.yaml"]
     assert yaml.safe_load(sft) == yaml.safe_load(plain)
     assert all(line.startswith("#") for line in sft.splitlines()[:5])
+
+
+@pytest.mark.parametrize("value", ["yes\n", "model\n", "a/b\n"])
+def test_a_word_with_a_trailing_line_break_is_quoted(value):
+    """``$`` matches before a final line break: the plain-word check must hold for the whole string."""
+    from calculator.export import _yaml
+    assert yaml.safe_load("k: " + _yaml.scalar(value)) == {"k": value}
