@@ -9,7 +9,8 @@ encoding declaration as ``python train.py`` does) and must equal, key for key (`
 export with a plain name; a value that carries the name reads back as the name itself.
 
 Run as a script it prints, per target, the hostile-name grid's count of files parsed and of files read differently
-(``python tests/frameworks/test_export_hostile.py``).
+(``python tests/frameworks/test_export_hostile.py``), or runs each law with N examples
+(``python tests/frameworks/test_export_hostile.py --examples 10000``).
 """
 from __future__ import annotations
 
@@ -270,8 +271,24 @@ def grid(target: str, setups: Any, fields: tuple[str, ...] = ("_name_or_path", "
     return parsed, problems
 
 
-if __name__ == "__main__":        # the counts for the issue's note, over the whole export grid
+LAWS = (test_a_quoted_yaml_string_reads_back_the_same_in_pyyaml_and_ruamel,
+        test_a_hostile_name_through_the_api_stays_inside_its_value,
+        test_a_hostile_name_through_the_cli_stays_inside_its_value,
+        test_a_hostile_name_through_the_page_stays_inside_its_value)
+
+if __name__ == "__main__":
+    # ``--examples N``: each law with N examples (the issue's scratch run: 10^4); else the counts for the issue's
+    # note, over the whole export grid.
     import time
+    if sys.argv[1:2] == ["--examples"]:
+        from hypothesis import HealthCheck, settings
+        n = int(sys.argv[2])
+        for law in LAWS:
+            start, wall = time.process_time(), time.time()
+            settings(max_examples=n, deadline=None, database=None, suppress_health_check=list(HealthCheck))(law)()
+            print(f"{law.__name__}: {n} examples passed, {time.process_time() - start:.0f} s CPU, "
+                  f"{time.time() - wall:.0f} s wall", flush=True)
+        sys.exit(0)
     for t in TARGETS:
         start = time.process_time()
         n, bad = grid(t, GRID)
