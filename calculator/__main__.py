@@ -504,11 +504,11 @@ def _export_main(a: argparse.Namespace, req: dict[str, Any], imported: dict[str,
                      "replaced": done.replaced, "left": done.left,
                      "out": str(out_dir), "imported": imported}, indent=1)
         return 0
-    print(f"{e['target']} {e['framework_version']}: wrote {len(written)} files into {out_dir}")
+    print(printable(f"{e['target']} {e['framework_version']}: wrote {len(written)} files into {out_dir}"))
     for path in written:
-        print(f"  {path}" + (" (replaced the file there)" if path.name in done.replaced else ""))
+        print(printable(f"  {path}") + (" (replaced the file there)" if path.name in done.replaced else ""))
     if done.left:
-        print(f"  left as they were (another export's, not this setup's): {', '.join(done.left)}")
+        print(printable(f"  left as they were (another export's, not this setup's): {', '.join(done.left)}"))
     print(_reached_line(req, e))
     for c in e["cannot_express"]:
         why = _words(s, "run.reasons." + c["reason"], c["reason"])
@@ -541,7 +541,7 @@ def _print_json(obj: Any, indent: int | None = None) -> None:
 def _print_imported(imported: dict[str, Any]) -> None:
     unread = imported["unread"]
     names = ", ".join(f"{u['key']} ({u['code']})" for u in unread)
-    print(f"Read as {imported['target']}" + (f"; not read: {names}" if names else "") + "\n")
+    print(printable(f"Read as {imported['target']}" + (f"; not read: {names}" if names else "")) + "\n")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -45,7 +45,7 @@ ERROR_CODES: tuple[str, ...] = (
     "wrong_type",       # a value of the wrong kind (the field's kind is in schema()["inputs"])
     "out_of_range",     # a number outside its limits
     "unknown_value",    # a string outside its enum
-    "unknown_model",    # a preset id not in the catalogue
+    "unknown_model",    # a preset id not in the catalogue (``reason`` not_a_hub_id: not even shaped like an id)
     "unknown_gpu",      # a GPU id not in the catalogue
     "unsupported_model",  # a model the estimator cannot count (its ``reason``: configs.UNSUPPORTED_REASONS)
     "unsupported_on_gpu",  # a setup the chosen card cannot run (its ``reason``: recommend.CAPABILITY_REASONS)

@@ -19,7 +19,7 @@ from typing import Any
 from .models import GpuSpec, ModelArch, VisionTower
 from .params import vision_tower_params
 
-__all__ = ["MODELS", "GPUS", "MODEL_IDS", "REFUSED_MODELS", "repo_key"]
+__all__ = ["MODELS", "GPUS", "MODEL_IDS", "REFUSED_MODELS", "repo_key", "is_hub_id", "HUB_ID_PART"]
 
 _HF = "https://huggingface.co/{}/blob/main/config.json"
 
@@ -781,6 +781,22 @@ def repo_key(text: str) -> str:
     s = s.split("?", 1)[0].split("#", 1)[0].strip("/")
     parts = s.split("/")
     return "/".join(parts[:2]) if len(parts) > 2 else s
+
+
+#: The longest owner or name of a Hugging Face repository id (the Hub's own limit).
+HUB_ID_PART = 96
+_HUB_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-")
+
+
+def is_hub_id(text: Any) -> bool:
+    """Whether ``text`` looks like a Hugging Face repository id, ``[owner/]name``: each part 1 to HUB_ID_PART
+    characters of ``[A-Za-z0-9._-]``, neither ``.`` nor ``..``. The one rule for every id the project writes as a
+    Hub id (the exports' ``model_name_or_path``, ``base_model``, ``model_name``) or looks up as one."""
+    if not isinstance(text, str):
+        return False
+    parts = text.split("/")
+    return 0 < len(parts) <= 2 and all(0 < len(p) <= HUB_ID_PART and p not in (".", "..")
+                                       and _HUB_CHARS.issuperset(p) for p in parts)
 
 
 def _with_repos(m: ModelArch) -> ModelArch:

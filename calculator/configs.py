@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from dataclasses import field as dataclass_field
 from typing import Any
 
-from .catalog import MODEL_IDS, MODELS, REFUSED_MODELS, repo_key
+from .catalog import MODEL_IDS, MODELS, REFUSED_MODELS, is_hub_id, repo_key
 from .errors import InputError
 from .params import count_params, vision_tower_params
 from .models import ModelArch, VisionTower
@@ -493,6 +493,8 @@ def _catalogue_model(value: str) -> ModelArch:
         return MODELS[MODEL_IDS[key]]
     if key in REFUSED_MODELS:
         raise InputError("unsupported_model", "model", REFUSED_MODELS[key])
+    if not is_hub_id(key):              # not even shaped like an id: said so (vocab.MODEL_ID_REASONS)
+        raise InputError("unknown_model", "model", "not_a_hub_id")
     raise InputError("unknown_model", "model")
 
 

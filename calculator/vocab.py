@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 __all__ = ["COMPONENTS", "OUTSIDE_ALLOCATOR", "PHASES", "REMEDIES", "Remedy", "remedy", "NOTES", "UNSUPPORTED_REASONS",
-           "CAPABILITY_REASONS", "ADJUSTMENTS", "CARD_NOTES", "TIME_ERRORS", "VERDICTS", "STAGES"]
+           "MODEL_ID_REASONS", "CAPABILITY_REASONS", "ADJUSTMENTS", "CARD_NOTES", "TIME_ERRORS", "VERDICTS", "STAGES"]
 
 #: The components of a per-GPU peak, in the order a breakdown lists them (``breakdown_bytes``, the page's bar and
 #: legend, the CLI). They sum to the peak.
@@ -67,6 +67,9 @@ NOTES: tuple[str, ...] = ("paged_states_excluded", "vision_tower_frozen")
 #: Why a model is refused (``unsupported_model``'s ``reason``: configs.UNSUPPORTED_TYPES and the refused repos).
 UNSUPPORTED_REASONS: tuple[str, ...] = ("encoder_decoder", "encoder_only", "vision_or_audio", "not_attention",
                                         "moe_layout", "vision_tower", "per_layer_embeddings")
+#: Why a model id is refused beyond "not in the catalogue" (``unknown_model``'s ``reason``): it is not even shaped
+#: like a Hugging Face id (catalog.is_hub_id).
+MODEL_ID_REASONS: tuple[str, ...] = ("not_a_hub_id",)
 #: Why a setup is refused on the chosen card (``unsupported_on_gpu``'s ``reason``, recommend.runnable).
 CAPABILITY_REASONS: tuple[str, ...] = ("flash_needs_ampere",)
 #: How a setup was changed to run on the chosen card (``adjusted``: the figures are the changed setup's).

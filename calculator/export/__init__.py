@@ -26,7 +26,8 @@ from ._common import (ADJUST_REASONS, CANNOT_REASONS, COMMENT_CODES, EXPORT_KEYS
                       Export, Plan, Read, ReadState, defaults_for, kind_of, parse_texts, relevant, summary_of)
 
 __all__ = ["TARGETS", "export", "read", "answer_export", "answer_read", "Export", "Read", "CannotExpress", "COMMENT_CODES",
-           "relevant", "READ_ERRORS", "CANNOT_REASONS", "WHAT_TO_DO", "ADJUST_REASONS", "UNREAD_CODES", "MAX_FILES"]
+           "relevant", "READ_ERRORS", "CANNOT_REASONS", "WHAT_TO_DO", "ADJUST_REASONS", "UNREAD_CODES", "MAX_FILES",
+           "MAX_TEMPLATE"]
 
 #: Export targets, in the order the page shows them.
 TARGETS: tuple[str, ...] = ("trl", "axolotl", "llamafactory", "unsloth")
@@ -38,6 +39,9 @@ READ_ERRORS: tuple[str, ...] = ("invalid_yaml", "invalid_json", "invalid_python"
                                 "not_modelled", "unsupported_format", "unsupported_trainer", "not_followed")
 #: Formats recognised by their keys that the estimator does not read: the field its refusal names.
 UNSUPPORTED_FORMATS: dict[str, str] = {"llamafactory_v1": "LLaMA-Factory v1"}
+#: The longest comment template a caller's ``text`` may give (the string tables' longest is under 200 characters):
+#: each is filled by name (``{model}``), never with ``str.format``, so a template is only ever as long as it is.
+MAX_TEMPLATE = 1000
 #: The most files one reading takes: a training file and its companions (accelerate YAML, DeepSpeed JSON).
 MAX_FILES = 4
 
@@ -163,6 +167,8 @@ def answer_export(obj: Any) -> dict[str, Any]:
         text, summary = obj.get("text"), obj.get("summary")
         if text is not None and not (isinstance(text, dict) and all(isinstance(v, str) for v in text.values())):
             return _refusal([{"code": "wrong_type", "field": "text"}])
+        if text is not None and any(len(v) > MAX_TEMPLATE for v in text.values()):
+            return _refusal([{"code": "too_large", "field": "text"}])
         if summary is not None and not isinstance(summary, dict):
             return _refusal([{"code": "wrong_type", "field": "summary"}])
         return {"ok": True, "export": export(request, target, summary=summary, text=text).as_json()}

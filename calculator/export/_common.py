@@ -15,9 +15,11 @@ from typing import Any, Mapping
 
 from .. import api, frameworks
 from ..errors import InputError
-from ..catalog import GPUS, MODELS
+from ..catalog import GPUS, MODELS, is_hub_id
 from ..models import ALL_LINEAR, LORA_MODULES
+from ..params import count_params
 from . import _yaml
+from ._quote import comment, name_ok
 
 __all__ = ["Export", "Read", "CannotExpress", "Plan", "ReadState", "GPU_CAPS", "COMMENT_CODES", "relevant",
            "MEASURE_FILE"]
@@ -313,7 +315,10 @@ class Plan:
         src = self.arch.source
         prefix = "https://huggingface.co/"
         if isinstance(self.model_value, str) and src.startswith(prefix) and src.endswith("/blob/main/config.json"):
-            return src[len(prefix):-len("/blob/main/config.json")]
+            repo = src[len(prefix):-len("/blob/main/config.json")]
+            if not is_hub_id(repo):        # every id a file names as a Hub id passes the one rule
+                raise InputError("unknown_model", "model", "not_a_hub_id")
+            return repo
         return None
 
     def request(self) -> dict[str, Any]:
@@ -394,22 +399,28 @@ COMMENT_CODES: tuple[str, ...] = (
     "why_fsdp_checkpointing", "why_optimizer", "why_attention", "why_batch", "why_seq_len", "why_packing",
     "why_dropout", "why_rank", "why_targets", "why_precision", "why_disable_dropout", "why_lora_kernels",
     "why_offload", "why_compile", "why_sync", "why_epochs", "why_fp16", "why_fused_ce", "why_precompute",
-    "why_wrap", "unsloth_import_first",
+    "why_wrap", "unsloth_import_first", "custom_model",
 )
 
 
+#: A ``{name}`` placeholder of a comment's template: filled by name from the values, never by ``str.format`` (a
+#: caller's template such as ``{0}``, ``{stack.__init__}`` or ``{command:>99999999}`` stays as written).
+_PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
+
+
 def render(code: str, text: Mapping[str, str] | None = None, **params: Any) -> str:
-    """One comment in the table's language; values are shown as the file writes them (``true``, ``0.05``). Without
-    a table (or without this code in it): ``code(name=value, ...)``."""
+    """One comment in the table's language, as the body of one comment line (``_quote.comment``); values are shown
+    as the file writes them (``true``, ``0.05``). Without a table (or without this code in it):
+    ``code(name=value, ...)``."""
     if code not in COMMENT_CODES:
         raise ValueError(f"comment code {code!r} is not in COMMENT_CODES")
-    shown = {k: (_yaml.scalar(v).strip('"') if isinstance(v, (bool, int, float)) or v is None else v)
+    shown = {k: (_yaml.scalar(v).strip('"') if isinstance(v, (bool, int, float)) or v is None else str(v))
              for k, v in params.items()}
     template = (text or {}).get(code)
     if template is None:
         used = [k for k in shown if "{" + k + "}" in _PARAMS.get(code, "")]
-        return code + (f"({', '.join(f'{k}={shown[k]}' for k in used)})" if used else "")
-    return template.format(**shown)
+        return comment(code + (f"({', '.join(f'{k}={shown[k]}' for k in used)})" if used else ""))
+    return comment(_PLACEHOLDER.sub(lambda m: shown.get(m.group(1), m.group(0)), template))
 
 
 #: The values each comment names (a comment without a table shows these, not every value the caller passed).
@@ -419,8 +430,12 @@ _PARAMS: dict[str, str] = {
     "why_double_quant": "{value} {default}", "why_checkpointing": "{value} {default}", "why_optimizer": "{default}",
     "why_attention": "{default}", "why_batch": "{default}", "why_seq_len": "{default}", "why_packing": "{default}",
     "why_dropout": "{default}", "why_rank": "{default}", "why_targets": "{default}",
-    "why_precision": "{value} {default}", "why_epochs": "{default}",
+    "why_precision": "{value} {default}", "why_epochs": "{default}", "custom_model": "{params}",
 }
+
+
+#: The summary's values the header's estimate line names (a caller's other keys are not passed on).
+_SUMMARY_KEYS = frozenset(_PLACEHOLDER.findall(_PARAMS["estimate"]))
 
 
 def summary_of(plan: Plan) -> dict[str, Any] | None:
@@ -442,9 +457,20 @@ def summary_of(plan: Plan) -> dict[str, Any] | None:
 
 def header(plan: Plan, summary: Mapping[str, Any] | None, run: str, measure: str | None,
            text: Mapping[str, str] | None, companions: list[str] = ()) -> list[str]:
+    """The comment lines a file begins with: the versions, the estimate, the commands. The summary's values come
+    from outside the project (a pasted config's name, a caller's summary): each stands in the comment only when
+    ``_quote.name_ok`` holds for it; a model name that does not is said as the project's neutral words (a custom
+    model and its parameter count), any other value as ``-``."""
     stack = ", ".join(f"{p} {v}" for p, v in plan.framework.stack.items())
     lines = [render("validated", text, stack=stack)]
-    lines.append(render("estimate", text, **summary) if summary else render("estimate_none", text))
+    if summary:
+        shown = {k: v if isinstance(v, (bool, int, float)) or v is None or name_ok(v) else "-"
+                 for k, v in summary.items() if k in _SUMMARY_KEYS}
+        if not name_ok(summary.get("model")):
+            shown["model"] = render("custom_model", text, params=count_params(plan.arch).total)
+        lines.append(render("estimate", text, **shown))
+    else:
+        lines.append(render("estimate_none", text))
     lines.append(render("run", text, command=run))
     if measure:
         lines.append(render("measure", text, command=measure))

@@ -12,9 +12,14 @@ import math
 import re
 from typing import Any
 
-__all__ = ["dump", "load", "scalar", "YamlError"]
+from ._quote import comment, escape
 
-_PLAIN = re.compile(r"^[A-Za-z_/.][A-Za-z0-9_./-]*$")
+__all__ = ["dump", "load", "scalar", "quoted", "YamlError"]
+
+#: A string written plain (no quotes): a word that starts with a letter, ``_`` or ``/`` (never ``.``: ``.inf`` and
+#: ``.nan`` are floats) and holds only ``[A-Za-z0-9_./-]``, so no YAML 1.1 or 1.2 resolver reads it as anything else
+#: once the words of ``_SPECIAL`` are left out. The file's own keys must be such words too.
+_PLAIN = re.compile(r"[A-Za-z_/][A-Za-z0-9_./-]*")
 #: Plain words YAML 1.1 or 1.2 would read as a boolean or null (PyYAML's resolver, yaml.org/type/bool.html).
 _SPECIAL = frozenset("y n yes no on off true false null ~".split())
 
@@ -56,13 +61,31 @@ def scalar(v: Any) -> str:
             text = (mant if "." in mant else mant + ".0") + "e" + exp
         return text
     s = str(v)
-    if _PLAIN.match(s) and s.lower() not in _SPECIAL:
+    if _PLAIN.fullmatch(s) and s.lower() not in _SPECIAL:
         return s
-    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return quoted(s)
+
+
+def quoted(s: str) -> str:
+    """A string as a YAML double-quoted scalar: ``\\`` and ``"`` escaped, and every character that is not printable
+    (every line break YAML 1.1 knows: LF, CR, NEL U+0085, U+2028, U+2029; tabs, NUL, ESC, the other controls, the
+    bidirectional overrides, surrogates) written as its ``\\x``/``\\u``/``\\U`` escape, which PyYAML (1.1) and
+    ruamel.yaml read back as that character; a lone surrogate, which PyYAML refuses even as an escape, is written
+    as U+FFFD, the replacement character (no UTF-8 file can hold one either). Printable letters of any script stay as they are.
+
+    Hand-written rather than the YAML library's emitter: the one the page carries (ruamel.yaml) writes for YAML 1.2,
+    where ``yes``/``on``/``0755`` are plain strings that the frameworks' PyYAML (1.1) reads as a boolean or a number,
+    and the writer then needs no import (``--export`` works without the ``export`` extra). The frameworks tier holds
+    that both readers give every hostile string back unchanged (tests/frameworks/test_export_hostile.py)."""
+    body = s.replace("\\", "\\\\").replace('"', '\\"')
+    if not body.isprintable():
+        body = "".join(ch if ch.isprintable() else "\\ufffd" if "\ud800" <= ch <= "\udfff" else escape(ch)
+                       for ch in body)
+    return '"' + body + '"'
 
 
 def _comment(c: str | None) -> str:
-    return f"  # {c}" if c else ""
+    return f"  # {comment(c)}" if c else ""
 
 
 def dump(items: list[tuple[str, Any, str | None]], indent: int = 0) -> list[str]:
@@ -70,20 +93,22 @@ def dump(items: list[tuple[str, Any, str | None]], indent: int = 0) -> list[str]
     such triples (a mapping). A list of mappings is written as ``- `` items."""
     pad = " " * indent
     out: list[str] = []
-    for key, value, comment in items:
+    for key, value, note in items:
+        if not _PLAIN.fullmatch(key):
+            raise ValueError(f"YAML key {key!r} is not a plain word")
         if isinstance(value, list) and value and isinstance(value[0], tuple):
-            out.append(f"{pad}{key}:{_comment(comment)}")
+            out.append(f"{pad}{key}:{_comment(note)}")
             out.extend(dump(value, indent + 2))
         elif isinstance(value, list) and value and isinstance(value[0], list):   # a list of mappings
-            out.append(f"{pad}{key}:{_comment(comment)}")
+            out.append(f"{pad}{key}:{_comment(note)}")
             for mapping in value:
                 lines = dump(mapping, indent + 4)
                 out.append(f"{pad}  - " + lines[0].lstrip())
                 out.extend(lines[1:])
         elif isinstance(value, list):
-            out.append(f"{pad}{key}: [{', '.join(scalar(x) for x in value)}]{_comment(comment)}")
+            out.append(f"{pad}{key}: [{', '.join(scalar(x) for x in value)}]{_comment(note)}")
         else:
-            out.append(f"{pad}{key}: {scalar(value)}{_comment(comment)}")
+            out.append(f"{pad}{key}: {scalar(value)}{_comment(note)}")
     return out
 
 

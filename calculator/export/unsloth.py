@@ -19,6 +19,7 @@ from ..models import ALL_LINEAR
 from . import _yaml
 from ._common import (HF_OPTIM, Plan, ReadState, card_bf16, header, kbit_upcast_rule, model_from_repo,
                       optimizer_from, prequantized, render, targets_from)
+from ._quote import py_literal
 
 TARGET = "unsloth"
 SCRIPT_FILE = "train.py"
@@ -108,8 +109,8 @@ def write(p: Plan, summary: Mapping[str, Any] | None, text: Mapping[str, str] | 
         "from datasets import load_dataset",
         f"from trl import {trainer}Config, {trainer}Trainer",
         "",
-        'DATASET = "<EDIT: dataset>"  # ' + render("edit_dataset", text),
-        'OUTPUT_DIR = "<EDIT: output dir>"  # ' + render("edit_output", text),
+        f"DATASET = {py_literal('<EDIT: dataset>')}  # " + render("edit_dataset", text),
+        f"OUTPUT_DIR = {py_literal('<EDIT: output dir>')}  # " + render("edit_output", text),
         "",
         "",
         "class MeasureMemory(transformers.TrainerCallback):",
@@ -122,12 +123,12 @@ def write(p: Plan, summary: Mapping[str, Any] | None, text: Mapping[str, str] | 
         "",
         "",
         "model, tokenizer = FastLanguageModel.from_pretrained(",
-        f"    model_name={model!r},",
-        f"    max_seq_length={k['seq_len']},",
+        f"    model_name={py_literal(model)},",
+        f"    max_seq_length={py_literal(k['seq_len'])},",
         f"    dtype={dtype},",
-        f"    load_in_4bit={k['method'] == 'qlora'},",
-        f"    full_finetuning={k['method'] == 'full'},",
-        f"    use_gradient_checkpointing={_gc(k)!r},",
+        f"    load_in_4bit={py_literal(k['method'] == 'qlora')},",
+        f"    full_finetuning={py_literal(k['method'] == 'full')},",
+        f"    use_gradient_checkpointing={py_literal(_gc(k))},",
         ")",
     ]
     if k["method"] != "full":
@@ -135,24 +136,24 @@ def write(p: Plan, summary: Mapping[str, Any] | None, text: Mapping[str, str] | 
         lines += [
             "model = FastLanguageModel.get_peft_model(",
             "    model,",
-            f"    r={k['lora_rank']},",
-            f"    target_modules={targets!r},",
-            f"    lora_alpha={2 * k['lora_rank']},",
-            f"    lora_dropout={k['lora_dropout']!r},",
+            f"    r={py_literal(k['lora_rank'])},",
+            f"    target_modules={py_literal(targets)},",
+            f"    lora_alpha={py_literal(2 * k['lora_rank'])},",
+            f"    lora_dropout={py_literal(k['lora_dropout'])},",
             '    bias="none",',
-            f"    use_gradient_checkpointing={_gc(k)!r},",
+            f"    use_gradient_checkpointing={py_literal(_gc(k))},",
             "    random_state=3407,",
             ")",
         ]
     optim, optim_args = HF_OPTIM[k["optimizer"]]
     half = "bf16=True" if card_bf16(p.gpu) else "fp16=True"
-    args = ["    output_dir=OUTPUT_DIR,", f"    per_device_train_batch_size={k['micro_batch_size']},",
-            f"    gradient_accumulation_steps={k['grad_accum_steps']},", f"    max_length={k['seq_len']},",
-            f"    optim={optim!r},", f"    {half},", f"    num_train_epochs={k['epochs']!r},", '    report_to="none",']
+    args = ["    output_dir=OUTPUT_DIR,", f"    per_device_train_batch_size={py_literal(k['micro_batch_size'])},",
+            f"    gradient_accumulation_steps={py_literal(k['grad_accum_steps'])},", f"    max_length={py_literal(k['seq_len'])},",
+            f"    optim={py_literal(optim)},", f"    {half},", f"    num_train_epochs={py_literal(k['epochs'])},", '    report_to="none",']
     if optim_args:
-        args.append(f"    optim_args={optim_args!r},")
+        args.append(f"    optim_args={py_literal(optim_args)},")
     if not k["dpo"]:
-        args.append(f"    packing={k['packing']},")
+        args.append(f"    packing={py_literal(k['packing'])},")
     else:
         if k["precompute_ref_log_probs"]:
             args.append("    precompute_ref_log_probs=True,")
