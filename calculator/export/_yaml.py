@@ -79,7 +79,7 @@ def quoted(s: str) -> str:
     that both readers give every hostile string back unchanged (tests/frameworks/test_export_hostile.py)."""
     body = s.replace("\\", "\\\\").replace('"', '\\"')
     if not body.isprintable():
-        body = "".join(ch if ch.isprintable() else "\\ufffd" if "\ud800" <= ch <= "\udfff" else escape(ch)
+        body = "".join(ch if ch.isprintable() else "\\ufffd" if 0xD800 <= ord(ch) <= 0xDFFF else escape(ch)
                        for ch in body)
     return '"' + body + '"'
 
