@@ -63,10 +63,12 @@ def remedy(name: str) -> Remedy:
 
 
 #: Codes of the assumptions an estimate states (``notes``).
-NOTES: tuple[str, ...] = ("paged_states_excluded", "vision_tower_frozen")
+NOTES: tuple[str, ...] = ("paged_states_excluded", "vision_tower_frozen", "weights_fp8", "weights_dequantized",
+                          "weights_bnb_4bit")
 #: Why a model is refused (``unsupported_model``'s ``reason``: configs.UNSUPPORTED_TYPES and the refused repos).
 UNSUPPORTED_REASONS: tuple[str, ...] = ("encoder_decoder", "encoder_only", "vision_or_audio", "not_attention",
-                                        "moe_layout", "vision_tower", "per_layer_embeddings")
+                                        "moe_layout", "vision_tower", "per_layer_embeddings", "prequantized_weights",
+                                        "gguf_weights")
 #: Why a setup is refused on the chosen card (``unsupported_on_gpu``'s ``reason``, recommend.runnable).
 CAPABILITY_REASONS: tuple[str, ...] = ("flash_needs_ampere",)
 #: How a setup was changed to run on the chosen card (``adjusted``: the figures are the changed setup's).
