@@ -180,6 +180,9 @@ def render(r: dict[str, Any], s: Strings) -> str:
                        ("optimizer_state_file_bytes", "optimizer_file")):
         if r[key] or key == "checkpoint_bytes":
             out.append(f"  {s.get(f'out.{label}')}: {fmt_bytes(r[key])[0]} ({fmt_bytes(r[key])[1]})")
+    if r.get("resolved"):
+        rv = r["resolved"]
+        out.append("  " + _text(filled(s.get("out.resolved"), {"from": rv["from"], "name": rv["name"], "repo": rv["repo"]})))
     for n in r["notes"]:
         out.append(f"  {s.get(f'notes.{n}')}")
     if "gpu" in r:
@@ -590,7 +593,7 @@ def main(argv: list[str] | None = None) -> int:
     out = answer(req)       # the parsed request itself: a flag's NaN or infinity is the API's out_of_range
     if not out["ok"]:
         e = out["error"]
-        why = ""
+        why = ", ".join(e.get("candidates", ()))       # ambiguous_model: the ids the name could be
         if e.get("reason"):
             try:
                 why = english().get(f"errors.reasons.{e['reason']}")

@@ -11,7 +11,7 @@ from functools import lru_cache
 from typing import Any
 
 from . import frameworks, recommend, throughput
-from .catalog import GPUS
+from .catalog import ALIAS_SOURCES, GPUS, MODELS, WEIGHT_NOTES, resolve
 from .configs import model_json
 from .errors import TimeNotModelled
 from .evidence import time_evidence
@@ -20,7 +20,7 @@ from .memory import GB, GIB
 from .models import Estimate, GpuSpec, TrainingSetup
 from .throughput import Workload, effective_setup, run_time
 
-__all__ = ["CURRENCY", "result_json", "remedies_json", "gpu_json"]
+__all__ = ["CURRENCY", "result_json", "remedies_json", "gpu_json", "resolution_json"]
 
 
 # =====================================================================================================================
@@ -30,6 +30,23 @@ def _sizes(b: int) -> dict[str, float]:
     return {"gb": round(b / GB, 2), "gib": round(b / GIB, 2)}
 
 
+def resolution_json(model: Any) -> dict[str, Any] | None:
+    """What a model id the request names resolved to (``catalog.resolve``), when it is not the entry's own id or repo:
+    the id as typed (``from``), the entry (``model``, ``name``, ``repo``), how it was found (``via``), the weight format
+    its suffix states (``weight_format``, else None) and, for a fine-tune or mirror, where its shapes are stated
+    (``source``). None for a pasted config, an entry named by its id or repo, or an id that resolves to nothing."""
+    if not isinstance(model, str):
+        return None
+    found = resolve(model)
+    if found is None or not found.model:
+        return None
+    m = MODELS[found.model]
+    if found.typed.lower() in (m.id, m.hf_id.lower()):
+        return None
+    return {"from": found.typed, "model": m.id, "name": m.name, "repo": m.hf_id, "via": found.via,
+            "weight_format": found.weight_format or None, "source": ALIAS_SOURCES.get(found.typed.lower())}
+
+
 def result_json(s: TrainingSetup, e: Estimate, options: dict[str, Any]) -> dict[str, Any]:
     """The answer to one request: the estimate and its breakdown, the counts and files, the normalised inputs, and
     what ``options`` asks for: the verdict on a card, the GPU table, the smallest setup, the remedies, the inverse
@@ -37,6 +54,7 @@ def result_json(s: TrainingSetup, e: Estimate, options: dict[str, Any]) -> dict[
     gpu = options.get("gpu")
     include = options.get("include", ())
     requested = options.get("requested") or s       # the setup as asked, before the chosen card adjusted it
+    resolved = options.get("resolved")
     r: dict[str, Any] = {
         "peak_bytes_per_gpu": e.peak_bytes,
         "peak_gb": round(e.peak_bytes / GB, 2),
@@ -64,7 +82,10 @@ def result_json(s: TrainingSetup, e: Estimate, options: dict[str, Any]) -> dict[
         "adapter": _sizes(e.adapter_bytes),
         "optimizer_state_file_bytes": e.optimizer_state_file_bytes,
         "effective_batch_size": s.micro_batch_size * s.grad_accum_steps * s.num_gpus,
-        "notes": list(e.notes) + (["vision_tower_frozen"] if s.model.vision_params else []),
+        "notes": list(e.notes) + (["vision_tower_frozen"] if s.model.vision_params else [])
+        + ([WEIGHT_NOTES[resolved["weight_format"]]] if resolved and resolved["weight_format"] in WEIGHT_NOTES else []),
+        # what a model id other than the entry's own resolved to (a fine-tune, a mirror, a format suffix, no owner)
+        **({"resolved": resolved} if resolved else {}),
         # what the chosen card changed to run the setup (recommend.runnable: ADJUSTMENTS), and its caveats
         "adjusted": list(options.get("adjusted", ())),
         "card_notes": list(options.get("card_notes", ())),

@@ -19,8 +19,8 @@ from itertools import accumulate
 from typing import Any, Callable, Iterable, Iterator
 
 from . import frameworks, models, recommend, throughput
-from .answer import gpu_json, result_json
-from .catalog import GPUS, MODELS
+from .answer import gpu_json, resolution_json, result_json
+from .catalog import GPUS, MODELS, resolve
 from .configs import (ALIASES, ARCH_FIELDS, CONFIG_LISTS, MAX_PARAMS, MODEL_FIELD_KINDS, MODEL_FIELDS, MODEL_LIMITS,
                       QK_NORMS, REQUIRED_FIELDS, parse_model)
 from .errors import EstimatorError, InputError, InputErrors
@@ -31,7 +31,7 @@ from .recommend import verdict
 from .models import Method, Optimizer, Precision, TrainingSetup
 from .values import MAX_DIGITS, whole_number
 
-__all__ = ["answer_text", "answer", "answer_each", "schema", "parse_request", "framework_defaults", "framework_json", "parse_model",
+__all__ = ["answer_text", "answer", "answer_each", "resolve", "schema", "parse_request", "framework_defaults", "framework_json", "parse_model",
            "read_json", "read_text", "check_text", "check_depth", "check_tree", "inputs_json", "result_json",
            "DEFAULTS", "ERROR_CODES", "LIMITS", "ENUMS", "MAX_INPUT_CHARS", "MAX_DEPTH", "MODELS", "GPUS",
            "MODEL_FIELDS", "CONFIG_LISTS", "verdict"]
@@ -46,6 +46,7 @@ ERROR_CODES: tuple[str, ...] = (
     "out_of_range",     # a number outside its limits
     "unknown_value",    # a string outside its enum
     "unknown_model",    # a preset id not in the catalogue (``reason`` not_a_hub_id: not even shaped like an id)
+    "ambiguous_model",  # a repo name without its owner that several catalogue entries carry (``candidates``)
     "unknown_gpu",      # a GPU id not in the catalogue
     "unsupported_model",  # a model the estimator cannot count (its ``reason``: configs.UNSUPPORTED_REASONS)
     "unsupported_on_gpu",  # a setup the chosen card cannot run (its ``reason``: recommend.CAPABILITY_REASONS)
@@ -326,7 +327,8 @@ def parse_request(obj: Any) -> tuple[TrainingSetup, dict[str, Any]]:
                    # echoed as given, with or without a data size to use them on (an accepted input is echoed)
                    "workload_inputs": {k: v[k] for k in WORKLOAD_KEYS}, "epochs": v["epochs"],
                    "framework": framework_json({**obj, "framework": v["framework"]}),
-                   "request": obj}       # as given: a remedy's changes are applied to it (answer.remedies_json)
+                   "request": obj,       # as given: a remedy's changes are applied to it (answer.remedies_json)
+                   "resolved": resolution_json(obj["model"])}
 
 
 def _counted(setup: TrainingSetup) -> TrainingSetup:
@@ -385,7 +387,7 @@ def _with_model(base: tuple[TrainingSetup, dict[str, Any]], model: str) -> tuple
         arch = check_value(BY_NAME["model"], model)
     except InputError as err:
         raise InputErrors([err]) from None          # as parse_request reports a key that fails on its own
-    return _counted(models.replaced(base[0], model=arch)), base[1]
+    return _counted(models.replaced(base[0], model=arch)), {**base[1], "resolved": resolution_json(model)}
 
 
 def _read_regimes(v: dict[str, Any]) -> dict[str, Any]:
@@ -457,12 +459,14 @@ def schema() -> dict[str, Any]:
 
 
 def _error(code: str, field: str | None, more: list[EstimatorError] | None = None,
-           reason: str | None = None) -> dict[str, Any]:
+           reason: str | None = None, candidates: tuple[str, ...] = ()) -> dict[str, Any]:
     """The answer to a refused request: ``error`` (the first reason) and ``errors`` (every key that failed); a
-    refusal with a cause of its own (``unsupported_model``, ``unsupported_on_gpu``) carries it as ``reason``."""
-    def one(c: str, f: str | None, r: str | None) -> dict[str, Any]:
-        return {"code": c, "field": f, **({"reason": r} if r else {})}
-    errors = [one(e.code, e.field, e.reason) for e in more] if more else [one(code, field, reason)]
+    refusal with a cause of its own (``unsupported_model``, ``unsupported_on_gpu``) carries it as ``reason``, an
+    ambiguous model name the ids it could be as ``candidates``."""
+    def one(c: str, f: str | None, r: str | None, cands: tuple[str, ...]) -> dict[str, Any]:
+        return {"code": c, "field": f, **({"reason": r} if r else {}), **({"candidates": list(cands)} if cands else {})}
+    errors = ([one(e.code, e.field, e.reason, e.candidates) for e in more] if more
+              else [one(code, field, reason, candidates)])
     return {"ok": False, "error": errors[0], "errors": errors}
 
 
@@ -490,7 +494,7 @@ def _guarded(obj: Any, parse: Callable[[], tuple[TrainingSetup, dict[str, Any]]]
     except InputErrors as err:
         return _error(err.code, err.field, err.errors)
     except EstimatorError as err:
-        return _error(err.code, err.field, reason=err.reason)
+        return _error(err.code, err.field, reason=err.reason, candidates=err.candidates)
     except RecursionError:
         return _error("too_large", None)
     except (MemoryError, OverflowError):

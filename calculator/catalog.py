@@ -13,13 +13,15 @@ Standard library only (runs in CPython and Pyodide); nothing here computes memor
 """
 from __future__ import annotations
 
-from dataclasses import replace
+import re
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .models import GpuSpec, ModelArch, VisionTower
 from .params import vision_tower_params
 
-__all__ = ["MODELS", "GPUS", "MODEL_IDS", "REFUSED_MODELS", "repo_key", "is_hub_id", "HUB_ID_PART"]
+__all__ = ["MODELS", "GPUS", "MODEL_IDS", "REFUSED_MODELS", "repo_key", "hub_path", "is_hub_id", "HUB_ID_PART",
+           "resolve", "Resolution", "WEIGHT_SUFFIXES", "WEIGHT_NOTES", "REFUSED_FORMATS", "ALIAS_SOURCES"]
 
 _HF = "https://huggingface.co/{}/blob/main/config.json"
 
@@ -768,19 +770,46 @@ _MORE_ALIASES: dict[str, tuple[str, ...]] = {
     "phi-3-mini": ("unsloth/Phi-3-mini-4k-instruct", "unsloth/Phi-3-mini-4k-instruct-bnb-4bit"),
 }
 
+#: Fine-tunes and mirrors of an entry above published under another name (issue 40), each with where the sameness of
+#: shapes is stated. Only ids whose publisher states it are here; the Magistral Small releases are not (their cards
+#: say "building upon Mistral Small 3.1" without saying whether the vision tower was kept, and no config.json of them
+#: was reachable to check): a name that cannot be checked stays unknown rather than guessed.
+_DERIVATIVES: dict[str, tuple[tuple[str, str], ...]] = {
+    "mistral-small-3-24b": tuple((repo, "the mistralai/" + repo.split("/")[1] + " model card: fine-tuned from Mistral-Small-3.1 "
+                                  "with its vision encoder removed, i.e. Mistral Small 3.1's text decoder, whose config "
+                                  "fields equal Mistral Small 3's") for repo in ("mistralai/Devstral-Small-2505",
+                                                                                 "mistralai/Devstral-Small-2507")),
+    "gpt-oss-20b": (("openai-mirror/gpt-oss-20b", "ModelScope's mirror of openai/gpt-oss-20b: ms-swift registers the "
+                     "two ids as one model (its gpt_oss ModelGroup: Model('openai-mirror/gpt-oss-20b', "
+                     "'openai/gpt-oss-20b'))"),),
+    "gpt-oss-120b": (("openai-mirror/gpt-oss-120b", "ModelScope's mirror of openai/gpt-oss-120b: ms-swift registers "
+                      "the two ids as one model (Model('openai-mirror/gpt-oss-120b', 'openai/gpt-oss-120b'))"),
+                     ("axolotl-ai-co/gpt-oss-120b-dequantized", "Axolotl's gpt-oss docs: openai/gpt-oss-120b with "
+                      "its MXFP4 expert weights dequantized to bf16 (the same tensors, a wider dtype)")),
+}
+#: Where each derivative's sameness of shapes is stated (repo_key form -> the source, in words).
+ALIAS_SOURCES: dict[str, str] = {repo.lower(): src for pairs in _DERIVATIVES.values() for repo, src in pairs}
+for _id, _pairs in _DERIVATIVES.items():
+    _MORE_ALIASES[_id] = _MORE_ALIASES.get(_id, ()) + tuple(repo for repo, _src in _pairs)
 
-def repo_key(text: str) -> str:
-    """A model id as the catalogue looks it up: lower case, without a huggingface.co address or a /tree/... tail."""
-    s = text.strip().lower()
+
+def hub_path(text: str) -> str:
+    """A model id as typed, without a huggingface.co address or a /tree/... tail (its case kept)."""
+    s = text.strip()
     for prefix in ("https://", "http://"):
-        if s.startswith(prefix):
+        if s.lower().startswith(prefix):
             s = s[len(prefix):]
     for prefix in ("www.huggingface.co/", "huggingface.co/", "hf.co/"):
-        if s.startswith(prefix):
+        if s.lower().startswith(prefix):
             s = s[len(prefix):]
     s = s.split("?", 1)[0].split("#", 1)[0].strip("/")
     parts = s.split("/")
     return "/".join(parts[:2]) if len(parts) > 2 else s
+
+
+def repo_key(text: str) -> str:
+    """A model id as the catalogue looks it up: ``hub_path`` in lower case."""
+    return hub_path(text).lower()
 
 
 #: The longest owner or name of a Hugging Face repository id (the Hub's own limit).
@@ -815,6 +844,84 @@ for _m in MODELS.values():
     for _name in (_m.id, _m.hf_id) + _m.aliases:
         if MODEL_IDS.setdefault(repo_key(_name), _m.id) != _m.id:   # pragma: no cover - an alias of two entries
             raise RuntimeError(f"{_name} names two catalogue entries")
+
+#: Suffixes of a derivative's repo name that say how its weights are stored, and the format each names; the longest
+#: first ("-GPTQ-Int4" before "-GPTQ"). What the estimate does with each: ``WEIGHT_NOTES`` (estimated, with a note
+#: saying what it assumes) and ``REFUSED_FORMATS`` (refused: a number for it would be a guess).
+WEIGHT_SUFFIXES: tuple[tuple[str, str], ...] = (
+    ("-unsloth-bnb-4bit", "bnb_4bit"), ("-bnb-4bit", "bnb_4bit"),
+    ("-gptq-int4", "gptq"), ("-gptq-int8", "gptq"), ("-gptq", "gptq"),
+    ("-awq", "awq"), ("-gguf", "gguf"),
+    ("-fp8-dynamic", "fp8"), ("-fp8", "fp8"),
+    ("-dequantized", "dequantized"),
+)
+#: The note (vocab.NOTES) of a format estimated as the base's architecture: an FP8 checkpoint (Qwen's -FP8: fine-grained
+#: e4m3 blocks with scales) and a dequantized copy are estimated loaded and trained at the request's precision with the
+#: base's shapes; bitsandbytes 4-bit uploads hold the qlora method's storage.
+WEIGHT_NOTES: dict[str, str] = {"fp8": "weights_fp8", "dequantized": "weights_dequantized",
+                                "bnb_4bit": "weights_bnb_4bit"}
+#: The refusal reason (vocab.UNSUPPORTED_REASONS) of a format the estimator does not model: AWQ and GPTQ pack 4- or
+#: 8-bit integers with group scales that PEFT trains adapters over through their own kernels (not bitsandbytes' NF4,
+#: which is what the qlora method counts); GGUF is llama.cpp's file format, not a checkpoint the frameworks train.
+REFUSED_FORMATS: dict[str, str] = {"awq": "prequantized_weights", "gptq": "prequantized_weights",
+                                   "gguf": "gguf_weights"}
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """What a model id names: the catalogue entry (``model``; empty when the id is ambiguous, then ``candidates``
+    lists the repos it could be), the id as typed (``typed``), the weight format its suffix states (``""`` when none)
+    and how it was found: ``catalogue`` (an entry's id, repo or alias), ``suffix`` (an entry's repo plus a format
+    suffix) or ``name`` (a repo name without its owner, matching one entry's repos)."""
+
+    model: str
+    typed: str
+    weight_format: str = ""
+    via: str = "catalogue"
+    candidates: tuple[str, ...] = ()
+
+
+def _split_format(key: str) -> tuple[str, str]:
+    """The id without its weight-format suffix, and the format (``("", key)`` when it has none)."""
+    for suffix, fmt in WEIGHT_SUFFIXES:
+        if key.endswith(suffix) and len(key.rsplit("/", 1)[-1]) > len(suffix):
+            return fmt, key[: -len(suffix)]
+    return "", key
+
+
+#: Each repo name of the catalogue without its owner (lower case) -> the repos (as written) that carry it.
+_BY_NAME: dict[str, tuple[str, ...]] = {}
+for _m in MODELS.values():
+    for _repo in (_m.hf_id,) + _m.aliases:
+        if "/" in _repo:
+            _name = _repo.split("/", 1)[1].lower()
+            _BY_NAME[_name] = tuple(dict.fromkeys(_BY_NAME.get(_name, ()) + (_repo,)))
+
+
+def resolve(text: str) -> Resolution | None:
+    """The catalogue entry a model id names (``None``: none does). In order: the id, repo or alias itself; the same
+    less a weight-format suffix (``Qwen/Qwen3-14B-FP8``); a name without its owner (``Llama-3.3-70B-Instruct``) when
+    the repos carrying that name are all one entry's, else ambiguous (``candidates``). Only ids of the Hub's form
+    (``is_hub_id``) are read past the exact lookup."""
+    typed = hub_path(text)
+    key = typed.lower()
+    if key in MODEL_IDS:
+        return Resolution(MODEL_IDS[key], typed, _split_format(key)[0])
+    if not is_hub_id(typed):
+        return None
+    fmt, base = _split_format(key)
+    if fmt and base in MODEL_IDS:
+        return Resolution(MODEL_IDS[base], typed, fmt, "suffix")
+    if "/" in key:
+        return None
+    repos = _BY_NAME.get(key) or (_BY_NAME.get(base) if fmt else None)
+    if not repos:
+        return None
+    entries = {MODEL_IDS[r.lower()] for r in repos}
+    if len(entries) == 1:
+        return Resolution(entries.pop(), typed, fmt, "name")
+    return Resolution("", typed, fmt, "name", candidates=repos)
+
 
 #: Repos readers ask for that the estimator refuses, with the reason (configs.UNSUPPORTED_REASONS): Gemma 3n (per-layer
 #: embeddings, AltUp, KV sharing; its model_type gemma3n is refused alike) and Qwen3-Next (Gated DeltaNet linear

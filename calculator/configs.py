@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from dataclasses import field as dataclass_field
 from typing import Any
 
-from .catalog import MODEL_IDS, MODELS, REFUSED_MODELS, is_hub_id, repo_key
+from .catalog import MODELS, REFUSED_FORMATS, REFUSED_MODELS, is_hub_id, repo_key, resolve
 from .errors import InputError
 from .params import count_params, vision_tower_params
 from .models import ModelArch, VisionTower
@@ -483,19 +483,26 @@ def _dense_layers(r: _Reader, L: int, experts: int, td: TypeDefaults) -> tuple[i
 
 
 def _catalogue_model(value: str) -> ModelArch:
-    """A catalogue id or a Hugging Face repo id (any case, with or without the huggingface.co address): the entry;
-    a repo the estimator refuses (Gemma 3n, Qwen3-Next): unsupported_model with its reason."""
+    """A catalogue id or a Hugging Face repo id (any case, with or without the huggingface.co address), a derivative
+    of one (a weight-format suffix) or a repo name without its owner (``catalog.resolve``): the entry; a repo the
+    estimator refuses (Gemma 3n, Qwen3-Next) or a weight format it does not model (AWQ, GPTQ, GGUF): unsupported_model
+    with its reason; a name without its owner that several entries carry: ambiguous_model with the candidates."""
     m = MODELS.get(value)
     if m is not None:
         return m
     key = repo_key(value)
-    if key in MODEL_IDS:
-        return MODELS[MODEL_IDS[key]]
     if key in REFUSED_MODELS:
         raise InputError("unsupported_model", "model", REFUSED_MODELS[key])
-    if not is_hub_id(key):              # not even shaped like an id: said so (vocab.MODEL_ID_REASONS)
-        raise InputError("unknown_model", "model", "not_a_hub_id")
-    raise InputError("unknown_model", "model")
+    found = resolve(value)
+    if found is None:
+        if not is_hub_id(key):          # not even shaped like an id: said so (vocab.MODEL_ID_REASONS)
+            raise InputError("unknown_model", "model", "not_a_hub_id")
+        raise InputError("unknown_model", "model")
+    if found.weight_format in REFUSED_FORMATS:
+        raise InputError("unsupported_model", "model", REFUSED_FORMATS[found.weight_format])
+    if not found.model:
+        raise InputError("ambiguous_model", "model", candidates=found.candidates)
+    return MODELS[found.model]
 
 
 def _vision_params(outer: dict, layout: VisionLayout, text_hidden: int) -> int:

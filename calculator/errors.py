@@ -22,13 +22,16 @@ __all__ = ["EstimatorError", "InputError", "InputErrors", "TimeNotModelled", "Pa
 
 class EstimatorError(Exception):
     """Something the estimator refuses: an error code, the request field it names and, for a refusal with more than
-    one cause (``unsupported_model``, ``unsupported_on_gpu``), why (a code the string tables have words for)."""
+    one cause (``unsupported_model``, ``unsupported_on_gpu``), why (a code the string tables have words for); for a
+    name that could be several models (``ambiguous_model``), the ids it could be (``candidates``)."""
 
-    def __init__(self, code: str, field: str | None = None, reason: str | None = None) -> None:
+    def __init__(self, code: str, field: str | None = None, reason: str | None = None,
+                 candidates: tuple[str, ...] = ()) -> None:
         super().__init__(code, field)
         self.code = code
         self.field = field
         self.reason = reason
+        self.candidates = tuple(candidates)
 
 
 class InputError(EstimatorError):
@@ -40,7 +43,7 @@ class InputErrors(InputError):
     ``field``."""
 
     def __init__(self, errors: list[InputError]) -> None:
-        super().__init__(errors[0].code, errors[0].field, errors[0].reason)
+        super().__init__(errors[0].code, errors[0].field, errors[0].reason, errors[0].candidates)
         self.errors = list(errors)
 
 

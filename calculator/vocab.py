@@ -63,10 +63,12 @@ def remedy(name: str) -> Remedy:
 
 
 #: Codes of the assumptions an estimate states (``notes``).
-NOTES: tuple[str, ...] = ("paged_states_excluded", "vision_tower_frozen")
+NOTES: tuple[str, ...] = ("paged_states_excluded", "vision_tower_frozen", "weights_fp8", "weights_dequantized",
+                          "weights_bnb_4bit")
 #: Why a model is refused (``unsupported_model``'s ``reason``: configs.UNSUPPORTED_TYPES and the refused repos).
 UNSUPPORTED_REASONS: tuple[str, ...] = ("encoder_decoder", "encoder_only", "vision_or_audio", "not_attention",
-                                        "moe_layout", "vision_tower", "per_layer_embeddings")
+                                        "moe_layout", "vision_tower", "per_layer_embeddings", "prequantized_weights",
+                                        "gguf_weights")
 #: Why a model id is refused beyond "not in the catalogue" (``unknown_model``'s ``reason``): it is not even shaped
 #: like a Hugging Face id (catalog.is_hub_id).
 MODEL_ID_REASONS: tuple[str, ...] = ("not_a_hub_id",)

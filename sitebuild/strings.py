@@ -96,7 +96,7 @@ def required_calc_strings() -> list[str]:
     wanted += [f"out.adjusted.{a}" for a in vocab.ADJUSTMENTS] + [f"out.card_notes.{n}" for n in vocab.CARD_NOTES]
     wanted += [f"out.time_error.{code}" for code in vocab.TIME_ERRORS]
     wanted += [f"status.{stage}" for stage in vocab.STAGES] + ["status.downloading_bytes", "status.prerendered"]
-    wanted += ["out.ignored_fields", "units.tokens.other", "fields.read_as"]
+    wanted += ["out.ignored_fields", "out.resolved", "units.tokens.other", "fields.read_as"]
     wanted += [f"options.qk_norm.{v or 'none'}" for v in QK_NORMS]
     wanted += [f"units.{noun}.other" for noun in ("seconds", "minutes", "hours", "days", "usd", "tokens_per_second",
                                                   "setups")]

@@ -52,7 +52,8 @@ def render_results(s: Strings, kind: str, state: dict[str, Any], fixed: dict[str
     for key, hit in zip(keys, known):
         out = memo[key] if hit else next(fresh)
         if not out["ok"]:
-            return None, [], [FieldError(e["field"], e["code"], reason=e.get("reason")) for e in out["errors"]]
+            return None, [], [FieldError(e["field"], e["code"], reason=e.get("reason"),
+                                         candidates=tuple(e.get("candidates", ()))) for e in out["errors"]]
         if not hit and key is not None:
             learnt[key] = out
         results.append(out["result"])
@@ -313,7 +314,7 @@ class Page:
 
     def _error(self, e: FieldError) -> dict[str, Any]:
         return {"field": e.field, "code": e.code, "quiet": e.quiet, **({"reason": e.reason} if e.reason else {}),
-                "message": "" if e.quiet else str(message_for(self.s, e.code, e.field, e.reason))}
+                "message": "" if e.quiet else str(message_for(self.s, e.code, e.field, e.reason, e.candidates))}
 
 
 def _read_message(message: Any) -> dict[str, Any]:

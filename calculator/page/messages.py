@@ -21,12 +21,19 @@ class FieldError:
     code: str
     quiet: bool = False      # nothing typed yet (an empty paste box): no message, results kept but out of date
     reason: str | None = None  # why (unsupported_model, unsupported_on_gpu): its sentence follows the message
+    candidates: tuple[str, ...] = ()   # the ids an ambiguous model name could be (ambiguous_model)
 
 
-def message_for(s: Strings, code: str, field: str | None, reason: str | None = None) -> Html:
-    """The message for an API error on a field, with the reason's own sentence when the refusal gives one."""
+def message_for(s: Strings, code: str, field: str | None, reason: str | None = None,
+                candidates: tuple[str, ...] = ()) -> Html:
+    """The message for an API error on a field, with the reason's own sentence when the refusal gives one, and the
+    ids an ambiguous model name could be."""
     if reason:
         return join(message_for(s, code, field), " ", s.get(f"errors.reasons.{reason}"))
+    if code == "ambiguous_model":
+        return filled(s.get("errors.ambiguous_model"),
+                      {"candidates": join(*(join(", " if i else "", ltr(el("code", {}, c)))
+                                            for i, c in enumerate(candidates)))})
     field = field or ""
     spec = BY_NAME.get(field)
     bounds = spec.value_kind.bounds(spec) if spec is not None else None

@@ -10,7 +10,8 @@ takes a distinct word of it: the whole word (3), a number that is the word's num
 name's list counts a little more than a repo's, so "deepseek" lists the DeepSeek family before the entries that
 only an alias of a distill names. Ties go to the entry whose name has fewest words left unmatched (the most
 specific match: "gemma 2" is Gemma 2B before Gemma 2 2B), then to the catalogue's order. A query that is exactly an
-entry's id or repo (any case, with or without the Hub's address) puts that entry first. Standard library only.
+entry's id or repo (any case, with or without the Hub's address) puts that entry first, and so does the entry a derivative's id resolves to (``catalog.resolve``: "Qwen/Qwen3-14B-FP8",
+"Llama-3.3-70B-Instruct"). Standard library only.
 """
 from __future__ import annotations
 
@@ -169,8 +170,8 @@ def _list_score(query: tuple[str, ...], words: tuple[str, ...]) -> tuple[int, se
 
 
 def _rank(entry: Entry, query: tuple[str, ...], exact: str,
-          takers: tuple[frozenset[str], ...]) -> tuple[float, int] | None:
-    if exact and exact in entry.exact:
+          takers: tuple[frozenset[str], ...], resolved: str | None = None) -> tuple[float, int] | None:
+    if (exact and exact in entry.exact) or entry.value == resolved:
         return 1000.0, 0
     best: float = 0
     unmatched = len(entry.name_words)
@@ -201,11 +202,14 @@ def search(s: Strings, kind: str, text: str) -> list[str]:
     if not query:
         return [e.value for e in all_entries]
     exact = _repo(text)
+    # the entry a derivative's id names (a format suffix, a name without its owner: catalog.resolve) comes first too
+    found = api.resolve(text) if kind == "model" else None
+    resolved = found.model if found is not None and found.model else None
     # per term, the words of the picker it takes: a list lacking one of them is passed over without scoring it
     takers = tuple(frozenset(w for w in _vocabulary(s, kind) if _term_score(t, w)) for t in set(query))
     ranked = []
     for order, entry in enumerate(all_entries):
-        rank = _rank(entry, query, exact, takers)
+        rank = _rank(entry, query, exact, takers, resolved)
         if rank is not None:
             ranked.append((-rank[0], rank[1], order, entry.value))
     return [value for *_key, value in sorted(ranked)]

@@ -219,6 +219,10 @@ def _results(s: Strings, results: list[dict[str, Any]], state: dict[str, Any]) -
         facts.append((filled(s.get(f"out.{key}"), {"gpu": g["name"]}),
                       el("span", {"data-calc-output": out, "data-value": value}, shown)))
     notes = [el("p", {"class": "calc-note", "data-note": n}, s.get(f"notes.{n}")) for n in r["notes"]]
+    if r.get("resolved"):                  # a fine-tune, mirror, format suffix or owner-less name: what it was read as
+        rv = r["resolved"]
+        notes.insert(0, el("p", {"class": "calc-note", "data-note": "resolved"},
+                           filled(s.get("out.resolved"), {"from": rv["from"], "name": rv["name"], "repo": rv["repo"]})))
     ignored = r["model"].get("ignored_fields") or []
     if ignored:
         shown = ", ".join(ignored[:IGNORED_SHOWN]) + (" …" if len(ignored) > IGNORED_SHOWN else "")
