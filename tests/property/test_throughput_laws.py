@@ -101,9 +101,10 @@ def test_doubling_the_cards_never_more_than_halves_the_time(s: TrainingSetup, gp
     gpu = GPUS[gpu_id]
     assume(gpu.peak_tflops)
     s = replace(s, gpus_per_node=per_node, internode_gb_s=inter, cpu_offload=False, offload_params=False)
+    # The same regime on both sides, one card included (DeepSpeed and FSDP run their stages on one GPU): swapping a
+    # ZeRO stage for none at N = 1 also swapped DeepSpeed's 16-bit engine for autocast's saved copies, whose larger
+    # activations made 1 -> 2 cards x1.05 faster per card with no card-count effect in it.
     fewer, more = replace(s, num_gpus=n), replace(s, num_gpus=2 * n)
-    if n == 1 and s.sharding.value != "none":
-        fewer = replace(fewer, sharding=type(s.sharding)("none"))
     try:
         one, two = setup_tokens_per_second(fewer, gpu), setup_tokens_per_second(more, gpu)
     except TimeNotModelled:
