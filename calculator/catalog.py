@@ -20,7 +20,7 @@ from typing import Any
 from .models import GpuSpec, ModelArch, VisionTower
 from .params import vision_tower_params
 
-__all__ = ["MODELS", "GPUS", "MODEL_IDS", "REFUSED_MODELS", "repo_key", "hub_path", "is_hub_id", "HUB_ID_PART",
+__all__ = ["MODELS", "GPUS", "MODEL_IDS", "REFUSED_MODELS", "GATED", "repo_key", "hub_path", "is_hub_id", "HUB_ID_PART",
            "resolve", "Resolution", "WEIGHT_SUFFIXES", "WEIGHT_NOTES", "REFUSED_FORMATS", "ALIAS_SOURCES"]
 
 _HF = "https://huggingface.co/{}/blob/main/config.json"
@@ -932,6 +932,27 @@ REFUSED_MODELS: dict[str, str] = {
                                                      "unsloth/gemma-3n-E4B-it", "unsloth/gemma-3n-E2B-it")},
     **{repo_key(r): "not_attention" for r in ("Qwen/Qwen3-Next-80B-A3B-Instruct", "Qwen/Qwen3-Next-80B-A3B-Thinking")},
 }
+
+#: Catalogue models whose Hugging Face repository is gated (its files download only for an account that accepted the
+#: licence or access form on the repository's page, logged in with ``hf auth login``), with where that is declared:
+#: the repository's README.md front matter (``extra_gated_prompt`` / ``extra_gated_fields``, which the Hub turns into
+#: the access form). The exports say the login for exactly these (calculator/export/_common.py ``header``).
+_LLAMA_GATE = "README.md front matter extra_gated_prompt (the Llama Community License; access form on the Hub page)"
+_GEMMA_GATE = "README.md front matter extra_gated_heading 'Access Gemma on Hugging Face' (the Gemma Terms of Use)"
+_MISTRAL_GATE = ("README.md front matter extra_gated_description (Hub page: 'You need to agree to share your contact "
+                 "information to access this model')")
+GATED: dict[str, str] = {
+    **{m: _LLAMA_GATE for m in ("llama-2-7b", "llama-2-13b", "llama-2-70b", "llama-3-8b", "llama-3-70b",
+                                 "llama-3.1-8b", "llama-3.1-70b", "llama-3.1-405b", "llama-3.2-1b", "llama-3.2-3b",
+                                 "llama-3.3-70b", "llama-4-scout-17b-16e", "llama-4-maverick-17b-128e")},
+    **{m: _GEMMA_GATE for m in ("gemma-2b", "gemma-7b", "gemma-2-2b", "gemma-2-9b", "gemma-2-27b", "gemma-3-1b",
+                                 "gemma-3-4b", "gemma-3-12b", "gemma-3-27b")},
+    **{m: _MISTRAL_GATE for m in ("mistral-7b-v0.1", "mistral-7b-v0.2", "mistral-7b-v0.3", "mixtral-8x7b",
+                                   "mistral-small-3-24b", "mistral-small-3.1-24b", "mistral-nemo-12b")},
+    "ministral-8b": "README.md front matter extra_gated_prompt (the Mistral AI Research License)",
+}
+if set(GATED) - set(MODELS):  # pragma: no cover - guards against a renamed id while editing
+    raise RuntimeError(f"GATED names models not in the catalogue: {sorted(set(GATED) - set(MODELS))}")
 
 # ---------------------------------------------------------------------------------------------------------------
 # GPUs, in picker order (consumer, workstation, datacenter; by marketed capacity, then generation, within a class)

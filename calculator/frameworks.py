@@ -26,7 +26,7 @@ from .inputs import BY_NAME, DEFAULTS, FRAMEWORK_IDS
 from .params import fsdp1_refuses_uint8
 
 __all__ = ["Default", "Framework", "FRAMEWORKS", "LATEST", "REGIME_KEYS", "REGIME_REQUEST", "IDS", "get", "defaults",
-           "default", "versions", "request_defaults"]
+           "default", "versions", "request_defaults", "RECOMMENDED", "recommended"]
 
 #: Framework behaviour in the framework's own spelling, with no request key of that name: name -> what it means.
 #: ``REGIME_REQUEST`` reads two of them as request keys (the ``framework`` key applies them); issue 19 made
@@ -347,6 +347,63 @@ _TORCHTUNE = (
 )
 
 
+# --- What each framework recommends where its default is no choice for the method: the learning rate its own examples
+# train with, per method (full / LoRA and QLoRA) and trainer (SFT / DPO). Every export writes it (it moves no byte of
+# the estimate; issue 38 "honest instructions"). ``when`` as in the defaults: the first entry that holds is the value.
+_TRL_SFT = "trl/scripts/sft.py 1.16.0 docstring"
+_TRL_DPO = "trl/scripts/dpo.py 1.16.0 docstring"
+_LR_TRL = (
+    _d("learning_rate", 5.0e-7, f"{_TRL_DPO} '# Full training': --learning_rate 5.0e-7", dpo=True, method="full"),
+    _d("learning_rate", 5.0e-6, f"{_TRL_DPO} '# LoRA:': --learning_rate 5.0e-6 --use_peft", dpo=True),
+    _d("learning_rate", 2.0e-5, f"{_TRL_SFT} '# Full training': --learning_rate 2.0e-5 (SFTConfig.learning_rate "
+                                "default 2e-5)", method="full"),
+    _d("learning_rate", 2.0e-4, f"{_TRL_SFT} '# LoRA': --learning_rate 2.0e-4 --use_peft"),
+)
+_AX = "axolotl-ai-cloud/axolotl examples/ (v0.21 line, commit 067b021)"
+_LR_AXOLOTL = (
+    _d("learning_rate", 5.0e-7, "no full-DPO example in Axolotl, which runs TRL's DPOTrainer: trl/scripts/dpo.py "
+                                "1.14.1 docstring '# Full training': --learning_rate 5.0e-7", dpo=True, method="full"),
+    _d("learning_rate", 2.0e-4, f"{_AX} llama-3/instruct-dpo-lora-8b.yml, qwen2/dpo.yaml: learning_rate: 0.0002",
+       dpo=True),
+    _d("learning_rate", 2.0e-5, f"{_AX} llama-3/fft-8b.yaml, llama-3/fft-8b-liger-fsdp.yaml: learning_rate: 2e-5",
+       method="full"),
+    _d("learning_rate", 2.0e-4, f"{_AX} llama-3/lora-1b.yml, llama-3/qlora-1b.yml, mistral/qlora.yml: "
+                                "learning_rate: 0.0002"),
+)
+_LF = "hiyouga/LLaMA-Factory examples/"
+_LR_LLAMAFACTORY = (
+    _d("learning_rate", 5.0e-7, "no full-DPO example in LLaMA-Factory, whose DPO trainer is TRL's DPOTrainer: "
+                                "trl/scripts/dpo.py 0.24.0 docstring '# Full training': --learning_rate 5.0e-7",
+       dpo=True, method="full"),
+    _d("learning_rate", 5.0e-6, f"{_LF}train_lora/qwen3_lora_dpo.yaml: learning_rate: 5.0e-6", dpo=True),
+    _d("learning_rate", 1.0e-5, f"{_LF}train_full/qwen3_full_sft.yaml: learning_rate: 1.0e-5", method="full"),
+    _d("learning_rate", 1.0e-4, f"{_LF}train_lora/qwen3_lora_sft.yaml, train_qlora/qwen3_lora_sft_otfq.yaml: "
+                                "learning_rate: 1.0e-4"),
+)
+_UN = "unslothai/notebooks python_scripts/"
+_LR_UNSLOTH = (
+    _d("learning_rate", 5.0e-7, "no full-DPO notebook; Unsloth runs TRL's DPOTrainer: trl/scripts/dpo.py 1.15.0 "
+                                "docstring '# Full training': --learning_rate 5.0e-7", dpo=True, method="full"),
+    _d("learning_rate", 5.0e-6, f"{_UN}Zephyr_(7B)-DPO.py: learning_rate = 5e-6", dpo=True),
+    _d("learning_rate", 2.0e-5, "unslothai/unsloth studio/backend/assets/configs/full_finetune.yaml: learning_rate: "
+                                "2e-5", method="full"),
+    _d("learning_rate", 2.0e-4, f"{_UN}Llama3.1_(8B)-Alpaca.py, Qwen3_(14B).py: learning_rate = 2e-4; "
+                                "unsloth_cli/config.py TrainingConfig.learning_rate=0.0002"),
+)
+#: Framework id -> its recommendations (``recommended``).
+RECOMMENDED: dict[str, tuple[Default, ...]] = {"trl": _LR_TRL, "axolotl": _LR_AXOLOTL,
+                                                "llamafactory": _LR_LLAMAFACTORY, "unsloth": _LR_UNSLOTH}
+
+
+def recommended(framework: str, key: str, request: Mapping[str, Any]) -> Default:
+    """The framework's recommended value of ``key`` (``learning_rate``) for a request like ``request`` (its method
+    and trainer), with its source. KeyError when the framework recommends none."""
+    for d in RECOMMENDED[framework]:
+        if d.key == key and _applies(d, request):
+            return d
+    raise KeyError((framework, key))
+
+
 def _fw(id_: str, version: str, stack: dict[str, str], table: tuple[Default, ...]) -> Framework:
     return Framework(id=id_, version=version, stack=stack, defaults=table)
 
@@ -466,5 +523,9 @@ def _check_table() -> None:
             for rule, ok in rules:
                 if not ok:
                     raise TypeError(f"calculator/frameworks.py: {fw.id} {fw.version}: {d.key}: {rule}")
+    for fid, table in RECOMMENDED.items():
+        for d in table:
+            if fid not in IDS or not d.source or not all(k in BY_NAME for k in d.when):
+                raise TypeError(f"calculator/frameworks.py: {fid}: recommended {d.key}: an id, a source, request keys")
 
 _check_table()

@@ -37,6 +37,9 @@ _MODULES = {"trl": trl, "axolotl": axolotl, "llamafactory": llamafactory, "unslo
 READ_ERRORS: tuple[str, ...] = ("invalid_yaml", "invalid_json", "invalid_python", "not_an_object", "too_large", "unknown_target",
                                 "missing_field", "wrong_type", "unknown_value", "out_of_range", "contradiction",
                                 "not_modelled", "unsupported_format", "unsupported_trainer", "not_followed")
+#: Files read beside a training file rather than as one (``dataset_info``: LLaMA-Factory's dataset registry, which the
+#: estimate does not read).
+_COMPANIONS = ("deepspeed", "accelerate", "dataset_info")
 #: Formats recognised by their keys that the estimator does not read: the field its refusal names.
 UNSUPPORTED_FORMATS: dict[str, str] = {"llamafactory_v1": "LLaMA-Factory v1"}
 #: The longest comment template a caller's ``text`` may give (the string tables' longest is under 200 characters):
@@ -93,7 +96,7 @@ def read(target: str, files: Mapping[str, str]) -> Read:
             return Read(target=None, request=None, unread=(), errors=({"code": "unsupported_format", "file": name,
                                                                         "field": UNSUPPORTED_FORMATS[kind]},))
     if target == "auto":
-        main = [k for k in kinds.values() if k not in ("deepspeed", "accelerate")]
+        main = [k for k in kinds.values() if k not in _COMPANIONS]
         target = main[0] if len(set(main)) == 1 else ""
         if target == "unknown":
             target = ""
@@ -104,7 +107,7 @@ def read(target: str, files: Mapping[str, str]) -> Read:
                                                                     "field": None},))
     state.target = target
     for name, kind in kinds.items():
-        if kind not in ("deepspeed", "accelerate"):
+        if kind not in _COMPANIONS:
             kinds[name] = target
     _MODULES[target].read(state, cfgs, kinds)
     if state.keys.get("sharding") not in (None, "none") and state.keys.get("num_gpus", 1) == 1 \

@@ -15,7 +15,7 @@ from typing import Any, Mapping
 
 from .. import api, frameworks
 from ..errors import InputError
-from ..catalog import GPUS, MODELS, is_hub_id
+from ..catalog import GATED, GPUS, MODELS, is_hub_id
 from ..models import ALL_LINEAR, LORA_MODULES
 from ..params import count_params
 from . import _yaml
@@ -399,7 +399,8 @@ COMMENT_CODES: tuple[str, ...] = (
     "why_fsdp_checkpointing", "why_optimizer", "why_attention", "why_batch", "why_seq_len", "why_packing",
     "why_dropout", "why_rank", "why_targets", "why_precision", "why_disable_dropout", "why_lora_kernels",
     "why_offload", "why_compile", "why_sync", "why_epochs", "why_fp16", "why_fused_ce", "why_precompute",
-    "why_wrap", "unsloth_import_first", "custom_model",
+    "why_wrap", "unsloth_import_first", "custom_model", "install", "login", "data_trl_sft", "data_dpo",
+    "data_unsloth_sft", "data_llamafactory", "edit_template", "edit_format", "registered", "why_lr",
 )
 
 
@@ -431,6 +432,8 @@ _PARAMS: dict[str, str] = {
     "why_attention": "{default}", "why_batch": "{default}", "why_seq_len": "{default}", "why_packing": "{default}",
     "why_dropout": "{default}", "why_rank": "{default}", "why_targets": "{default}",
     "why_precision": "{value} {default}", "why_epochs": "{default}", "custom_model": "{params}",
+    "install": "{command}", "login": "{repo}", "data_llamafactory": "{file} {name}", "registered": "{file}",
+    "why_lr": "{framework}",
 }
 
 
@@ -455,12 +458,45 @@ def summary_of(plan: Plan) -> dict[str, Any] | None:
             "peak_bytes_per_gpu": r["peak_bytes_per_gpu"]}
 
 
+#: Optimizers that come from bitsandbytes (transformers ``optim`` names ``*_bnb_*``/``paged_*``): the install needs it.
+_BNB_OPTIMIZERS = frozenset({"adamw_8bit", "paged_adamw_8bit", "paged_adamw_32bit"})
+#: Packages of a stack installed only when the files use them (``install_command``).
+_WHEN_USED = ("deepspeed", "bitsandbytes")
+
+
+def install_command(plan: Plan, extra: tuple[str, ...] = ()) -> str:
+    """The pip line for these files: every package of the framework's validated stack (``calculator.frameworks``,
+    pinned to its version), DeepSpeed only when the files run ZeRO and bitsandbytes only for 4-bit weights or an
+    8-bit optimizer. ``extra``: what the files need beyond the stack (a bitsandbytes the stack does not pin, Liger),
+    unpinned; FlashAttention 2 is its own line, as flash-attn's README installs it (``--no-build-isolation``)."""
+    k = plan.keys
+    used = {"deepspeed": bool(k["deepspeed"]),
+            "bitsandbytes": k["method"] == "qlora" or k["optimizer"] in _BNB_OPTIMIZERS}
+    stack = plan.framework.stack
+    pins = [f"{p}=={v}" for p, v in stack.items() if p not in _WHEN_USED or used[p]]
+    more = [p for p in extra if p not in stack]
+    if used["bitsandbytes"] and "bitsandbytes" not in stack and plan.target != "unsloth":   # Unsloth requires it
+        more.append("bitsandbytes")
+    command = "pip install " + " ".join(pins + more)
+    if k["attention"] == "flash":
+        command += " && pip install flash-attn --no-build-isolation"
+    return command
+
+
+def learning_rate(plan: Plan) -> float:
+    """The learning rate the target's framework recommends for this method and trainer (``frameworks.recommended``,
+    each value with its source there): every export writes it."""
+    return float(frameworks.recommended(plan.target, "learning_rate", plan.keys).value)
+
+
 def header(plan: Plan, summary: Mapping[str, Any] | None, run: str, measure: str | None,
-           text: Mapping[str, str] | None, companions: list[str] = ()) -> list[str]:
-    """The comment lines a file begins with: the versions, the estimate, the commands. The summary's values come
-    from outside the project (a pasted config's name, a caller's summary): each stands in the comment only when
-    ``_quote.name_ok`` holds for it; a model name that does not is said as the project's neutral words (a custom
-    model and its parameter count), any other value as ``-``."""
+           text: Mapping[str, str] | None, companions: list[str] = (), *, steps: tuple[str, ...] = (),
+           extra: tuple[str, ...] = ()) -> list[str]:
+    """The comment lines a file begins with: the versions, the estimate, what to do before the run (the install,
+    the Hub login for a gated model, the target's data ``steps``, already rendered), the commands. The summary's
+    values come from outside the project (a pasted config's name, a caller's summary): each stands in the comment
+    only when ``_quote.name_ok`` holds for it; a model name that does not is said as the project's neutral words (a
+    custom model and its parameter count), any other value as ``-``."""
     stack = ", ".join(f"{p} {v}" for p, v in plan.framework.stack.items())
     lines = [render("validated", text, stack=stack)]
     if summary:
@@ -471,12 +507,17 @@ def header(plan: Plan, summary: Mapping[str, Any] | None, run: str, measure: str
         lines.append(render("estimate", text, **shown))
     else:
         lines.append(render("estimate_none", text))
+    lines.append(render("install", text, command=install_command(plan, extra)))
+    repo = plan.hf_repo()
+    if repo is not None and plan.arch.id in GATED:
+        lines.append(render("login", text, repo=repo))
+    lines.extend(steps)
+    lines.append(render("placeholders", text))
     lines.append(render("run", text, command=run))
     if measure:
         lines.append(render("measure", text, command=measure))
     if companions:
         lines.append(render("companion", text, files=", ".join(companions)))
-    lines.append(render("placeholders", text))
     return ["# " + line for line in lines]
 
 
@@ -828,9 +869,16 @@ def name_words(name: str) -> set[str]:
     return words
 
 
+#: The keys of a LLaMA-Factory ``dataset_info.json`` entry that say where its data is (``llamafactory/data/parser.py
+#: get_dataset_list``): a file whose every entry has one is that registry (the LLaMA-Factory export writes one).
+_DATASET_SOURCES = frozenset({"hf_hub_url", "ms_hub_url", "om_hub_url", "script_url", "cloud_file_name",
+                              "file_name"})
+
+
 def kind_of(cfg: Mapping[str, Any], name: str = "") -> str:
-    """What a parsed file is, from its keys and structure: ``deepspeed``, ``accelerate``, ``unsloth``, ``axolotl``,
-    ``llamafactory``, ``trl``, ``llamafactory_v1`` (recognised, not read), or ``unknown``. The file name only breaks
+    """What a parsed file is, from its keys and structure: ``deepspeed``, ``accelerate``, ``dataset_info`` (a
+    LLaMA-Factory dataset registry: no bearing on memory), ``unsloth``, ``axolotl``, ``llamafactory``, ``trl``,
+    ``llamafactory_v1`` (recognised, not read), or ``unknown``. The file name only breaks
     a tie between frameworks whose keys fit equally."""
     if "__python__" in cfg:
         return "unsloth"
@@ -840,6 +888,8 @@ def kind_of(cfg: Mapping[str, Any], name: str = "") -> str:
         return "accelerate"
     if isinstance(cfg.get("training"), dict) or isinstance(cfg.get("lora"), dict):
         return "unsloth"
+    if cfg and all(isinstance(v, dict) and _DATASET_SOURCES & set(v) for v in cfg.values()):
+        return "dataset_info"
     keys = {k for k in cfg if isinstance(k, str)}
     if len(keys & _SIGNS["llamafactory_v1"]) >= 2:
         return "llamafactory_v1"

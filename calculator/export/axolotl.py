@@ -14,8 +14,8 @@ from typing import Any, Mapping
 from .. import frameworks
 from . import _yaml
 from ._common import (HF_OPTIM, MEASURE_FILE, MEASURE_PY, Plan, ReadState, card_bf16, deepspeed_json, fsdp_key,
-                      header, hf_stack_rules, kbit_upcast_rule, optimizer_from, read_deepspeed, render, sharding_rules,
-                      targets_from)
+                      header, hf_stack_rules, kbit_upcast_rule, learning_rate, optimizer_from, read_deepspeed, render,
+                      sharding_rules, targets_from)
 from ..models import ALL_LINEAR
 
 TARGET = "axolotl"
@@ -102,9 +102,10 @@ def write(p: Plan, summary: Mapping[str, Any] | None, text: Mapping[str, str] | 
         if k["precompute_ref_log_probs"]:
             add(("precompute_ref_log_probs", True, render("why_precompute", text)))
         add(("datasets", [[("path", "<EDIT: dataset>", render("edit_dataset", text)), ("split", "train", None),
-                           ("type", "chatml.intel", None)]], None))
+                           ("type", "chatml.intel", render("edit_format", text))]], None))
     else:
-        add(("datasets", [[("path", "<EDIT: dataset>", render("edit_dataset", text)), ("type", "alpaca", None)]], None))
+        add(("datasets", [[("path", "<EDIT: dataset>", render("edit_dataset", text)),
+                           ("type", "alpaca", render("edit_format", text))]], None))
     add(("output_dir", "<EDIT: output dir>", render("edit_output", text)))
     add(("sequence_len", k["seq_len"], why("why_seq_len", k["seq_len"], d["seq_len"])))
     if not k["dpo"]:
@@ -112,7 +113,7 @@ def write(p: Plan, summary: Mapping[str, Any] | None, text: Mapping[str, str] | 
     add(("micro_batch_size", k["micro_batch_size"], None))
     add(("gradient_accumulation_steps", k["grad_accum_steps"], None))
     add(("num_epochs", k["epochs"], None))
-    add(("learning_rate", 0.0002 if k["method"] != "full" else 0.00001, None))
+    add(("learning_rate", learning_rate(p), render("why_lr", text, framework="Axolotl")))
     optim, optim_args = HF_OPTIM[k["optimizer"]]
     add(("optimizer", optim, why("why_optimizer", optim, d["optimizer"])))
     if optim_args:

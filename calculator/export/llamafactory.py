@@ -11,19 +11,25 @@ included); DPO disables dropout (``train/dpo/trainer.py``) and has no ``precompu
 """
 from __future__ import annotations
 
+import json
 from typing import Any, Mapping
 
 from .. import frameworks
 from ..models import ALL_LINEAR
 from . import _yaml
 from ._common import (HF_OPTIM, MEASURE_FILE, MEASURE_PY, Plan, ReadState, accelerate_yaml, card_bf16, deepspeed_json,
-                      header, hf_stack_rules, kbit_upcast_rule, optimizer_from, read_accelerate, read_deepspeed,
-                      read_trainer_fsdp, render, sharding_rules, targets_from)
+                      header, hf_stack_rules, kbit_upcast_rule, learning_rate, optimizer_from, read_accelerate,
+                      read_deepspeed, read_trainer_fsdp, render, sharding_rules, targets_from)
 
 TARGET = "llamafactory"
 CONFIG_FILE = "llamafactory.yaml"
 ACCELERATE_FILE = "accelerate.yaml"
 DEEPSPEED_FILE = "ds_config.json"
+#: LLaMA-Factory loads a dataset by its name in ``<dataset_dir>/dataset_info.json`` (``llamafactory/data/parser.py
+#: get_dataset_list``: "Undefined dataset … in dataset_info.json" otherwise): the export writes that file beside the
+#: YAML, with ``dataset_dir: .``, registering the one dataset the YAML names.
+DATASET_INFO_FILE = "dataset_info.json"
+DATASET_NAME = "train_data"
 
 #: Request keys these files write (the reader reads each back). Every other export key is ``LEFT_TO_DEFAULT``: the
 #: files run LLaMA-Factory's default for it (``Plan.settle`` lists it where the request asked otherwise, unless a rule of
@@ -100,8 +106,9 @@ def write(p: Plan, summary: Mapping[str, Any] | None, text: Mapping[str, str] | 
     if k["dpo"]:
         add(("pref_beta", 0.1, None))
         add(("pref_loss", "sigmoid", None))
-    add(("dataset", "<EDIT: dataset>", render("edit_dataset", text)))
-    add(("template", "default", None))
+    add(("dataset", DATASET_NAME, render("registered", text, file=DATASET_INFO_FILE)))
+    add(("dataset_dir", ".", None))
+    add(("template", "default", render("edit_template", text)))
     add(("cutoff_len", k["seq_len"], why("why_seq_len", k["seq_len"], d["seq_len"])))
     if not k["dpo"]:
         add(("packing", k["packing"], why("why_packing", k["packing"], d["packing"])))
@@ -109,7 +116,7 @@ def write(p: Plan, summary: Mapping[str, Any] | None, text: Mapping[str, str] | 
     add(("overwrite_output_dir", True, None))
     add(("per_device_train_batch_size", k["micro_batch_size"], why("why_batch", k["micro_batch_size"], 8)))
     add(("gradient_accumulation_steps", k["grad_accum_steps"], None))
-    add(("learning_rate", 0.0002 if k["method"] != "full" else 0.00001, None))
+    add(("learning_rate", learning_rate(p), render("why_lr", text, framework="LLaMA-Factory")))
     add(("num_train_epochs", k["epochs"], why("why_epochs", k["epochs"], d["epochs"])))
     optim, optim_args = HF_OPTIM[k["optimizer"]]
     add(("optim", optim, why("why_optimizer", optim, d["optimizer"])))
@@ -142,8 +149,10 @@ def write(p: Plan, summary: Mapping[str, Any] | None, text: Mapping[str, str] | 
     measure = (f"accelerate launch --config_file {ACCELERATE_FILE} {MEASURE_FILE} llamafactory.launcher {CONFIG_FILE}"
                if multi else f"python {MEASURE_FILE} llamafactory.launcher {CONFIG_FILE}")
     companions = ([ACCELERATE_FILE] if multi else []) + ([DEEPSPEED_FILE] if k["deepspeed"] else [])
-    head = header(p, summary, command, measure, text, companions)
-    files = {CONFIG_FILE: "\n".join(head + _yaml.dump(items)) + "\n"}
+    steps = (render("data_llamafactory", text, file=DATASET_INFO_FILE, name=DATASET_NAME),)
+    head = header(p, summary, command, measure, text, companions, steps=steps,
+                  extra=("liger-kernel",) if k["fused_linear_cross_entropy"] else ())
+    files = {CONFIG_FILE: "\n".join(head + _yaml.dump(items)) + "\n", DATASET_INFO_FILE: dataset_info(k["dpo"])}
     if multi:
         if k["deepspeed"]:      # the YAML's `deepspeed:` runs ZeRO; accelerate only starts the processes
             amp = "no" if k["precision"] == "fp32" else "bf16" if card_bf16(p.gpu) else "fp16"
@@ -156,6 +165,20 @@ def write(p: Plan, summary: Mapping[str, Any] | None, text: Mapping[str, str] | 
             files[ACCELERATE_FILE] = accelerate_yaml(p, None, head[:2], text)
     files[MEASURE_FILE] = MEASURE_PY
     return files
+
+
+def dataset_info(dpo: bool) -> str:
+    """The ``dataset_info.json`` entry of the dataset the YAML names (LLaMA-Factory's data/README.md): a Hub
+    dataset in its ``alpaca`` format (instruction, input, output; ``ranking`` with chosen and rejected for DPO), the
+    columns written out so that they can be mapped to the reader's own. JSON has no comments: the YAML's header says
+    what to edit here."""
+    columns = {"prompt": "instruction", "query": "input"}
+    columns.update({"chosen": "chosen", "rejected": "rejected"} if dpo else {"response": "output"})
+    entry: dict[str, Any] = {"hf_hub_url": "<EDIT: dataset>", "formatting": "alpaca"}
+    if dpo:
+        entry["ranking"] = True
+    entry["columns"] = columns
+    return json.dumps({DATASET_NAME: entry}, indent=2) + "\n"
 
 
 # =====================================================================================================================

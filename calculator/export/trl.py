@@ -17,7 +17,8 @@ from typing import Any, Mapping
 from .. import frameworks
 from . import _yaml
 from ._common import (HF_OPTIM, MEASURE_FILE, MEASURE_PY, Plan, ReadState, accelerate_yaml, card_bf16, defaults_for,
-                      deepspeed_json, header, hf_stack_rules, kbit_upcast_rule, name_words, optimizer_from,
+                      deepspeed_json, header, hf_stack_rules, kbit_upcast_rule, learning_rate, name_words,
+                      optimizer_from,
                       read_accelerate, read_deepspeed, read_trainer_fsdp, render, sharding_rules, targets_from,
                       targets_list)
 
@@ -120,6 +121,7 @@ def write(p: Plan, summary: Mapping[str, Any] | None, text: Mapping[str, str] | 
     add(("output_dir", "<EDIT: output dir>", render("edit_output", text)))
     add(("per_device_train_batch_size", k["micro_batch_size"], why("why_batch", k["micro_batch_size"], 8)))
     add(("gradient_accumulation_steps", k["grad_accum_steps"], None))
+    add(("learning_rate", learning_rate(p), render("why_lr", text, framework="TRL")))
     add(("max_length", k["seq_len"], why("why_seq_len", k["seq_len"], 1024)))
     if not k["dpo"]:
         add(("packing", k["packing"], why("why_packing", k["packing"], False)))
@@ -162,7 +164,8 @@ def write(p: Plan, summary: Mapping[str, Any] | None, text: Mapping[str, str] | 
         companions.append(ACCELERATE_FILE)
         if k["deepspeed"]:
             companions.append(DEEPSPEED_FILE)
-    head = header(p, summary, command, measure, text, companions)
+    steps = (render("data_dpo" if k["dpo"] else "data_trl_sft", text),)
+    head = header(p, summary, command, measure, text, companions, steps=steps)
     files[cfg_name] = "\n".join(head + _yaml.dump(items)) + "\n"
     if multi:
         files[ACCELERATE_FILE] = accelerate_yaml(p, DEEPSPEED_FILE if k["deepspeed"] else None, head[:2], text)

@@ -17,7 +17,7 @@ from typing import Any, Mapping
 from .. import frameworks
 from ..models import ALL_LINEAR
 from . import _yaml
-from ._common import (HF_OPTIM, Plan, ReadState, card_bf16, header, kbit_upcast_rule, model_from_repo,
+from ._common import (HF_OPTIM, Plan, ReadState, card_bf16, header, kbit_upcast_rule, learning_rate, model_from_repo,
                       optimizer_from, prequantized, render, targets_from)
 from ._quote import py_literal
 
@@ -100,7 +100,8 @@ def write(p: Plan, summary: Mapping[str, Any] | None, text: Mapping[str, str] | 
     dtype = "None" if card_bf16(p.gpu) else "torch.float16"
     trainer = "DPO" if k["dpo"] else "SFT"
     command = f"python {SCRIPT_FILE}"
-    head = header(p, summary, command, command, text, [])
+    steps = (render("data_dpo" if k["dpo"] else "data_unsloth_sft", text),)
+    head = header(p, summary, command, command, text, [], steps=steps)
     lines = head + [
         "from unsloth import FastLanguageModel  # " + render("unsloth_import_first", text),
         "import json",
@@ -148,7 +149,9 @@ def write(p: Plan, summary: Mapping[str, Any] | None, text: Mapping[str, str] | 
     optim, optim_args = HF_OPTIM[k["optimizer"]]
     half = "bf16=True" if card_bf16(p.gpu) else "fp16=True"
     args = ["    output_dir=OUTPUT_DIR,", f"    per_device_train_batch_size={py_literal(k['micro_batch_size'])},",
-            f"    gradient_accumulation_steps={py_literal(k['grad_accum_steps'])},", f"    max_length={py_literal(k['seq_len'])},",
+            f"    gradient_accumulation_steps={py_literal(k['grad_accum_steps'])},",
+            f"    learning_rate={py_literal(learning_rate(p))},  # " + render("why_lr", text, framework="Unsloth"),
+            f"    max_length={py_literal(k['seq_len'])},",
             f"    optim={py_literal(optim)},", f"    {half},", f"    num_train_epochs={py_literal(k['epochs'])},", '    report_to="none",']
     if optim_args:
         args.append(f"    optim_args={py_literal(optim_args)},")
@@ -180,6 +183,7 @@ def write(p: Plan, summary: Mapping[str, Any] | None, text: Mapping[str, str] | 
                 ("load_in_4bit", k["method"] == "qlora", None),
                 ("output_dir", "<EDIT: output dir>", render("edit_output", text)),
                 ("num_epochs", int(k["epochs"]), None),
+                ("learning_rate", learning_rate(p), render("why_lr", text, framework="Unsloth")),
                 ("batch_size", k["micro_batch_size"], None),
                 ("gradient_accumulation_steps", k["grad_accum_steps"], None),
                 ("packing", k["packing"], None),
@@ -190,7 +194,7 @@ def write(p: Plan, summary: Mapping[str, Any] | None, text: Mapping[str, str] | 
             items.append(("lora", [("lora_r", k["lora_rank"], None), ("lora_alpha", 2 * k["lora_rank"], None),
                                    ("lora_dropout", k["lora_dropout"], None),
                                    ("target_modules", ",".join(k["lora_targets"]), None)], None))
-        cli_head = header(p, summary, f"unsloth train --config {CONFIG_FILE}", None, text, [])
+        cli_head = header(p, summary, f"unsloth train --config {CONFIG_FILE}", None, text, [], steps=steps)
         files[CONFIG_FILE] = "\n".join(cli_head + _yaml.dump(items)) + "\n"
     return files
 
