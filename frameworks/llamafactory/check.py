@@ -8,6 +8,7 @@ load) in a one-process distributed environment (its DeepSpeed checks need one), 
 config through accelerate 1.11's own launcher validation and FSDP plugin, the values LLaMA-Factory ends up with,
 and the warnings beyond those of a minimal config of the same stage.
 mode ``snapshot``: the fields (names, types, defaults, choices) of its four argument classes and the optimizer names.
+mode ``overrides``: the fields the real-run test's command-line overrides change (they must be only those allowed).
 """
 from __future__ import annotations
 
@@ -39,18 +40,9 @@ _ta.is_torch_bf16_gpu_available = lambda *a, **k: True        # the chosen card'
 
 import yaml  # noqa: E402
 
+from lf_cli import audio_stand_in  # noqa: E402  (beside this file)
 
-def _audio_stand_in() -> None:
-    """``llamafactory.data.mm_plugin`` (imported by ``train.tuner``) imports ``torchaudio`` at the top and uses it
-    only to load audio inputs; the pinned venv has no CPU build of it: an empty module answers unless the real one
-    is there."""
-    import importlib.util
-    import types
-    if importlib.util.find_spec("torchaudio") is None:
-        sys.modules["torchaudio"] = types.ModuleType("torchaudio")
-
-
-_audio_stand_in()
+audio_stand_in()     # torchaudio, which the pinned venv lacks: lf_cli.py
 from llamafactory import launcher as lf_launcher  # noqa: E402
 from llamafactory.hparams import parser as lf_parser  # noqa: E402
 from llamafactory.train import tuner as lf_tuner  # noqa: E402
@@ -201,5 +193,27 @@ def snapshot(request: dict) -> dict:
             "accelerate": lib.accelerate_lists(), "deepspeed": lib.deepspeed_lists()}
 
 
+def overrides(request: dict) -> dict:
+    """Which parsed fields the command line's ``key=value`` overrides change: ``{"dir", "config", "args"}`` (the file
+    in ``dir``) -> the dotted names of every argument-class field whose value differs with the overrides given, each
+    parse through ``llamafactory-cli train``'s own path (``cli_train``)."""
+    import dataclasses
+    cwd = os.getcwd()
+    os.chdir(request["dir"])
+    try:
+        plain = cli_train(request["config"])
+        given = cli_train(request["config"], *request["args"])
+    finally:
+        os.chdir(cwd)
+    changed = []
+    for a, b in zip(plain, given):
+        for f in dataclasses.fields(a):
+            if f.name in ("logging_dir",):          # derived from output_dir by TrainingArguments
+                continue
+            if repr(getattr(a, f.name)) != repr(getattr(b, f.name)):
+                changed.append(f"{type(a).__name__}.{f.name}")
+    return {"changed": sorted(changed)}
+
+
 if __name__ == "__main__":
-    lib.main({"check": check, "snapshot": snapshot})
+    lib.main({"check": check, "snapshot": snapshot, "overrides": overrides})
