@@ -156,6 +156,7 @@ def launch_path(text: str, caps: dict, files: dict, where: Path) -> dict:
 
 
 _STAND_INS = Path(tempfile.mkdtemp(prefix="axolotl-stand-in-"))
+__import__("atexit").register(__import__("shutil").rmtree, _STAND_INS, True)
 
 
 def _one(cfg_entry: dict) -> dict:
