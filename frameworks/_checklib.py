@@ -250,11 +250,13 @@ def launch(path: str, script: str = "train.py") -> tuple[typing.Any, dict]:
 
 
 @contextlib.contextmanager
-def launched(path: str):
+def launched(path: str | None):
     """Inside: ``os.environ`` is the environment a rank of ``accelerate launch --config_file path`` starts with
-    (``launch``); after, the process's own again (and no DeepSpeed config left registered for later configs)."""
+    (``launch``), or with no path the process's own plus what torchrun gives rank 0 of a group of one; after, the
+    process's own again (whatever the code inside set), no process group and no DeepSpeed config left registered
+    for later configs."""
     import os
-    args, env = launch(path)
+    args, env = launch(path) if path is not None else (None, dict(os.environ, **_rank_env()))
     saved = dict(os.environ)
     os.environ.clear()
     os.environ.update(env)

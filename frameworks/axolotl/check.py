@@ -2,7 +2,12 @@
 
 mode ``check``: ``{"configs": [{"id", "files", "capabilities"}]}`` -> per config: ``validate_config`` with the
 chosen card's capabilities (``{bf16, fp8, tf32, n_gpu, n_node, compute_capability}``) and the torch version, the
-values Axolotl ends up with, and the warnings beyond those of a minimal config on the same card.
+values Axolotl ends up with, and the warnings beyond those of a minimal config on the same card; then the launch
+path a rank of ``axolotl train axolotl.yaml`` runs (``axolotl.cli.train.do_cli`` -> ``axolotl.cli.config.load_cfg``:
+the YAML read from the file, plugins, ``validate_config`` with the card's capabilities where the CLI probes the
+machine's GPU, ``prepare_optim_env``, ``normalize_config`` (which reads the model's ``config.json``: a stand-in of
+the same ``model_type`` in a local folder, the Hub being out of reach) and ``normalize_cfg_datasets``), inside the
+environment ``accelerate launch`` gives a rank when the export has an ``accelerate.yaml``.
 mode ``snapshot``: ``AxolotlInputConfig`` fields (names, types, defaults, aliases), the FSDP config's fields and the
 optimizer names Axolotl accepts (transformers ``OptimizerNames`` and its own ``CustomSupportedOptimizers``).
 """
@@ -22,8 +27,46 @@ import yaml  # noqa: E402  (Axolotl reads its config with PyYAML: the check does
 try:   # DeepSpeed says once which accelerator it found: say it before any config is checked
     from deepspeed.accelerator import get_accelerator
     get_accelerator()
+    import importlib
+    import deepspeed.comm as ds_comm
+    # On this CPU deepspeed.comm's torch backend compiles a shared-memory all-reduce op when a group starts (60 s,
+    # and it never finished on CI: frameworks/llamafactory/check.py). The launch path runs no collective: no op.
+    importlib.import_module("deepspeed.comm.torch").build_shm_op = lambda: None
 except ImportError:  # pragma: no cover
     pass
+
+
+def _cli_config():
+    """``axolotl/cli/config.py`` (``load_cfg``), the module ``axolotl train`` reads its config with. The package's
+    ``__init__`` only sets three environment defaults (set here alike) and colours the log through ``colorama``, a
+    CLI-only dependency the pinned venv leaves out: the package is registered bare and the module run from its file.
+    Two more runtime packages the venv leaves out are imported by modules ``load_cfg`` imports but never called on
+    its path: ``posthog`` (telemetry, which ``AXOLOTL_DO_NOT_TRACK`` turns off before it is touched) and ``numba``
+    (``@numba.njit`` on the packing sampler's bin functions, which run at training time): each is an empty module
+    here (``njit`` leaves the function as it is) unless the venv has the real one."""
+    import importlib.util
+    import types
+    for name in ("posthog", "numba"):
+        if importlib.util.find_spec(name) is None:
+            stub = types.ModuleType(name)
+            stub.njit = lambda *a, **k: a[0] if a and callable(a[0]) else (lambda fn: fn)
+            sys.modules[name] = stub
+    for key, value in (("TOKENIZERS_PARALLELISM", "false"), ("HF_XET_HIGH_PERFORMANCE", "1"),
+                       ("TRL_EXPERIMENTAL_SILENCE", "1"), ("AXOLOTL_DO_NOT_TRACK", "1")):  # no telemetry sent
+        os.environ.setdefault(key, value)
+    root = Path(importlib.util.find_spec("axolotl").origin).parent / "cli"
+    if "axolotl.cli" not in sys.modules:
+        package = types.ModuleType("axolotl.cli")
+        package.__path__ = [str(root)]
+        sys.modules["axolotl.cli"] = package
+    spec = importlib.util.spec_from_file_location("axolotl.cli.config", root / "config.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["axolotl.cli.config"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+cli_config = _cli_config()
 from axolotl.utils.config import validate_config  # noqa: E402
 from axolotl.utils.dict import DictDefault  # noqa: E402
 
@@ -65,6 +108,57 @@ def _baseline(dpo: bool, adapter, caps: dict) -> list[str]:
     return _BASELINES[key]
 
 
+#: The Hub id's family -> the ``model_type`` of the stand-in ``config.json`` (``normalize_config`` reads the model's
+#: config; a tiny one of the same type answers for it offline).
+FAMILIES = (("qwen3", "qwen3"), ("qwen", "qwen2"), ("mistral", "mistral"), ("gemma", "gemma2"), ("phi", "phi3"))
+
+
+def _stand_in(base_model: str, where: Path) -> str:
+    """A local folder whose ``config.json`` is a small config of the base model's type (what ``load_model_config``
+    reads), the only key the launch path is given differently (``base_model``)."""
+    from transformers import AutoConfig
+    kind = next((t for k, t in FAMILIES if k in str(base_model).lower()), "llama")
+    folder = where / f"stand-in-{kind}"
+    if not folder.is_dir():
+        AutoConfig.for_model(kind, hidden_size=64, intermediate_size=128, num_hidden_layers=2, num_attention_heads=4,
+                             num_key_value_heads=2, vocab_size=256).save_pretrained(folder)
+    return str(folder)
+
+
+LAUNCH_VIEW = ("world_size", "batch_size", "model_config_type", "torch_dtype", "bf16", "fp16", "tf32",
+               "gradient_checkpointing", "sample_packing", "is_llama_derived_model", "lora_mlp_kernel")
+
+
+def launch_path(text: str, caps: dict, files: dict, where: Path) -> dict:
+    """``load_cfg`` on the file as ``axolotl train`` runs it on a rank (the module docstring); the card's
+    capabilities stand in for the CLI's probe of the machine's GPU, a local ``config.json`` for the Hub's."""
+    cfg = yaml.safe_load(text)
+    cfg["base_model"] = _stand_in(cfg.get("base_model", ""), where)
+    path = Path("axolotl.launch.yaml")
+    path.write_text(yaml.safe_dump(cfg, sort_keys=False))
+    saved = cli_config.gpu_capabilities
+    cli_config.gpu_capabilities = lambda: (dict(caps), dict(ENV))
+    saved_init = ds_comm.init_distributed
+    # DeepSpeed exports: prepare_optim_env starts DeepSpeed's process group with NCCL, a GPU's backend; the
+    # group of one is started with the CPU's (gloo) instead: the point where a GPU is needed.
+    ds_comm.init_distributed = lambda *a, dist_backend=None, **k: saved_init(*a, dist_backend="gloo", **k)
+    try:
+        with lib.launched("accelerate.yaml" if "accelerate.yaml" in files else None):
+            out = cli_config.load_cfg(str(path))
+    finally:
+        cli_config.gpu_capabilities = saved
+        ds_comm.init_distributed = saved_init
+        # a fresh process per rank: Axolotl's PartialState of this config (whose shared state ``launched`` resets)
+        # must not answer for the next config's
+        import axolotl.utils.distributed as axolotl_distributed
+        axolotl_distributed.distributed_state = None
+    return {k: lib.jsonable(out.get(k)) for k in LAUNCH_VIEW}
+
+
+_STAND_INS = Path(tempfile.mkdtemp(prefix="axolotl-stand-in-"))
+__import__("atexit").register(__import__("shutil").rmtree, _STAND_INS, True)
+
+
 def _one(cfg_entry: dict) -> dict:
     files = cfg_entry["files"]
     caps = cfg_entry["capabilities"]
@@ -93,6 +187,11 @@ def _one(cfg_entry: dict) -> dict:
                     view_acc = None
             else:
                 view_acc = None
+            try:
+                view_launch = launch_path(files["axolotl.yaml"], caps, files, _STAND_INS)
+            except BaseException as exc:  # noqa: BLE001
+                errors.append(f"axolotl train (load_cfg): {lib.error_text(exc)}")
+                view_launch = None
             base = _baseline(cfg.get("rl") == "dpo", cfg.get("adapter"), caps)
         finally:
             os.chdir(cwd)
@@ -101,7 +200,7 @@ def _one(cfg_entry: dict) -> dict:
         for key in VIEW:
             v = out.get(key)
             view[key] = lib.jsonable(dict(v) if hasattr(v, "items") else v)
-    view["deepspeed"], view["accelerate"] = view_ds, view_acc
+    view["deepspeed"], view["accelerate"], view["launch"] = view_ds, view_acc, view_launch
     return {"ok": not errors, "errors": errors, "view": view, "new_warnings": [w for w in warns if w not in base]}
 
 

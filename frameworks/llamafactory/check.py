@@ -1,10 +1,14 @@
 """LLaMA-Factory's own checks of the LLaMA-Factory exports, run inside its venv (stdin JSON in, stdout JSON out).
 
-mode ``check``: per config, ``llamafactory.hparams.parser.get_train_args`` on the YAML (strict: unknown keys raise;
-~40 cross-field checks) in a one-process distributed environment (its DeepSpeed checks need one), the accelerate
+mode ``check``: per config, the path of ``llamafactory-cli train llamafactory.yaml`` on one rank (``cli.main`` ->
+``launcher.launch``, which pops the command; ``tuner.run_exp``: ``read_args`` loads the YAML with OmegaConf, merged
+with the command line's ``key=value`` overrides, ``get_ray_args``, then ``_training_function``'s
+``get_train_args`` (strict: unknown keys raise; ~40 cross-field checks), stopped before the tokenizer and model
+load) in a one-process distributed environment (its DeepSpeed checks need one), the accelerate
 config through accelerate 1.11's own launcher validation and FSDP plugin, the values LLaMA-Factory ends up with,
 and the warnings beyond those of a minimal config of the same stage.
 mode ``snapshot``: the fields (names, types, defaults, choices) of its four argument classes and the optimizer names.
+mode ``overrides``: the fields the real-run test's command-line overrides change (they must be only those allowed).
 """
 from __future__ import annotations
 
@@ -35,7 +39,13 @@ import transformers.training_args as _ta  # noqa: E402
 _ta.is_torch_bf16_gpu_available = lambda *a, **k: True        # the chosen card's bf16, not this machine's
 
 import yaml  # noqa: E402
+
+from lf_cli import audio_stand_in  # noqa: E402  (beside this file)
+
+audio_stand_in()     # torchaudio, which the pinned venv lacks: lf_cli.py
+from llamafactory import launcher as lf_launcher  # noqa: E402
 from llamafactory.hparams import parser as lf_parser  # noqa: E402
+from llamafactory.train import tuner as lf_tuner  # noqa: E402
 
 for _name in ("is_torch_bf16_gpu_available",):
     if hasattr(lf_parser, _name):
@@ -57,8 +67,45 @@ MINIMAL = {"model_name_or_path": "m", "stage": "sft", "do_train": True, "finetun
            "template": "default", "output_dir": "o", "report_to": "none"}
 
 
-def _args(cfg: dict):
-    model, data, train, finetuning, _ = lf_parser.get_train_args(dict(cfg))
+class _Stop(Exception):
+    """Raised where ``_training_function`` would load the tokenizer and the model."""
+
+
+def cli_train(path: str, *overrides: str, accelerate: bool = False):
+    """The arguments ``llamafactory-cli train path key=value...`` trains with on a rank: the CLI's own dispatch and
+    reading (module docstring), ``get_train_args`` as ``_training_function`` calls it, stopped right after. With
+    ``accelerate``: a rank of the multi-GPU line ``accelerate launch --config_file accelerate.yaml -m
+    llamafactory.launcher path`` (the module's ``__main__``: ``run_exp()`` on ``sys.argv``, in the environment
+    accelerate's own launch path gives the rank)."""
+    got: dict = {}
+
+    def training_function(config: dict) -> None:
+        got["parsed"] = lf_parser.get_train_args(config.get("args"))
+        raise _Stop
+
+    saved_argv, saved_fn = sys.argv, lf_tuner._training_function
+    lf_tuner._training_function = training_function
+    try:
+        if accelerate:
+            sys.argv = [lf_launcher.__file__, path, *overrides]
+            with lib.launched("accelerate.yaml"):
+                lf_tuner.run_exp()
+        else:
+            sys.argv = ["llamafactory-cli", "train", path, *overrides]
+            lf_launcher.launch()
+    except _Stop:
+        pass
+    finally:
+        sys.argv, lf_tuner._training_function = saved_argv, saved_fn
+    if "parsed" not in got:
+        raise RuntimeError("llamafactory-cli train did not reach get_train_args")
+    return got["parsed"]
+
+
+def _args(cfg: dict | str, accelerate: bool = False):
+    """The view of the arguments LLaMA-Factory trains with: from the file by the CLI's path (a path), or a dict."""
+    parsed = cli_train(cfg, accelerate=accelerate) if isinstance(cfg, str) else lf_parser.get_train_args(dict(cfg))
+    model, data, train, finetuning, _ = parsed
     return {
         "compute_dtype": str(model.compute_dtype), "quantization_bit": model.quantization_bit,
         "quantization_type": model.quantization_type, "double_quantization": model.double_quantization,
@@ -104,7 +151,7 @@ def _one(files: dict) -> dict:
             cfg = yaml.safe_load(files["llamafactory.yaml"])
             with lib.captured() as warns:
                 try:
-                    result["view"]["llamafactory"] = _args(cfg)
+                    result["view"]["llamafactory"] = _args("llamafactory.yaml", accelerate="accelerate.yaml" in files)
                 except BaseException as exc:  # noqa: BLE001 - the parser exits on unknown keys
                     result["errors"].append(f"llamafactory.yaml: {lib.error_text(exc)}")
                 if "accelerate.yaml" in files:
@@ -146,5 +193,27 @@ def snapshot(request: dict) -> dict:
             "accelerate": lib.accelerate_lists(), "deepspeed": lib.deepspeed_lists()}
 
 
+def overrides(request: dict) -> dict:
+    """Which parsed fields the command line's ``key=value`` overrides change: ``{"dir", "config", "args"}`` (the file
+    in ``dir``) -> the dotted names of every argument-class field whose value differs with the overrides given, each
+    parse through ``llamafactory-cli train``'s own path (``cli_train``)."""
+    import dataclasses
+    cwd = os.getcwd()
+    os.chdir(request["dir"])
+    try:
+        plain = cli_train(request["config"])
+        given = cli_train(request["config"], *request["args"])
+    finally:
+        os.chdir(cwd)
+    changed = []
+    for a, b in zip(plain, given):
+        for f in dataclasses.fields(a):
+            if f.name in ("logging_dir",):          # derived from output_dir by TrainingArguments
+                continue
+            if repr(getattr(a, f.name)) != repr(getattr(b, f.name)):
+                changed.append(f"{type(a).__name__}.{f.name}")
+    return {"changed": sorted(changed)}
+
+
 if __name__ == "__main__":
-    lib.main({"check": check, "snapshot": snapshot})
+    lib.main({"check": check, "snapshot": snapshot, "overrides": overrides})

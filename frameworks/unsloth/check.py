@@ -1,8 +1,10 @@
 """Unsloth's own checks of the Unsloth exports, run inside the Unsloth venv (pydantic + PyYAML; the wheels of
 unsloth 2026.10.9, trl 1.15.0 and transformers 5.17.0 unpacked, not installed: importing unsloth needs a GPU).
 
-mode ``check``: per config, ``unsloth train``'s YAML through ``unsloth_cli/config.py``'s ``Config`` (pydantic,
-``extra="forbid"``), loaded from the wheel by path; the script's calls checked with ``ast``: every keyword of
+mode ``check``: per config, ``unsloth train --config unsloth.yaml``'s own reading of the file, loaded from the wheel
+by path: ``unsloth_cli/config.py``'s ``load_config`` (the file read as the CLI reads it, ``Config``: pydantic,
+``extra="forbid"``), ``apply_overrides`` with no option given, then the keyword sets the command hands the trainer
+(``model_kwargs``, ``training_kwargs``), where it would load the model on the GPU; the script's calls checked with ``ast``: every keyword of
 ``FastLanguageModel.from_pretrained`` (``unsloth/models/loader.py``) and ``get_peft_model``
 (``FastLlamaModel.get_peft_model`` in ``unsloth/models/llama.py``, which ``FastLanguageModel`` wraps) is one of
 their named parameters, every keyword of ``SFTConfig``/``DPOConfig`` a field of the pinned TRL's class (its
@@ -19,7 +21,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import _checklib as lib  # noqa: E402
 
-import yaml  # noqa: E402
 
 WHEELS = Path(sys.prefix) / "wheels"
 UNSLOTH = WHEELS / "unsloth"
@@ -112,6 +113,21 @@ def _script(text: str, allowed: dict) -> tuple[list[str], dict]:
     return errors, seen
 
 
+def cli_train(config, text: str) -> dict:
+    """What ``unsloth train --config unsloth.yaml`` makes of the file before the model loads (module docstring)."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp, "unsloth.yaml")
+        path.write_text(text, encoding="utf-8")
+        parsed = config.load_config(path)
+    parsed.apply_overrides()
+    use_lora = parsed.training.training_type.lower() == "lora"
+    view = lib.jsonable(parsed.model_dump(mode="json"))
+    view["model_kwargs"] = lib.jsonable(parsed.model_kwargs(use_lora, False))
+    view["training_kwargs"] = lib.jsonable(parsed.training_kwargs())
+    return view
+
+
 def check(request: dict) -> dict:
     allowed = lists()
     config = _cli_config()
@@ -127,8 +143,7 @@ def check(request: dict) -> dict:
                     errors.append(f"train.py: {lib.error_text(exc)}")
             if "unsloth.yaml" in cfg["files"]:
                 try:
-                    parsed = config.Config(**(yaml.safe_load(cfg["files"]["unsloth.yaml"]) or {}))
-                    view["cli"] = lib.jsonable(parsed.model_dump(mode="json"))
+                    view["cli"] = cli_train(config, cfg["files"]["unsloth.yaml"])
                 except Exception as exc:  # noqa: BLE001
                     errors.append(f"unsloth.yaml: {lib.error_text(exc)}")
         return {"ok": not errors, "errors": errors, "view": view, "new_warnings": list(warns)}

@@ -207,7 +207,10 @@ def _expect(target: str, e) -> dict[str, Any]:
     elif target == "axolotl":
         want = {"micro_batch_size": k["micro_batch_size"], "gradient_accumulation_steps": k["grad_accum_steps"],
                 "sequence_len": k["seq_len"], "gradient_checkpointing": k["gradient_checkpointing"] and not fsdp,
-                "adapter": None if k["method"] == "full" else k["method"]}
+                "adapter": None if k["method"] == "full" else k["method"],
+                # the dtype normalize_config resolves on the launch path (load_cfg), as the estimate counts it
+                "launch.torch_dtype": "torch.float32" if k["precision"] == "fp32" else
+                "torch.bfloat16" if card_bf16(k.get("gpu")) else "torch.float16"}
         if k["method"] != "full":
             want["lora_r"] = k["lora_rank"]
             want["lora_mlp_kernel"] = False

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import re
 import subprocess
 from pathlib import Path
@@ -18,6 +17,7 @@ import pytest
 from calculator.export import export
 from export_grid import words
 from frameworks import venv
+from tiny import MAKE_MODEL, env as _env
 
 pytestmark = pytest.mark.frameworks
 
@@ -31,23 +31,6 @@ SETUPS = {
             "optimizer": "adamw_torch"},
 }
 
-MAKE_MODEL = r'''
-import json, sys
-from pathlib import Path
-from tokenizers import Tokenizer, models, pre_tokenizers
-from transformers import LlamaConfig, LlamaForCausalLM, PreTrainedTokenizerFast
-out = Path(sys.argv[1])
-words = ["<unk>", "<pad>", "<s>", "</s>"] + [f"w{i}" for i in range(200)]
-tok = Tokenizer(models.WordLevel({w: i for i, w in enumerate(words)}, unk_token="<unk>"))
-tok.pre_tokenizer = pre_tokenizers.Whitespace()
-fast = PreTrainedTokenizerFast(tokenizer_object=tok, unk_token="<unk>", pad_token="<pad>", bos_token="<s>",
-                               eos_token="</s>")
-fast.save_pretrained(out)
-cfg = LlamaConfig(vocab_size=len(words), hidden_size=64, intermediate_size=128, num_hidden_layers=2,
-                  num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=256,
-                  pad_token_id=1, bos_token_id=2, eos_token_id=3)
-LlamaForCausalLM(cfg).save_pretrained(out)
-'''
 
 
 @pytest.fixture(scope="module")
@@ -64,13 +47,6 @@ def tiny(tmp_path_factory) -> dict[str, Path]:
     (dpo / "train.jsonl").write_text("".join(json.dumps({"prompt": f"w{j} w1 w2", "chosen": " w3 w4 w5",
                                                          "rejected": " w6 w7"}) + "\n" for j in range(2 * BATCH)))
     return {"model": root / "model", "sft": sft, "dpo": dpo, "root": root}
-
-
-def _env() -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV"))}
-    env.update({"HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
-                "CUDA_VISIBLE_DEVICES": "", "TOKENIZERS_PARALLELISM": "false", "OMP_NUM_THREADS": "2"})
-    return env
 
 
 @pytest.mark.parametrize("name", sorted(SETUPS))
