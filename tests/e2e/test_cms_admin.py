@@ -81,7 +81,17 @@ READ_JS = """async ({paths, root}) => {
     try {
       let dir = top;
       for (const part of parts.slice(0, -1)) dir = await dir.getDirectoryHandle(part);
-      const bytes = await (await (await dir.getFileHandle(parts.at(-1))).getFile()).arrayBuffer();
+      const handle = await dir.getFileHandle(parts.at(-1));
+      let bytes;
+      // A File is a snapshot: when the admin writes the file again between getFile() and the read, the read throws
+      // NotReadableError (seen under load); a fresh snapshot then reads the file as it now is.
+      for (let tries = 0; ; tries++) {
+        try { bytes = await (await handle.getFile()).arrayBuffer(); break; }
+        catch (error) {
+          if (error.name !== 'NotReadableError' || tries >= 20) throw error;
+          await new Promise((done) => setTimeout(done, 100));
+        }
+      }
       out[path] = new TextDecoder('utf-8', {ignoreBOM: true}).decode(bytes);  // the bytes as they are, BOM included
     } catch (error) {
       if (error.name !== 'NotFoundError') throw error;
