@@ -34,6 +34,7 @@ from pathlib import Path
 from . import __version__, vocab
 from .api import MAX_INPUT_CHARS, answer, answer_text, read_json
 from .errors import FileRefused, InputError, StaleFiles
+from .export._quote import escape as _escape      # one escape for what the CLI echoes and what an export writes
 from .inputs import INPUTS, InputSpec
 from .page.text import (STRING_TABLES, Strings, counted, duration, filled, fmt_bytes, fmt_int, fmt_number,
                         fmt_percent, money, plain_text, rate)
@@ -121,11 +122,6 @@ def printable(text: str) -> str:
     if text.isprintable() and not _BIDI_CONTROLS.intersection(text):
         return text
     return "".join(_escape(ch) if unicodedata.category(ch) in _UNSHOWN or ch in _BIDI_CONTROLS else ch for ch in text)
-
-
-def _escape(ch: str) -> str:
-    o = ord(ch)
-    return f"\\x{o:02x}" if o < 0x100 else f"\\u{o:04x}" if o < 0x10000 else f"\\U{o:08x}"
 
 
 def _printable_tree(x: Any) -> Any:

@@ -21,7 +21,8 @@ from .models import GpuSpec, ModelArch, VisionTower
 from .params import vision_tower_params
 
 __all__ = ["MODELS", "GPUS", "MODEL_IDS", "REFUSED_MODELS", "GATED", "repo_key", "hub_path", "is_hub_id", "HUB_ID_PART",
-           "resolve", "Resolution", "WEIGHT_SUFFIXES", "WEIGHT_NOTES", "REFUSED_FORMATS", "ALIAS_SOURCES"]
+           "resolve", "Resolution", "WEIGHT_SUFFIXES", "WEIGHT_NOTES", "REFUSED_FORMATS", "PREQUANTIZED_FORMATS",
+           "ALIAS_SOURCES"]
 
 _HF = "https://huggingface.co/{}/blob/main/config.json"
 
@@ -865,6 +866,9 @@ WEIGHT_NOTES: dict[str, str] = {"fp8": "weights_fp8", "dequantized": "weights_de
 #: which is what the qlora method counts); GGUF is llama.cpp's file format, not a checkpoint the frameworks train.
 REFUSED_FORMATS: dict[str, str] = {"awq": "prequantized_weights", "gptq": "prequantized_weights",
                                    "gguf": "gguf_weights"}
+#: Words of a Hub id that name a checkpoint quantized ahead of time by a method other than bitsandbytes (the import
+#: side notes a base named so; an id typed with one of REFUSED_FORMATS' suffixes is refused above).
+PREQUANTIZED_FORMATS = frozenset({"awq", "gptq", "gguf", "exl2", "hqq", "aqlm", "eetq", "marlin"})
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from typing import Any, Mapping
 
 from .. import api, frameworks
 from ..errors import InputError
-from ..catalog import GATED, GPUS, MODELS, is_hub_id
+from ..catalog import GATED, GPUS, MODELS, PREQUANTIZED_FORMATS, is_hub_id
 from ..models import ALL_LINEAR, LORA_MODULES
 from ..params import count_params
 from . import _yaml
@@ -161,11 +161,12 @@ EXPORT_KEYS: tuple[str, ...] = tuple(s.name for s in api.INPUTS if s.setup and s
 
 def defaults_for(target: str, keys: Mapping[str, Any]) -> dict[str, Any]:
     """What a target's files give each key they leave out: the framework's default for a request like ``keys``, as
-    the estimator fills it for a request naming the framework (``frameworks.request_defaults``), else the estimator's own (a regime the framework has no switch for). The reader
-    fills the keys a file leaves out with it, and the export lists it for the keys its files never write."""
-    fw = frameworks.request_defaults(target, {k: list(v) if isinstance(v, tuple) else v for k, v in keys.items()})
+    the estimator fills it for a request naming the framework (``api.framework_defaults``: the framework's, else the
+    estimator's own, for a regime the framework has no switch for). The reader fills the keys a file leaves out with
+    it, and the export lists it for the keys its files never write."""
+    fw = api.framework_defaults(target, {k: list(v) if isinstance(v, tuple) else v for k, v in keys.items()})
     fw.update((k, v) for k, v in frameworks.defaults(target, request=keys).items() if k in ("epochs",))
-    return {key: fw.get(key, api.DEFAULTS[key]) for key in EXPORT_KEYS}
+    return {key: fw[key] for key in EXPORT_KEYS}
 
 
 def relevant(keys: Mapping[str, Any]) -> dict[str, Any]:
@@ -760,13 +761,9 @@ def _scalar_like(v: Any) -> bool:
     return v is None or isinstance(v, (bool, int, str))
 
 
-#: Words of a Hub id that name a checkpoint quantised ahead of time by a method other than bitsandbytes.
-_PREQUANTIZED = frozenset({"awq", "gptq", "gguf", "exl2", "hqq", "aqlm", "eetq", "marlin"})
-
-
 def prequantized(repo: Any) -> bool:
     """Whether a Hub id names an AWQ/GPTQ/… checkpoint (``TechxGenus/Meta-Llama-3-8B-Instruct-AWQ``)."""
-    return isinstance(repo, str) and bool(name_words(repo) & _PREQUANTIZED)
+    return isinstance(repo, str) and bool(name_words(repo) & PREQUANTIZED_FORMATS)
 
 
 def model_from_repo(repo: Any) -> str | None:
