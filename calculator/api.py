@@ -34,7 +34,7 @@ from .values import MAX_DIGITS, whole_number
 __all__ = ["answer_text", "answer", "answer_each", "resolve", "schema", "parse_request", "framework_defaults", "framework_json", "parse_model",
            "read_json", "read_text", "check_text", "check_depth", "check_tree", "inputs_json", "result_json",
            "DEFAULTS", "ERROR_CODES", "LIMITS", "ENUMS", "MAX_INPUT_CHARS", "MAX_DEPTH", "MODELS", "GPUS",
-           "MODEL_FIELDS", "CONFIG_LISTS", "verdict"]
+           "MODEL_FIELDS", "CONFIG_LISTS", "verdict", "smallest_setup"]
 
 ERROR_CODES: tuple[str, ...] = (
     "invalid_json",     # not parseable JSON (also NaN/Infinity, which JSON does not have)
@@ -357,6 +357,14 @@ def _shared_key(obj: Any) -> str | None:
     if not plain(rest, 4):
         return None
     return json.dumps(rest, sort_keys=True)
+
+
+def smallest_setup(obj: Any, cards: Iterable[str], counts: Iterable[int]) -> dict[str, Any]:
+    """The answer's ``smallest_setup`` (``recommend.smallest_setup``) of a request among the catalogue cards ``cards``
+    only, each in ``counts``: an article's chart of card classes asks it of each class's smallest card in the counts
+    the chart shows. Raises ``InputErrors`` where ``answer`` would refuse the request."""
+    setup, _options = parse_request(obj)
+    return recommend.smallest_setup(setup, tuple(GPUS[c] for c in cards), tuple(counts))
 
 
 def answer_each(objs: Iterable[Any]) -> Iterator[dict[str, Any]]:

@@ -171,18 +171,21 @@ def gpu_table(s: TrainingSetup) -> list[dict[str, Any]]:
     return rows
 
 
-def smallest_setup(s: TrainingSetup) -> dict[str, Any] | None:
+def smallest_setup(s: TrainingSetup, cards: tuple[GpuSpec, ...] | None = None,
+                   counts: tuple[int, ...] | None = None) -> dict[str, Any] | None:
     """Fewest cards first, then the card with the least memory, that fits (tight allowed), among the counts each
-    card is offered in and the setups it can run; and the same for comfortable."""
-    by_memory = sorted(GPUS.values(), key=lambda g: (g.memory_bytes, g.id))
+    card is offered in and the setups it can run; and the same for comfortable. ``cards``: search these cards only
+    (default: the catalogue), each in ``counts`` (default: the counts it is offered in): an article's chart of card
+    classes searches each class's smallest card in the counts it shows."""
+    by_memory = sorted(GPUS.values() if cards is None else cards, key=lambda g: (g.memory_bytes, g.id))
     runs = {g.id: _card_setup(s, g)[0] for g in by_memory}
     out: dict[str, Any] = {"fits": None, "comfortable": None}
     # fits: the peak fits (paging allowed, slower); comfortable: with the paged states resident too
     for key, limit, which in (("fits", TIGHT_SHARE, 0), ("comfortable", COMFORTABLE_SHARE, 1)):
-        for n in SETUP_SIZES:
+        for n in SETUP_SIZES if counts is None else sorted(counts):
             for g in by_memory:
                 run = runs[g.id]
-                if run is None or n not in g.counts:
+                if run is None or n not in (g.counts if counts is None else counts):
                     continue
                 peaks = _peak(run, n)
                 if peaks[which] <= limit * g.memory_bytes:

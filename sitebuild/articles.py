@@ -1,309 +1,35 @@
-"""What the build alone computes into an article (no JavaScript): the article tables, the inline figures of the
-prose and the sentence that states the article's shared assumptions. Every number comes from the estimator when
-the page is built, and is drawn by ``calculator.page`` like the widgets' figures (``calculator.page.figures`` says what
-each inline figure is and how it reads).
-
-An article's shared assumptions are its front matter's ``calc:`` mapping (identical in both language files); an
-inline figure starts from them and applies its marker's own keys.
-"""
+"""The article markers a page shows without JavaScript (``calc:table``, ``calc:value``, ``calc:assumptions``,
+``calc:config``), routed to the page's renderer (``calculator.page.articles``, ``calculator.page.run``) with the
+build's estimator (``compute.checked``); what the renderer refuses fails the build, naming the page."""
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from mkdocs.exceptions import PluginError
 
-from calculator.catalog import GPUS, MODELS
-from calculator.errors import FigureUnavailable, InputError
-from calculator.page.figures import CARD_FIGURES, change_html, figure, figure_html, figure_names, size_text
-from calculator.page.pieces import bytes_html, describe_assumptions, setup_label, table_html, verdict_html
-from calculator.page.text import Html, Strings, counted, el, filled, fmt_percent, join, ltr, plain_text
+from calculator.errors import InputError, PageError, StringMissing
+from calculator.page.articles import assumptions_html, table_html_for, value_html
+from calculator.page.text import Html, Strings
 
 from . import compute
 from .markers import Marker
 
-# ---------------------------------------------------------------------------------------------------------------
-# Article tables
-# ---------------------------------------------------------------------------------------------------------------
-#: The models standing for each size class in the VRAM guide: the models readers fine-tune in late 2026, with their
-#: large vocabularies (Llama 3.1's 128k, Qwen2.5's 152k). Llama 3.3 70B has Llama 3.1 70B's architecture.
-TABLE_SIZES = (("8B", "llama-3.1-8b"), ("14B", "qwen2.5-14b"), ("32B", "qwen2.5-32b"), ("70B", "llama-3.1-70b"))
-TABLE_CARD = "h100-80gb"                 # the guide's "80 GB" node card (the A100 80GB reports a little more)
-TABLE_COUNTS = (1, 2, 4, 8)              # several cards are sharded with ZeRO-3 / FSDP full shard
-#: Pure bf16 with fused AdamW (torchtune's full fine-tuning recipes), checkpointing on. A marker may override any of
-#: them; the caption lists the ones used.
-TABLE_ASSUMPTIONS: dict[str, Any] = {
-    "precision": "bf16", "optimizer": "adamw_torch_fused", "lora_rank": 16, "lora_targets": "all-linear",
-    "seq_len": 2048, "micro_batch_size": 1, "grad_accum_steps": 1, "gradient_checkpointing": True,
-    "attention": "sdpa",
-}
-#: The GPU classes of the guide by the memory their cards report (GiB, as nvidia-smi shows it), not the size they are
-#: sold as: (label, lowest GiB, highest GiB, the kinds of card the class takes). A class's members are the catalogue's
-#: cards in its band, so a new card joins its class by itself; a class is checked on its smallest member, so what the
-#: table says holds on every member. (The V100 32GB reports 32 GiB but predates bf16: it stays out of the 32 GB class.)
-GPU_CLASSES = (("24 GB", 20.0, 26.0, ("consumer", "datacenter")),
-               ("32 GB", 30.0, 34.0, ("consumer",)),
-               ("48 GB", 44.0, 50.0, ("workstation", "datacenter")),
-               ("80 GB", 78.0, 82.0, ("datacenter",)),
-               ("141 GB", 135.0, 150.0, ("datacenter",)),
-               ("180–192 GB", 170.0, 200.0, ("datacenter",)))
-#: The methods the class table answers for, in the order a reader with one card tries them (QLoRA first), with the
-#: settings that make a method a different recommendation.
-TABLE_CLASS_METHODS = (("qlora", {}), ("lora", {}), ("full", {}), ("full", {"optimizer": "adamw_8bit"}))
-#: The branches of the decision chart: method, then precision (the request keys that make it), each answered per size
-#: with the smallest setup of the classes above that holds the run comfortably.
-DECISION_BRANCHES = (("qlora", "nf4", {}), ("lora", "base16", {}), ("full", "bf16", {}),
-                     ("full", "mixed", {"precision": "mixed"}))
-METHODS = ("full", "lora", "qlora")
-_GIB = 1 << 30
-
-
-def class_members(label: str) -> list[str]:
-    """The catalogue's cards of a class, smallest reported memory first."""
-    _label, lo, hi, kinds = next(c for c in GPU_CLASSES if c[0] == label)
-    found = [g for g in GPUS.values() if lo <= g.memory_bytes / _GIB <= hi and g.klass in kinds]
-    return [g.id for g in sorted(found, key=lambda g: (g.memory_bytes, g.name))]
-
-
-def class_card(label: str) -> str:
-    """The card a class is checked on: its smallest member."""
-    return class_members(label)[0]
-
 
 def render_table(s: Strings, marker: Marker, article: dict[str, Any], where: str) -> Html:
-    """A table starts from the article's shared assumptions (else TABLE_ASSUMPTIONS), then the marker's own keys;
-    its caption lists the assumptions it used."""
-    assumptions = {**TABLE_ASSUMPTIONS, **article, **marker.attrs}
-    method = marker.options.get("method", "full")
-    said = _assumed(s, article, marker.attrs, assumptions, lora=marker.name != "needs-by-size" or method != "full")
-    if marker.name == "needs-by-size":
-        return _needs_by_size(s, method, assumptions, said, where)
-    if marker.name == "gpu-memory":
-        return _gpu_memory(s)
-    if marker.name == "decision":
-        return _decision(s, assumptions, said, where)
-    return _gpu_classes(s, assumptions, said, where)
+    return _built(where, lambda ask: table_html_for(s, marker.name or "", marker.options, marker.attrs, article, ask))
 
 
-_LORA_KEYS = ("lora_rank", "lora_targets", "lora_dtype", "lora_dropout")
-
-
-def _assumed(s: Strings, article: dict[str, Any], own: dict[str, Any], assumptions: dict[str, Any],
-             lora: bool) -> Html:
-    """What a table's caption says it assumed: the article's assumptions stated above it, and only the marker's own
-    keys beside them (a full-fine-tuning table leaves the LoRA settings out); without front matter, every key."""
-    if not article:
-        shown = {k: v for k, v in assumptions.items() if lora or k not in _LORA_KEYS}
-        return join(s.get("table.assuming"), " ", describe_assumptions(s, shown), ".")
-    own = {k: v for k, v in own.items() if lora or k not in _LORA_KEYS}
-    if not own:
-        return join(s.get("table.as_above"), ".")
-    return join(s.get("table.as_above_but"), " ", describe_assumptions(s, own), ".")
-
-
-def _fit_cell(s: Strings, r: dict[str, Any]) -> Html:
-    """The verdict of one estimate, with its share of the card: "✓ comfortable 58%"."""
-    return el("span", {"class": "calc-fitcell"}, verdict_html(s, r["gpu"]["verdict"]), " ",
-              el("span", {"class": "calc-fitcell__share"}, ltr(fmt_percent(r["gpu"]["share_of_memory"], 0))))
-
-
-def _needs_by_size(s: Strings, method: str, assumptions: dict[str, Any], said: Html, where: str) -> Html:
-    if method not in METHODS:
-        raise PluginError(f"{where}: calc:table needs-by-size method must be one of {METHODS}")
-    card = GPUS[TABLE_CARD]
-    heads = [setup_label(n, "80 GB") for n in TABLE_COUNTS]
-    head = [el("th", {"scope": "col"}, s.get("table.size"))] + [el("th", {"scope": "col"}, h) for h in heads]
-    body = []
-    for label, model in TABLE_SIZES:
-        cells = []
-        for n, h in zip(TABLE_COUNTS, heads):
-            r = compute.checked({**assumptions, "model": model, "method": method, "gpu": TABLE_CARD, "num_gpus": n,
-                                 "sharding": "zero3" if n > 1 else "none", "include": []}, where)
-            cells.append(el("td", {"data-gpus": n, "data-label": plain_text(h)},
-                            bytes_html(r["peak_bytes_per_gpu"], "peak_bytes_per_gpu"), " ", _fit_cell(s, r)))
-        body.append(el("tr", {"data-model": model},
-                       el("th", {"scope": "row"}, ltr(label), " ",
-                          el("span", {"class": "calc-muted calc-rowmodel"}, ltr(MODELS[model].name))), cells))
-    caption = join(filled(s.get("table.needs_title"), {"gpu": card.name,
-                                                       "memory": ltr(size_text(card.memory_bytes, "gib"))}), " ", said)
-    return table_html({"class": "calc-table-figure calc-static", "data-calc-table": "needs-by-size",
-                       "data-method": method}, caption, head, body, "calc-table calc-table--cards")
-
-
-def _largest(s: Strings, method: str, extra: dict[str, Any], gpu: str, assumptions: dict[str, Any],
-             where: str) -> tuple[int | None, list[tuple[str, str, dict[str, Any]]]]:
-    """Per size, the estimate on one card; and the index of the largest size that fits (tight counts)."""
-    cells = []
-    for size, model in TABLE_SIZES:
-        r = compute.checked({**assumptions, **extra, "model": model, "method": method, "gpu": gpu, "include": []},
-                            where)
-        cells.append((size, model, r))
-    fitting = [i for i, (_s, _m, r) in enumerate(cells) if r["gpu"]["verdict"] != "does_not_fit"]
-    return (fitting[-1] if fitting else None), cells
-
-
-def _method_name(s: Strings, method: str, extra: dict[str, Any]) -> Html:
-    return join(s.get(f"table.{method}"), join(" ", el("span", {"class": "calc-muted"}, "(", s.get("table.with_8bit"),
-                                                       ")")) if extra.get("optimizer") == "adamw_8bit" else "")
-
-
-def _gpu_classes(s: Strings, assumptions: dict[str, Any], said: Html, where: str) -> Html:
-    """One row per class, one column per method: the largest size one card of the class holds (its verdict and share)
-    and the next size up; the answer columns come right after the class, and on a phone each row is a card."""
-    names = [_method_name(s, m, extra) for m, extra in TABLE_CLASS_METHODS]
-    head = [el("th", {"scope": "col"}, s.get("table.class"))] + [el("th", {"scope": "col"}, n) for n in names]
-    body = []
-    for label, *_band in GPU_CLASSES:
-        members = class_members(label)
-        if not members:
-            continue
-        gpu = members[0]
-        cells = []
-        for (method, extra), name in zip(TABLE_CLASS_METHODS, names):
-            best, sized = _largest(s, method, extra, gpu, assumptions, where)
-            nxt = (best + 1 if best + 1 < len(sized) else None) if best is not None else 0
-            cells.append(el("td", {"data-method": method, "data-optimizer": extra.get("optimizer"),
-                                   "data-label": plain_text(name)},
-                            _size_cell(s, "best", sized, best), _size_cell(s, "next", sized, nxt)))
-        memory = ltr(size_text(GPUS[gpu].memory_bytes, "gib"))
-        body.append(el("tr", {"data-gpu": gpu, "data-class": label},
-                       el("th", {"scope": "row"}, el("span", {"class": "calc-classname"}, ltr(label)), " ",
-                          el("span", {"class": "calc-muted calc-rowmodel"},
-                             filled(s.get("table.checked_on"), {"gpu": GPUS[gpu].name, "memory": memory}))),
-                       cells))
-    caption = join(s.get("table.gpu_classes_title"), " ", said)
-    return table_html({"class": "calc-table-figure calc-static", "data-calc-table": "gpu-classes"}, caption, head,
-                      body, "calc-table calc-table--cards")
-
-
-def _size_cell(s: Strings, role: str, cells: list[tuple[str, str, dict[str, Any]]], index: int | None) -> Html:
-    if index is None:
-        return el("span", {"class": f"calc-sizecell calc-sizecell--{role}", "data-role": role},
-                  s.get("table.none") if role == "best" else "")
-    size, model, r = cells[index]
-    lead = join(s.get("table.next"), " ") if role == "next" else ""
-    return el("span", {"class": f"calc-sizecell calc-sizecell--{role}", "data-role": role, "data-model": model},
-              lead, el("b", {}, ltr(size)), " ", _fit_cell(s, r))
-
-
-def _gpu_memory(s: Strings) -> Html:
-    """Every card of the catalogue by the memory its driver reports, smallest first, beside the size it is sold as:
-    a strip of bars drawn from the catalogue, so a new card appears by itself."""
-    cards = sorted(GPUS.values(), key=lambda g: (g.memory_bytes, g.name))
-    top = max(g.memory_bytes for g in cards)
-    classes = {gpu: label for label, *_b in GPU_CLASSES for gpu in class_members(label)}
-    rows = []
-    for g in cards:
-        share = g.memory_bytes / top * 100
-        label = classes.get(g.id)
-        rows.append(el("li", {"class": "calc-strip__row", "data-gpu": g.id, "data-class": label,
-                              "data-value": g.memory_bytes, "style": f"--calc-w: {share:.2f}%"},
-                       el("span", {"class": "calc-strip__name"}, ltr(g.name)),
-                       el("span", {"class": "calc-strip__bar", "aria-hidden": "true"}),
-                       el("span", {"class": "calc-strip__value"}, ltr(size_text(g.memory_bytes, "gib")),
-                          join(" ", el("span", {"class": "calc-muted"}, "(", filled(s.get("table.class_of"),
-                                                                                  {"label": ltr(label)}), ")"))
-                          if label else "")))
-    return el("figure", {"class": "calc-table-figure calc-static calc-strip", "data-calc-table": "gpu-memory"},
-              el("figcaption", {"class": "calc-table-caption"}, s.get("table.gpu_memory_title")),
-              el("ol", {"class": "calc-strip__rows"}, rows))
-
-
-def _smallest_class_setup(method: str, extra: dict[str, Any], model: str, assumptions: dict[str, Any],
-                          where: str) -> tuple[str, str, int, dict[str, Any]] | None:
-    """The smallest setup among the classes' cards (fewest cards, then fewest GiB: one card is simpler and faster to
-    run than several) that holds the run comfortably: (class, card, count, estimate), or None."""
-    options = []
-    for label, *_band in GPU_CLASSES:
-        members = class_members(label)
-        if members:
-            options += [(n * GPUS[members[0]].memory_bytes, n, label, members[0]) for n in TABLE_COUNTS]
-    for _total, n, label, gpu in sorted(options, key=lambda o: (o[1], o[0])):
-        r = compute.checked({**assumptions, **extra, "model": model, "method": method, "gpu": gpu, "num_gpus": n,
-                             "sharding": "zero3" if n > 1 else "none", "include": []}, where)
-        if r["gpu"]["verdict"] == "comfortable":
-            return label, gpu, n, r
-    return None
-
-
-def _decision(s: Strings, assumptions: dict[str, Any], said: Html, where: str) -> Html:
-    """Method -> precision -> card class on one screen, drawn as a tree of nested lists (no script, no picture): each
-    method holds its precisions, and each precision ends, per model size, in the smallest setup of the guide's
-    classes that holds the run comfortably, computed when the page is built. calc.css draws the boxes and arrows
-    with logical properties, so the chart mirrors in Arabic and stacks on a phone; the arrows are decoration only
-    (their alternative text is empty), a screen reader reads the lists."""
-    methods: dict[str, list[Html]] = {}
-    for method, precision, extra in DECISION_BRANCHES:
-        answers = []
-        for size, model in TABLE_SIZES:
-            found = _smallest_class_setup(method, extra, model, assumptions, where)
-            if found is None:
-                answers.append(el("li", {"class": "calc-decision__answer", "data-model": model},
-                                  el("b", {}, ltr(size)), " ", s.get("table.decision_none")))
-                continue
-            label, gpu, n, r = found
-            answers.append(el("li", {"class": "calc-decision__answer", "data-model": model, "data-gpu": gpu,
-                                     "data-num-gpus": n, "data-class": label},
-                              el("b", {}, ltr(size)), " ",
-                              filled(s.get("table.decision_answer_one" if n == 1 else "table.decision_answer"), {
-                                  "class": ltr(label), "cards": counted(s, "cards", n), "gpu": ltr(GPUS[gpu].name),
-                                  "share": ltr(fmt_percent(r["gpu"]["share_of_memory"], 0))})))
-        methods.setdefault(method, []).append(
-            el("li", {"class": "calc-decision__branch", "data-method": method, "data-precision": precision},
-               el("p", {"class": "calc-decision__step calc-decision__step--precision"},
-                  s.get(f"table.decision.{precision}")),
-               el("ul", {"class": "calc-decision__answers"}, answers)))
-    tree = [el("li", {"class": "calc-decision__method", "data-method": method},
-               el("p", {"class": "calc-decision__step calc-decision__step--method"}, s.get(f"table.decision.{method}")),
-               el("ol", {"class": "calc-decision__precisions"}, branches))
-            for method, branches in methods.items()]
-    caption = join(s.get("table.decision_title"), " ", said)
-    return el("figure", {"class": "calc-table-figure calc-static calc-decision", "data-calc-table": "decision"},
-              el("figcaption", {"class": "calc-table-caption"}, caption),
-              el("ol", {"class": "calc-decision__methods"}, tree))
-
-
-# ---------------------------------------------------------------------------------------------------------------
-# Inline figures: <!-- calc:value out=… --> (what each figure is and how it reads: calculator/page/figures.py)
-# ---------------------------------------------------------------------------------------------------------------
 def render_value(s: Strings, marker: Marker, article: dict[str, Any], where: str) -> Html:
-    out = marker.options["out"]
-    fig = figure(out)
-    if fig is None:
-        raise PluginError(f"{where}: calc:value out={out!r} is not one of {figure_names()}")
-    needs = fig.needs
-    request = {**article, **marker.attrs}
-    if "gpu" in needs and not request.get("gpu"):
-        raise PluginError(f"{where}: calc:value out={out} needs gpu=… (in the marker or the front matter)")
-    request["include"] = [n for n in needs if n != "gpu"]
-    if "model" not in request and out in CARD_FIGURES:
-        request["model"] = next(iter(MODELS))     # a card's datasheet figure reads the card only, never the model
-    if "model" not in request:
-        raise PluginError(f"{where}: calc:value needs model=… (in the marker or the front matter)")
-    answer = compute.checked(request, where)
-    unit = marker.options.get("unit", fig.unit)
-    if unit not in ("gb", "gib"):
-        raise PluginError(f"{where}: calc:value unit must be gb or gib")
-    to = marker.options.get("to")
-    try:
-        if to:    # told as a change: the marker's request, then the same with its ``to.`` keys
-            return change_html(s, out, answer, compute.checked({**request, **to}, where), unit,
-                               marker.options.get("digits"))
-        return figure_html(s, out, answer, unit, marker.options.get("digits"))
-    except FigureUnavailable as exc:
-        raise PluginError(f"{where}: calc:value out={out}: {exc}") from exc
+    return _built(where, lambda ask: value_html(s, marker.options, marker.attrs, article, ask))
 
 
 def render_assumptions(s: Strings, article: dict[str, Any], where: str) -> Html:
-    if not article:
-        raise PluginError(f"{where}: <!-- calc:assumptions --> needs a `calc:` mapping in the front matter")
-    return el("p", {"class": "calc-assumptions", "data-calc-assumptions": True}, s.get("out.assumptions_intro"),
-              s.get("out.colon"), describe_assumptions(s, article), ".")
+    return _built(where, lambda ask: assumptions_html(s, article))
 
 
-# ---------------------------------------------------------------------------------------------------------------
-# Ready configs: <!-- calc:config target=… --> (calculator/page/run.py config_block)
-# ---------------------------------------------------------------------------------------------------------------
 def render_config(s: Strings, marker: Marker, article: dict[str, Any], where: str, cid: str) -> Html:
+    """An article's worked example as a framework's ready files (``calculator/page/run.py`` config_block)."""
     from calculator.page.run import config_block
 
     request = {**article, **marker.attrs}
@@ -314,3 +40,13 @@ def render_config(s: Strings, marker: Marker, article: dict[str, Any], where: st
     except InputError as exc:
         raise PluginError(f"{where}: calc:config target={marker.options['target']}: the setup is refused "
                           f"({exc.code}, {exc.field})") from exc
+
+
+def _built(where: str, render: Any) -> Html:
+    """``render(ask)`` with the build's estimator; a marker the page's renderer refuses fails the build."""
+    try:
+        return render(functools.partial(compute.checked, where=where))
+    except StringMissing:
+        raise                        # the plugin names the missing string
+    except PageError as exc:
+        raise PluginError(f"{where}: {exc}") from exc

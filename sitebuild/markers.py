@@ -27,10 +27,10 @@ from mkdocs.exceptions import PluginError
 
 from calculator.inputs import BY_NAME
 from calculator.page import WIDGET_KINDS
+from calculator.page.articles import ARTICLE_TABLES
 
-#: Computed tables and the marker attributes each takes beside request keys.
-TABLES = {"needs-by-size": frozenset({"method"}), "gpu-classes": frozenset(), "gpu-memory": frozenset(),
-          "decision": frozenset()}
+#: Computed tables and the marker attributes each takes beside request keys (calculator/page/articles.py).
+TABLES = {name: table.options for name, table in ARTICLE_TABLES.items()}
 #: Request keys a table sets itself, cell by cell (a marker cannot fix them).
 TABLE_VARIES = frozenset({"model", "method", "gpu", "num_gpus", "sharding"})
 #: Options of ``calc:value`` that are not request keys.

@@ -29,6 +29,7 @@ calculator/inputs.py
 calculator/memory.py
 calculator/models.py
 calculator/page/__init__.py
+calculator/page/articles.py
 calculator/page/figures.py
 calculator/page/form.py
 calculator/page/kinds/__init__.py
