@@ -29,9 +29,8 @@ from mkdocs.plugins import BasePlugin
 from mkdocs.utils import get_relative_url
 
 from calculator.errors import EstimatorError, StringMissing
-from calculator.page import WIDGET_KINDS, render_widget
-from calculator.page.form import TRANSPORT_LIMITS
-from calculator.page.text import Html, Strings, el, join
+from calculator.page import WIDGET_KINDS, render_widget, runtime_head
+from calculator.page.text import Strings
 
 from . import articles, compute, markers, runtime, wheel
 from .calc_assets import check_calc_assets
@@ -139,22 +138,12 @@ class CalcPlugin(BasePlugin[CalcConfig]):
         return "".join(out)
 
     def _head(self, page_url: str, eager: bool, lang: str) -> str:
-        """The runtime's location (from the site root), the size of its core files, the worker's strings file for the
-        page's language, how far calc.js may cut a value before sending it (calculator.page.form.TRANSPORT_LIMITS),
-        and the widgets' module
-        (async: it never holds up the page). ``eager``: the first widget sits above the page's first section
-        heading (the calculator page), so the runtime starts at once instead of waiting for the widget to be laid
-        out and observed."""
+        """The page's runtime config and widgets' module (calculator.page.runtime_head): the runtime's location (from
+        the site root), the size of its core files, the worker's strings file for the page's language."""
         assert self.bundle is not None
-        config = {"pyodide": self.bundle.pyodide_rel, "wheel": self.bundle.wheel_rel,
-                  "bytes": self.bundle.runtime_bytes, "limits": TRANSPORT_LIMITS,
-                  "later": [rel for _, rel in self.bundle.later], "strings": strings_file(lang)[0]}
-        data = json.dumps(config, sort_keys=True).replace("</", "<\\/")
-        return join(
-            el("script", {"type": "application/json", "id": "calc-runtime"}, Html(data)),
-            el("meta", {"name": "calc-start", "content": "eager"}) if eager else "",
-            el("script", {"type": "module", "async": True, "src": get_relative_url("assets/calc/calc.js", page_url)}),
-        )
+        paths = {"pyodide": self.bundle.pyodide_rel, "wheel": self.bundle.wheel_rel, "bytes": self.bundle.runtime_bytes,
+                 "later": [rel for _, rel in self.bundle.later], "strings": strings_file(lang)[0]}
+        return runtime_head(paths, eager, get_relative_url("assets/calc/calc.js", page_url))
 
     def on_post_page(self, output: str, *, page: Any, config: Any) -> str:
         entry = self.pages.get((str(config.theme["language"]), page.url))

@@ -23,7 +23,7 @@ from typing import Any
 
 from .. import api
 from ..errors import InputError
-from .form import picker_options, read_form, readings
+from .form import TRANSPORT_LIMITS, picker_options, read_form, readings
 from .kinds import WIDGET_KINDS, WidgetKind
 from .kinds.estimator import framework_table
 from .messages import FieldError, message_for
@@ -32,7 +32,7 @@ from .search import KINDS as PICKERS, entries as picker_entries, named as picker
 from .run import check_imported, read_paste, render_exports
 from .text import Html, Strings, counted, el, filled, join, plain_text
 
-__all__ = ["Page", "SLICE_MS", "WIDGET_KINDS", "WidgetKind", "render_results", "render_widget"]
+__all__ = ["Page", "SLICE_MS", "WIDGET_KINDS", "WidgetKind", "render_results", "render_widget", "runtime_head"]
 
 
 def render_results(s: Strings, kind: str, state: dict[str, Any], fixed: dict[str, Any] | None = None,
@@ -161,6 +161,20 @@ def render_widget(s: Strings, kind: str, wid: str, state: dict[str, Any], fixed:
                        s.get("out.stale")),
                     el("div", {"class": "calc__fragment", "data-calc-fragment": True}, fragment)),
                  k.tail(s, wid) if k.tail else join()))
+
+
+def runtime_head(paths: dict[str, Any], eager: bool, script_src: str) -> Html:
+    """What a page with widgets adds to its <head>: the runtime's config as JSON (``paths``: where the runtime, the
+    wheel, the later wheels and the strings file lie, and the runtime's size; with how far calc.js may cut a value
+    before sending it, form.TRANSPORT_LIMITS), the eager-start flag, and the widgets' module at ``script_src`` (async:
+    it never holds up the page). ``eager``: the first widget sits above the page's first section heading (the
+    calculator page), so the runtime starts at once instead of waiting for the widget to be laid out and observed."""
+    data = json.dumps({**paths, "limits": TRANSPORT_LIMITS}, sort_keys=True).replace("</", "<\\/")
+    return join(
+        el("script", {"type": "application/json", "id": "calc-runtime"}, Html(data)),
+        el("meta", {"name": "calc-start", "content": "eager"}) if eager else "",
+        el("script", {"type": "module", "async": True, "src": script_src}),
+    )
 
 
 def _numbered(title: str, wid: str) -> str:

@@ -1,0 +1,73 @@
+"""The article tables are drawn by the page's renderer on CPython (calculator/page/articles.py), from the estimator's
+answers: the decision chart's smallest setup is the estimator's one solver (``api.smallest_setup``), which answers
+what asking the estimator setup by setup answers, and the tables read the same in both languages."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from calculator import api
+from calculator.page import articles
+from calculator.page.text import Strings
+from sitebuild.strings import LANGUAGES, calc_strings
+from tests.lazy import OnFirstUse
+
+pytestmark = pytest.mark.unit
+S = OnFirstUse(LANGUAGES, lambda lang: Strings(calc_strings(lang), lang))
+
+
+def _ask(request):
+    out = api.answer(request)
+    assert out["ok"], out
+    return out["result"]
+
+
+def _first_comfortable(request, cards, counts):
+    """Setup by setup, fewest cards first, then least memory: the first one the estimator calls comfortable."""
+    ordered = sorted(((n, api.GPUS[g].memory_bytes, g) for g in cards for n in counts))
+    for n, _memory, gpu in ordered:
+        r = _ask({**request, "gpu": gpu, "num_gpus": n, "sharding": "zero3" if n > 1 else "none"})
+        if r["gpu"]["verdict"] == "comfortable":
+            return gpu, n
+    return None
+
+
+@pytest.mark.parametrize("method, extra, model", [
+    ("qlora", {}, "llama-3.1-70b"), ("lora", {}, "qwen2.5-32b"), ("full", {}, "qwen2.5-14b"),
+    ("full", {"precision": "mixed"}, "llama-3.1-8b"), ("full", {"seq_len": 8192}, "qwen2.5-32b")])
+def test_the_smallest_setup_among_given_cards_is_the_first_comfortable_answer(method, extra, model):
+    cards = tuple(articles.class_card(label) for label, *_band in articles.GPU_CLASSES)
+    request = {**articles.TABLE_ASSUMPTIONS, **extra, "model": model, "method": method, "include": []}
+    found = api.smallest_setup(request, cards, articles.TABLE_COUNTS)["comfortable"]
+    expected = _first_comfortable(request, cards, articles.TABLE_COUNTS)
+    assert (found and (found["gpu"], found["num_gpus"])) == expected
+
+
+def test_the_decision_chart_ends_each_branch_in_the_estimators_smallest_setup():
+    html = articles.table_html_for(S["en"], "decision", {}, {}, {}, _ask)
+    answers = re.findall(r'data-model="([^"]+)" data-gpu="([^"]+)" data-num-gpus="(\d+)"', html)
+    assert len(answers) == len(articles.DECISION_BRANCHES) * len(articles.TABLE_SIZES)
+    first = articles.DECISION_BRANCHES[0]
+    for (_size, model), (shown_model, gpu, n) in zip(articles.TABLE_SIZES, answers):
+        request = {**articles.TABLE_ASSUMPTIONS, **first[2], "model": model, "method": first[0], "include": []}
+        assert (shown_model, gpu, int(n)) == (model, *_first_comfortable(
+            request, [articles.class_card(c[0]) for c in articles.GPU_CLASSES], articles.TABLE_COUNTS))
+
+
+def test_a_needs_table_shows_the_estimators_peak_per_card():
+    html = articles.table_html_for(S["en"], "needs-by-size", {"method": "qlora"}, {}, {}, _ask)
+    shown = [int(v) for v in re.findall(r'data-calc-output="peak_bytes_per_gpu" data-value="(\d+)"', html)]
+    asked = [_ask({**articles.TABLE_ASSUMPTIONS, "model": model, "method": "qlora", "gpu": articles.TABLE_CARD,
+                   "num_gpus": n, "sharding": "zero3" if n > 1 else "none", "include": []})["peak_bytes_per_gpu"]
+             for _size, model in articles.TABLE_SIZES for n in articles.TABLE_COUNTS]
+    assert shown == asked
+
+
+@pytest.mark.parametrize("name", sorted(articles.ARTICLE_TABLES))
+def test_every_table_reads_the_same_figures_in_both_languages(name):
+    options = {"method": "lora"} if name == "needs-by-size" else {}
+    data = {lang: re.findall(r'data-(?:value|gpu|model|num-gpus|class)="([^"]*)"',
+                             articles.table_html_for(S[lang], name, options, {}, {"seq_len": 2048}, _ask))
+            for lang in LANGUAGES}
+    assert data["ar"] and data["ar"] == data["en"]
