@@ -43,10 +43,10 @@ build: install
 serve: build
 	$(PY) -m sitebuild.serve site --host $(HOST) --port $(PORT)
 
-# Rewrite every generated block of the documents (sitebuild/docs.py; CONTRIBUTING.md, "Generated blocks").
+# Rewrite every generated block of the documents (tools/docs.py; CONTRIBUTING.md, "Generated blocks").
 .PHONY: docs
 docs: install
-	$(PY) -m sitebuild.docs
+	$(PY) -m tools.docs
 
 test: install chromium
 	$(PY) -m pytest --durations=15

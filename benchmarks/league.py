@@ -12,7 +12,7 @@ The one home of what ``benchmarks/peers.py`` (peak memory) and ``benchmarks/peer
 * scoring: absolute and signed percentage error per run, and per group (each method, then all) and tool the runs
   supported, median and worst error, runs within each threshold, and our median on exactly that tool's runs;
 * the tables: plain text for the terminal, Markdown in English and Arabic for the documents' generated blocks
-  (``python -m sitebuild.docs`` writes them; each script's ``--markdown`` prints the same text).
+  (``python -m tools.docs`` writes them; each script's ``--markdown`` prints the same text).
 """
 from __future__ import annotations
 

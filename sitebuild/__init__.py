@@ -8,7 +8,8 @@ hook file ``hooks/search.py`` only route MkDocs events here, and keep a build's 
 * ``strings``  the page strings, one table per language (``calculator/strings/<lang>.json``)
 * ``markers``  finding and parsing the ``<!-- calc:… -->`` markers of a page
 * ``compute``  the estimator at build time: cached API calls that fail the build on a rejected request
-* ``articles`` what the build alone computes into an article: tables, inline figures, the assumptions sentence
+* ``articles`` the article markers (tables, inline figures, the assumptions sentence, ready configs) routed to
+  ``calculator.page``, which draws them from ``compute``'s answers
 * ``wheel``    the ``calculator`` wheel the page loads into Pyodide
 * ``runtime``  the bundled Pyodide runtime copied from ``node_modules``
 * ``serve``    the static server of ``make serve`` and the browser tests
@@ -18,7 +19,8 @@ hook file ``hooks/search.py`` only route MkDocs events here, and keep a build's 
 * ``fonts``    the self-hosted fonts copied from ``node_modules``, with their stylesheet
 * ``minify``   the site's own scripts and stylesheets, minified into the built site (esbuild)
 * ``calc_assets``  what calc.css and protocol.mjs must carry for the estimator's vocabularies
-* ``docs``     every generated block of the repository's documents (``python -m sitebuild.docs``, ``make docs``)
 
-The estimator itself (``calculator``) never imports anything from here; this package imports it.
+The estimator itself (``calculator``) never imports anything from here; this package imports it, and draws no markup
+and computes no figure of its own (``tests/unit/test_rooms.py``). The benchmarks and ``tools`` import this package,
+never the other way round.
 """

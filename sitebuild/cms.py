@@ -104,7 +104,7 @@ def is_connected(cms_config: Mapping[str, Any], where: str = "cms/config.yml") -
 # ---------------------------------------------------------------------------------------------------------------
 # Facts mkdocs.yml declares; cms/config.yml must not repeat them (the build writes them into admin/config.yml).
 DERIVED_I18N_KEYS = ("locales", "default_locale")
-# The front-matter mapping of an article's shared estimator assumptions (sitebuild/articles.py reads it): its CMS
+# The front-matter mapping of an article's shared estimator assumptions (sitebuild/markers.py reads it): its CMS
 # field is an object whose fields the build writes, one per key the collection's files use, typed from
 # calculator/inputs.py. Declared in that order, the keys keep their order when the CMS saves a file.
 CALC_FIELD = "calc"

@@ -1,8 +1,8 @@
 """The calculator's MkDocs plugin (``plugins: - calc`` in mkdocs.yml, registered by dev/pyproject.toml's entry point):
 markers in the Markdown become computed figures and widgets; the Python runtime and the estimator wheel are bundled
 into the site. The work itself is in ``sitebuild`` (markers, compute, articles, wheel, runtime) and
-``calculator.page`` (every widget's markup, the same code the page's worker runs); this class only routes the
-events, and keeps what one build needs on itself (Material's plugins' habit), never in module globals.
+``calculator.page`` (every widget's and article table's markup; a widget's is the same code the page's worker
+runs); this class only routes the events, and keeps what one build needs on itself (Material's plugins' habit), never in module globals.
 
 Article tables, inline figures and the assumptions sentence enter the page in ``on_page_content`` (they are
 article text, so search indexes them). Widgets enter in ``on_post_page``, after the search plugin has indexed the

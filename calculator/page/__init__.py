@@ -6,8 +6,9 @@ on every change (``Page.render``), so the page script only swaps the fragment it
 
 The rooms inside, each depending only on those before it: ``text`` (numbers, plurals, escaped markup) -> ``pieces``
 (bytes, verdicts, bars, tables, phrases) -> ``messages`` (refusals in words) -> ``form`` (controls, the model
-fieldset, reading what was typed) -> ``figures`` (inline figures of the articles) -> ``kinds/*`` (one module per
-widget kind) -> this module (the widget shell, the worker's entry point). Nothing here computes memory or time: it
+fieldset, reading what was typed) -> ``figures`` (inline figures of the articles) -> ``articles`` (the article
+tables, inline figures and assumptions sentence, which only the build draws) -> ``kinds/*`` (one module per widget
+kind) -> this module (the widget shell, the worker's entry point). Nothing here computes memory or time: it
 imports the estimator's boundary only (``calculator.api``, the declarations its requests and answers are written in:
 ``inputs``, ``values``, ``vocab``, ``errors``).
 

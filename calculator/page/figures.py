@@ -2,7 +2,7 @@
 ``out=`` names, what the request must include for it, and how each format reads in a sentence (one ``FigureFormat``
 per format: bytes, a count, a share, a number, an integer, a verdict, a fit, a duration, money, a rate, TFLOPS, a
 bandwidth, a setup). The
-site build asks the estimator and places the figure (``sitebuild/articles.py``); the words come from the string tables.
+article's figure is drawn by ``articles.value_html`` with the build's answers; the words come from the string tables.
 
 The templates obey rules that ``tests/unit/test_figure_templates.py`` checks over every verdict pair and every size
 from 1 MB to 1 TB in both languages: a size under 1 GB reads in MB (under 1 GiB in MiB); "bytes per parameter" is

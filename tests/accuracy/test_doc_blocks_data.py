@@ -1,6 +1,6 @@
 """The generated blocks made from the measured data are current, and no figure the benchmarks report is copied by
 hand outside a block, in README.md, CONTRIBUTING.md, ESTIMATOR.md, benchmarks/README.md, cms/README.md or any page
-under docs/ (sitebuild/docs.py: ``hand_copied``).
+under docs/ (tools/docs.py: ``hand_copied``).
 
 The rule, per figure of each benchmark's ``--json`` (accuracy.py, traces.py, time_accuracy.py --loso, peers.py and
 peers_time.py from the peers' committed answers): a median, worst or signed median is matched as printed, with one
@@ -16,7 +16,7 @@ import re
 
 import pytest
 
-from sitebuild import docs
+from tools import docs
 
 pytestmark = pytest.mark.accuracy
 
@@ -25,7 +25,7 @@ BENCHMARKS = ("accuracy", "traces", "throughput", "peers", "peers_time")
 
 def test_blocks_made_from_the_data_are_current():
     stale = docs.stale(("accuracy",))
-    assert not stale, "run `python -m sitebuild.docs` (make docs) to rewrite:\n" + "\n".join(stale)
+    assert not stale, "run `python -m tools.docs` (make docs) to rewrite:\n" + "\n".join(stale)
 
 
 @pytest.mark.parametrize("script", BENCHMARKS)

@@ -4,7 +4,7 @@ Targets: with the shipped coefficients, median |error| <= 8 % over the usable ro
 QLoRA); when each source is scored with coefficients fitted on the other sources only, <= 12 % overall and <= 15 %
 per method (issue 12 set 20 % and 25 % for both; the time model's second pass tightened them).
 
-The rows, their scores and the leave-one-source-out scores are ``sitebuild.docs.throughput_scores()``: the same
+The rows, their scores and the leave-one-source-out scores are ``tools.docs.throughput_scores()``: the same
 cached run the time blocks and the no-hand-copied-figure check read (``tests/accuracy/test_doc_blocks_data.py``),
 so the accuracy tier fits the coefficients with each source held out once per process, not twice.
 """
@@ -27,7 +27,7 @@ from benchmarks.time_accuracy import (
     summarize,
 )
 from calculator.throughput import COEFFICIENTS
-from sitebuild.docs import throughput_scores
+from tools.docs import throughput_scores
 
 pytestmark = pytest.mark.accuracy   # a missing data file fails naming it (benchmarks.require_data), never skips
 

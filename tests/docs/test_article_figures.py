@@ -277,7 +277,7 @@ def test_size_tables_use_the_assumptions_of_the_prose(built_site, lang):
                 assert cell["verdict"] == want["gpu"]["verdict"]
 
 
-#: The guide's sizes (sitebuild/articles.py TABLE_SIZES), written out here so that the test does not read them back.
+#: The guide's sizes (calculator/page/articles.py TABLE_SIZES), written out here so that the test does not read them back.
 GUIDE_SIZES = ["llama-3.1-8b", "qwen2.5-14b", "qwen2.5-32b", "llama-3.1-70b"]
 #: The classes by the memory their cards report (GiB): the band each class label stands for.
 CLASS_BANDS = {"24 GB": (20, 26), "32 GB": (30, 34), "48 GB": (44, 50), "80 GB": (78, 82), "141 GB": (135, 150),

@@ -1,16 +1,16 @@
-"""The documents' generated blocks (sitebuild/docs.py): one marker syntax, one registry, one command. Here what
+"""The documents' generated blocks (tools/docs.py): one marker syntax, one registry, one command. Here what
 needs no measured data: every marker names a known block, the blocks made from the code alone are current, the
 generator rewrites only block bodies and refuses what it cannot honour, and the rule that finds a figure copied by
 hand. The blocks made from the measured data, and the hand-copied figures in today's documents, are checked in
 tests/accuracy/test_doc_blocks_data.py; the speed blocks (this machine's figures) only by
-``python -m sitebuild.docs --with-speed``.
+``python -m tools.docs --with-speed``.
 """
 from __future__ import annotations
 
 import pytest
 
 from calculator.inputs import INPUTS
-from sitebuild import docs
+from tools import docs
 
 pytestmark = pytest.mark.unit
 
@@ -28,7 +28,7 @@ def test_every_marker_is_a_known_block_and_every_block_is_used():
 
 def test_blocks_made_from_the_code_are_current():
     stale = docs.stale(("unit",))
-    assert not stale, "run `python -m sitebuild.docs` (make docs) to rewrite:\n" + "\n".join(stale)
+    assert not stale, "run `python -m tools.docs` (make docs) to rewrite:\n" + "\n".join(stale)
 
 
 def test_estimator_md_lists_every_request_key():

@@ -1,4 +1,4 @@
-"""The calculator markers of a page: parsed by sitebuild.markers, computed by sitebuild.articles, and placed by the
+"""The calculator markers of a page: parsed by sitebuild.markers, drawn by calculator.page.articles, and placed by the
 MkDocs plugin (sitebuild/plugin.py), which fails the build on anything it cannot honour."""
 from __future__ import annotations
 

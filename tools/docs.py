@@ -1,10 +1,10 @@
 """Every generated block of the repository's documents, written by one command.
 
-    python -m sitebuild.docs                 # rewrite every block (``make docs``), and calculator/evidence.py from
+    python -m tools.docs                 # rewrite every block (``make docs``), and calculator/evidence.py from
                                              # the measured speeds; about two minutes: the time blocks fit the time
                                              # coefficients once per source held out
-    python -m sitebuild.docs --check         # write nothing; list the stale blocks, exit 1 if there is one
-    python -m sitebuild.docs --with-speed    # also measure the speed blocks again, on this machine
+    python -m tools.docs --check         # write nothing; list the stale blocks, exit 1 if there is one
+    python -m tools.docs --with-speed    # also measure the speed blocks again, on this machine
 
 A block is what lies between the lines ``<!-- generated:begin NAME [ARG ...] -->`` and ``<!-- generated:end NAME -->``
 (each a line of its own) in one of ``DOCUMENTS``; ``BLOCKS`` maps each name to the function that writes it (in the document's language: an Arabic
@@ -358,7 +358,7 @@ BLOCKS: dict[str, Block] = {b.name: b for b in (
     Block("time-league", "accuracy", time_league, "the time league table (benchmarks/peers_time.py --markdown)",
           ("en", "ar")),
     Block("targets", "unit", targets, "every benchmark's targets, from its TARGETS"),
-    Block("block-list", "unit", block_list, "this list of blocks (sitebuild/docs.py BLOCKS)"),
+    Block("block-list", "unit", block_list, "this list of blocks (tools/docs.py BLOCKS)"),
     Block("page-speed", "speed", page_speed, "the output of benchmarks/page.py"),
     Block("estimator-speed", "speed", estimator_speed, "the output of benchmarks/estimator_speed.py"),
 )}
@@ -536,7 +536,7 @@ def write(tiers: Iterable[str], log=sys.stdout) -> list[Path]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m sitebuild.docs", description=__doc__.split("\n\n")[0],
+    p = argparse.ArgumentParser(prog="python -m tools.docs", description=__doc__.split("\n\n")[0],
                                 epilog="blocks: " + "; ".join(f"{b.name} ({b.tier}): {b.about}"
                                                                for b in BLOCKS.values()))
     p.add_argument("--check", action="store_true", help="write nothing; list the stale blocks (exit 1 if any)")
@@ -568,7 +568,7 @@ def _run(tiers: tuple[str, ...], *, check: bool) -> int:
             print(f"stale: {line}")
         for line in copied:
             print(f"copied by hand: {line}")
-        print(f"{len(found)} stale block(s) (`python -m sitebuild.docs` rewrites them), {len(copied)} figure(s) "
+        print(f"{len(found)} stale block(s) (`python -m tools.docs` rewrites them), {len(copied)} figure(s) "
               "copied by hand outside a block")
         return 1 if found or copied else 0
     write(tiers)
