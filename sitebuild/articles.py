@@ -4,12 +4,12 @@ build's estimator (``compute.checked``); what the renderer refuses fails the bui
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import Any, Callable
 
 from mkdocs.exceptions import PluginError
 
 from calculator.errors import InputError, PageError, StringMissing
-from calculator.page.articles import assumptions_html, table_html_for, value_html
+from calculator.page.articles import Ask, assumptions_html, table_html_for, value_html
 from calculator.page.text import Html, Strings
 
 from . import compute
@@ -42,7 +42,7 @@ def render_config(s: Strings, marker: Marker, article: dict[str, Any], where: st
                           f"({exc.code}, {exc.field})") from exc
 
 
-def _built(where: str, render: Any) -> Html:
+def _built(where: str, render: Callable[[Ask], Html]) -> Html:
     """``render(ask)`` with the build's estimator; a marker the page's renderer refuses fails the build."""
     try:
         return render(functools.partial(compute.checked, where=where))

@@ -71,3 +71,17 @@ def test_every_table_reads_the_same_figures_in_both_languages(name):
                              articles.table_html_for(S[lang], name, options, {}, {"seq_len": 2048}, _ask))
             for lang in LANGUAGES}
     assert data["ar"] and data["ar"] == data["en"]
+
+
+def test_what_an_author_wrote_wrong_fails_the_build_naming_the_page():
+    from mkdocs.exceptions import PluginError
+
+    from calculator.errors import PageError
+    from sitebuild import articles as routed, markers
+
+    with pytest.raises(PageError):
+        articles.table_html_for(S["en"], "needs-by-size", {"method": "nope"}, {}, {}, _ask)
+    with pytest.raises(PluginError, match="^docs/x.md: calc:table needs-by-size method"):
+        routed.render_table(S["en"], markers.parse("table needs-by-size method=nope", "x"), {}, "docs/x.md")
+    with pytest.raises(PluginError, match="^docs/x.md: .*needs a `calc:` mapping"):
+        routed.render_assumptions(S["en"], {}, "docs/x.md")
