@@ -56,6 +56,12 @@ test: install chromium
 check: install
 	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -n auto -m "unit or property" -q
 
+# One sha256 of what the deterministic benchmarks print (benchmarks/digest.py): equal before and after a change that
+# must move no figure.
+.PHONY: digest
+digest: install
+	$(PY) -m benchmarks.digest
+
 # The frameworks' field lists the export checks diff against (frameworks/<target>/snapshot.json, committed); run
 # after bumping a pin in frameworks/<target>/requirements.txt.
 snapshots: install
