@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import functools
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,26 +41,29 @@ def _branches(fn: ast.AST) -> int:
     return n
 
 
+@functools.cache
+def parsed(roots: tuple[str, ...] = ROOTS, root: Path = ROOT) -> tuple[tuple[str, ast.Module], ...]:
+    """(path relative to ``root``, syntax tree) of every Python file under ``roots``, read once per process."""
+    return tuple((f.relative_to(root).as_posix(), ast.parse(f.read_text(encoding="utf-8")))
+                 for top in roots for f in sorted((root / top).rglob("*.py")))
+
+
 def functions(roots: tuple[str, ...] = ROOTS, root: Path = ROOT) -> list[Function]:
     """Every function and method under ``roots`` (nested ones too), longest first."""
     rows: list[Function] = []
-    for top in roots:
-        for f in sorted((root / top).rglob("*.py")):
-            rel = f.relative_to(root).as_posix()
-            if "/.venv" in rel or "/venvs/" in rel:
-                continue
+    for rel, tree in parsed(roots, root):
 
-            def visit(node: ast.AST, prefix: str = "", rel: str = rel) -> None:
-                for child in ast.iter_child_nodes(node):
-                    if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                        name = prefix + child.name
-                        rows.append(Function(rel, child.lineno, name, child.end_lineno - child.lineno + 1,
-                                             _branches(child)))
-                        visit(child, name + ".")
-                    elif isinstance(child, ast.ClassDef):
-                        visit(child, prefix + child.name + ".")
+        def visit(node: ast.AST, prefix: str = "", rel: str = rel) -> None:
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    name = prefix + child.name
+                    rows.append(Function(rel, child.lineno, name, child.end_lineno - child.lineno + 1,
+                                         _branches(child)))
+                    visit(child, name + ".")
+                elif isinstance(child, ast.ClassDef):
+                    visit(child, prefix + child.name + ".")
 
-            visit(ast.parse(f.read_text(encoding="utf-8")))
+        visit(tree)
     return sorted(rows, key=lambda r: (-r.lines, r.path, r.line))
 
 

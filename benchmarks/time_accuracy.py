@@ -344,7 +344,8 @@ class Scored:
 
 
 def _estimate(row: Row, k: TimeCoefficients) -> float:
-    assert row.setup is not None and row.gpu is not None
+    if row.setup is None or row.gpu is None:
+        raise ValueError(f"row {row.id}: no setup or GPU to time")
     c = step_counts(row.setup, row.gpu)
     t = step_time(c, row.gpu, k)
     return c.tokens * c.micro_batches / t.step_s

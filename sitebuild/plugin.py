@@ -138,6 +138,13 @@ class CalcPlugin(BasePlugin[CalcConfig]):
                  len(widgets))
         return "".join(out)
 
+    def _bundle(self) -> _Bundle:
+        """The build's runtime and wheel, made in ``on_config``: a page or a build end without it is a plugin error
+        (MkDocs calls ``on_config`` first), not an ``AssertionError`` that ``python -O`` would skip."""
+        if self.bundle is None:
+            raise PluginError("calc: the runtime and wheel were not prepared (on_config did not run)")
+        return self.bundle
+
     def _head(self, page_url: str, eager: bool, lang: str) -> str:
         """The runtime's location (from the site root), the size of its core files, the worker's strings file for the
         page's language, how far calc.js may cut a value before sending it (calculator.page.form.TRANSPORT_LIMITS),
@@ -145,10 +152,10 @@ class CalcPlugin(BasePlugin[CalcConfig]):
         (async: it never holds up the page). ``eager``: the first widget sits above the page's first section
         heading (the calculator page), so the runtime starts at once instead of waiting for the widget to be laid
         out and observed."""
-        assert self.bundle is not None
-        config = {"pyodide": self.bundle.pyodide_rel, "wheel": self.bundle.wheel_rel,
-                  "bytes": self.bundle.runtime_bytes, "limits": TRANSPORT_LIMITS,
-                  "later": [rel for _, rel in self.bundle.later], "strings": strings_file(lang)[0]}
+        bundle = self._bundle()
+        config = {"pyodide": bundle.pyodide_rel, "wheel": bundle.wheel_rel,
+                  "bytes": bundle.runtime_bytes, "limits": TRANSPORT_LIMITS,
+                  "later": [rel for _, rel in bundle.later], "strings": strings_file(lang)[0]}
         data = json.dumps(config, sort_keys=True).replace("</", "<\\/")
         return join(
             el("script", {"type": "application/json", "id": "calc-runtime"}, Html(data)),
@@ -171,11 +178,11 @@ class CalcPlugin(BasePlugin[CalcConfig]):
         return output[:at] + entry.head + output[at:]
 
     def on_post_build(self, *, config: Any) -> None:
-        assert self.bundle is not None
+        bundle = self._bundle()
         site = Path(config.site_dir)
-        runtime.install(site / self.bundle.pyodide_rel)
-        runtime.copy_if_changed(self.bundle.wheel, site / self.bundle.wheel_rel)
-        for path, rel in self.bundle.later:
+        runtime.install(site / bundle.pyodide_rel)
+        runtime.copy_if_changed(bundle.wheel, site / bundle.wheel_rel)
+        for path, rel in bundle.later:
             runtime.copy_if_changed(path, site / rel)
         rel, data = strings_file(str(config.theme["language"]))
         (site / rel).parent.mkdir(parents=True, exist_ok=True)
