@@ -349,7 +349,6 @@ def read_text_file(path: str, limit: int | None = None) -> str:
     are read. ``FileRefused`` with the API's code otherwise: ``missing_field`` (cannot open), ``wrong_type`` (not a
     regular file, not UTF-8), ``too_large``."""
     import os
-    import stat
 
     from .api import MAX_INPUT_CHARS
 

@@ -212,10 +212,6 @@ class Precision(StrEnum):
     FP16 = "fp16"      # a 16-bit dtype only (``half_dtype``): fp16 autocast and QLoRA compute on cards without bf16
 
 
-#: The 16-bit dtypes a setup can compute in (``TrainingSetup.half_dtype``): both 2 bytes, so memory is the same.
-HALF_DTYPES: tuple[Precision, ...] = (Precision.BF16, Precision.FP16)
-
-
 class Optimizer(StrEnum):
     ADAMW_TORCH = "adamw_torch"              # torch.optim.AdamW, foreach (the CUDA default)
     ADAMW_TORCH_FUSED = "adamw_torch_fused"  # torch.optim.AdamW(fused=True)
