@@ -302,7 +302,7 @@ ALL_LINEAR: tuple[str, ...] = LORA_MODULES[:-1]   # PEFT "all-linear" excludes t
 class TrainingSetup:
     """Everything one estimate depends on. Defaults are those documented in ESTIMATOR.md (the common HF stack).
 
-    A setup checks itself (``__post_init__``, so ``dataclasses.replace`` too; ``api.check_setup``): every field
+    A setup checks itself (``__post_init__``, so ``dataclasses.replace`` too; ``inputs.check_setup``): every field
     that is a request key as the API checks that key (an enum field is its Enum, a number of the key's type, finite
     and not below its lowest value), and the model as a pasted config of the same fields would be read. So no
     caller of the typed layer gets a negative or undefined figure: what the API would refuse there raises
@@ -371,9 +371,10 @@ class TrainingSetup:
             SETUP_CHECK[0](self)
 
 
-#: The check every ``TrainingSetup`` runs on itself (``__post_init__``): ``calculator.api.check_setup``, installed
-#: when the package is imported (``calculator/__init__`` imports the API first, so no setup is ever made without
-#: it). It lives there because it reads the input table and the config reader, which both import this module.
+#: The check every ``TrainingSetup`` runs on itself (``__post_init__``): ``calculator.inputs.check_setup``, installed
+#: when the input table is imported (every module that makes setups from outside data imports it, and
+#: ``calculator/__init__`` imports the API, which does, first). It lives there because it reads the input table and,
+#: for the model, the config reader, which both import this module.
 SETUP_CHECK: list[Callable[[TrainingSetup], None]] = []
 
 
