@@ -41,9 +41,13 @@ def _branches(fn: ast.AST) -> int:
     return n
 
 
-@functools.cache
 def parsed(roots: tuple[str, ...] = ROOTS, root: Path = ROOT) -> tuple[tuple[str, ast.Module], ...]:
     """(path relative to ``root``, syntax tree) of every Python file under ``roots``, read once per process."""
+    return _parsed(tuple(roots), Path(root))
+
+
+@functools.cache
+def _parsed(roots: tuple[str, ...], root: Path) -> tuple[tuple[str, ast.Module], ...]:
     return tuple((f.relative_to(root).as_posix(), ast.parse(f.read_text(encoding="utf-8")))
                  for top in roots for f in sorted((root / top).rglob("*.py")))
 

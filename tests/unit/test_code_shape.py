@@ -33,7 +33,7 @@ def asserts(roots: tuple[str, ...] | None = None, root: Path | None = None) -> l
                 found.append((rel, child.lineno, where))
             visit(child, rel, child.name if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)) else where)
 
-    for rel, tree in (parsed(roots, root) if roots else parsed()):
+    for rel, tree in (parsed(roots, root) if roots else parsed()):   # parsed() and parsed(ROOTS, ROOT): one read
         visit(tree, rel, "<module>")
     return found
 
