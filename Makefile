@@ -54,7 +54,20 @@ test: install chromium
 # One worker per core (pytest-xdist): the fast tiers are ~1,550 independent, CPU-bound tests. Python's bytecode cache
 # stays on even where the environment turns it off (PYTHONDONTWRITEBYTECODE): each worker imports every test module.
 check: install
-	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -n auto -m "unit or property" -q
+	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -n auto -m "(unit or property) and not slow" -q
+
+# Copies of 6 lines or more between two files (pylint's duplicate-code; comments, docstrings, imports and signatures
+# ignored): CONTRIBUTING.md, "Copies", names the pairs that stay.
+.PHONY: duplicates
+duplicates: install
+	$(PY) -m pylint --disable=all --enable=duplicate-code --min-similarity-lines=6 --score=no \
+	  calculator sitebuild benchmarks frameworks
+
+# One sha256 of what the deterministic benchmarks print (benchmarks/digest.py): equal before and after a change that
+# must move no figure.
+.PHONY: digest
+digest: install
+	$(PY) -m benchmarks.digest
 
 # The frameworks' field lists the export checks diff against (frameworks/<target>/snapshot.json, committed); run
 # after bumping a pin in frameworks/<target>/requirements.txt.

@@ -48,7 +48,8 @@ def main(argv: list[str] | None = None) -> None:
     print(f"{platform.python_implementation()} {platform.python_version()}, {args.repeat} calls each")
     for label, request in REQUESTS.items():
         text = json.dumps(request)
-        assert json.loads(api.answer_text(text))["ok"]
+        if not json.loads(api.answer_text(text))["ok"]:
+            raise RuntimeError(f"{label}: the estimator refused the benchmark's request")
         for when, clear in (("first time", True), ("again", False)):
             times = []
             for _ in range(args.repeat):

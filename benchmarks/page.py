@@ -47,6 +47,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 from sitebuild.serve import serve_in_thread
@@ -267,7 +268,8 @@ def open_run_it(page, site: Path, base: str) -> dict:
                            timeout=120_000)
     shown = page.evaluate("performance.now()")
     page.remove_listener("request", listen)
-    assert section.get_attribute("data-calc-run-state") == "ready", "Run it failed"
+    if section.get_attribute("data-calc-run-state") != "ready":
+        raise RuntimeError("Run it failed")
     files = [site / url[len(base):].split("?")[0] for url in asked if url.startswith(base)]
     return {"open_ms": shown - start, "files": [f.name for f in files if f.is_file()],
             "bytes": sum(f.stat().st_size for f in files if f.is_file())}
@@ -294,6 +296,156 @@ def admin_size(site: Path) -> dict:
             "gzip_bytes": sum(len(gzip.compress(p.read_bytes(), 6)) for p in files)}
 
 
+class _Browser:
+    """The benchmark's Chromium: a fresh profile per visit, kept off the network unless ``guarded`` is False (the
+    admin run routes its own requests), closed and removed when the visit ends."""
+
+    def __init__(self, playwright, chromium: str, args: list[str]) -> None:
+        self.playwright, self.chromium, self.args = playwright, chromium, args
+
+    @contextmanager
+    def profile(self, guarded: bool = True):
+        folder = Path(tempfile.mkdtemp(prefix="calc-bench-profile-"))
+        ctx = self.playwright.chromium.launch_persistent_context(
+            str(folder), executable_path=self.chromium, args=self.args, headless=True,
+            viewport={"width": 1280, "height": 800})
+        if guarded:
+            def route(r):
+                if r.request.url.startswith(("http://127.0.0.1", "data:", "blob:")):
+                    r.continue_()
+                else:
+                    r.abort()
+            ctx.route("**/*", route)
+        try:
+            yield ctx
+        finally:
+            ctx.close()
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _ready(page, expression: str, what: str) -> None:
+    """Raise unless the page's ``expression`` reads "ready" (a failed start is no figure)."""
+    if page.evaluate(expression) != "ready":
+        raise RuntimeError(f"{what} failed")
+
+
+def _bare_ready_ms(browser: _Browser, base: str) -> float:
+    """Bare Pyodide's start, cold profile."""
+    with browser.profile() as ctx:
+        page = ctx.new_page()
+        page.goto(base + "_bench/bare.html")
+        page.wait_for_function("document.documentElement.dataset.bare", timeout=120_000)
+        _ready(page, "document.documentElement.dataset.bare", "bare Pyodide")
+        return mark(page, "bare:ready")
+
+
+def _startups(browser: _Browser, site: Path, base: str, runs: int, changes: int) -> dict:
+    """Bare Pyodide and the calculator page, ``runs`` times: cold (the first page), an article (the second page),
+    the calculator again (the reload, the warm figure), one profile per run; the recalculation in the first run."""
+    figures: dict = {}
+    bare, cold, warm, run_it = [], [], [], []
+    visits: dict[str, list[dict]] = {"first": [], "second": [], "reload": []}
+    for _ in range(runs):
+        bare.append(_bare_ready_ms(browser, base))
+        with browser.profile() as ctx:
+            page = ctx.new_page()
+            for name, path in (("first", "en/calculator/"), ("second", "en/articles/vram-guide/"),
+                               ("reload", "en/calculator/")):
+                page.goto(base + path, wait_until="domcontentloaded")
+                page.locator("[data-calc-root]").first.scroll_into_view_if_needed()
+                page.wait_for_function("['ready', 'failed'].includes(document.documentElement.dataset.calcRuntime)",
+                                       timeout=120_000)
+                _ready(page, "document.documentElement.dataset.calcRuntime", "calculator")
+                visits[name].append(visit(page))
+                if name == "first":
+                    cold.append(mark(page, "calc:ready"))
+                    # A reader stays on the first page a while; the worker writes its snapshot (~31 MB into
+                    # IndexedDB) after "ready", and leaving at once would kill that write and make the second page
+                    # start Python again. Wait until the snapshot is stored (or 30 s).
+                    wait_until_stored(page)
+                elif name == "reload":
+                    warm.append(mark(page, "calc:ready"))
+                    run_it.append(open_run_it(page, site, base))
+                if name != "reload":
+                    page.goto("about:blank")
+            if len(cold) == 1:
+                result = page.evaluate(RECALC_JS, {"n": changes})
+                figures["recalc_ms"] = {
+                    "median": statistics.median(result["times"]), "p95": percentile(result["times"], 0.95),
+                    "worker_median": statistics.median(result["worker"]),
+                    "worker_p95": percentile(result["worker"], 0.95), "changes": changes,
+                    "python_median": statistics.median(result["python"]),
+                    "refused": result["skipped"],
+                }
+    figures["bare_ready_ms"] = statistics.median(bare)
+    figures["calc_ready_cold_ms"] = statistics.median(cold)
+    figures["calc_ready_warm_ms"] = statistics.median(warm)
+    figures["run_it"] = {"open_ms": statistics.median(r["open_ms"] for r in run_it),
+                         "bytes": statistics.median(r["bytes"] for r in run_it),
+                         "files": run_it[0]["files"], "samples": run_it}
+    figures["samples"] = {"bare": bare, "cold": cold, "warm": warm}
+    figures["visits"] = {name: summarise(v) for name, v in visits.items()}
+    return figures
+
+
+def _change_python_ms(browser: _Browser, base: str) -> dict:
+    """Python time per widget change, every widget of every page (one warm profile: the runtime is cached)."""
+    seen: list[dict] = []
+    with browser.profile() as ctx:
+        page = ctx.new_page()
+        for path in WIDGET_PAGES:
+            page.goto(base + path)
+            for root in page.locator("[data-calc-root]").all():
+                root.scroll_into_view_if_needed()      # the runtime starts when a widget comes near the view
+                root.page.wait_for_function("r => r.dataset.calcState === 'ready'", arg=root.element_handle(),
+                                            timeout=120_000)
+                seen += root.evaluate(CHANGES_JS)
+    out = {}
+    for kind in sorted({c["kind"] for c in seen}):
+        mine = [c for c in seen if c["kind"] == kind]
+        worst = max(mine, key=lambda c: c["python"])
+        longest = max(mine, key=lambda c: c["longest"])
+        out[kind] = {
+            "changes": len(mine), "median": statistics.median(c["python"] for c in mine),
+            "worst": worst["python"], "worst_change": worst["change"],
+            "longest_call": longest["longest"], "longest_change": longest["change"]}
+    return out
+
+
+def _article_bytes(browser: _Browser, base: str) -> dict:
+    """Bytes an article page transfers before any widget starts (fresh profile, reader at the top)."""
+    out = {}
+    for path in ARTICLE_PAGES:
+        with browser.profile() as ctx:
+            page = ctx.new_page()
+            page.goto(base + path, wait_until="networkidle")
+            state = page.evaluate("document.documentElement.dataset.calcRuntime")
+            out[path] = {"bytes": transferred(page), "runtime": state}
+    return out
+
+
+def _admin(browser: _Browser, site: Path, base: str) -> dict:
+    """The admin app: its sign-in screen, then an editing session in its sandbox (the in-browser test backend the
+    site ships with; a fresh profile, so the admin copies the site's pages into it first)."""
+    figures = admin_size(site)
+    off_host: list[str] = []
+    on_host = ("http://127.0.0.1", "data:", "blob:")
+    with browser.profile(guarded=False) as ctx:
+        ctx.route("**/*", lambda r: r.continue_() if r.request.url.startswith(on_host)
+                  else (off_host.append(r.request.url), r.abort()))
+        page = ctx.new_page()
+        page.goto(base + "admin/", wait_until="networkidle")
+        figures["signin_bytes"] = transferred(page)
+        page.get_by_role("button", name=ADMIN_SANDBOX_LABEL).click()
+        page.goto(base + "admin/#/collections/articles/entries/vram-guide")
+        page.locator('input[lang="en"]').first.wait_for()
+        page.wait_for_load_state("networkidle")
+        figures["session_bytes"] = transferred(page)
+        figures["session_requests"] = page.evaluate("performance.getEntriesByType('resource').length + 1")
+        figures["off_host_requests"] = len(off_host)
+    return figures
+
+
 def run(site: Path, runs: int, changes: int) -> dict:
     from playwright.sync_api import sync_playwright
 
@@ -308,134 +460,11 @@ def run(site: Path, runs: int, changes: int) -> dict:
     figures: dict = {"pyodide": version, "runs": runs}
     try:
         with sync_playwright() as p:
-            def fresh_profile():
-                profile = Path(tempfile.mkdtemp(prefix="calc-bench-profile-"))
-                ctx = p.chromium.launch_persistent_context(str(profile), executable_path=chromium, args=args,
-                                                           headless=True, viewport={"width": 1280, "height": 800})
-                return ctx, profile
-
-            def guard(ctx):
-                def route(r):
-                    if r.request.url.startswith(("http://127.0.0.1", "data:", "blob:")):
-                        r.continue_()
-                    else:
-                        r.abort()
-                ctx.route("**/*", route)
-
-            bare, cold, warm, run_it = [], [], [], []
-            visits: dict[str, list[dict]] = {"first": [], "second": [], "reload": []}
-            for _ in range(runs):
-                # Bare Pyodide, cold profile.
-                ctx, profile = fresh_profile()
-                guard(ctx)
-                page = ctx.new_page()
-                page.goto(base + "_bench/bare.html")
-                page.wait_for_function("document.documentElement.dataset.bare", timeout=120_000)
-                assert page.evaluate("document.documentElement.dataset.bare") == "ready", "bare Pyodide failed"
-                bare.append(mark(page, "bare:ready"))
-                ctx.close()
-                shutil.rmtree(profile, ignore_errors=True)
-                # The calculator page: cold (the first page), an article (the second page), the calculator again
-                # (the reload, the warm figure), one profile.
-                ctx, profile = fresh_profile()
-                guard(ctx)
-                page = ctx.new_page()
-                for name, path in (("first", "en/calculator/"), ("second", "en/articles/vram-guide/"),
-                                   ("reload", "en/calculator/")):
-                    page.goto(base + path, wait_until="domcontentloaded")
-                    page.locator("[data-calc-root]").first.scroll_into_view_if_needed()
-                    page.wait_for_function("['ready', 'failed'].includes(document.documentElement.dataset.calcRuntime)",
-                                           timeout=120_000)
-                    assert page.evaluate("document.documentElement.dataset.calcRuntime") == "ready", "calculator failed"
-                    visits[name].append(visit(page))
-                    if name == "first":
-                        cold.append(mark(page, "calc:ready"))
-                    elif name == "reload":
-                        warm.append(mark(page, "calc:ready"))
-                        run_it.append(open_run_it(page, site, base))
-                    if name == "first":
-                        # A reader stays on the first page a while; the worker writes its snapshot (~31 MB into
-                        # IndexedDB) after "ready", and leaving at once would kill that write and make the second
-                        # page start Python again. Wait until the snapshot is stored (or 30 s).
-                        wait_until_stored(page)
-                    if name != "reload":
-                        page.goto("about:blank")
-                if len(cold) == 1:
-                    result = page.evaluate(RECALC_JS, {"n": changes})
-                    figures["recalc_ms"] = {
-                        "median": statistics.median(result["times"]), "p95": percentile(result["times"], 0.95),
-                        "worker_median": statistics.median(result["worker"]),
-                        "worker_p95": percentile(result["worker"], 0.95), "changes": changes,
-                        "python_median": statistics.median(result["python"]),
-                        "refused": result["skipped"],
-                    }
-                ctx.close()
-                shutil.rmtree(profile, ignore_errors=True)
-            figures["bare_ready_ms"] = statistics.median(bare)
-            figures["calc_ready_cold_ms"] = statistics.median(cold)
-            figures["calc_ready_warm_ms"] = statistics.median(warm)
-            figures["run_it"] = {"open_ms": statistics.median(r["open_ms"] for r in run_it),
-                                 "bytes": statistics.median(r["bytes"] for r in run_it),
-                                 "files": run_it[0]["files"], "samples": run_it}
-            figures["samples"] = {"bare": bare, "cold": cold, "warm": warm}
-            figures["visits"] = {name: summarise(v) for name, v in visits.items()}
-
-            # Python time per widget change, every widget of every page (one warm profile: the runtime is cached).
-            ctx, profile = fresh_profile()
-            guard(ctx)
-            page = ctx.new_page()
-            seen: list[dict] = []
-            for path in WIDGET_PAGES:
-                page.goto(base + path)
-                for root in page.locator("[data-calc-root]").all():
-                    root.scroll_into_view_if_needed()      # the runtime starts when a widget comes near the view
-                    root.page.wait_for_function("r => r.dataset.calcState === 'ready'", arg=root.element_handle(),
-                                                timeout=120_000)
-                    seen += root.evaluate(CHANGES_JS)
-            figures["change_python_ms"] = {}
-            for kind in sorted({c["kind"] for c in seen}):
-                mine = [c for c in seen if c["kind"] == kind]
-                worst = max(mine, key=lambda c: c["python"])
-                longest = max(mine, key=lambda c: c["longest"])
-                figures["change_python_ms"][kind] = {
-                    "changes": len(mine), "median": statistics.median(c["python"] for c in mine),
-                    "worst": worst["python"], "worst_change": worst["change"],
-                    "longest_call": longest["longest"], "longest_change": longest["change"]}
-            ctx.close()
-            shutil.rmtree(profile, ignore_errors=True)
-
-            # Bytes an article page transfers before any widget starts (fresh profile, reader at the top).
-            figures["article_bytes"] = {}
-            for path in ARTICLE_PAGES:
-                ctx, profile = fresh_profile()
-                guard(ctx)
-                page = ctx.new_page()
-                page.goto(base + path, wait_until="networkidle")
-                state = page.evaluate("document.documentElement.dataset.calcRuntime")
-                figures["article_bytes"][path] = {"bytes": transferred(page), "runtime": state}
-                ctx.close()
-                shutil.rmtree(profile, ignore_errors=True)
-
-            # The admin app: its sign-in screen, then an editing session in its sandbox (the in-browser test backend
-            # the site ships with; a fresh profile, so the admin copies the site's pages into it first).
-            figures["admin"] = admin_size(site)
-            ctx, profile = fresh_profile()
-            off_host: list[str] = []
-            on_host = ("http://127.0.0.1", "data:", "blob:")
-            ctx.route("**/*", lambda r: r.continue_() if r.request.url.startswith(on_host)
-                      else (off_host.append(r.request.url), r.abort()))
-            page = ctx.new_page()
-            page.goto(base + "admin/", wait_until="networkidle")
-            figures["admin"]["signin_bytes"] = transferred(page)
-            page.get_by_role("button", name=ADMIN_SANDBOX_LABEL).click()
-            page.goto(base + "admin/#/collections/articles/entries/vram-guide")
-            page.locator('input[lang="en"]').first.wait_for()
-            page.wait_for_load_state("networkidle")
-            figures["admin"]["session_bytes"] = transferred(page)
-            figures["admin"]["session_requests"] = page.evaluate("performance.getEntriesByType('resource').length + 1")
-            figures["admin"]["off_host_requests"] = len(off_host)
-            ctx.close()
-            shutil.rmtree(profile, ignore_errors=True)
+            browser = _Browser(p, chromium, args)
+            figures.update(_startups(browser, site, base, runs, changes))
+            figures["change_python_ms"] = _change_python_ms(browser, base)
+            figures["article_bytes"] = _article_bytes(browser, base)
+            figures["admin"] = _admin(browser, site, base)
     finally:
         server.shutdown()
         shutil.rmtree(bench, ignore_errors=True)

@@ -67,7 +67,8 @@ def time_config(row: bench.Row) -> dict[str, Any]:
     """The peer-neutral configuration of one row (the memory league's schema, plus grad_accum): what each adapter
     reads. The model is its config.json: the catalogue's own for presets, MPT's native one for llm-foundry rows."""
     s = row.setup
-    assert s is not None and row.gpu is not None
+    if s is None or row.gpu is None:
+        raise ValueError(f"row {row.id}: no setup or GPU to configure")
     m = s.model
     if m.family == "MPT":
         cfg = {"model_type": "mpt", "architectures": ["MPTForCausalLM"], "d_model": m.hidden_size,

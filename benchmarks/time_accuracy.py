@@ -168,17 +168,15 @@ def _gpu(name: str, peaks: dict[str, dict[str, str]], notes: list[str]) -> GpuSp
                    memory_gb_s=float(p["mem_bw_gbps"]), host_link_gb_s=32.0)
 
 
-def _setup(r: dict[str, str], notes: list[str]) -> TrainingSetup:
-    model = _model(r, notes)
-    method = Method(r["method"])
+def _precision_optimizer(r: dict[str, str], notes: list[str]) -> tuple[Precision, Optimizer, bool]:
+    """The row's precision (mixed, with fp32 master weights, where the row says so; pure bf16 otherwise), its
+    optimizer, and whether the optimizer steps in the backward."""
     prec_text = r["precision"].lower()
     opt_text = r["optimizer"].lower()
-    # precision: mixed (fp32 master weights) where the row says so; pure bf16 otherwise
     if "amp_" in prec_text or "mixed" in prec_text or "adamw_fp32" in opt_text or "decoupled_adamw" in opt_text:
         precision = Precision.MIXED
     else:
         precision = Precision.BF16
-    # optimizer
     if "8bit" in opt_text:
         optimizer = Optimizer.PAGED_ADAMW_8BIT if "paged" in opt_text and "adamw8bit" not in opt_text.replace(
             "pagedadamw8bit", "") else Optimizer.ADAMW_8BIT
@@ -192,7 +190,11 @@ def _setup(r: dict[str, str], notes: list[str]) -> TrainingSetup:
         optimizer = Optimizer.ADAMW_TORCH
     if opt_text.startswith("unknown"):
         notes.append("optimizer unknown: foreach AdamW")
-    in_bwd = "optimizer_in_bwd" in opt_text
+    return precision, optimizer, "optimizer_in_bwd" in opt_text
+
+
+def _batches(r: dict[str, str], in_bwd: bool, notes: list[str]) -> tuple[int, int, int]:
+    """(micro-batch, gradient-accumulation steps, GPUs) of the row."""
     mb = _first_int(r["micro_batch"]) or 1
     ga_text = r["grad_accum"]
     ga = None if "not stated" in ga_text else _first_int(ga_text)
@@ -206,6 +208,11 @@ def _setup(r: dict[str, str], notes: list[str]) -> TrainingSetup:
             notes.append("gradient accumulation not stated: 1")
     if in_bwd:
         ga = 1
+    return mb, ga, n
+
+
+def _sequence(r: dict[str, str], notes: list[str]) -> tuple[int, bool]:
+    """(tokens per sequence, packed) of the row."""
     seq_text = r["seq_len"]
     seq = _first_int(seq_text) or 2048
     pack_text = r["seq_packing"].lower()
@@ -215,6 +222,10 @@ def _setup(r: dict[str, str], notes: list[str]) -> TrainingSetup:
         packing = True
         notes.append("length-bucketed batches of ~210-token samples: computed as 210-token sequences, padding "
                      "neglected (the source counts unpadded tokens)")
+    return seq, packing
+
+
+def _checkpointing(r: dict[str, str], notes: list[str]) -> bool:
     gc = _yes(r["grad_checkpointing"])
     if gc is None and "llama-factory" in r["framework"].lower():
         gc = True
@@ -223,28 +234,42 @@ def _setup(r: dict[str, str], notes: list[str]) -> TrainingSetup:
     if gc is None:
         gc = False
         notes.append("gradient checkpointing not stated: off (transformers default)")
-    att_text = r["attention"].lower()
-    attention = Attention.EAGER if att_text.startswith("eager") else (
-        Attention.FLASH if "flash" in att_text and not att_text.startswith("sdpa") else Attention.SDPA)
-    compile_ = _yes(r["compile"]) or False
+    return gc
+
+
+def _sharding(r: dict[str, str]) -> tuple[Sharding, bool]:
+    """(sharding, DeepSpeed) of the row."""
     sh_text = r["sharding"].lower()
-    deepspeed = "deepspeed" in sh_text
     if "zero-3" in sh_text or "zero3" in sh_text or "full_shard" in sh_text or "full shard" in sh_text:
         sharding = Sharding.ZERO3
     elif "zero-2" in sh_text:
         sharding = Sharding.ZERO2
     else:
         sharding = Sharding.NONE
+    return sharding, "deepspeed" in sh_text
+
+
+def _setup(r: dict[str, str], notes: list[str]) -> TrainingSetup:
+    model = _model(r, notes)
+    method = Method(r["method"])
+    precision, optimizer, in_bwd = _precision_optimizer(r, notes)
+    mb, ga, n = _batches(r, in_bwd, notes)
+    seq, packing = _sequence(r, notes)
+    gc = _checkpointing(r, notes)
+    att_text = r["attention"].lower()
+    attention = Attention.EAGER if att_text.startswith("eager") else (
+        Attention.FLASH if "flash" in att_text and not att_text.startswith("sdpa") else Attention.SDPA)
+    sharding, deepspeed = _sharding(r)
     off_text = r["cpu_offload"].lower()
     offload_params = "cpu offload of params" in off_text or "cpu +" in off_text
-    act_offload = "activation offload" in off_text
-    rank = _first_int(r["lora_rank"]) or 16
     targets = _targets(r["lora_targets"], notes) if method is not Method.FULL else ALL_LINEAR
-    fused_ce = "liger" in r["method_detail"].lower()
     return TrainingSetup(
-        model=model, method=method, precision=precision, optimizer=optimizer, lora_rank=rank, lora_targets=targets,
+        model=model, method=method, precision=precision, optimizer=optimizer,
+        lora_rank=_first_int(r["lora_rank"]) or 16, lora_targets=targets,
         micro_batch_size=mb, seq_len=seq, grad_accum_steps=ga, gradient_checkpointing=gc, attention=attention,
-        torch_compile=compile_, fused_linear_cross_entropy=fused_ce, activation_offloading=act_offload,
+        torch_compile=_yes(r["compile"]) or False,
+        fused_linear_cross_entropy="liger" in r["method_detail"].lower(),
+        activation_offloading="activation offload" in off_text,
         optimizer_in_backward=in_bwd, packing=packing, num_gpus=n, sharding=sharding, cpu_offload=offload_params,
         deepspeed=deepspeed, offload_params=offload_params and sharding is Sharding.ZERO3,
         **_framework_keys(r, method, notes),
@@ -319,7 +344,8 @@ class Scored:
 
 
 def _estimate(row: Row, k: TimeCoefficients) -> float:
-    assert row.setup is not None and row.gpu is not None
+    if row.setup is None or row.gpu is None:
+        raise ValueError(f"row {row.id}: no setup or GPU to time")
     c = step_counts(row.setup, row.gpu)
     t = step_time(c, row.gpu, k)
     return c.tokens * c.micro_batches / t.step_s

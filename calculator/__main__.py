@@ -143,6 +143,16 @@ def _bytes(b: int) -> str:
 def render(r: dict[str, Any], s: Strings) -> str:
     """The answer as text: the breakdown, the peak and its range, the counts and files, the verdict and remedies on
     the chosen card, the smallest setup, then the time and cost (``render_time``)."""
+    out = _render_memory(r, s)
+    if "gpu" in r:
+        out += _render_card(r, s)
+    out += _render_smallest(r, s)
+    out += render_time(r, s)
+    return "\n".join(out)
+
+
+def _render_memory(r: dict[str, Any], s: Strings) -> list[str]:
+    """The setup's line, the breakdown, the peak and its range, the counts, files, resolved model and notes."""
     out = []
     m = r["model"]
     i = r["inputs"]
@@ -181,35 +191,46 @@ def render(r: dict[str, Any], s: Strings) -> str:
         out.append("  " + _text(filled(s.get("out.resolved"), {"from": rv["from"], "name": rv["name"], "repo": rv["repo"]})))
     for n in r["notes"]:
         out.append(f"  {s.get(f'notes.{n}')}")
-    if "gpu" in r:
-        g = r["gpu"]
-        out.append("")
-        on = _text(filled(s.get("out.verdict_on"), {"gpu": g["name"]}))
-        share = _text(filled(s.get("out.share"), {"share": fmt_percent(g["share_of_memory"], 0)}))
-        out.append(f"  {on} {s.get('verdict.' + g['verdict'])} {share}")
-        for code in r.get("adjusted", []):
-            out.append("  " + _text(filled(s.get(f"out.adjusted.{code}"), {"gpu": g["name"]})))
-        for code in r.get("card_notes", []):
-            out.append("  " + _text(filled(s.get(f"out.card_notes.{code}"), {"gpu": g["name"]})))
-        if "max_seq_len" in r:
-            for key, value in (("max_seq_len", r["max_seq_len"]), ("max_micro_batch", r["max_micro_batch_size"])):
-                out.append(f"  {_text(filled(s.get(f'out.{key}'), {'gpu': g['name']}))}: "
-                           f"{fmt_int(value) if value > 0 else s.get('out.none_fits')}")
-        if "remedies" in r:
-            out.append(f"  {_text(filled(s.get('out.remedies'), {'gpu': g['name']}))}:")
-            if not r["remedies"]:
-                out.append(f"    {s.get('out.remedies_none')}")
-        for x in r.get("remedies", []):
-            kind = vocab.remedy(x["remedy"])
-            name = filled(s.get(f"remedies.{x['remedy']}"),
-                          {"n": counted(s, kind.noun, x["changes"][kind.amount])} if kind.amount else {})
-            line = (f"    {_text(name)}: {s.get('out.remedy_alone')} {fmt_bytes(x['peak_bytes_alone'])[0]}"
-                    f" {s.get('out.fits') if x['fits_alone'] else s.get('verdict.does_not_fit')}")
-            if x["peak_bytes_cumulative"] is not None:
-                line += (f"{s.get('out.remedy_sep')}{s.get('out.remedy_cumulative')} "
-                         f"{fmt_bytes(x['peak_bytes_cumulative'])[0]} "
-                         f"{s.get('out.fits') if x['fits_cumulative'] else s.get('verdict.does_not_fit')}")
-            out.append(line)
+    return out
+
+
+def _render_card(r: dict[str, Any], s: Strings) -> list[str]:
+    """The verdict on the chosen card, its adjustments and notes, the largest sequence and micro-batch, the
+    remedies."""
+    out = [""]
+    g = r["gpu"]
+    on = _text(filled(s.get("out.verdict_on"), {"gpu": g["name"]}))
+    share = _text(filled(s.get("out.share"), {"share": fmt_percent(g["share_of_memory"], 0)}))
+    out.append(f"  {on} {s.get('verdict.' + g['verdict'])} {share}")
+    for code in r.get("adjusted", []):
+        out.append("  " + _text(filled(s.get(f"out.adjusted.{code}"), {"gpu": g["name"]})))
+    for code in r.get("card_notes", []):
+        out.append("  " + _text(filled(s.get(f"out.card_notes.{code}"), {"gpu": g["name"]})))
+    if "max_seq_len" in r:
+        for key, value in (("max_seq_len", r["max_seq_len"]), ("max_micro_batch", r["max_micro_batch_size"])):
+            out.append(f"  {_text(filled(s.get(f'out.{key}'), {'gpu': g['name']}))}: "
+                       f"{fmt_int(value) if value > 0 else s.get('out.none_fits')}")
+    if "remedies" in r:
+        out.append(f"  {_text(filled(s.get('out.remedies'), {'gpu': g['name']}))}:")
+        if not r["remedies"]:
+            out.append(f"    {s.get('out.remedies_none')}")
+    for x in r.get("remedies", []):
+        kind = vocab.remedy(x["remedy"])
+        name = filled(s.get(f"remedies.{x['remedy']}"),
+                      {"n": counted(s, kind.noun, x["changes"][kind.amount])} if kind.amount else {})
+        line = (f"    {_text(name)}: {s.get('out.remedy_alone')} {fmt_bytes(x['peak_bytes_alone'])[0]}"
+                f" {s.get('out.fits') if x['fits_alone'] else s.get('verdict.does_not_fit')}")
+        if x["peak_bytes_cumulative"] is not None:
+            line += (f"{s.get('out.remedy_sep')}{s.get('out.remedy_cumulative')} "
+                     f"{fmt_bytes(x['peak_bytes_cumulative'])[0]} "
+                     f"{s.get('out.fits') if x['fits_cumulative'] else s.get('verdict.does_not_fit')}")
+        out.append(line)
+    return out
+
+
+def _render_smallest(r: dict[str, Any], s: Strings) -> list[str]:
+    """The smallest setup that fits, and the comfortable one."""
+    out: list[str] = []
     sm = r.get("smallest_setup")
     if sm is not None:
         out.append("")
@@ -221,8 +242,7 @@ def render(r: dict[str, Any], s: Strings) -> str:
             if v:
                 out.append(f"    {s.get(f'out.smallest_{key}')} {v['num_gpus']} × {v['gpu']} — "
                            f"{fmt_bytes(v['peak_bytes_per_gpu'])[0]}")
-    out += render_time(r, s)
-    return "\n".join(out)
+    return out
 
 
 def render_time(r: dict[str, Any], s: Strings) -> list[str]:
@@ -329,7 +349,6 @@ def read_text_file(path: str, limit: int | None = None) -> str:
     are read. ``FileRefused`` with the API's code otherwise: ``missing_field`` (cannot open), ``wrong_type`` (not a
     regular file, not UTF-8), ``too_large``."""
     import os
-    import stat
 
     from .api import MAX_INPUT_CHARS
 

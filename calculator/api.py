@@ -12,7 +12,6 @@ Standard library only; never imports a browser API.
 """
 from __future__ import annotations
 
-import dataclasses
 import json
 import re
 from itertools import accumulate
@@ -248,26 +247,6 @@ def _values(obj: dict[str, Any]) -> dict[str, Any]:
     if failed:
         raise InputErrors(failed)
     return v
-
-
-#: (field, its default in TrainingSetup, its spec) for every TrainingSetup field that is a request key. A field
-#: holding its default object is not checked again: most fields of most setups do, and the estimator makes
-#: thousands of setups (every probe of the inverse solver, every remedy) with ``dataclasses.replace``.
-_SETUP_FIELDS = tuple((spec.name, next((f.default for f in dataclasses.fields(TrainingSetup) if f.name == spec.name),
-                                       dataclasses.MISSING), spec) for spec in INPUTS if spec.setup)
-
-
-def check_setup(setup: TrainingSetup) -> None:
-    """Every TrainingSetup checks itself with this (``models.SETUP_CHECK``): each field that is a request key by
-    its kind of value (``ValueKind.check_typed``); ``InputError(code, field)``."""
-    fields = setup.__dict__
-    for name, default, spec in _SETUP_FIELDS:
-        value = fields[name]
-        if value is not default and (value.__class__ is not default.__class__ or value != default):
-            spec.value_kind.check_typed(spec, value)
-
-
-models.SETUP_CHECK[:] = [check_setup]
 
 
 def _framework_defaults(obj: dict[str, Any]) -> dict[str, Any]:

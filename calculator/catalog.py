@@ -13,7 +13,6 @@ Standard library only (runs in CPython and Pyodide); nothing here computes memor
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, replace
 from typing import Any
 

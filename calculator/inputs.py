@@ -4,32 +4,51 @@ One ``InputSpec`` per key: its kind, default, limits or choices, unit, whether t
 where), and what it means. Everything else is derived from this table: request parsing and validation
 (``api.parse_request`` is a loop over it plus the few rules that span several keys), ``api.schema()``, the CLI flags
 (``__main__``), the estimator form and its range hints (``page.form``), and the key table of ESTIMATOR.md (checked
-against ``markdown_table()`` by tests/unit/test_inputs.py). ``TrainingSetup``'s defaults are tested against it.
+against ``markdown_table()`` by tests/unit/test_inputs.py), and the check every ``TrainingSetup`` runs on itself
+(``check_setup``). A key that is a ``TrainingSetup`` field states no default here: its one home is the field's,
+which the spec reads in request form (``ValueKind.request_value``). The kinds of value are made here
+(``VALUE_KINDS``), the two that look a value up with the catalogue and the config reader.
 
-A new input is one entry here, its ``TrainingSetup`` field (when it is an estimate input), and its label and help
-in both string tables (``calculator/strings/<lang>.json``, ``calc.fields.<name>``) when the form shows it.
+A new input is one entry here, its ``TrainingSetup`` field with its default (when it is an estimate input), and its
+label and help in both string tables (``calculator/strings/<lang>.json``, ``calc.fields.<name>``) when the form shows it.
 Standard library only; no prose for readers here (the page's words live in the string tables).
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
 from .models import (LORA_MODULES, Attention, AttentionKernel, Fsdp2Upcast, KbitUpcast, Method, MoeLayout, Optimizer,
-                     Precision, QloraBackend, QuantStorage, Sharding, TrainingSetup)
-from .values import VALUE_KINDS, ValueKind
+                     Precision, QloraBackend, QuantStorage, SETUP_CHECK, Sharding, TrainingSetup)
+from .catalog import GPUS, MODELS
+from .configs import model_json, parse_model
+from .values import (BoolKind, EnumKind, FloatKind, GpuKind, IncludeKind, IntKind, ModelKind, ModulesKind,
+                     ValueKind)
 
-__all__ = ["InputSpec", "INPUTS", "BY_NAME", "DEFAULTS", "ENUMS", "LIMITS", "CONTROLS", "GROUPS", "INCLUDE",
+__all__ = ["VALUE_KINDS", "InputSpec", "INPUTS", "BY_NAME", "DEFAULTS", "ENUMS", "LIMITS", "CONTROLS", "GROUPS", "INCLUDE",
            "FRAMEWORK_IDS", "markdown_table", "inputs_json"]
 
+#: Every kind of value, by name: the one registry that the input table, the API, the CLI, the form, the CMS fields
+#: and the string check read. The two kinds that look a value up are given the catalogue and the config reader here.
+VALUE_KINDS: dict[str, ValueKind] = {k.name: k for k in (
+    BoolKind(), IntKind(), FloatKind(), EnumKind(), ModulesKind(), ModelKind(MODELS, parse_model, model_json),
+    GpuKind(GPUS), IncludeKind())}
 #: Form controls (calculator/page/form.py draws each): a checkbox, a typed number, a drop-down, a checkbox per LoRA
-#: module. A key's kind of value (``values.VALUE_KINDS``) names the control that edits it.
+#: module. A key's kind of value (``VALUE_KINDS``) names the control that edits it.
 CONTROLS = ("checkbox", "number", "select", "modules")
 #: The estimator form's groups, in the order they appear (``model`` is drawn by the form itself).
 GROUPS = ("method", "lora", "batch", "memory", "hardware", "workload")
 #: What a request may ask for beyond the estimate (each costs time; the CLI's --json asks for all).
 INCLUDE = ("gpu_table", "smallest_setup", "remedies", "inverse")
+
+
+#: Every ``TrainingSetup`` field's default: the one home of a setup key's default (an ``InputSpec`` of a setup key
+#: states none; it reads its own here, in request form).
+_SETUP_DEFAULTS: dict[str, Any] = {f.name: f.default for f in dataclasses.fields(TrainingSetup)}
+#: An ``InputSpec`` that states no default: its ``TrainingSetup`` field's.
+_FROM_SETUP: Any = object()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -44,8 +63,8 @@ class InputSpec:
 
     name: str
     kind: str
-    default: Any
     doc: str
+    default: Any = _FROM_SETUP   # a setup key's is its TrainingSetup field's default (``request_value`` of it)
     low: float | None = None
     high: float | None = None
     choices: tuple[str, ...] = ()
@@ -59,9 +78,17 @@ class InputSpec:
     enum: type | None = None   # the Enum an ``enum`` value becomes in ``TrainingSetup``
     aliases: tuple[tuple[str, str], ...] = ()   # accepted spellings of a choice, e.g. ("fsdp", "zero3")
 
+    def __post_init__(self) -> None:
+        if self.default is _FROM_SETUP:
+            default = _SETUP_DEFAULTS.get(self.name, dataclasses.MISSING) if self.setup else dataclasses.MISSING
+            if default is dataclasses.MISSING:
+                raise TypeError(f"calculator/inputs.py: {self.name}: a key that is no TrainingSetup field with a "
+                                "default states its default")
+            object.__setattr__(self, "default", self.value_kind.request_value(self, default))
+
     @property
     def value_kind(self) -> ValueKind:
-        """The kind's object (values.VALUE_KINDS): its check, text, CLI argument, control, CMS field, description."""
+        """The kind's object (``VALUE_KINDS``): its check, text, CLI argument, control, CMS field, description."""
         return VALUE_KINDS[self.kind]
 
     @property
@@ -107,165 +134,165 @@ INPUTS: tuple[InputSpec, ...] = (
                   "with the Hugging Face Trainer: `prepare_model_for_kbit_training`, `get_peft_model`, `Trainer`); "
                   "`none`: the estimator's own "
                   "defaults. A key the request gives wins"),
-    InputSpec(name="method", kind="enum", default="full", choices=_values(Method), enum=Method, control="select", group="method",
+    InputSpec(name="method", kind="enum", choices=_values(Method), enum=Method, control="select", group="method",
               doc="full fine-tuning, LoRA, or QLoRA (4-bit base)"),
-    InputSpec(name="dpo", kind="bool", default=False, control="checkbox", group="method",
+    InputSpec(name="dpo", kind="bool", control="checkbox", group="method",
               doc="preference training (DPO) on top of the method: chosen + rejected sequences, a reference model"),
-    InputSpec(name="precompute_ref_log_probs", kind="bool", default=False,
+    InputSpec(name="precompute_ref_log_probs", kind="bool",
               doc="DPO with the reference log-probabilities computed beforehand: no reference model in memory"),
     # --- LoRA -------------------------------------------------------------------------------------------------
-    InputSpec(name="lora_rank", kind="int", default=16, low=1, high=65_536, control="number", group="lora",
+    InputSpec(name="lora_rank", kind="int", low=1, high=65_536, control="number", group="lora",
               doc="LoRA rank r"),
-    InputSpec(name="lora_targets", kind="modules", default="all-linear", choices=LORA_MODULES + ("all-linear",),
+    InputSpec(name="lora_targets", kind="modules", choices=LORA_MODULES + ("all-linear",),
               control="modules", group="lora",
               doc="modules that get adapters: a list of module names, or `all-linear` (PEFT: every linear layer "
                   "but `lm_head`); MoE expert MLPs are wrapped per expert"),
-    InputSpec(name="lora_dtype", kind="enum", default="fp32", choices=("fp32", "bf16"), enum=Precision,
+    InputSpec(name="lora_dtype", kind="enum", choices=("fp32", "bf16"), enum=Precision,
               control="select",
               group="lora", advanced=True,
               doc="adapter weights' dtype: `fp32` (PEFT's autocast default) or `bf16`; fp32 when `precision` is fp32"),
-    InputSpec(name="lora_dropout", kind="float", default=0.0, low=0.0, high=0.99,
+    InputSpec(name="lora_dropout", kind="float", low=0.0, high=0.99,
               doc="PEFT `lora_dropout`; above 0 each wrapped module keeps a dropout copy and mask"),
-    InputSpec(name="double_quant", kind="bool", default=True,
+    InputSpec(name="double_quant", kind="bool",
               doc="QLoRA double quantisation: 0.127 instead of 0.5 bit of constants per parameter"),
-    InputSpec(name="qlora_backend", kind="enum", default="bitsandbytes", choices=_values(QloraBackend), enum=QloraBackend,
+    InputSpec(name="qlora_backend", kind="enum", choices=_values(QloraBackend), enum=QloraBackend,
               doc="`bitsandbytes` (every decoder linear in NF4, inputs saved) or `torchao` (torchtune: only the "
                   "LoRA-wrapped linears)"),
-    InputSpec(name="quantize_lm_head", kind="bool", default=False,
+    InputSpec(name="quantize_lm_head", kind="bool",
               doc="QLoRA over bitsandbytes with `lm_head` in NF4 too (Lightning Fabric, litgpt `--quantize bnb.*`)"),
-    InputSpec(name="dequant_cast", kind="bool", default=False,
+    InputSpec(name="dequant_cast", kind="bool",
               doc="QLoRA over bitsandbytes quantised from fp16 but computed in bf16 (Lightning Fabric): two copies "
                   "of each dequantised weight in flight"),
-    InputSpec(name="qlora_compute_dtype", kind="enum", default="bf16", choices=("bf16", "fp32"), enum=Precision,
+    InputSpec(name="qlora_compute_dtype", kind="enum", choices=("bf16", "fp32"), enum=Precision,
               doc="QLoRA over bitsandbytes: `bnb_4bit_compute_dtype`, the dtype each quantised linear casts its input "
                   "to and dequantises its weight to; `fp32` is TRL's (its `ModelConfig.dtype` float32 is passed on): "
                   "fp32 saved inputs and an fp32 dequantised weight cast again under autocast"),
-    InputSpec(name="quant_storage", kind="enum", default="bf16", choices=_values(QuantStorage), enum=QuantStorage,
+    InputSpec(name="quant_storage", kind="enum", choices=_values(QuantStorage), enum=QuantStorage,
               doc="QLoRA over bitsandbytes: `bnb_4bit_quant_storage`; `uint8` (bitsandbytes' default) is not a floating "
                   "dtype, so FSDP2 leaves the 4-bit weights whole on every GPU and FSDP1 cannot shard them; `bf16` "
                   "(Axolotl, LLaMA-Factory, PEFT's FSDP recipe) shards them"),
-    InputSpec(name="moe_layout", kind="enum", default="per_expert", choices=_values(MoeLayout), enum=MoeLayout,
+    InputSpec(name="moe_layout", kind="enum", choices=_values(MoeLayout), enum=MoeLayout,
               doc="MoE experts as one linear per expert (`per_expert`: transformers 4, Unsloth) or fused 3-D "
                   "parameters (`fused`: transformers 5), which bitsandbytes does not quantise and `all-linear` LoRA "
                   "does not wrap"),
-    InputSpec(name="kbit_upcast", kind="enum", default="none", choices=_values(KbitUpcast), enum=KbitUpcast,
+    InputSpec(name="kbit_upcast", kind="enum", choices=_values(KbitUpcast), enum=KbitUpcast,
               doc="QLoRA over bitsandbytes: which parameters that are not 4-bit the framework casts to fp32 after "
                   "loading (no effect on a base already held in fp32): `all` (PEFT `prepare_model_for_kbit_training`: "
                   "embeddings, `lm_head`, norms, biases, routers, unquantised experts), `embeddings` (the embeddings, "
                   "`lm_head` and the norms: Axolotl under FSDP), `all_but_embeddings` (the rest: Axolotl's patched "
                   "copy, its norms cast back), `none` (TRL 1.16, LLaMA-Factory, Unsloth)"),
-    InputSpec(name="lora_expert_params", kind="bool", default=False,
+    InputSpec(name="lora_expert_params", kind="bool",
               doc="MoE with `moe_layout` `fused`: LoRA on the experts' 3-D parameters through PEFT "
                   "`target_parameters` (r·E·(in + out) per expert tensor, each layer's merged expert weight alive "
                   "until its backward)"),
     # --- batch ------------------------------------------------------------------------------------------------
-    InputSpec(name="micro_batch_size", kind="int", default=1, low=1, high=65_536, unit="sequences",
+    InputSpec(name="micro_batch_size", kind="int", low=1, high=65_536, unit="sequences",
               control="number", group="batch", doc="sequences per GPU in one forward/backward pass"),
-    InputSpec(name="seq_len", kind="int", default=2048, low=1, high=4_194_304, unit="tokens", control="number",
+    InputSpec(name="seq_len", kind="int", low=1, high=4_194_304, unit="tokens", control="number",
               group="batch", doc="tokens per sequence (the padded or packed length)"),
-    InputSpec(name="grad_accum_steps", kind="int", default=1, low=1, high=1_048_576, unit="micro_batches",
+    InputSpec(name="grad_accum_steps", kind="int", low=1, high=1_048_576, unit="micro_batches",
               control="number", group="batch",
               doc="micro-batches per optimizer step (changes the batch per step, not the memory of one micro-batch, "
                   "except that the gradients stay alive across them)"),
     # --- memory savers and precision --------------------------------------------------------------------------
-    InputSpec(name="gradient_checkpointing", kind="bool", default=False, control="checkbox", group="memory",
+    InputSpec(name="gradient_checkpointing", kind="bool", control="checkbox", group="memory",
               doc="keep each layer's input only and recompute the layer in backward (HF Trainer default: off)"),
-    InputSpec(name="attention", kind="enum", default="sdpa", choices=_values(Attention), enum=Attention,
+    InputSpec(name="attention", kind="enum", choices=_values(Attention), enum=Attention,
               control="select",
               group="memory", doc="`eager` (stores s² scores), `sdpa` (k/v repeated to every query head: torchtune, "
                                   "litgpt, transformers before 4.48 or with a padding mask), `flash` (FlashAttention 2, "
                                   "or SDPA with GQA as current transformers runs it without a mask)"),
-    InputSpec(name="precision", kind="enum", default="bf16", choices=("fp32", "mixed", "bf16"), enum=Precision,
+    InputSpec(name="precision", kind="enum", choices=("fp32", "mixed", "bf16"), enum=Precision,
               control="select",
               group="memory",
               doc="`bf16` (pure bf16: torchtune, litgpt bf16-true), `mixed` (fp32 weights, 16-bit autocast: HF "
                   "Trainer AMP), `fp32`"),
-    InputSpec(name="half_dtype", kind="enum", default="bf16", choices=("bf16", "fp16"), enum=Precision,
+    InputSpec(name="half_dtype", kind="enum", choices=("bf16", "fp16"), enum=Precision,
               doc="the 16-bit dtype of `mixed` precision's autocast and of QLoRA's compute (`bnb_4bit_compute_dtype`): "
                   "`fp16` (HF Trainer `fp16=True`, with a loss scaler) needs `precision` `mixed`; the answer switches "
                   "to it on a card without bf16 (T4, V100, P100) and says so"),
-    InputSpec(name="base_fp32", kind="bool", default=False,
+    InputSpec(name="base_fp32", kind="bool",
               doc="LoRA/QLoRA with `precision` `mixed` on a base model loaded in fp32 (`from_pretrained` without a "
                   "dtype and `bf16=True`, litgpt `bf16-mixed`): the frozen weights stay fp32 and autocast saves a "
                   "16-bit cast of each for backward; off: the base is 16-bit"),
-    InputSpec(name="optimizer", kind="enum", default="adamw_torch", choices=_values(Optimizer), enum=Optimizer,
+    InputSpec(name="optimizer", kind="enum", choices=_values(Optimizer), enum=Optimizer,
               control="select",
               group="memory",
               doc="`adamw_torch` (foreach, the CUDA default), `adamw_torch_fused`, `adamw_8bit`, `paged_adamw_8bit`, "
                   "`paged_adamw_32bit`, `adafactor`, `sgd`, `sgd_momentum`"),
     InputSpec(name="momentum", kind="bool", default=False, setup=False, doc="with `sgd`: the same as `sgd_momentum`"),
-    InputSpec(name="chunked_cross_entropy", kind="bool", default=False, control="checkbox", group="memory",
+    InputSpec(name="chunked_cross_entropy", kind="bool", control="checkbox", group="memory",
               advanced=True, doc="the loss over chunks of the logits (torchtune, litgpt)"),
-    InputSpec(name="torch_compile", kind="bool", default=False, control="checkbox", group="memory", advanced=True,
+    InputSpec(name="torch_compile", kind="bool", control="checkbox", group="memory", advanced=True,
               doc="`torch.compile` of the model (and, in torchtune, of the per-chunk loss)"),
-    InputSpec(name="fused_linear_cross_entropy", kind="bool", default=False, control="checkbox", group="memory",
+    InputSpec(name="fused_linear_cross_entropy", kind="bool", control="checkbox", group="memory",
               advanced=True,
               doc="lm_head and loss in one kernel (Liger, Cut Cross-Entropy, Unsloth); replaces the chunked loss"),
-    InputSpec(name="keeps_logits", kind="bool", default=False,
+    InputSpec(name="keeps_logits", kind="bool",
               doc="the training loop keeps a reference to the fp32 logits through backward and the optimizer step "
                   "(torchtune recipes before June 2024; a loop that keeps the model outputs)"),
-    InputSpec(name="activation_offloading", kind="bool", default=False, control="checkbox", group="memory",
+    InputSpec(name="activation_offloading", kind="bool", control="checkbox", group="memory",
               advanced=True, doc="saved activations stream to host RAM (torchtune)"),
-    InputSpec(name="optimizer_in_backward", kind="bool", default=False, control="checkbox", group="memory",
+    InputSpec(name="optimizer_in_backward", kind="bool", control="checkbox", group="memory",
               advanced=True, doc="the optimizer steps each parameter during backward (torchtune); no accumulation"),
     # --- hardware and sharding --------------------------------------------------------------------------------
     InputSpec(name="gpu", kind="gpu", default=None, setup=False, control="select", group="hardware",
               doc="a GPU id: the verdict, the remedies and the longest sequence / largest micro-batch on that card"),
-    InputSpec(name="num_gpus", kind="int", default=1, low=1, high=4096, unit="cards", control="number",
+    InputSpec(name="num_gpus", kind="int", low=1, high=4096, unit="cards", control="number",
               group="hardware", doc="data-parallel GPUs"),
-    InputSpec(name="sharding", kind="enum", default="none", choices=_values(Sharding) + ("fsdp",),
+    InputSpec(name="sharding", kind="enum", choices=_values(Sharding) + ("fsdp",),
               enum=Sharding, aliases=(("fsdp", "zero3"),), control="select", group="hardware",
               doc="`none`, `zero1` (optimizer states), `zero2` (+ gradients), `zero3` (+ parameters); `fsdp` is "
                   "`zero3`"),
-    InputSpec(name="cpu_offload", kind="bool", default=False, control="checkbox", group="hardware",
+    InputSpec(name="cpu_offload", kind="bool", control="checkbox", group="hardware",
               doc="optimizer states, fp32 master and gradients in host RAM (needs sharding)"),
-    InputSpec(name="offload_params", kind="bool", default=False,
+    InputSpec(name="offload_params", kind="bool",
               doc="ZeRO-3 / FSDP parameter offload: weights in host RAM"),
-    InputSpec(name="deepspeed", kind="bool", default=False,
+    InputSpec(name="deepspeed", kind="bool",
               doc="ZeRO through DeepSpeed rather than FSDP: ZeRO-3 holds DeepSpeed's gradient bucket"),
-    InputSpec(name="reduce_bucket_size", kind="int", default=500_000_000, low=1, high=100_000_000_000,
+    InputSpec(name="reduce_bucket_size", kind="int", low=1, high=100_000_000_000,
               unit="elements",
               doc="DeepSpeed `zero_optimization.reduce_bucket_size`; Hugging Face's `\"auto\"` is hidden_size²"),
-    InputSpec(name="frozen_param_grads", kind="bool", default=False,
+    InputSpec(name="frozen_param_grads", kind="bool",
               doc="FSDP1 flat parameters mixing frozen and LoRA weights (ZeRO-3 only): frozen ones get gradients"),
-    InputSpec(name="no_sync_accumulation", kind="bool", default=False,
+    InputSpec(name="no_sync_accumulation", kind="bool",
               doc="gradient accumulation inside `no_sync()`: unsharded gradients under ZeRO-2/3 (no effect without "
                   "accumulation)"),
-    InputSpec(name="fsdp_version", kind="int", default=1, low=1, high=2,
+    InputSpec(name="fsdp_version", kind="int", low=1, high=2,
               doc="FSDP generation under `sharding` (not DeepSpeed): 1 (`FullyShardedDataParallel`, accelerate's "
                   "default) or 2 (`fully_shard`)"),
-    InputSpec(name="fsdp2_upcast", kind="enum", default="trainable", choices=_values(Fsdp2Upcast), enum=Fsdp2Upcast,
+    InputSpec(name="fsdp2_upcast", kind="enum", choices=_values(Fsdp2Upcast), enum=Fsdp2Upcast,
               doc="FSDP2 through accelerate with mixed precision: what `fsdp2_prepare_model` casts to fp32 "
                   "(`trainable`: 1.15, the trainable parameters unless the model holds 4-bit ones; `none`: 1.13, or "
                   "mixed precision off; `all`: 1.11, the whole model after sharding)"),
-    InputSpec(name="shard_embeddings", kind="bool", default=False,
+    InputSpec(name="shard_embeddings", kind="bool",
               doc="FSDP: the embeddings and lm_head are units of their own (torchtune `custom_sharded_layers`), "
                   "gathered only around their use instead of staying whole in the root unit"),
-    InputSpec(name="cpu_ram_efficient_loading", kind="bool", default=False,
+    InputSpec(name="cpu_ram_efficient_loading", kind="bool",
               doc="FSDP: only one rank per node loads the checkpoint on the CPU (accelerate "
                   "`fsdp_cpu_ram_efficient_loading`; FSDP2 ignores it for 4-bit models); off: every rank does"),
-    InputSpec(name="ddp_gradient_as_bucket_view", kind="bool", default=False,
+    InputSpec(name="ddp_gradient_as_bucket_view", kind="bool",
               doc="DDP (several GPUs, no sharding): gradients are views of DDP's reduction buckets; off (the default of "
                   "torch, accelerate and the HF Trainer) DDP holds a bucket copy of every trainable gradient"),
-    InputSpec(name="deepspeed_bf16_master_weights", kind="bool", default=False,
+    InputSpec(name="deepspeed_bf16_master_weights", kind="bool",
               doc="DeepSpeed bf16 `bf16_master_weights_and_grads`: master weights and gradient partitions in bf16; "
                   "off (DeepSpeed's default) they are fp32"),
-    InputSpec(name="deepspeed_bf16_optimizer_states", kind="bool", default=False,
+    InputSpec(name="deepspeed_bf16_optimizer_states", kind="bool",
               doc="DeepSpeed bf16 `bf16_optimizer_states`: Adam states in bf16; off (DeepSpeed's default) fp32"),
-    InputSpec(name="untie_embeddings", kind="bool", default=False,
+    InputSpec(name="untie_embeddings", kind="bool",
               doc="the framework keeps `lm_head` apart from a tied embedding (litgpt): V·h more parameters (no "
                   "effect on untied models)"),
-    InputSpec(name="cuda_context_bytes", kind="int", default=None, low=0, high=64 * _GIB, unit="bytes",
+    InputSpec(name="cuda_context_bytes", kind="int", low=0, high=64 * _GIB, unit="bytes",
               nullable=True, doc="CUDA context and kernels outside PyTorch's allocator; `null`: 1 GiB"),
     # --- the run: time and cost (calculator/throughput.py) --------------------------------------------------------
-    InputSpec(name="attention_kernel", kind="enum", default="current", choices=_values(AttentionKernel),
+    InputSpec(name="attention_kernel", kind="enum", choices=_values(AttentionKernel),
               enum=AttentionKernel,
               doc="speed only: `current` (today's kernels), or `fa2`, a FlashAttention-2-generation kernel, which "
                   "reaches 35 % of a Hopper card's peak (2023-24 stacks on H100/H200)"),
-    InputSpec(name="gpus_per_node", kind="int", default=None, low=1, high=4096, unit="cards", nullable=True,
+    InputSpec(name="gpus_per_node", kind="int", low=1, high=4096, unit="cards", nullable=True,
               doc="cards per node (speed only): collectives of more cards also cross the inter-node link; `null`: the "
                   "card's reference server (8)"),
-    InputSpec(name="internode_gb_s", kind="float", default=None, low=0.1, high=10_000, unit="gb_per_s",
+    InputSpec(name="internode_gb_s", kind="float", low=0.1, high=10_000, unit="gb_per_s",
               nullable=True,
               doc="inter-node bandwidth per GPU per direction, GB/s (speed only); `null`: the card's reference "
                   "server's network adapters per GPU, else 12.5 (100 Gb/s Ethernet)"),
@@ -287,7 +314,7 @@ INPUTS: tuple[InputSpec, ...] = (
               setup=False, nullable=True, control="number", group="workload",
               doc="your price of one GPU-hour of `gpu`, in USD; `null`: the catalogue's reference price (the GPU "
                   "table prices the other cards from the catalogue)"),
-    InputSpec(name="packing", kind="bool", default=False, control="checkbox", group="workload",
+    InputSpec(name="packing", kind="bool", control="checkbox", group="workload",
               doc="sequences packed to `seq_len` rather than padded: no memory figure changes (a step's memory depends "
                   "on `seq_len` only), but unpacked data pays for its padding in time and cost"),
     # --- what to answer ---------------------------------------------------------------------------------------
@@ -307,7 +334,7 @@ def _check_table() -> None:
     """The table's own consistency, checked at import: a wrong entry fails every use at once (TypeError naming the
     key and the rule; not ``assert``, which ``python -O`` would skip)."""
     rules = (
-        ("its kind is one of values.VALUE_KINDS", lambda s: s.kind in VALUE_KINDS),
+        ("its kind is one of VALUE_KINDS", lambda s: s.kind in VALUE_KINDS),
         ("its control is the one its kind is drawn with", lambda s: s.control in (None, s.value_kind.control)),
         ("its control is one of CONTROLS", lambda s: s.control is None or s.control in CONTROLS),
         ("a key on the form has a group, and only then", lambda s: (s.group is None) == (s.control is None)),
@@ -328,6 +355,26 @@ def _check_table() -> None:
 
 
 _check_table()
+
+#: (field, its default in TrainingSetup, its spec) for every TrainingSetup field that is a request key. A field
+#: holding its default object is not checked again: most fields of most setups do, and the estimator makes
+#: thousands of setups (every probe of the inverse solver, every remedy) with ``dataclasses.replace``.
+_SETUP_FIELDS = tuple((spec.name, _SETUP_DEFAULTS.get(spec.name, dataclasses.MISSING), spec)
+                      for spec in INPUTS if spec.setup)
+
+
+def check_setup(setup: TrainingSetup) -> None:
+    """Every TrainingSetup checks itself with this (``models.SETUP_CHECK``): each field that is a request key by
+    its kind of value (``ValueKind.check_typed``); ``InputError(code, field)``. It lives beside the table it reads,
+    below the boundary: a setup is checked wherever the declarations are imported, with or without ``api``."""
+    fields = setup.__dict__
+    for name, default, spec in _SETUP_FIELDS:
+        value = fields[name]
+        if value is not default and (value.__class__ is not default.__class__ or value != default):
+            spec.value_kind.check_typed(spec, value)
+
+
+SETUP_CHECK[:] = [check_setup]
 
 
 def _doc_default(spec: InputSpec) -> str:

@@ -250,10 +250,6 @@ def _fsdp(s: TrainingSetup) -> bool:
     return s.sharding is not Sharding.NONE and not s.deepspeed
 
 
-def _fsdp2(s: TrainingSetup) -> bool:
-    return _fsdp(s) and s.fsdp_version == 2
-
-
 def _ddp(s: TrainingSetup) -> bool:
     """Plain data parallelism: several GPUs, nothing sharded (torch DistributedDataParallel)."""
     return s.num_gpus > 1 and s.sharding is Sharding.NONE

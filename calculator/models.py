@@ -212,10 +212,6 @@ class Precision(StrEnum):
     FP16 = "fp16"      # a 16-bit dtype only (``half_dtype``): fp16 autocast and QLoRA compute on cards without bf16
 
 
-#: The 16-bit dtypes a setup can compute in (``TrainingSetup.half_dtype``): both 2 bytes, so memory is the same.
-HALF_DTYPES: tuple[Precision, ...] = (Precision.BF16, Precision.FP16)
-
-
 class Optimizer(StrEnum):
     ADAMW_TORCH = "adamw_torch"              # torch.optim.AdamW, foreach (the CUDA default)
     ADAMW_TORCH_FUSED = "adamw_torch_fused"  # torch.optim.AdamW(fused=True)
@@ -306,7 +302,7 @@ ALL_LINEAR: tuple[str, ...] = LORA_MODULES[:-1]   # PEFT "all-linear" excludes t
 class TrainingSetup:
     """Everything one estimate depends on. Defaults are those documented in ESTIMATOR.md (the common HF stack).
 
-    A setup checks itself (``__post_init__``, so ``dataclasses.replace`` too; ``api.check_setup``): every field
+    A setup checks itself (``__post_init__``, so ``dataclasses.replace`` too; ``inputs.check_setup``): every field
     that is a request key as the API checks that key (an enum field is its Enum, a number of the key's type, finite
     and not below its lowest value), and the model as a pasted config of the same fields would be read. So no
     caller of the typed layer gets a negative or undefined figure: what the API would refuse there raises
@@ -375,9 +371,10 @@ class TrainingSetup:
             SETUP_CHECK[0](self)
 
 
-#: The check every ``TrainingSetup`` runs on itself (``__post_init__``): ``calculator.api.check_setup``, installed
-#: when the package is imported (``calculator/__init__`` imports the API first, so no setup is ever made without
-#: it). It lives there because it reads the input table and the config reader, which both import this module.
+#: The check every ``TrainingSetup`` runs on itself (``__post_init__``): ``calculator.inputs.check_setup``, installed
+#: when the input table is imported (every module that makes setups from outside data imports it, and
+#: ``calculator/__init__`` imports the API, which does, first). It lives there because it reads the input table and,
+#: for the model, the config reader, which both import this module.
 SETUP_CHECK: list[Callable[[TrainingSetup], None]] = []
 
 

@@ -156,10 +156,9 @@ def gpu_table(s: TrainingSetup) -> list[dict[str, Any]]:
         run, adjusted, refused = _card_setup(s, g)
         row: dict[str, Any] = {"gpu": g.id, "name": g.name, "memory_bytes": g.memory_bytes, "klass": g.klass,
                                "setups": []}
-        if refused is not None:
+        if run is None:
             row["unsupported"] = refused
         else:
-            assert run is not None
             if adjusted:
                 row["adjusted"] = list(adjusted)
             for n in g.counts:

@@ -345,170 +345,214 @@ def _card_terms(w: StepCounts, s: TrainingSetup, gpu: GpuSpec) -> tuple[float, s
 
 
 @lru_cache(maxsize=64)
-def setup_counts(s: TrainingSetup) -> StepCounts:
-    """What one optimizer step of ``s`` does on one GPU, before a card is chosen (``step_counts`` adds the card's
-    links): counted once per setup."""
-    m = s.model
-    pc = count_params(held_arch(s))
-    L = m.num_hidden_layers
-    h, V = m.hidden_size, m.vocab_size
-    qk_d, v_d = attention_head_dims(m)
-    a = m.num_attention_heads
-    seqs, sl = _sequence(s)
-    M = seqs * sl
-    full = s.method is Method.FULL
-    gc = s.gradient_checkpointing
-    cb = compute_bytes(s)
-    # the wrapped linears of each layer kind: params.setup_targets, the one count memory uses too (the expert layout
-    # included: fused 3-D experts are not nn.Linear and get no adapter), none for full fine-tuning
-    wrapped = () if full else setup_targets(s)
-    experts_active = m.num_experts_per_tok if m.num_local_experts > 0 else 1
-    fwd_passes = 1 + (1 if gc else 0)                      # forward, and the recomputed forward
-    ref = 1 if (s.dpo and not s.precompute_ref_log_probs) else 0   # DPO reference forward (no grad)
+@dataclass(frozen=True)
+class _Passes:
+    """What every part of ``setup_counts`` reads: the micro-batch's tokens and how often each pass runs over them."""
 
-    # --- matmuls of the decoder layers: forward 2·M·din·dout; backward: input gradient 2·M·din·dout, and the
-    # weight gradient 2·M·din·dout when the weight trains. Bytes: the weight (16-bit) and the activations in/out.
-    # Every layer kind of the stack (dense and MoE layers differ: DeepSeek's first layers are dense) with its count.
+    tokens: float          # M: every sequence of the micro-batch on one GPU
+    seqs: float            # sequences per micro-batch (DPO's two per pair)
+    seq_len: float         # tokens per sequence
+    full: bool             # full fine-tuning: the weights train (a weight-gradient pass)
+    gc: bool               # gradient checkpointing
+    fwd: int               # forward passes: the forward, and the recomputed one under gradient checkpointing
+    ref: int               # a DPO reference forward (no grad), unless its log-probs are precomputed
+    cb: float              # bytes of the compute dtype
+    experts_active: int    # experts a token goes through (1 for a dense model)
+
+
+def _passes(s: TrainingSetup) -> _Passes:
+    m = s.model
+    seqs, sl = _sequence(s)
+    gc = s.gradient_checkpointing
+    return _Passes(tokens=seqs * sl, seqs=seqs, seq_len=sl, full=s.method is Method.FULL, gc=gc,
+                   fwd=1 + (1 if gc else 0), ref=1 if (s.dpo and not s.precompute_ref_log_probs) else 0,
+                   cb=compute_bytes(s), experts_active=m.num_experts_per_tok if m.num_local_experts > 0 else 1)
+
+
+def _layer_matmuls(s: TrainingSetup, p: _Passes, kinds: tuple, wrapped: tuple) -> tuple[list, list]:
+    """(FLOPs, bytes) of each matmul group per micro-batch, and the terms of the model FLOPs (no recompute), in the
+    order they are summed. Matmuls of the decoder layers: forward 2·M·din·dout; backward: input gradient
+    2·M·din·dout, and the weight gradient 2·M·din·dout when the weight trains. Bytes: the weight (16-bit) and the
+    activations in/out. Every layer kind of the stack (dense and MoE layers differ: DeepSeek's first layers are
+    dense) with its count."""
+    m, M, full, ref = s.model, p.tokens, p.full, p.ref
+    h, V = m.hidden_size, m.vocab_size
     matmuls: list[tuple[float, float]] = []
-    model_flops = 0.0
-    for kind in pc.kinds:
-        for name, di, do, copies in kind.linears:
-            active = experts_active if copies > 1 else 1
+    flops: list[float] = []
+    for kind in kinds:
+        for _name, di, do, copies in kind.linears:
+            active = p.experts_active if copies > 1 else 1
             f1 = 2.0 * M * di * do * active                     # one pass over all tokens
             wbytes = 2.0 * di * do * copies                     # the weights are read whatever the routing
-            abytes = cb * M * (di + do) * active
-            passes = fwd_passes + 1 + (1 if full else 0) + ref  # fwd (+recompute) + input grad (+ weight grad) (+ref)
+            abytes = p.cb * M * (di + do) * active
+            passes = p.fwd + 1 + (1 if full else 0) + ref       # fwd (+recompute) + input grad (+ weight grad) (+ref)
             matmuls.append((f1 * passes * kind.count, (wbytes + abytes) * passes * kind.count))
-            model_flops += f1 * (2 + (1 if full else 0)) * kind.count
+            flops.append(f1 * (2 + (1 if full else 0)) * kind.count)
     # router of a MoE layer (tiny)
     if m.num_local_experts > 0:
         f1 = 2.0 * M * h * m.num_local_experts
-        matmuls.append((f1 * (fwd_passes + 2 + ref) * moe_layers(m), 0.0))
+        matmuls.append((f1 * (p.fwd + 2 + ref) * moe_layers(m), 0.0))
     # LoRA adapters: A (din x r) and B (r x dout): forward, input and weight gradients = 3 passes (+recompute).
     # Rank-r matmuls are bandwidth-bound: each pass reads the input, writes and reads the r-wide middle, and
     # updates the output.
     r = s.lora_rank
-    lora_passes = 3 + (1 if gc else 0)
+    lora_passes = 3 + (1 if p.gc else 0)
     for count, lins in wrapped:
         for _name, di, do, copies in lins:
-            active = experts_active if copies > 1 else 1
+            active = p.experts_active if copies > 1 else 1
             f1 = 2.0 * M * r * (di + do) * active
-            matmuls.append((f1 * lora_passes * count, cb * M * (di + 2 * r + 2 * do) * active * lora_passes * count))
-            model_flops += f1 * 3 * count
+            matmuls.append((f1 * lora_passes * count,
+                            p.cb * M * (di + 2 * r + 2 * do) * active * lora_passes * count))
+            flops.append(f1 * 3 * count)
     # lm_head (tied or not): forward, input gradient, weight gradient when it trains; DPO reference forward
     f1 = 2.0 * M * h * V
     head_passes = 2 + (1 if full else 0) + ref
-    matmuls.append((f1 * head_passes, (2.0 * h * V + cb * M * (h + V)) * head_passes))
-    model_flops += f1 * (2 + (1 if full else 0))
+    matmuls.append((f1 * head_passes, (2.0 * h * V + p.cb * M * (h + V)) * head_passes))
+    flops.append(f1 * (2 + (1 if full else 0)))
     if "lm_head" in s.lora_targets and not full:
         f1r = 2.0 * M * r * (h + V)
         matmuls.append((f1r * 3, 0.0))
-        model_flops += f1r * 3
+        flops.append(f1r * 3)
+    return matmuls, flops
 
-    # --- attention scores and values: 2·s_ctx·a·d FLOPs per token each (d: the q·k width, then the value width;
-    # MLA's are qk_nope + qk_rope and v_head_dim). Flash/SDPA kernels skip the masked half of a causal sequence
-    # (s_ctx = s/2) and their backward recomputes the scores: 2.5 x forward (FlashAttention-2 paper, §3.1); eager
-    # computes the full s x s matrix and its backward is 2 x forward.
+
+def _attention_flops(s: TrainingSetup, p: _Passes) -> tuple[float, float]:
+    """(FLOPs computed, model FLOPs) of attention's scores and values per micro-batch: 2·s_ctx·a·d FLOPs per token
+    each (d: the q·k width, then the value width; MLA's are qk_nope + qk_rope and v_head_dim). Flash/SDPA kernels
+    skip the masked half of a causal sequence (s_ctx = s/2) and their backward recomputes the scores: 2.5 x forward
+    (FlashAttention-2 paper, §3.1); eager computes the full s x s matrix and its backward is 2 x forward."""
+    m = s.model
+    qk_d, v_d = attention_head_dims(m)
+    a, L = m.num_attention_heads, m.num_hidden_layers
     if s.attention is Attention.EAGER:
-        att_fwd = 2.0 * M * sl * a * (qk_d + v_d)
+        att_fwd = 2.0 * p.tokens * p.seq_len * a * (qk_d + v_d)
         att_bwd = 2.0 * att_fwd
     else:
-        att_fwd = 2.0 * M * (sl / 2.0) * a * (qk_d + v_d)
+        att_fwd = 2.0 * p.tokens * (p.seq_len / 2.0) * a * (qk_d + v_d)
         att_bwd = 2.5 * att_fwd
-    attention = (att_fwd * (fwd_passes + ref) + att_bwd) * L
-    model_flops += (att_fwd + att_bwd) * L
+    return (att_fwd * (p.fwd + p.ref) + att_bwd) * L, (att_fwd + att_bwd) * L
 
-    # --- element-wise traffic: a multiple of the activations the layers save (memory.py counts them per token);
-    # gradient checkpointing replays the forward's share (half) once more; eager attention adds its fp32 s x s
-    # scores, which memory.activation_bytes already counts.
+
+def _elementwise_bytes(s: TrainingSetup, p: _Passes) -> tuple[float, float]:
+    """(element-wise traffic, loss traffic) per micro-batch. Element-wise: a multiple of the activations the layers
+    save (memory.py counts them per token); gradient checkpointing replays the forward's share (half) once more;
+    eager attention adds its fp32 s x s scores, which memory.activation_bytes already counts. Loss: the fp32 logits,
+    their log-softmax and gradient, each written and read once (3 fp32 tensors)."""
     s_act = replaced(s, gradient_checkpointing=False, activation_offloading=False, dpo=False,
-                    precompute_ref_log_probs=False, micro_batch_size=max(1, int(seqs)))
-    acts = activation_bytes(s_act)
-    elementwise = acts * (1.0 + (0.5 if gc else 0.0) + 0.5 * ref)
-    # loss: the fp32 logits, their log-softmax and gradient, each written and read once (3 fp32 tensors)
-    loss = 0.0 if s.fused_linear_cross_entropy else M * V * 4.0 * 3 * 2
+                     precompute_ref_log_probs=False, micro_batch_size=max(1, int(p.seqs)))
+    elementwise = activation_bytes(s_act) * (1.0 + (0.5 if p.gc else 0.0) + 0.5 * p.ref)
+    loss = 0.0 if s.fused_linear_cross_entropy else p.tokens * s.model.vocab_size * 4.0 * 3 * 2
+    return elementwise, loss
 
-    # --- QLoRA: each forward and backward dequantises every quantised weight (read 4-bit + constants, write
-    # 16-bit); bitsandbytes MatMul4Bit.forward and .backward call dequantize_4bit; torchao NF4 likewise.
-    # Per quantised weight: its NF4 code read (the constants, 3-12 % of that, are left out) and the weight written in
-    # the compute dtype.
-    q = quantized_params(s)
-    dequant = q * (NF4_BITS / 8 + cb) * (fwd_passes + 1 + ref)
 
-    # --- host side: kernels launched per micro-batch
-    per_layer_fwd = _KERNELS_FWD_BASE + (0 if m.mlp_gated else -2)
+def _kernels(s: TrainingSetup, p: _Passes, kinds: tuple, wrapped: tuple) -> float:
+    """Kernels the host launches per micro-batch."""
+    per_layer_fwd = _KERNELS_FWD_BASE + (0 if s.model.mlp_gated else -2)
     layer_kernels = []
-    for i, kind in enumerate(pc.kinds):
-        per_layer = per_layer_fwd * (fwd_passes + ref) + per_layer_fwd * _KERNELS_BWD_PER_FWD - (
-            0 if full else len(kind.linears))
+    for i, kind in enumerate(kinds):
+        per_layer = per_layer_fwd * (p.fwd + p.ref) + per_layer_fwd * _KERNELS_BWD_PER_FWD - (
+            0 if p.full else len(kind.linears))
         n_wrapped = len(wrapped[i][1]) if wrapped else 0
-        per_layer += n_wrapped * (_KERNELS_LORA_FWD * fwd_passes + _KERNELS_LORA_BWD)
+        per_layer += n_wrapped * (_KERNELS_LORA_FWD * p.fwd + _KERNELS_LORA_BWD)
         if s.method is Method.QLORA:
             n_q = len(kind.linears) if s.qlora_backend is QloraBackend.BITSANDBYTES else n_wrapped
-            per_layer += n_q * (fwd_passes + 1 + ref)
+            per_layer += n_q * (p.fwd + 1 + p.ref)
         layer_kernels.append(per_layer * kind.count)
     kernels = sum(layer_kernels) + _KERNELS_OUTSIDE_LAYERS
     if s.torch_compile:
         kernels *= COEFFICIENTS.compile_kernel_share
+    return kernels
 
-    zero3_passes = 0.0
-    if s.deepspeed and s.sharding is Sharding.ZERO3:
-        zero3_passes = float(L * (fwd_passes + 1 + ref))
 
-    # --- GPU-to-GPU traffic (ring collectives: all-gather / reduce-scatter move (N-1)/N of the tensor per GPU,
-    # all-reduce twice that)
+def _gradient_bytes(s: TrainingSetup) -> int:
+    """Bytes of one gradient element as the GPUs reduce it (FSDP/DeepSpeed reduce mixed precision's in 16-bit)."""
+    if s.method is Method.FULL:
+        return 2 if s.precision in (Precision.BF16, Precision.MIXED) else 4
+    return 4 if s.lora_dtype is Precision.FP32 else 2
+
+
+def _gpu_traffic(s: TrainingSetup, p: _Passes, t_params: float) -> tuple[float, float]:
+    """(bytes per micro-batch, bytes per step) each GPU sends to the others. Ring collectives: all-gather /
+    reduce-scatter move (N-1)/N of the tensor per GPU, all-reduce twice that."""
     n = s.num_gpus
-    t_params = trainable_params(s)
-    gbytes = (2 if (full and s.precision is Precision.BF16) else 4) if full else (
-        4 if s.lora_dtype is Precision.FP32 else 2)
-    if full and s.precision is Precision.MIXED:
-        gbytes = 2                                          # gradients are reduced in 16-bit (FSDP/DeepSpeed bf16)
     comm = 0.0
     comm_step = 0.0
-    if n > 1:
-        frac = (n - 1) / n
-        stored = gathered_weight_bytes(s)
-        if s.sharding is Sharding.ZERO3:
-            # all-gather the weights for the forward, again for the backward (and for a DPO reference forward);
-            # reduce-scatter the gradients of every micro-batch
-            comm += stored * frac * (2 + ref)
-            comm += t_params * gbytes * frac
-        elif s.sharding is Sharding.ZERO2:
-            comm += t_params * gbytes * frac                # reduce-scatter in every backward
-            comm_step += t_params * 2 * frac                # all-gather the updated 16-bit weights
-        elif s.sharding is Sharding.ZERO1:
-            comm_step += t_params * gbytes * frac + t_params * 2 * frac
-        else:
-            comm_step += 2 * t_params * gbytes * frac       # DDP all-reduce once per step (no_sync accumulation)
+    if n <= 1:
+        return comm, comm_step
+    gbytes = _gradient_bytes(s)
+    frac = (n - 1) / n
+    if s.sharding is Sharding.ZERO3:
+        # all-gather the weights for the forward, again for the backward (and for a DPO reference forward);
+        # reduce-scatter the gradients of every micro-batch
+        comm += gathered_weight_bytes(s) * frac * (2 + p.ref)
+        comm += t_params * gbytes * frac
+    elif s.sharding is Sharding.ZERO2:
+        comm += t_params * gbytes * frac                # reduce-scatter in every backward
+        comm_step += t_params * 2 * frac                # all-gather the updated 16-bit weights
+    elif s.sharding is Sharding.ZERO1:
+        comm_step += t_params * gbytes * frac + t_params * 2 * frac
+    else:
+        comm_step += 2 * t_params * gbytes * frac       # DDP all-reduce once per step (no_sync accumulation)
+    return comm, comm_step
 
-    # --- host link: offloaded parameters travel in for every forward and backward; an offloaded optimizer sends
-    # the gradients out and the weights back every step; paged optimizer states that do not fit are evicted and
-    # brought back every step; offloaded activations go out in the forward and back in the backward.
+
+def _host_traffic(s: TrainingSetup, p: _Passes, t_params: float) -> tuple[float, float, float, float, float]:
+    """(bytes per micro-batch, bytes per step, parameters stepped on the host, peak, paged optimizer bytes) over the
+    host link. Offloaded parameters travel in for every forward and backward; an offloaded optimizer sends the
+    gradients out and the weights back every step; paged optimizer states that do not fit are evicted and brought
+    back every step (``_card_terms``, from the peak and the paged bytes); offloaded activations go out in the forward
+    and back in the backward."""
     host = 0.0
     host_step = 0.0
     peak = paged = 0.0
     cpu_params = 0.0
-    shard = n if s.sharding is not Sharding.NONE else 1
+    shard = s.num_gpus if s.sharding is not Sharding.NONE else 1
     if s.offload_params and s.sharding is Sharding.ZERO3:
-        host += gathered_weight_bytes(s) / shard * (2 + ref)
+        host += gathered_weight_bytes(s) / shard * (2 + p.ref)
     if s.cpu_offload:
-        host_step += t_params / shard * (gbytes + 2)
+        host_step += t_params / shard * (_gradient_bytes(s) + 2)
         cpu_params = float(t_params)
     if s.activation_offloading:
         host += activation_host_bytes(s) * 2
     if s.optimizer in (Optimizer.PAGED_ADAMW_8BIT, Optimizer.PAGED_ADAMW_32BIT) and not s.cpu_offload:
         e = memory_estimate(s)
         peak, paged = float(e.peak_bytes), float(e.paged_optimizer_bytes)
+    return host, host_step, cpu_params, peak, paged
 
+
+def setup_counts(s: TrainingSetup) -> StepCounts:
+    """What one optimizer step of ``s`` does on one GPU, before a card is chosen (``step_counts`` adds the card's
+    links): counted once per setup, one part per helper above."""
+    p = _passes(s)
+    kinds = count_params(held_arch(s)).kinds
+    # the wrapped linears of each layer kind: params.setup_targets, the one count memory uses too (the expert layout
+    # included: fused 3-D experts are not nn.Linear and get no adapter), none for full fine-tuning
+    wrapped = () if p.full else setup_targets(s)
+    matmuls, flop_terms = _layer_matmuls(s, p, kinds, wrapped)
+    attention, attention_model_flops = _attention_flops(s, p)
+    model_flops = 0.0
+    for f in (*flop_terms, attention_model_flops):
+        model_flops += f
+    elementwise, loss = _elementwise_bytes(s, p)
+    # QLoRA: each forward and backward dequantises every quantised weight (read 4-bit + constants, write 16-bit);
+    # bitsandbytes MatMul4Bit.forward and .backward call dequantize_4bit; torchao NF4 likewise. Per quantised
+    # weight: its NF4 code read (the constants, 3-12 % of that, are left out) and the weight written in the compute
+    # dtype.
+    dequant = quantized_params(s) * (NF4_BITS / 8 + p.cb) * (p.fwd + 1 + p.ref)
+    zero3_passes = 0.0
+    if s.deepspeed and s.sharding is Sharding.ZERO3:
+        zero3_passes = float(s.model.num_hidden_layers * (p.fwd + 1 + p.ref))
+    t_params = trainable_params(s)
+    comm, comm_step = _gpu_traffic(s, p, t_params)
+    host, host_step, cpu_params, peak, paged = _host_traffic(s, p, t_params)
     opt_bytes = 0.0
     if not s.cpu_offload:
-        o_shard = n if s.sharding is not Sharding.NONE else 1
+        o_shard = s.num_gpus if s.sharding is not Sharding.NONE else 1
         opt_bytes = t_params / o_shard * _optimizer_sweep_bytes_per_param(s)
-
     total = sum(f for f, _ in matmuls) + attention
     return StepCounts(
-        tokens=M, micro_batches=s.grad_accum_steps, matmuls=tuple(matmuls), attention_flops=attention,
-        elementwise_bytes=elementwise, loss_bytes=loss, dequant_bytes=dequant, kernels=kernels,
+        tokens=p.tokens, micro_batches=s.grad_accum_steps, matmuls=tuple(matmuls), attention_flops=attention,
+        elementwise_bytes=elementwise, loss_bytes=loss, dequant_bytes=dequant, kernels=_kernels(s, p, kinds, wrapped),
         zero3_layer_passes=zero3_passes,
         comm_bytes=comm, comm_step_bytes=comm_step, link_gb_s=0.0, link_kind="none", host_bytes=host,
         host_step_bytes=host_step, paging_bytes=0.0, host_gb_s=PCIE_FALLBACK_GB_S, optimizer_bytes=opt_bytes,

@@ -6,11 +6,13 @@ Each kind says how the API checks a value (``check``), how a marker, the front m
 which form control shows it (``control``, drawn by ``calculator/page/form.py``) with its choices (``options``), how
 an assumption sentence says it (``describe``, a ``Phrase`` the page puts in the reader's words) and which values
 ESTIMATOR.md's key table lists (``doc_values``). A new kind is
-one class here (registered in ``VALUE_KINDS``) plus its wrong-type message in both string tables
+one class here (registered in ``inputs.VALUE_KINDS``) plus its wrong-type message in both string tables
 (``errors.wrong_type.<name>``); a class that leaves one of these out cannot be instantiated, and says which.
 
-This module writes no markup and formats no number: a ``Phrase`` names a string-table key, a literal run or a
-number, and the page renders it. Standard library only.
+A declaration, below the physics and the catalogue: this module imports neither the catalogue nor the config reader.
+The two kinds that look a value up (``ModelKind``, ``GpuKind``) are given their catalogue and reader when they are
+made (``inputs.VALUE_KINDS``). It writes no markup and formats no number: a ``Phrase`` names a string-table key, a
+literal run or a number, and the page renders it. Standard library only.
 """
 from __future__ import annotations
 
@@ -19,17 +21,15 @@ import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
-from .catalog import GPUS, MODELS
-from .configs import model_json, parse_model
 from .errors import InputError
 from .models import ALL_LINEAR, LORA_MODULES, ModelArch
 
 if TYPE_CHECKING:
     from .inputs import InputSpec
 
-__all__ = ["Phrase", "Option", "ValueKind", "VALUE_KINDS", "MAX_LIST", "MAX_DIGITS", "whole_number", "parse_number",
+__all__ = ["Phrase", "Option", "ValueKind", "MAX_LIST", "MAX_DIGITS", "whole_number", "parse_number",
            "plain_number"]
 
 #: Longest list a list-valued key accepts (more is ``too_large``).
@@ -162,6 +162,11 @@ class ValueKind(ABC):
         """The values column of ESTIMATOR.md's key table (Markdown)."""
         return ""
 
+    def request_value(self, spec: InputSpec, value: Any) -> Any:
+        """A ``TrainingSetup`` field's value of this kind written as a request writes it (the inverse of ``check``):
+        how the input table states a default whose one home is the field's."""
+        return value
+
     def check_typed(self, spec: InputSpec, value: Any) -> None:
         """A ``TrainingSetup`` field of this kind, as ``check`` made it (an Enum, a tuple), checked as ``check``
         checks the request's value, but for the highest value (the estimator derives setups beyond the limits the
@@ -292,6 +297,9 @@ class EnumKind(ValueKind):
             raise InputError("unknown_value", spec.name)
         return dict(spec.aliases).get(value, value)
 
+    def request_value(self, spec, value):
+        return value.value
+
     def check_typed(self, spec, value):
         if spec.enum is not None and not isinstance(value, spec.enum):
             raise InputError("wrong_type", spec.name)      # "lora" is not Method.LORA: the estimator compares members
@@ -359,6 +367,9 @@ class ModulesKind(_TextKind):
             raise InputError("out_of_range", spec.name)
         return tuple(m for m in LORA_MODULES if m in seen)
 
+    def request_value(self, spec, value):
+        return "all-linear" if value == ALL_LINEAR else list(value)
+
     def check_typed(self, spec, value):
         if type(value) is not tuple or not all(type(m) is str for m in value):
             raise InputError("wrong_type", spec.name)
@@ -397,15 +408,18 @@ class IncludeKind(_TextKind):
 
 
 class GpuKind(_TextKind):
-    """A catalogue GPU id (or null: no card)."""
+    """A GPU id of ``gpus`` (the catalogue's cards by id, given when the kind is made), or null: no card."""
 
     name = "gpu"
     control = "select"
 
+    def __init__(self, gpus: Mapping[str, Any]) -> None:
+        self.gpus = gpus
+
     def check(self, spec, value):
         if value is None:
             return None
-        if _of_type(spec, value, str) not in GPUS:
+        if _of_type(spec, value, str) not in self.gpus:
             raise InputError("unknown_gpu", spec.name)
         return value
 
@@ -413,58 +427,58 @@ class GpuKind(_TextKind):
         return {"metavar": "ID", "help": help_text}
 
     def describe(self, spec, value):
-        return Phrase(text=GPUS[value].name) if value else Phrase(key="out.none_fits")
+        return Phrase(text=self.gpus[value].name) if value else Phrase(key="out.none_fits")
 
     def options(self, spec):
-        return [Option(g.id, Phrase(text=g.name), Phrase(key=f"options.gpu_class.{g.klass}")) for g in GPUS.values()]
+        return [Option(g.id, Phrase(text=g.name), Phrase(key=f"options.gpu_class.{g.klass}"))
+                for g in self.gpus.values()]
 
 
 class ModelKind(_TextKind):
-    """A catalogue model id, or a Hugging Face ``config.json`` object (configs.parse_model reads it)."""
+    """A model id of ``models`` (the catalogue's, by id), or a Hugging Face ``config.json`` object, read by ``read``
+    (the config reader, ``configs.parse_model``); ``write`` is its inverse (``configs.model_json``). All three are
+    given when the kind is made, so this module stays below the catalogue and the reader."""
 
     name = "model"
     control = "select"
     ltr_options = True
 
+    def __init__(self, models: Mapping[str, ModelArch], read: Callable[[Any], ModelArch],
+                 write: Callable[[ModelArch], dict[str, Any]]) -> None:
+        self.models, self.read, self.write = models, read, write
+        #: Architectures already checked, by identity (hashing a ModelArch costs more than the rest of a setup's
+        #: check); each is kept alive here, so its id names it while it is remembered.
+        self._checked: dict[int, ModelArch] = {}
+        self._check_arch = lru_cache(maxsize=4096)(self._arch_as_read)
+
     def check(self, spec, value):
-        return parse_model(value)
+        return self.read(value)
 
     def check_typed(self, spec, value):
-        if _CHECKED_ARCHS.get(id(value)) is not value:
-            _check_arch(_of_type(spec, value, ModelArch))
-            if len(_CHECKED_ARCHS) >= 4096:
-                _CHECKED_ARCHS.clear()
-            _CHECKED_ARCHS[id(value)] = value       # kept alive here, so its id names it while it is remembered
+        if self._checked.get(id(value)) is not value:
+            self._check_arch(_of_type(spec, value, ModelArch))
+            if len(self._checked) >= 4096:
+                self._checked.clear()
+            self._checked[id(value)] = value
+
+    def _arch_as_read(self, model: ModelArch) -> None:
+        """An architecture as a config of its fields would be read: a hand-made ModelArch with a negative width,
+        heads that do not divide it or more experts per token than experts is refused as that pasted config would
+        be."""
+        try:
+            self.read(self.write(model))
+        except InputError:
+            raise
+        except Exception:  # noqa: BLE001 - a field of a kind the config reader does not expect
+            raise InputError("wrong_type", "model") from None
 
     def cli_argument(self, spec, help_text):
         return {"metavar": "ID", "help": help_text}
 
     def describe(self, spec, value):
-        if isinstance(value, str) and value in MODELS:
-            return Phrase(text=MODELS[value].name)
+        if isinstance(value, str) and value in self.models:
+            return Phrase(text=self.models[value].name)
         return Phrase(key="out.custom_model")
 
     def options(self, spec):
-        return [Option(m.id, Phrase(text=m.name), Phrase(text=m.family)) for m in MODELS.values()]
-
-
-#: Architectures already checked, by identity (hashing a ModelArch costs more than the rest of a setup's check).
-_CHECKED_ARCHS: dict[int, ModelArch] = {}
-
-
-@lru_cache(maxsize=4096)
-def _check_arch(model: ModelArch) -> None:
-    """An architecture as a config of its fields would be read: a hand-made ModelArch with a negative width, heads
-    that do not divide it or more experts per token than experts is refused as that pasted config would be."""
-    try:
-        parse_model(model_json(model))
-    except InputError:
-        raise
-    except Exception:  # noqa: BLE001 - a field of a kind the config reader does not expect
-        raise InputError("wrong_type", "model") from None
-
-
-#: Every kind of value, by name: the one registry that the input table, the API, the CLI, the form, the CMS fields
-#: and the string check read.
-VALUE_KINDS: dict[str, ValueKind] = {k.name: k for k in (BoolKind(), IntKind(), FloatKind(), EnumKind(),
-                                                          ModulesKind(), ModelKind(), GpuKind(), IncludeKind())}
+        return [Option(m.id, Phrase(text=m.name), Phrase(text=m.family)) for m in self.models.values()]

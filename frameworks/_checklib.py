@@ -160,6 +160,19 @@ def dataclass_fields(cls: type) -> dict[str, dict[str, typing.Any]]:
     return dict(sorted(out.items()))
 
 
+def changed_fields(plain: typing.Sequence[typing.Any], given: typing.Sequence[typing.Any]) -> list[str]:
+    """The dotted names (``Class.field``) of every dataclass field whose value differs between two parses of the
+    same argument classes, sorted: what a command line's overrides change (TRL's and LLaMA-Factory's checkers)."""
+    changed = []
+    for a, b in zip(plain, given):
+        for f in dataclasses.fields(a):
+            if f.name in ("logging_dir",):          # derived from output_dir by TrainingArguments
+                continue
+            if repr(getattr(a, f.name)) != repr(getattr(b, f.name)):
+                changed.append(f"{type(a).__name__}.{f.name}")
+    return sorted(changed)
+
+
 #: Seconds one config may take: the imports come before the first, and LLaMA-Factory's 160 configs then take 6.5 s
 #: in all here (0.13 s the slowest). A config past it ends the checker with every thread's stack on stderr below
 #: the config's id, instead of a silent wait until the test's subprocess limit.

@@ -137,12 +137,19 @@ class CalcPlugin(BasePlugin[CalcConfig]):
                  len(widgets))
         return "".join(out)
 
+    def _bundle(self) -> _Bundle:
+        """The build's runtime and wheel, made in ``on_config``: a page or a build end without it is a plugin error
+        (MkDocs calls ``on_config`` first), not an ``AssertionError`` that ``python -O`` would skip."""
+        if self.bundle is None:
+            raise PluginError("calc: the runtime and wheel were not prepared (on_config did not run)")
+        return self.bundle
+
     def _head(self, page_url: str, eager: bool, lang: str) -> str:
         """The page's runtime config and widgets' module (calculator.page.runtime_head): the runtime's location (from
         the site root), the size of its core files, the worker's strings file for the page's language."""
-        assert self.bundle is not None
-        paths = {"pyodide": self.bundle.pyodide_rel, "wheel": self.bundle.wheel_rel, "bytes": self.bundle.runtime_bytes,
-                 "later": [rel for _, rel in self.bundle.later], "strings": strings_file(lang)[0]}
+        bundle = self._bundle()
+        paths = {"pyodide": bundle.pyodide_rel, "wheel": bundle.wheel_rel, "bytes": bundle.runtime_bytes,
+                 "later": [rel for _, rel in bundle.later], "strings": strings_file(lang)[0]}
         return runtime_head(paths, eager, get_relative_url("assets/calc/calc.js", page_url))
 
     def on_post_page(self, output: str, *, page: Any, config: Any) -> str:
@@ -160,11 +167,11 @@ class CalcPlugin(BasePlugin[CalcConfig]):
         return output[:at] + entry.head + output[at:]
 
     def on_post_build(self, *, config: Any) -> None:
-        assert self.bundle is not None
+        bundle = self._bundle()
         site = Path(config.site_dir)
-        runtime.install(site / self.bundle.pyodide_rel)
-        runtime.copy_if_changed(self.bundle.wheel, site / self.bundle.wheel_rel)
-        for path, rel in self.bundle.later:
+        runtime.install(site / bundle.pyodide_rel)
+        runtime.copy_if_changed(bundle.wheel, site / bundle.wheel_rel)
+        for path, rel in bundle.later:
             runtime.copy_if_changed(path, site / rel)
         rel, data = strings_file(str(config.theme["language"]))
         (site / rel).parent.mkdir(parents=True, exist_ok=True)

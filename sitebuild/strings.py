@@ -70,8 +70,7 @@ def required_calc_strings() -> list[str]:
     from calculator import vocab
     from calculator.api import ERROR_CODES
     from calculator.configs import MODEL_FIELDS, QK_NORMS
-    from calculator.inputs import INPUTS
-    from calculator.values import VALUE_KINDS
+    from calculator.inputs import INPUTS, VALUE_KINDS
     from calculator.page import WIDGET_KINDS
 
     wanted = [f"errors.{code}" for code in ERROR_CODES if code != "wrong_type"]

@@ -17,7 +17,7 @@ from typing import Any, Callable
 from .. import api, vocab
 from ..errors import FigureUnavailable
 from .pieces import setup_label
-from .text import (GB, GIB, MB, MIB, Html, Strings, counted, duration, el, filled, fmt_bytes, fmt_count, fmt_int,
+from .text import (GB, GIB, MB, MIB, Html, Strings, counted, duration, el, filled, fmt_count, fmt_int,
                    fmt_number, fmt_percent, ltr, money, rate)
 
 __all__ = ["FigureFormat", "FORMATS", "Figure", "FIGURES", "figure", "figure_names", "figure_html", "change_html",

@@ -197,7 +197,6 @@ def overrides(request: dict) -> dict:
     """Which parsed fields the command line's ``key=value`` overrides change: ``{"dir", "config", "args"}`` (the file
     in ``dir``) -> the dotted names of every argument-class field whose value differs with the overrides given, each
     parse through ``llamafactory-cli train``'s own path (``cli_train``)."""
-    import dataclasses
     cwd = os.getcwd()
     os.chdir(request["dir"])
     try:
@@ -205,14 +204,7 @@ def overrides(request: dict) -> dict:
         given = cli_train(request["config"], *request["args"])
     finally:
         os.chdir(cwd)
-    changed = []
-    for a, b in zip(plain, given):
-        for f in dataclasses.fields(a):
-            if f.name in ("logging_dir",):          # derived from output_dir by TrainingArguments
-                continue
-            if repr(getattr(a, f.name)) != repr(getattr(b, f.name)):
-                changed.append(f"{type(a).__name__}.{f.name}")
-    return {"changed": sorted(changed)}
+    return {"changed": lib.changed_fields(plain, given)}
 
 
 if __name__ == "__main__":

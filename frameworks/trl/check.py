@@ -156,7 +156,6 @@ def snapshot(request: dict) -> dict:
 def overrides(request: dict) -> dict:
     """Which parsed fields the command-line overrides change: ``{"config": text, "dpo": bool, "args": [...]}`` ->
     the dotted names of every dataclass field whose value differs with the arguments given."""
-    import dataclasses
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp, "config.yaml")
         path.write_text(request["config"])
@@ -164,14 +163,7 @@ def overrides(request: dict) -> dict:
         plain = TrlParser(types).parse_args_and_config(args=["--config", str(path)], fail_with_unknown_args=True)
         given = TrlParser(types).parse_args_and_config(args=["--config", str(path), *request["args"]],
                                                        fail_with_unknown_args=True)
-    changed = []
-    for a, b in zip(plain, given):
-        for f in dataclasses.fields(a):
-            if f.name in ("logging_dir",):          # derived from output_dir by TrainingArguments
-                continue
-            if repr(getattr(a, f.name)) != repr(getattr(b, f.name)):
-                changed.append(f"{type(a).__name__}.{f.name}")
-    return {"changed": sorted(changed)}
+    return {"changed": lib.changed_fields(plain, given)}
 
 
 def rank(request: dict) -> dict:

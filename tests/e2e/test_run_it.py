@@ -19,7 +19,7 @@ from sitebuild.strings import calc_strings
 from tests.lazy import OnFirstUse
 
 from calc_pages import S
-from test_widgets import RENDER_MS, arm, assert_shows, meta, reset, wait_rendered
+from test_widgets import arm, assert_shows, meta, reset, wait_rendered
 
 pytestmark = pytest.mark.e2e
 

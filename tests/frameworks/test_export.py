@@ -52,6 +52,7 @@ def _pastes(files: dict[str, str]) -> list[dict[str, str]]:
     return [main] + ([{"unsloth.yaml": files["unsloth.yaml"]}] if "unsloth.yaml" in files else [])
 
 
+@pytest.mark.slow          # 3-4 s a target: every file written, then read back through the parser
 @pytest.mark.parametrize("target", TARGETS)
 def test_reading_an_export_gives_back_its_request(target: str) -> None:
     failures = []

@@ -103,7 +103,7 @@ def test_the_page_says_when_the_peak_occurs(lang):
     for gc in (False, True):
         fragment, summary, r = estimator(lang, method="full", precision="bf16", gradient_checkpointing=gc)
         assert r["phase"] == "optimizer_step"
-        assert f'data-calc-output="phase" data-value="optimizer_step"' in summary
+        assert 'data-calc-output="phase" data-value="optimizer_step"' in summary
         assert s.get("phase_at.optimizer_step") in plain_text(summary)
         phases = dict(re.findall(r'data-phase="(\w+)">.*?data-value="(\d+)"', fragment))
         assert phases == {p: str(b) for p, b in r["phases_allocated_bytes"].items()}

@@ -154,6 +154,7 @@ def refused(p: subprocess.CompletedProcess, code: str, field: str = "model") -> 
     assert err.startswith(f"error: {code} ({field})"), err
 
 
+@pytest.mark.slow          # a CLI subprocess per file
 def test_config_refuses_devices_fifos_and_directories_without_reading(tmp_path) -> None:
     """F5: /dev/zero was read until MemoryError (exit 1), a FIFO waited for ever."""
     refused(cli(["--config", "/dev/zero"], timeout=20), "wrong_type")
@@ -164,6 +165,7 @@ def test_config_refuses_devices_fifos_and_directories_without_reading(tmp_path) 
     refused(cli(["--config", str(tmp_path / "missing.json")], timeout=20), "missing_field")
 
 
+@pytest.mark.slow          # a CLI subprocess reading a file past the limit
 def test_config_reads_at_most_the_apis_input_limit(tmp_path) -> None:
     """F5: a 100 MB file took 26.5 s and 718 MB before being refused. A file longer than the limit is refused
     from its size (a sparse 1 GiB file here: nothing of it is read)."""
@@ -176,6 +178,7 @@ def test_config_reads_at_most_the_apis_input_limit(tmp_path) -> None:
     refused(cli(["--config", over]), "too_large")
 
 
+@pytest.mark.slow          # a CLI subprocess per file
 @pytest.mark.parametrize("text,code", [
     ("[" * 100_000 + "]" * 100_000, "too_large"),                         # F5: RecursionError traceback, exit 1
     (json.dumps(TINY)[:-1] + ', "x": NaN}', "invalid_json"),             # was "invalid_json (None)"

@@ -122,3 +122,26 @@ def test_no_cycles():
 def _package_of(package: str, module: str) -> bool:
     """A package's __init__ importing its own submodules (and they it, for their package) is not a cycle."""
     return module.startswith(package + ".") or package.startswith(module + ".")
+
+
+# The layering of issue 37: the declarations sit below the physics and the catalogue, and nothing below the boundary
+# calls back into it.
+#: What the kinds of value (calculator/values.py) may import: they check scalars; the kinds that look a value up
+#: are given the catalogue and the config reader where the registry is made (inputs.VALUE_KINDS).
+VALUES_MAY_IMPORT = {"calculator.errors", "calculator.models"}
+
+
+def test_the_kinds_of_value_import_neither_the_catalogue_nor_the_config_reader():
+    assert _imports()["calculator.values"] <= VALUES_MAY_IMPORT, sorted(_imports()["calculator.values"])
+
+
+def test_a_setup_checks_itself_through_the_declarations_not_the_boundary():
+    """The check every TrainingSetup runs is the input table's (calculator/inputs.py), and the boundary installs
+    nothing into the typed layer: a setup made by a Python caller is checked whether or not ``api`` ran."""
+    from calculator import models
+    from calculator.inputs import check_setup
+
+    assert models.SETUP_CHECK == [check_setup]
+    api_tree = ast.parse((PACKAGE / "api.py").read_text(encoding="utf-8"))
+    writes = [n.lineno for n in ast.walk(api_tree) if isinstance(n, ast.Attribute) and n.attr == "SETUP_CHECK"]
+    assert writes == [], f"calculator/api.py touches models.SETUP_CHECK at lines {writes}"

@@ -36,6 +36,23 @@ def test_training_setup_default_is_the_spec_default(spec):
     assert setup_default == expected
 
 
+def test_a_setup_keys_default_has_one_home_its_training_setup_field():
+    """No InputSpec of a TrainingSetup field states a default (the model has none): it reads the field's, so a
+    changed default is one edit (issue 37)."""
+    import ast
+    from pathlib import Path
+
+    source = (Path(__file__).resolve().parents[2] / "calculator" / "inputs.py").read_text(encoding="utf-8")
+    stated = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "InputSpec":
+            kw = {k.arg: k.value for k in node.keywords}
+            name = kw["name"].value
+            if name in SETUP_FIELDS and name != "model" and "default" in kw:
+                stated.append(name)
+    assert stated == [], f"state these defaults on the TrainingSetup field only: {stated}"
+
+
 def test_defaults_echo_in_the_result():
     inputs = json.loads(api.answer_text(json.dumps({"model": "llama-3.1-8b"})))["result"]["inputs"]
     for key, value in DEFAULTS.items():

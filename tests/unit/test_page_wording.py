@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from calculator import api
 from calculator.page import WIDGET_KINDS, Page, render_results, render_widget
 from calculator.page.form import read_form, readings
 from calculator.page.kinds.compare import variants

@@ -1,5 +1,5 @@
 """A new memory component, a new kind of value and a new widget kind are each one entry in their one registry
-(vocab.COMPONENTS, values.VALUE_KINDS, page.WIDGET_KINDS) plus their strings: every reader goes through the
+(vocab.COMPONENTS, inputs.VALUE_KINDS, page.WIDGET_KINDS) plus their strings: every reader goes through the
 registry, so each one either shows the newcomer or fails naming exactly what it lacks (its string, its colour, its
 control, a method of its class)."""
 from __future__ import annotations
@@ -19,7 +19,8 @@ from calculator.page import form as page_form
 from calculator.page.figures import figure_html
 from calculator.page.pieces import describe_assumptions
 from calculator.page.text import Strings, el
-from calculator.values import VALUE_KINDS, BoolKind, Phrase, ValueKind
+from calculator.inputs import VALUE_KINDS
+from calculator.values import BoolKind, Phrase, ValueKind
 from sitebuild import cms, markers
 from sitebuild.calc_assets import missing_styles
 from sitebuild.strings import calc_strings, check_calc_strings, required_calc_strings
@@ -80,7 +81,7 @@ def test_a_new_component_needs_its_strings_its_colour_and_is_shown_everywhere(co
 
 
 # ---------------------------------------------------------------------------------------------------------------
-# A kind of value: one ValueKind class in values.VALUE_KINDS, its wrong-type message in both tables
+# A kind of value: one ValueKind class in inputs.VALUE_KINDS, its wrong-type message in both tables
 # ---------------------------------------------------------------------------------------------------------------
 class YesNoKind(BoolKind):
     """A flag written "yes" / "no" (the test's new kind, routed to the key dpo)."""

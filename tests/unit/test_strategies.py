@@ -24,6 +24,7 @@ def test_every_setup_field_is_an_input_the_strategy_draws() -> None:
     assert set(SETUP_KEYS) == {spec.name for spec in INPUTS if spec.setup} - {"model"}
 
 
+@pytest.mark.slow          # a Hypothesis search per field (62 fields)
 @pytest.mark.parametrize("name", [f.name for f in FIELDS])
 def test_each_field_is_drawn_away_from_its_default(name: str) -> None:
     default = next(f.default for f in FIELDS if f.name == name)

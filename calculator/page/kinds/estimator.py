@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from ... import api, vocab
-from ...inputs import BY_NAME, DEFAULTS, GROUPS, INPUTS
+from ...inputs import BY_NAME, GROUPS, INPUTS
 from .base import FIRST_SETUP, WidgetKind
 from ..form import control, custom_values, field_id, model_fieldset
 from ..run import import_box, run_section
