@@ -25,14 +25,107 @@ from .vocab import UNSUPPORTED_REASONS
 
 __all__ = ["parse_model", "model_json", "ModelField", "MODEL_FIELDS", "READ_ONLY_FIELDS", "MODEL_LIMITS", "MAX_PARAMS",
            "ALIASES", "MODEL_TYPES", "VLM_TYPES", "UNSUPPORTED_TYPES", "UNSUPPORTED_REASONS", "ARCH_FIELDS",
-           "REQUIRED_FIELDS", "QK_NORMS", "MODEL_FIELD_KINDS", "CONFIG_LISTS"]
+           "REQUIRED_FIELDS", "QK_NORMS", "MODEL_FIELD_KINDS", "CONFIG_LISTS", "FieldKind", "FIELD_KINDS",
+           "FIELDS"]
+
+
+class FieldKind:
+    """One kind of config field (the request values' pattern, ``values.ValueKind``): everything that depends on the
+    kind lives in its class, and every reader asks the class instead of switching on a kind name. A kind says how a
+    config's value is read and checked (``read``), which control of the form's custom architecture edits it
+    (``control``, drawn by ``calculator/page/form.py``), how the form shows a value (``shown``), whether the form
+    reads typed text as a number (``number``, checked against the field's ``high``) or keeps it as text (``text``,
+    trimmed; neither: a flag, whose typed text the form reads as a number), whether null is a value (``nullable``)
+    and which wrong-type message it takes (``errors.wrong_type.<message>``).
+    A new kind is one class here, registered in ``FIELD_KINDS``, plus its message in both string tables."""
+
+    name: str = ""
+    control: str = ""
+    message: str = ""
+    number: bool = False
+    text: bool = False
+    nullable: bool = False
+
+    def read(self, r: _Reader, name: str, default: Any = None, required: bool = False) -> Any:
+        """The config's value of field ``name`` (or of its first alias), checked; ``default`` when it gives none (a
+        callable stands for a default that reads other fields: called only then); ``missing_field`` when ``required``
+        and there is neither; ``InputError(code, "model.<name>")`` when the value cannot be used."""
+        raise NotImplementedError(self.name)
+
+    def shown(self, value: Any) -> Any:
+        """The value as the custom form's field holds it (empty when the config leaves it unset)."""
+        return "" if value is None else str(value)
+
+
+def _given(default: Any) -> Any:
+    return default() if callable(default) else default
+
+
+class IntField(FieldKind):
+    name, control, message, number = "int", "number", "model_field", True
+
+    def read(self, r, name, default=None, required=False):
+        return r.int(name, default=_given(default) if r.raw(name) is None else None, required=required)
+
+
+class IntOrNullField(IntField):
+    """A whole number or null: the documented fallback (head_dim: hidden / heads; q_lora_rank: no low-rank query)."""
+
+    name, nullable = "int_or_null", True
+
+
+class BoolField(FieldKind):
+    name, control, message = "bool", "checkbox", "model_bool"
+
+    def read(self, r, name, default=None, required=False):
+        return r.bool(name, _given(default) if r.raw(name) is None else False)
+
+    def shown(self, value):
+        return bool(value)
+
+
+class _TextField(FieldKind):
+    text = True
+
+
+class EnumField(_TextField):
+    """One of the field's ``choices`` (qk_norm)."""
+
+    name, control, message = "enum", "select", "model_enum"
+
+    def read(self, r, name, default=None, required=False):
+        v = r.raw(name)
+        if v is None:
+            v = _given(default)
+        if not isinstance(v, str):
+            raise InputError("wrong_type", f"model.{name}")
+        if v not in FIELDS[name].choices:
+            raise InputError("unknown_value", f"model.{name}")
+        return v
+
+
+class StringField(_TextField):
+    name, control, message = "string", "text", "model_string"
+
+    def read(self, r, name, default=None, required=False):
+        v = r.raw(name)
+        if v is None:
+            return _given(default)
+        if not isinstance(v, str):
+            raise InputError("wrong_type", f"model.{name}")
+        return v
+
+
+#: Every kind of config field, by name: the one registry the reader, the form, its messages and the string check read.
+FIELD_KINDS: dict[str, FieldKind] = {k.name: k for k in (IntField(), IntOrNullField(), BoolField(), EnumField(),
+                                                          StringField())}
 
 
 @dataclass(frozen=True)
 class ModelField:
     """One config.json field the estimator reads: how a config writes it and the form's custom architecture edits
-    it (``kind``: int, int_or_null (null: the documented fallback), bool, enum, string), its limits (``out_of_range``
-    outside), whether a config must give it, its other names in other families' configs, an enum's choices."""
+    it (``kind``: a name of ``FIELD_KINDS``, whose class ``field_kind`` is), its limits (``out_of_range`` outside),
+    whether a config must give it, its other names in other families' configs, an enum's choices."""
 
     name: str
     kind: str = "int"
@@ -41,6 +134,10 @@ class ModelField:
     required: bool = False
     aliases: tuple[str, ...] = ()
     choices: tuple[str, ...] = ()
+
+    @property
+    def field_kind(self) -> FieldKind:
+        return FIELD_KINDS[self.kind]
 
 
 #: The fields of ModelArch a config carries (model_json writes them, parse_model reads them), in the form's order:
@@ -96,6 +193,11 @@ MODEL_LIMITS: dict[str, tuple[int, int]] = {f.name: (f.low, f.high) for f in MOD
 ALIASES: dict[str, tuple[str, ...]] = {**{f.name: f.aliases for f in MODEL_FIELDS if f.aliases},
                                        "name": ("_name_or_path",)}
 MODEL_FIELD_KINDS: dict[str, str] = {f.name: f.kind for f in MODEL_FIELDS}
+#: Every field the reader knows (the table's and the read-only ones), by name.
+FIELDS: dict[str, ModelField] = {f.name: f for f in MODEL_FIELDS + READ_ONLY_FIELDS}
+_unknown_kinds = sorted({f.kind for f in FIELDS.values()} - set(FIELD_KINDS))
+if _unknown_kinds:
+    raise TypeError(f"configs.MODEL_FIELDS: kinds {_unknown_kinds} are not in FIELD_KINDS")
 QK_NORMS: tuple[str, ...] = next(f.choices for f in MODEL_FIELDS if f.name == "qk_norm")
 #: Config fields read as lists (no field of ours): anything else there is ``wrong_type`` (the page asks for a list).
 CONFIG_LISTS: tuple[str, ...] = ("layer_types", "mlp_only_layers", "moe_layers")

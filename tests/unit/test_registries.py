@@ -1,5 +1,5 @@
-"""A new memory component, a new kind of value and a new widget kind are each one entry in their one registry
-(vocab.COMPONENTS, values.VALUE_KINDS, page.WIDGET_KINDS) plus their strings: every reader goes through the
+"""A new memory component, a new kind of value, a new kind of config field and a new widget kind are each one entry in
+their one registry (vocab.COMPONENTS, values.VALUE_KINDS, configs.FIELD_KINDS, page.WIDGET_KINDS) plus their strings: every reader goes through the
 registry, so each one either shows the newcomer or fails naming exactly what it lacks (its string, its colour, its
 control, a method of its class)."""
 from __future__ import annotations
@@ -10,7 +10,7 @@ from dataclasses import replace
 import pytest
 from mkdocs.exceptions import PluginError
 
-from calculator import api, memory, vocab
+from calculator import api, configs, memory, vocab
 from calculator.__main__ import build_parser, english, render
 from calculator.errors import InputError, StringMissing
 from calculator.inputs import InputSpec
@@ -152,6 +152,53 @@ def test_every_reader_of_a_value_goes_through_its_kind(yesno):
         assert 'data-calc-field="dpo"' in page_form.control(s, "w", "dpo", "no")
     finally:
         del page_form.CONTROLS["yesno_switch"]
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# A kind of config field: one class in configs.FIELD_KINDS, its wrong-type message in both tables
+# ---------------------------------------------------------------------------------------------------------------
+class HalvesField(configs.IntField):
+    """A config field written in halves: 7 in the config is 3.5 layers' worth (a made-up kind)."""
+
+    name, control, message = "halves", "halves_slider", "model_halves"
+
+    def read(self, r, name, default=None, required=False):
+        v = super().read(r, name, default, required)
+        return v if v is None else v // 2
+
+    def shown(self, value):
+        return f"{value} x2"
+
+
+@pytest.fixture
+def halves(monkeypatch):
+    kind = HalvesField()
+    monkeypatch.setitem(configs.FIELD_KINDS, kind.name, kind)
+    real = configs.ModelField.field_kind
+    monkeypatch.setattr(configs.ModelField, "field_kind",
+                        property(lambda f: kind if f.name == "norms_per_layer" else real.fget(f)))
+    return kind
+
+
+def test_every_reader_of_a_config_field_goes_through_its_kind(halves):
+    # the string check wants its wrong-type message; the page's message names the kind
+    assert "errors.wrong_type.model_halves" in required_calc_strings()
+    with pytest.raises(PluginError, match="errors.wrong_type.model_halves"):
+        check_calc_strings()
+    from calculator.page.messages import message_for
+    s = _strings_with("en", "errors.wrong_type.model_halves", "Write a number of halves.")
+    assert str(message_for(s, "wrong_type", "model.norms_per_layer")).startswith("Write a number of halves. (")
+    # the form shows the value as the kind does and draws the control the kind names
+    assert page_form.custom_values({"norms_per_layer": 2})["norms_per_layer"] == "2 x2"
+    with pytest.raises(KeyError, match="halves_slider"):
+        page_form._custom_field(s, "w", configs.ModelField("norms_per_layer"), 2)
+    page_form.CUSTOM_CONTROLS["halves_slider"] = lambda s, wid, field, key, value, label, help_text: el(
+        "input", {"type": "range", "data-calc-field": key})
+    try:
+        html = str(page_form._custom_field(s, "w", configs.ModelField("norms_per_layer"), 2))
+        assert 'type="range"' in html and 'data-calc-field="model.norms_per_layer"' in html
+    finally:
+        del page_form.CUSTOM_CONTROLS["halves_slider"]
 
 
 # ---------------------------------------------------------------------------------------------------------------
