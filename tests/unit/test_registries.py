@@ -1,5 +1,6 @@
-"""A new memory component, a new kind of value, a new kind of config field and a new widget kind are each one entry in
-their one registry (vocab.COMPONENTS, values.VALUE_KINDS, configs.FIELD_KINDS, page.WIDGET_KINDS) plus their strings: every reader goes through the
+"""A new memory component, a new kind of value, a new kind of config field, a new widget kind and a new static marker
+are each one entry in their one registry (vocab.COMPONENTS, values.VALUE_KINDS, configs.FIELD_KINDS,
+page.WIDGET_KINDS, sitebuild.markers.STATIC_MARKERS) plus their strings: every reader goes through the
 registry, so each one either shows the newcomer or fails naming exactly what it lacks (its string, its colour, its
 control, a method of its class)."""
 from __future__ import annotations
@@ -181,6 +182,9 @@ def halves(monkeypatch):
 
 
 def test_every_reader_of_a_config_field_goes_through_its_kind(halves):
+    # the config reader reads it with the kind's read
+    config = {**configs.model_json(api.MODELS["llama-3.1-8b"]), "norms_per_layer": 8}
+    assert configs.parse_model(config).norms_per_layer == 4
     # the string check wants its wrong-type message; the page's message names the kind
     assert "errors.wrong_type.model_halves" in required_calc_strings()
     with pytest.raises(PluginError, match="errors.wrong_type.model_halves"):
@@ -228,3 +232,40 @@ def test_a_new_widget_kind_is_read_by_markers_strings_build_and_worker(tiny):
         {"kind": "tiny", "raw": {"model": "llama-3.2-1b", "gpu": "l4"}, "fixed": {}})))
     assert answer["ok"] and "data-tiny=" in answer["html"] and answer["state"]["gpu"] == "l4"
     assert replace(tiny, defaults={}).state({})["gpu"] is None          # the API's default under its own
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# A static marker: one class in sitebuild.markers.STATIC_MARKERS
+# ---------------------------------------------------------------------------------------------------------------
+class BadgeMarker(markers.StaticMarker):
+    """``calc:badge text=… [request keys]``: a made-up marker the build fills in, placed with the widgets."""
+
+    name = "badge"
+    options = frozenset({"text"})
+    with_widgets = True
+
+    def check(self, options, where):
+        if "text" not in options:
+            raise PluginError(f"{where}: calc:badge needs text=")
+
+    def render(self, s, marker, article, where, slot):
+        return str(el("b", {"id": slot, "data-model": marker.attrs.get("model", "")}, marker.options["text"]))
+
+
+def test_a_new_static_marker_is_read_by_the_parser_and_placed_by_the_plugin(monkeypatch):
+    from tests.unit.test_markers import _plugin_on_an_article
+
+    with pytest.raises(PluginError, match="unknown calculator marker 'calc:badge'"):
+        markers.parse("badge text=hi", "x")
+    monkeypatch.setitem(markers.STATIC_MARKERS, "badge", BadgeMarker())
+    m = markers.parse("badge text=hi model=llama-2-7b", "x")
+    assert (m.kind, m.options, m.attrs) == ("badge", {"text": "hi"}, {"model": "llama-2-7b"})
+    with pytest.raises(PluginError, match="needs text="):
+        markers.parse("badge model=llama-2-7b", "x")
+    with pytest.raises(PluginError, match="unknown attribute 'out'"):
+        markers.parse("badge text=hi out=peak", "x")
+    plugin, page, config = _plugin_on_an_article()
+    html = plugin.on_page_content("<p><!-- calc:badge text=hi model=llama-2-7b --></p>", page=page, config=config,
+                                  files=None)
+    assert "<b" not in html and "calc-badge-1" in html                # its slot now, its markup with the widgets
+    assert plugin.pages[("en", page.url)].widgets["calc-badge-1"] == '<b id="calc-badge-1" data-model="llama-2-7b">hi</b>'
