@@ -13,6 +13,7 @@ state-space and linear-attention hybrids, mixture-of-experts layouts it does not
 """
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, replace
 from dataclasses import field as dataclass_field
 from functools import partial
@@ -30,7 +31,7 @@ __all__ = ["parse_model", "model_json", "ModelField", "MODEL_FIELDS", "READ_ONLY
            "FIELDS"]
 
 
-class FieldKind:
+class FieldKind(ABC):
     """One kind of config field (the request values' pattern, ``values.ValueKind``): everything that depends on the
     kind lives in its class, and every reader asks the class instead of switching on a kind name. A kind says how a
     config's value is read and checked (``read``), which control of the form's custom architecture edits it
@@ -38,7 +39,8 @@ class FieldKind:
     reads typed text as a number (``number``, checked against the field's ``high``) or keeps it as text (``text``,
     trimmed; neither: a flag, whose typed text the form reads as a number), whether null is a value (``nullable``)
     and which wrong-type message it takes (``errors.wrong_type.<message>``).
-    A new kind is one class here, registered in ``FIELD_KINDS``, plus its message in both string tables."""
+    A new kind is one class here, registered in ``FIELD_KINDS``, plus its message in both string tables; a class that
+    leaves out ``read`` cannot be instantiated."""
 
     name: str = ""
     control: str = ""
@@ -47,11 +49,11 @@ class FieldKind:
     text: bool = False
     nullable: bool = False
 
+    @abstractmethod
     def read(self, r: _Reader, name: str, default: Any = None, required: bool = False) -> Any:
         """The config's value of field ``name`` (or of its first alias), checked; ``default`` when it gives none (a
         callable stands for a default that reads other fields: called only then); ``missing_field`` when ``required``
         and there is neither; ``InputError(code, "model.<name>")`` when the value cannot be used."""
-        raise NotImplementedError(self.name)
 
     def shown(self, value: Any) -> Any:
         """The value as the custom form's field holds it (empty when the config leaves it unset)."""

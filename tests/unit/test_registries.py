@@ -182,6 +182,8 @@ def halves(monkeypatch):
 
 
 def test_every_reader_of_a_config_field_goes_through_its_kind(halves):
+    with pytest.raises(TypeError, match="read"):         # a kind that cannot read a config cannot be made
+        type("Unread", (configs.FieldKind,), {"name": "unread"})()
     # the config reader reads it with the kind's read
     config = {**configs.model_json(api.MODELS["llama-3.1-8b"]), "norms_per_layer": 8}
     assert configs.parse_model(config).norms_per_layer == 4
