@@ -20,8 +20,8 @@ from typing import Any, Callable, Iterable, Iterator
 from . import frameworks, models, recommend, throughput
 from .answer import gpu_json, resolution_json, result_json
 from .catalog import GPUS, MODELS, resolve
-from .configs import (ALIASES, ARCH_FIELDS, CONFIG_LISTS, MAX_PARAMS, MODEL_FIELD_KINDS, MODEL_FIELDS, MODEL_LIMITS,
-                      QK_NORMS, REQUIRED_FIELDS, parse_model)
+from .configs import (ALIASES, ARCH_FIELDS, CONFIG_LISTS, FIELD_KINDS, MAX_PARAMS, MODEL_FIELD_KINDS, MODEL_FIELDS,
+                      MODEL_LIMITS, QK_NORMS, REQUIRED_FIELDS, parse_model)
 from .errors import EstimatorError, InputError, InputErrors
 from .inputs import BY_NAME, DEFAULTS, ENUMS, INPUTS, LIMITS, InputSpec, inputs_json
 from .memory import estimate as _estimate
@@ -33,7 +33,7 @@ from .values import MAX_DIGITS, whole_number
 __all__ = ["answer_text", "answer", "answer_each", "resolve", "schema", "parse_request", "framework_defaults", "framework_json", "parse_model",
            "read_json", "read_text", "check_text", "check_depth", "check_tree", "inputs_json", "result_json",
            "DEFAULTS", "ERROR_CODES", "LIMITS", "ENUMS", "MAX_INPUT_CHARS", "MAX_DEPTH", "MODELS", "GPUS",
-           "MODEL_FIELDS", "CONFIG_LISTS", "verdict", "smallest_setup"]
+           "MODEL_FIELDS", "FIELD_KINDS", "CONFIG_LISTS", "verdict", "smallest_setup"]
 
 ERROR_CODES: tuple[str, ...] = (
     "invalid_json",     # not parseable JSON (also NaN/Infinity, which JSON does not have)

@@ -13,9 +13,11 @@ state-space and linear-attention hybrids, mixture-of-experts layouts it does not
 """
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, replace
 from dataclasses import field as dataclass_field
-from typing import Any
+from functools import partial
+from typing import Any, Callable
 
 from .catalog import MODELS, REFUSED_FORMATS, REFUSED_MODELS, is_hub_id, repo_key, resolve
 from .errors import InputError
@@ -25,14 +27,108 @@ from .vocab import UNSUPPORTED_REASONS
 
 __all__ = ["parse_model", "model_json", "ModelField", "MODEL_FIELDS", "READ_ONLY_FIELDS", "MODEL_LIMITS", "MAX_PARAMS",
            "ALIASES", "MODEL_TYPES", "VLM_TYPES", "UNSUPPORTED_TYPES", "UNSUPPORTED_REASONS", "ARCH_FIELDS",
-           "REQUIRED_FIELDS", "QK_NORMS", "MODEL_FIELD_KINDS", "CONFIG_LISTS"]
+           "REQUIRED_FIELDS", "QK_NORMS", "MODEL_FIELD_KINDS", "CONFIG_LISTS", "FieldKind", "FIELD_KINDS",
+           "FIELDS"]
+
+
+class FieldKind(ABC):
+    """One kind of config field (the request values' pattern, ``values.ValueKind``): everything that depends on the
+    kind lives in its class, and every reader asks the class instead of switching on a kind name. A kind says how a
+    config's value is read and checked (``read``), which control of the form's custom architecture edits it
+    (``control``, drawn by ``calculator/page/form.py``), how the form shows a value (``shown``), whether the form
+    reads typed text as a number (``number``, checked against the field's ``high``) or keeps it as text (``text``,
+    trimmed; neither: a flag, whose typed text the form reads as a number), whether null is a value (``nullable``)
+    and which wrong-type message it takes (``errors.wrong_type.<message>``).
+    A new kind is one class here, registered in ``FIELD_KINDS``, plus its message in both string tables; a class that
+    leaves out ``read`` cannot be instantiated."""
+
+    name: str = ""
+    control: str = ""
+    message: str = ""
+    number: bool = False
+    text: bool = False
+    nullable: bool = False
+
+    @abstractmethod
+    def read(self, r: _Reader, name: str, default: Any = None, required: bool = False) -> Any:
+        """The config's value of field ``name`` (or of its first alias), checked; ``default`` when it gives none (a
+        callable stands for a default that reads other fields: called only then); ``missing_field`` when ``required``
+        and there is neither; ``InputError(code, "model.<name>")`` when the value cannot be used."""
+
+    def shown(self, value: Any) -> Any:
+        """The value as the custom form's field holds it (empty when the config leaves it unset)."""
+        return "" if value is None else str(value)
+
+
+def _given(default: Any) -> Any:
+    return default() if callable(default) else default
+
+
+class IntField(FieldKind):
+    name, control, message, number = "int", "number", "model_field", True
+
+    def read(self, r, name, default=None, required=False):
+        return r.int(name, default=_given(default) if r.raw(name) is None else None, required=required)
+
+
+class IntOrNullField(IntField):
+    """A whole number or null: the documented fallback (head_dim: hidden / heads; q_lora_rank: no low-rank query)."""
+
+    name, nullable = "int_or_null", True
+
+
+class BoolField(FieldKind):
+    name, control, message = "bool", "checkbox", "model_bool"
+
+    def read(self, r, name, default=None, required=False):
+        return r.bool(name, _given(default) if r.raw(name) is None else False)
+
+    def shown(self, value):
+        return bool(value)
+
+
+class _TextField(FieldKind):
+    text = True
+
+
+class EnumField(_TextField):
+    """One of the field's ``choices`` (qk_norm)."""
+
+    name, control, message = "enum", "select", "model_enum"
+
+    def read(self, r, name, default=None, required=False):
+        v = r.raw(name)
+        if v is None:
+            v = _given(default)
+        if not isinstance(v, str):
+            raise InputError("wrong_type", f"model.{name}")
+        if v not in FIELDS[name].choices:
+            raise InputError("unknown_value", f"model.{name}")
+        return v
+
+
+class StringField(_TextField):
+    name, control, message = "string", "text", "model_string"
+
+    def read(self, r, name, default=None, required=False):
+        v = r.raw(name)
+        if v is None:
+            return _given(default)
+        if not isinstance(v, str):
+            raise InputError("wrong_type", f"model.{name}")
+        return v
+
+
+#: Every kind of config field, by name: the one registry the reader, the form, its messages and the string check read.
+FIELD_KINDS: dict[str, FieldKind] = {k.name: k for k in (IntField(), IntOrNullField(), BoolField(), EnumField(),
+                                                          StringField())}
 
 
 @dataclass(frozen=True)
 class ModelField:
     """One config.json field the estimator reads: how a config writes it and the form's custom architecture edits
-    it (``kind``: int, int_or_null (null: the documented fallback), bool, enum, string), its limits (``out_of_range``
-    outside), whether a config must give it, its other names in other families' configs, an enum's choices."""
+    it (``kind``: a name of ``FIELD_KINDS``, whose class ``field_kind`` is), its limits (``out_of_range`` outside),
+    whether a config must give it, its other names in other families' configs, an enum's choices."""
 
     name: str
     kind: str = "int"
@@ -41,6 +137,10 @@ class ModelField:
     required: bool = False
     aliases: tuple[str, ...] = ()
     choices: tuple[str, ...] = ()
+
+    @property
+    def field_kind(self) -> FieldKind:
+        return FIELD_KINDS[self.kind]
 
 
 #: The fields of ModelArch a config carries (model_json writes them, parse_model reads them), in the form's order:
@@ -96,6 +196,11 @@ MODEL_LIMITS: dict[str, tuple[int, int]] = {f.name: (f.low, f.high) for f in MOD
 ALIASES: dict[str, tuple[str, ...]] = {**{f.name: f.aliases for f in MODEL_FIELDS if f.aliases},
                                        "name": ("_name_or_path",)}
 MODEL_FIELD_KINDS: dict[str, str] = {f.name: f.kind for f in MODEL_FIELDS}
+#: Every field the reader knows (the table's and the read-only ones), by name.
+FIELDS: dict[str, ModelField] = {f.name: f for f in MODEL_FIELDS + READ_ONLY_FIELDS}
+_unknown_kinds = sorted({f.kind for f in FIELDS.values()} - set(FIELD_KINDS))
+if _unknown_kinds:
+    raise TypeError(f"configs.MODEL_FIELDS: kinds {_unknown_kinds} are not in FIELD_KINDS")
 QK_NORMS: tuple[str, ...] = next(f.choices for f in MODEL_FIELDS if f.name == "qk_norm")
 #: Config fields read as lists (no field of ours): anything else there is ``wrong_type`` (the page asks for a list).
 CONFIG_LISTS: tuple[str, ...] = ("layer_types", "mlp_only_layers", "moe_layers")
@@ -544,13 +649,50 @@ def _vision_params(outer: dict, layout: VisionLayout, text_hidden: int) -> int:
     return vision_tower_params(tower)
 
 
-def parse_model(value: Any) -> ModelArch:
-    """A catalogue id (or one of its Hugging Face repo ids), or a pasted HF config.json object (common aliases
-    accepted, each missing field its config class's default, unread keys reported)."""
-    if isinstance(value, str):
-        return _catalogue_model(value)
-    if not isinstance(value, dict):
-        raise InputError("not_an_object", "model")
+@dataclass
+class _Parse:
+    """One pasted config being read: its top level (``outer``) and where its language model sits (``r``: the top
+    level or its ``text_config``), its model_type and that type's defaults, and the ModelArch fields read so far
+    (``got``; a later step may use an earlier one's)."""
+
+    value: dict
+    outer: _Reader
+    r: _Reader
+    nested: bool
+    layout: VisionLayout | None
+    mt: str
+    td: TypeDefaults
+    got: dict[str, Any] = dataclass_field(default_factory=dict)
+    expert_width: int | None = None           # Llama 4's intermediate_size: the experts' and the shared expert's
+
+    @property
+    def cls(self) -> dict[str, Any]:
+        """The class defaults a missing field takes (none for a type that is not a transformers class)."""
+        return {} if self.td.given_only else self.td.fields
+
+    @property
+    def generic(self) -> bool:
+        """A config of no type read here: its experts and latent attention are read when given, never assumed."""
+        return self.mt not in MODEL_TYPES
+
+    @property
+    def llama4(self) -> bool:
+        """Llama 4's own names (model_json writes ours, with moe_intermediate_size, read as any MoE's)."""
+        return self.td.layout == "llama4" and not self.r.has("moe_intermediate_size")
+
+    def read(self, name: str, default: Any = None, required: bool = False) -> Any:
+        """Field ``name`` of the language model, read and checked by its kind (``FIELD_KINDS``)."""
+        return FIELDS[name].field_kind.read(self.r, name, default, required)
+
+    def set(self, name: str, default: Any = None, required: bool = False) -> Any:
+        """``read`` kept as the architecture's field ``name``."""
+        self.got[name] = self.read(name, default, required)
+        return self.got[name]
+
+
+def _open(value: dict) -> _Parse:
+    """Where the language model sits (a multimodal config nests it in text_config), its model_type, and the
+    refusals of what the estimator cannot count (``_refuse_type``)."""
     outer = _Reader(value)
     outer_type = value.get("model_type") if isinstance(value.get("model_type"), str) else ""
     layout = VLM_TYPES.get(outer_type)
@@ -561,162 +703,205 @@ def parse_model(value: Any) -> ModelArch:
         if not isinstance(tc, dict):
             raise InputError("not_an_object", "model.text_config")
         r = _Reader(tc, "text_config.")              # multimodal configs nest the language model
-    cfg = r.cfg
     if nested:
-        mt_raw = cfg.get("model_type", layout.text_type if layout else outer_type or None)
+        mt_raw = r.cfg.get("model_type", layout.text_type if layout else outer_type or None)
     else:
-        mt_raw = cfg.get("model_type")
+        mt_raw = r.cfg.get("model_type")
     if mt_raw is not None and not isinstance(mt_raw, str):
         raise InputError("wrong_type", "model.model_type")
     mt = mt_raw or ""
     _refuse_type(value, outer_type)
     if nested:
-        _refuse_type(cfg, mt, "text_config.")
+        _refuse_type(r.cfg, mt, "text_config.")
     if layout is not None and not nested and mt == outer_type and outer_type not in MODEL_TYPES:
         raise InputError("missing_field", "model.text_config")   # a multimodal config without its language model
-    td = MODEL_TYPES.get(mt, _BASE)
-    cls = {} if td.given_only else td.fields
-    # a nested text_config is written sparse against its class: its required fields take the class defaults too
-    req = (lambda name: cls.get(name)) if nested else (lambda name: None)
+    return _Parse(value, outer, r, nested, layout, mt, MODEL_TYPES.get(mt, _BASE))
 
-    h = r.int("hidden_size", default=req("hidden_size"), required=True)
-    L = r.int("num_hidden_layers", default=req("num_hidden_layers"), required=True)
-    a = r.int("num_attention_heads", default=req("num_attention_heads"), required=True)
-    V = r.int("vocab_size", default=req("vocab_size"), required=True)
-    assert h is not None and L is not None and a is not None and V is not None
-    kv = r.int("num_key_value_heads", default=req("num_key_value_heads"))
+
+def _shape(p: _Parse) -> None:
+    """The required fields (a nested text_config is written sparse against its class: they take the class defaults
+    there) and the key/value heads (``multi_query``: one; else one per attention head)."""
+    nested = p.cls if p.nested else {}
+    for name in REQUIRED_FIELDS:
+        p.set(name, default=nested.get(name), required=True)
+    kv = p.read("num_key_value_heads", default=nested.get("num_key_value_heads"))
     if kv is None:
-        mq = r.raw("multi_query")
-        kv = 1 if mq is True else a
-    llama4_ours = td.layout == "llama4" and r.has("moe_intermediate_size")   # model_json's names, not Llama4's
-    if td.layout == "llama4" and not llama4_ours:
-        expert_i = r.int("intermediate_size", default=cls.get("intermediate_size"))
-        i = r.int("intermediate_size_mlp", default=cls.get("intermediate_size_mlp"))
-    else:
-        expert_i = None
-        i = r.int("intermediate_size", default=cls.get("intermediate_size"))
-    if i is None:
-        if not td.ffn_4h:
-            raise InputError("missing_field", "model.intermediate_size")   # no class default to take
-        i = 4 * h                                    # GPT-2 n_inner null / Falcon / BLOOM / MPT: 4·hidden
-    hd = r.int("head_dim", default=cls.get("head_dim"))
-    tie = r.bool("tie_word_embeddings", td.tie)
-    gated = r.bool("mlp_gated", td.gated)
-    attn_bias = r.bool("attention_bias", td.qkv_bias)
-    o_bias = r.bool("o_proj_bias", attn_bias if td.o_bias_follows else False)
-    mlp_bias = r.bool("mlp_bias", td.mlp_bias)
-    sinks = r.bool("attention_sinks", td.sinks)
-    norms = r.int("norms_per_layer", default=td.norms)
-    assert norms is not None
-    qk_norm = r.raw("qk_norm")
-    if td.layout == "llama4":
-        r.raw("use_qk_norm")                         # Llama4TextL2Norm: no weights
-    if qk_norm is None:
-        qk_norm = "head" if td.qk_norm_flag and r.bool("use_qk_norm", False) else td.qk_norm
-    if not isinstance(qk_norm, str):
-        raise InputError("wrong_type", "model.qk_norm")
-    if qk_norm not in QK_NORMS:
-        raise InputError("unknown_value", "model.qk_norm")
+        kv = 1 if p.r.raw("multi_query") is True else p.got["num_attention_heads"]
+    p.got["num_key_value_heads"] = kv
 
-    # --- mixture of experts (read for MoE types and for configs without a type: a known dense type's class ignores
-    # expert fields, so they are reported as ignored); a missing field takes the class default (none for Kimi K2) --
-    generic = mt not in MODEL_TYPES
-    E = (r.int("num_local_experts", default=cls.get("num_local_experts") if td.moe else None, required=td.moe) or 0) \
-        if td.moe or generic else 0
+
+def _widths(p: _Parse) -> None:
+    """The MLP width (Llama 4: its dense layers' intermediate_size_mlp; its intermediate_size is the experts') and
+    head_dim."""
+    if p.llama4:
+        p.expert_width = p.read("intermediate_size", default=p.cls.get("intermediate_size"))
+        i = p.read("intermediate_size_mlp", default=p.cls.get("intermediate_size_mlp"))
+    else:
+        i = p.read("intermediate_size", default=p.cls.get("intermediate_size"))
+    if i is None:
+        if not p.td.ffn_4h:
+            raise InputError("missing_field", "model.intermediate_size")   # no class default to take
+        i = 4 * p.got["hidden_size"]                 # GPT-2 n_inner null / Falcon / BLOOM / MPT: 4·hidden
+    p.got["intermediate_size"] = i
+    p.set("head_dim", default=p.cls.get("head_dim"))
+
+
+def _qk_norm_default(p: _Parse) -> str:
+    """GLM-4.5's use_qk_norm switches q/k norms over head_dim on; else the type's own."""
+    return "head" if p.td.qk_norm_flag and p.r.bool("use_qk_norm", False) else p.td.qk_norm
+
+
+#: Fields every decoder has, each with the default its model_type implies when the config does not say, read in this
+#: order (a default may use a field read before it: o_proj's bias follows the attention bias in Llama-style code).
+TYPE_DEFAULTS: tuple[tuple[str, Callable[[_Parse], Any]], ...] = (
+    ("tie_word_embeddings", lambda p: p.td.tie),
+    ("mlp_gated", lambda p: p.td.gated),
+    ("attention_bias", lambda p: p.td.qkv_bias),
+    ("o_proj_bias", lambda p: p.got["attention_bias"] if p.td.o_bias_follows else False),
+    ("mlp_bias", lambda p: p.td.mlp_bias),
+    ("attention_sinks", lambda p: p.td.sinks),
+    ("norms_per_layer", lambda p: p.td.norms),
+    ("qk_norm", _qk_norm_default),
+)
+
+
+def _type_defaults(p: _Parse) -> None:
+    if p.td.layout == "llama4":
+        p.r.raw("use_qk_norm")                       # Llama4TextL2Norm: no weights
+    for name, default in TYPE_DEFAULTS:
+        p.set(name, default=partial(default, p))
+
+
+#: A model without experts (and what model_json writes for one: nothing to report as ignored).
+_NO_EXPERTS: dict[str, Any] = {"num_local_experts": 0, "num_experts_per_tok": 0, "moe_intermediate_size": None,
+                               "shared_expert_intermediate_size": 0, "shared_expert_gate": False, "router_bias": False,
+                               "first_k_dense_replace": 0, "moe_layer_step": 1}
+
+
+def _experts(p: _Parse) -> None:
+    """A mixture of experts, read for MoE types and for configs without a type (a known dense type's class ignores
+    expert fields, so they are reported as ignored); a missing field takes the class default (none for Kimi K2)."""
+    td = p.td
+    p.got.update(_NO_EXPERTS)
+    E = (p.read("num_local_experts", default=p.cls.get("num_local_experts") if td.moe else None, required=td.moe)
+         or 0) if td.moe or p.generic else 0
     if td.moe and not E:
         raise InputError("out_of_range", "model.num_local_experts")   # an MoE type with no experts: never dense
-    k = 0
-    moe_i: int | None = None
-    shared = 0
-    shared_gate = False
-    router_bias = False
-    first_k, step = 0, 1
-    if E:
-        k = r.int("num_experts_per_tok", default=cls.get("num_experts_per_tok")) or 0
-        if not k:
-            raise InputError("missing_field", "model.num_experts_per_tok")
-        if k > E:
-            raise InputError("contradiction", "model.num_experts_per_tok")
-        if td.layout == "llama4" and not llama4_ours:
-            moe_i = expert_i                          # experts and the shared expert: intermediate_size
-            shared = expert_i or 0
-            r.read.add("shared_expert_intermediate_size")
-        else:
-            moe_i = r.int("moe_intermediate_size", default=cls.get("moe_intermediate_size"),
-                          required=td.given_only)
-            shared = r.int("shared_expert_intermediate_size", default=cls.get("shared_expert_intermediate_size", 0)) \
-                or 0
-            ours = r.has("shared_expert_intermediate_size")     # model_json's own name: no class default on top
-            n_shared = r.int("n_shared_experts", default=0 if ours else cls.get("n_shared_experts", 0),
-                             required=td.given_only and not ours) or 0
-            if n_shared:
-                shared += n_shared * (moe_i or i)        # DeepSeek: one MLP of n_shared × moe_intermediate_size
-        shared_gate = r.bool("shared_expert_gate", td.shared_gate and shared > 0)
-        router_bias = r.bool("router_bias", td.router_bias)
-        if td.given_only and not r.has("first_k_dense_replace"):
-            raise InputError("missing_field", "model.first_k_dense_replace")
-        first_k, step = _dense_layers(r, L, E, td)
-    else:
-        if td.moe or generic:
-            k_raw = r.int("num_experts_per_tok")
-            if k_raw:
-                raise InputError("contradiction", "model.num_experts_per_tok")
-        for name in ("moe_layer_step", "first_k_dense_replace", "router_bias", "shared_expert_gate",
-                     "shared_expert_intermediate_size", "moe_intermediate_size"):
-            if cfg.get(name) in (None, 0, 1, False) and name in cfg:
-                r.read.add(name)                     # model_json's values of a dense model: nothing to report
+    if not E:
+        _no_experts(p)
+        return
+    k = p.read("num_experts_per_tok", default=p.cls.get("num_experts_per_tok")) or 0
+    if not k:
+        raise InputError("missing_field", "model.num_experts_per_tok")
+    if k > E:
+        raise InputError("contradiction", "model.num_experts_per_tok")
+    p.got.update(num_local_experts=E, num_experts_per_tok=k)
+    _expert_widths(p)
+    p.set("shared_expert_gate", default=td.shared_gate and p.got["shared_expert_intermediate_size"] > 0)
+    p.set("router_bias", default=td.router_bias)
+    if td.given_only and not p.r.has("first_k_dense_replace"):
+        raise InputError("missing_field", "model.first_k_dense_replace")
+    p.got["first_k_dense_replace"], p.got["moe_layer_step"] = _dense_layers(p.r, p.got["num_hidden_layers"], E, td)
 
-    # --- multi-head latent attention ---------------------------------------------------------------------------
-    mla = {name: None for name in _MLA_DEFAULTS}
-    mla_dflt = _MLA_DEFAULTS if td.mla and not td.given_only else {}
-    kv_lora = r.int("kv_lora_rank", default=mla_dflt.get("kv_lora_rank"), required=td.given_only) \
-        if td.mla or generic else None
+
+def _expert_widths(p: _Parse) -> None:
+    """The experts' width and the shared experts' (DeepSeek: n_shared_experts MLPs of the experts' width)."""
+    if p.llama4:
+        p.got["moe_intermediate_size"] = p.expert_width     # experts and the shared expert: intermediate_size
+        p.got["shared_expert_intermediate_size"] = p.expert_width or 0
+        p.r.read.add("shared_expert_intermediate_size")
+        return
+    moe_i = p.set("moe_intermediate_size", default=p.cls.get("moe_intermediate_size"), required=p.td.given_only)
+    shared = p.read("shared_expert_intermediate_size", default=p.cls.get("shared_expert_intermediate_size", 0)) or 0
+    ours = p.r.has("shared_expert_intermediate_size")     # model_json's own name: no class default on top
+    n_shared = p.read("n_shared_experts", default=0 if ours else p.cls.get("n_shared_experts", 0),
+                      required=p.td.given_only and not ours) or 0
+    if n_shared:
+        shared += n_shared * (moe_i or p.got["intermediate_size"])   # DeepSeek: one MLP of n_shared × moe width
+    p.got["shared_expert_intermediate_size"] = shared
+
+
+def _no_experts(p: _Parse) -> None:
+    if p.td.moe or p.generic:
+        if p.read("num_experts_per_tok"):
+            raise InputError("contradiction", "model.num_experts_per_tok")
+    for name in ("moe_layer_step", "first_k_dense_replace", "router_bias", "shared_expert_gate",
+                 "shared_expert_intermediate_size", "moe_intermediate_size"):
+        if p.r.cfg.get(name) in (None, 0, 1, False) and name in p.r.cfg:
+            p.r.read.add(name)                       # model_json's values of a dense model: nothing to report
+
+
+def _latent_attention(p: _Parse) -> None:
+    """Multi-head latent attention (DeepSeek's MLA; a missing field its class's default, none for Kimi K2); without
+    it, the heads must group and divide the width."""
+    td = p.td
+    mla: dict[str, int | None] = {name: None for name in _MLA_DEFAULTS}
+    dflt = _MLA_DEFAULTS if td.mla and not td.given_only else {}
+    kv_lora = p.read("kv_lora_rank", default=dflt.get("kv_lora_rank"), required=td.given_only) \
+        if td.mla or p.generic else None
     if kv_lora:
-        q_present = r.has("q_lora_rank")
-        mla["q_lora_rank"] = r.int("q_lora_rank", default=None if q_present else mla_dflt.get("q_lora_rank"),
-                                   required=td.given_only and not q_present)
+        q_present = p.r.has("q_lora_rank")
+        mla["q_lora_rank"] = p.read("q_lora_rank", default=None if q_present else dflt.get("q_lora_rank"),
+                                    required=td.given_only and not q_present)
         mla["kv_lora_rank"] = kv_lora
         for name in ("qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim"):
-            mla[name] = r.int(name, default=mla_dflt.get(name), required=True)
+            mla[name] = p.read(name, default=dflt.get(name), required=True)
         if not (mla["qk_nope_head_dim"] or 0) + (mla["qk_rope_head_dim"] or 0):
             raise InputError("out_of_range", "model.qk_rope_head_dim")
     else:
         for name in ("kv_lora_rank", "q_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim"):
-            if cfg.get(name, 0) in (None, 0):
-                r.read.add(name)                     # model_json's "no MLA" values: read, nothing to report
+            if p.r.cfg.get(name, 0) in (None, 0):
+                p.r.read.add(name)                   # model_json's "no MLA" values: read, nothing to report
+        h, a, kv = (p.got[n] for n in ("hidden_size", "num_attention_heads", "num_key_value_heads"))
         if kv > a or a % kv:
             raise InputError("contradiction", "model.num_key_value_heads")
-        if hd is None and h % a:
+        if p.got["head_dim"] is None and h % a:
             raise InputError("contradiction", "model.num_attention_heads")
+    p.got.update(q_lora_rank=mla["q_lora_rank"], kv_lora_rank=mla["kv_lora_rank"],
+                 **{n: mla[n] or 0 for n in ("qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim")})
 
-    # --- a vision tower: counted from vision_config for the multimodal types read here (our own vision_params
-    # field when model_json wrote the model back) -----------------------------------------------------------------
+
+def _vision(p: _Parse) -> None:
+    """A vision tower: counted from vision_config for the multimodal types read here (our own vision_params field
+    when model_json wrote the model back)."""
     vision = 0
-    if layout is not None:
-        vision = _vision_params(value, layout, h)
-        outer.read.update(k for k in ("vision_config",) + tuple(n for names, _d in layout.outer.values()
-                                                                 for n in names) if k in value)
-    vision = r.int("vision_params", default=vision) or 0
+    if p.layout is not None:
+        vision = _vision_params(p.value, p.layout, p.got["hidden_size"])
+        p.outer.read.update(k for k in ("vision_config",) + tuple(n for names, _d in p.layout.outer.values()
+                                                                   for n in names) if k in p.value)
+    p.got["vision_params"] = p.read("vision_params", default=vision) or 0
 
-    name = r.raw("name")
+
+#: The steps of reading a pasted config, in order; each reads its fields into ``_Parse.got``. A new part of an
+#: architecture is a step here (and its fields in MODEL_FIELDS); a field with a per-type default, a row of
+#: TYPE_DEFAULTS.
+STEPS: tuple[Callable[[_Parse], None], ...] = (_shape, _widths, _type_defaults, _experts, _latent_attention, _vision)
+
+
+def _arch(p: _Parse) -> ModelArch:
+    """The architecture read, named, checked against the largest model counted, with the keys left unread."""
+    name = p.r.raw("name")
     if not isinstance(name, str) or not name:
-        name = outer.raw("name")
-    arch = ModelArch(
-        id="custom", name=name[:200] if isinstance(name, str) and name else "Custom model", family="Custom",
-        hidden_size=h, num_hidden_layers=L, num_attention_heads=a, num_key_value_heads=kv, intermediate_size=i,
-        vocab_size=V, tie_word_embeddings=tie, head_dim=hd, num_local_experts=E, num_experts_per_tok=k,
-        mlp_gated=gated, attention_bias=attn_bias, o_proj_bias=o_bias, mlp_bias=mlp_bias, qk_norm=qk_norm,
-        attention_sinks=sinks, norms_per_layer=norms, moe_intermediate_size=moe_i,
-        shared_expert_intermediate_size=shared, shared_expert_gate=shared_gate, first_k_dense_replace=first_k,
-        moe_layer_step=step, router_bias=router_bias,
-        q_lora_rank=mla["q_lora_rank"], kv_lora_rank=mla["kv_lora_rank"],
-        qk_nope_head_dim=mla["qk_nope_head_dim"] or 0, qk_rope_head_dim=mla["qk_rope_head_dim"] or 0,
-        v_head_dim=mla["v_head_dim"] or 0, vision_params=vision, model_type=mt[:100],
-    )
+        name = p.outer.raw("name")
+    arch = ModelArch(id="custom", name=name[:200] if isinstance(name, str) and name else "Custom model",
+                     family="Custom", model_type=p.mt[:100], **p.got)
     if count_params(arch).total > MAX_PARAMS:
         raise InputError("too_large", "model")
-    ignored = outer.ignored() + (r.ignored() if r is not outer else [])
+    ignored = p.outer.ignored() + (p.r.ignored() if p.r is not p.outer else [])
     return replace(arch, ignored_fields=tuple(sorted(str(k)[:100] for k in ignored)[:500]))
+
+
+def parse_model(value: Any) -> ModelArch:
+    """A catalogue id (or one of its Hugging Face repo ids), or a pasted HF config.json object (common aliases
+    accepted, each missing field its config class's default, unread keys reported): read by ``STEPS``."""
+    if isinstance(value, str):
+        return _catalogue_model(value)
+    if not isinstance(value, dict):
+        raise InputError("not_an_object", "model")
+    p = _open(value)
+    for step in STEPS:
+        step(p)
+    return _arch(p)
 
 
 def model_json(m: ModelArch) -> dict[str, Any]:

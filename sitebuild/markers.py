@@ -33,11 +33,6 @@ from calculator.page.articles import ARTICLE_TABLES
 TABLES = {name: table.options for name, table in ARTICLE_TABLES.items()}
 #: Request keys a table sets itself, cell by cell (a marker cannot fix them).
 TABLE_VARIES = frozenset({"model", "method", "gpu", "num_gpus", "sharding"})
-#: Options of ``calc:value`` that are not request keys.
-VALUE_OPTIONS = frozenset({"out", "unit", "digits"})
-#: Options of ``calc:config`` (an article's worked example as a framework's ready files).
-CONFIG_OPTIONS = frozenset({"target"})
-STATIC_KINDS = ("table", "value", "assumptions", "config")
 
 _COMMENT = r"<!--\s*calc:(?P<body>.*?)-->"
 # A marker alone in its paragraph comes wrapped in <p>…</p>; one inside a sentence is the bare comment.
@@ -49,11 +44,119 @@ _INT = re.compile(r"^-?[0-9]+$")
 
 @dataclass(frozen=True)
 class Marker:
-    kind: str                   # estimator | compare | fits | seqlen | table | value | assumptions
+    kind: str                   # a widget kind (page.WIDGET_KINDS) or a static one (STATIC_MARKERS)
     name: str | None            # the table's name
     attrs: dict[str, Any] = field(default_factory=dict)   # request keys (API form)
     options: dict[str, Any] = field(default_factory=dict)  # value options (out, unit, digits), table options
     inline: bool = False        # inside a sentence (not a paragraph of its own)
+
+
+class StaticMarker:
+    """One kind of marker the build fills in itself, without JavaScript (``calc:table``, ``calc:value``, …): which
+    attributes it takes beside request keys (``options``), how it reads what follows its kind (``head``) and an
+    attribute of its own (``own_attribute``), what it must be given (``check``) and how it is drawn (``render``,
+    by ``sitebuild/articles.py``). ``with_widgets``: placed with the widgets, after the search has indexed the page
+    (files stay out of the search); else the article's own text. A new static marker is one class here, registered
+    in ``STATIC_MARKERS``; the widgets' markers are ``calculator.page.WIDGET_KINDS``."""
+
+    name: str = ""
+    options: frozenset[str] = frozenset()
+    with_widgets: bool = False
+
+    def head(self, rest: list[str], where: str) -> tuple[str | None, list[str], frozenset[str]]:
+        """(the marker's name, its key=value tokens, the attributes it takes beside request keys)."""
+        return None, rest, self.options
+
+    def own_attribute(self, marker_name: str | None, key: str, value: str, options: dict[str, Any],
+                      where: str) -> bool:
+        """True when ``key`` is read here (into ``options``) rather than as a request key."""
+        return False
+
+    def check(self, options: dict[str, Any], where: str) -> None:
+        """PluginError when an option it needs is missing or wrong."""
+
+    def render(self, s: Any, marker: Marker, article: dict[str, Any], where: str, slot: str) -> Any:
+        """The marker's markup (``slot``: its id among the page's widgets)."""
+        raise NotImplementedError(self.name)
+
+
+class TableMarker(StaticMarker):
+    """``calc:table <name>``: a computed article table (``TABLES``); the keys it varies cell by cell are its own."""
+
+    name = "table"
+
+    def head(self, rest, where):
+        if not rest or rest[0] not in TABLES:
+            raise PluginError(f"{where}: <!-- calc:table --> needs one of {sorted(TABLES)}, got {rest[:1]}")
+        return rest[0], rest[1:], TABLES[rest[0]]
+
+    def own_attribute(self, marker_name, key, value, options, where):
+        if key in TABLE_VARIES:
+            raise PluginError(f"{where}: 'calc:table {marker_name}' sets {key!r} itself, cell by cell")
+        return False
+
+    def render(self, s, marker, article, where, slot):
+        from . import articles
+        return articles.render_table(s, marker, article, where)
+
+
+class ValueMarker(StaticMarker):
+    """``calc:value out=…``: one computed figure, inline; ``to.<key>=…`` tells it as a change."""
+
+    name = "value"
+    options = frozenset({"out", "unit", "digits"})
+
+    def own_attribute(self, marker_name, key, value, options, where):
+        if key.startswith("to.") and key[3:] in BY_NAME and key[3:] != "include":
+            options.setdefault("to", {})[key[3:]] = coerce(key[3:], value)
+            return True
+        return False
+
+    def check(self, options, where):
+        if "out" not in options:
+            raise PluginError(f"{where}: <!-- calc:value --> needs out=… (what to show)")
+
+    def render(self, s, marker, article, where, slot):
+        from . import articles
+        return articles.render_value(s, marker, article, where)
+
+
+class AssumptionsMarker(StaticMarker):
+    """``calc:assumptions``: the article's shared assumptions (its front matter) as a sentence."""
+
+    name = "assumptions"
+
+    def head(self, rest, where):
+        if rest:
+            raise PluginError(f"{where}: <!-- calc:assumptions --> takes no attributes (they come from front matter)")
+        return None, rest, self.options
+
+    def render(self, s, marker, article, where, slot):
+        from . import articles
+        return articles.render_assumptions(s, article, where)
+
+
+class ConfigMarker(StaticMarker):
+    """``calc:config target=…``: an article's worked example as a framework's ready files."""
+
+    name = "config"
+    options = frozenset({"target"})
+    with_widgets = True
+
+    def check(self, options, where):
+        if options.get("target") not in _export_targets():
+            raise PluginError(f"{where}: <!-- calc:config --> needs target= one of {', '.join(_export_targets())}")
+
+    def render(self, s, marker, article, where, slot):
+        from . import articles
+        return str(articles.render_config(s, marker, article, where, slot))
+
+
+#: Every static marker, by kind: the one registry the parser and the plugin read.
+STATIC_MARKERS: dict[str, StaticMarker] = {k.name: k for k in (TableMarker(), ValueMarker(), AssumptionsMarker(),
+                                                                ConfigMarker())}
+#: A widget's marker: request keys only.
+_WIDGET = StaticMarker()
 
 
 def coerce(key: str, value: str) -> Any:
@@ -80,24 +183,12 @@ def parse(body: str, where: str) -> Marker:
     parts = body.split()
     if not parts:
         raise PluginError(f"{where}: empty calculator marker <!-- calc: -->")
-    kind, rest = parts[0], parts[1:]
-    name = None
-    extra: frozenset[str] = frozenset()
-    if kind == "table":
-        if not rest or rest[0] not in TABLES:
-            raise PluginError(f"{where}: <!-- calc:table --> needs one of {sorted(TABLES)}, got {rest[:1]}")
-        name, rest = rest[0], rest[1:]
-        extra = TABLES[name]
-    elif kind == "value":
-        extra = VALUE_OPTIONS
-    elif kind == "config":
-        extra = CONFIG_OPTIONS
-    elif kind == "assumptions":
-        if rest:
-            raise PluginError(f"{where}: <!-- calc:assumptions --> takes no attributes (they come from front matter)")
-    elif kind not in WIDGET_KINDS:
+    kind = parts[0]
+    if kind not in STATIC_MARKERS and kind not in WIDGET_KINDS:
         raise PluginError(f"{where}: unknown calculator marker 'calc:{kind}' "
-                          f"(known: {', '.join([*WIDGET_KINDS, *STATIC_KINDS])})")
+                          f"(known: {', '.join([*WIDGET_KINDS, *STATIC_MARKERS])})")
+    reader = STATIC_MARKERS.get(kind, _WIDGET)
+    name, rest, extra = reader.head(parts[1:], where)
     attrs: dict[str, Any] = {}
     options: dict[str, Any] = {}
     for token in rest:
@@ -109,19 +200,14 @@ def parse(body: str, where: str) -> Marker:
             raise PluginError(f"{where}: attribute {key!r} given twice in 'calc:{kind}'")
         if key in extra:
             options[key] = coerce(key, m["value"])
-        elif kind == "value" and key.startswith("to.") and key[3:] in BY_NAME and key[3:] != "include":
-            options.setdefault("to", {})[key[3:]] = coerce(key[3:], m["value"])
-        elif kind == "table" and key in TABLE_VARIES:
-            raise PluginError(f"{where}: 'calc:table {name}' sets {key!r} itself, cell by cell")
+        elif reader.own_attribute(name, key, m["value"], options, where):
+            pass
         elif key in BY_NAME and key != "include":
             attrs[key] = coerce(key, m["value"])
         else:
             raise PluginError(f"{where}: unknown attribute {key!r} for 'calc:{kind}' (request keys of "
                               f"calculator/inputs.py{', or ' + ', '.join(sorted(extra)) if extra else ''})")
-    if kind == "value" and "out" not in options:
-        raise PluginError(f"{where}: <!-- calc:value --> needs out=… (what to show)")
-    if kind == "config" and options.get("target") not in _export_targets():
-        raise PluginError(f"{where}: <!-- calc:config --> needs target= one of {', '.join(_export_targets())}")
+    reader.check(options, where)
     return Marker(kind, name, attrs, options)
 
 

@@ -32,7 +32,7 @@ from calculator.errors import EstimatorError, StringMissing
 from calculator.page import WIDGET_KINDS, render_widget, runtime_head
 from calculator.page.text import Strings
 
-from . import articles, compute, markers, runtime, wheel
+from . import compute, markers, runtime, wheel
 from .calc_assets import check_calc_assets
 from .strings import calc_strings, check_calc_strings, strings_file
 
@@ -107,17 +107,14 @@ class CalcPlugin(BasePlugin[CalcConfig]):
         for match, marker in found:
             out.append(html[last:match.start()])
             last = match.end()
+            static = markers.STATIC_MARKERS.get(marker.kind)
             try:
-                if marker.kind == "table":
-                    out.append(articles.render_table(s, marker, article, where))
-                elif marker.kind == "value":
-                    out.append(articles.render_value(s, marker, article, where))
-                elif marker.kind == "assumptions":
-                    out.append(articles.render_assumptions(s, article, where))
-                elif marker.kind == "config":       # placed with the widgets: the files stay out of the search
-                    counts["config"] = counts.get("config", 0) + 1
-                    cid = f"calc-config-{counts['config']}"
-                    widgets[cid] = str(articles.render_config(s, marker, article, where, cid))
+                if static is not None and not static.with_widgets:
+                    out.append(static.render(s, marker, article, where, ""))
+                elif static is not None:             # placed with the widgets: the files stay out of the search
+                    counts[marker.kind] = counts.get(marker.kind, 0) + 1
+                    cid = f"calc-{marker.kind}-{counts[marker.kind]}"
+                    widgets[cid] = static.render(s, marker, article, where, cid)
                     out.append(_slot(cid))
                 else:
                     counts[marker.kind] = counts.get(marker.kind, 0) + 1

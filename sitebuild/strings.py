@@ -69,14 +69,13 @@ def required_calc_strings() -> list[str]:
     stages). A new code or input without its text in both languages fails the build (and a unit test)."""
     from calculator import vocab
     from calculator.api import ERROR_CODES
-    from calculator.configs import MODEL_FIELDS, QK_NORMS
+    from calculator.configs import FIELD_KINDS, MODEL_FIELDS
     from calculator.inputs import INPUTS, VALUE_KINDS
     from calculator.page import WIDGET_KINDS
 
     wanted = [f"errors.{code}" for code in ERROR_CODES if code != "wrong_type"]
-    wanted += [f"errors.wrong_type.{k}"
-               for k in (*(kind.name for kind in VALUE_KINDS.values()), "model_field", "model_list", "other")]
-    wanted += sorted({f"errors.wrong_type.model_{f.kind}" for f in MODEL_FIELDS if f.kind not in ("int", "int_or_null")})
+    wanted += [f"errors.wrong_type.{k}" for k in (*(kind.name for kind in VALUE_KINDS.values()), "model_list", "other")]
+    wanted += sorted({f"errors.wrong_type.{kind.message}" for kind in FIELD_KINDS.values()})
     wanted += [f"fields.{spec.name}.label" for spec in INPUTS if spec.name != "include"]   # assumption sentences
     for spec in INPUTS:
         # the labels and groups of its drop-down: an enum's options, the GPU classes
@@ -96,7 +95,7 @@ def required_calc_strings() -> list[str]:
     wanted += [f"out.time_error.{code}" for code in vocab.TIME_ERRORS]
     wanted += [f"status.{stage}" for stage in vocab.STAGES] + ["status.downloading_bytes", "status.prerendered"]
     wanted += ["out.ignored_fields", "out.resolved", "units.tokens.other", "fields.read_as"]
-    wanted += [f"options.qk_norm.{v or 'none'}" for v in QK_NORMS]
+    wanted += [f"options.{f.name}.{v or 'none'}" for f in MODEL_FIELDS for v in f.choices]
     wanted += [f"units.{noun}.other" for noun in ("seconds", "minutes", "hours", "days", "usd", "tokens_per_second",
                                                   "setups")]
     wanted += run_strings()

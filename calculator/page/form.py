@@ -19,7 +19,7 @@ from .pieces import bounds_text
 from .search import KINDS as PICKERS, entries as picker_entries
 from .text import Html, Strings, el, filled, fmt_int, join, ltr
 
-__all__ = ["CONTROLS", "control", "compact_form", "model_fieldset", "custom_fields", "custom_values", "read_form",
+__all__ = ["CONTROLS", "control", "compact_form", "model_fieldset", "custom_values", "read_form",
            "readings", "field_id", "picker", "picker_options", "MAX_FIELD_CHARS", "TRANSPORT_LIMITS"]
 
 #: Longest value of any control but the paste box (a typed number, a custom field, a select's value): a longer one
@@ -191,41 +191,45 @@ def compact_form(s: Strings, wid: str, fields: tuple[str, ...], state: dict[str,
 # ---------------------------------------------------------------------------------------------------------------
 # The model fieldset: a catalogue model, a custom architecture, a pasted config.json
 # ---------------------------------------------------------------------------------------------------------------
-def custom_fields() -> list[tuple[str, str]]:
-    """The fields a "Custom architecture" carries: every architecture field the estimator reads (configs.MODEL_FIELDS,
-    in their order), with how the form edits it (int, int_or_null, bool, enum, string)."""
-    return [(f.name, f.kind) for f in api.MODEL_FIELDS]
-
-
 def custom_values(model: dict[str, Any]) -> dict[str, Any]:
     """A result's ``model`` object as the custom fields show it (numbers and text as typed, flags as booleans; a
-    field the config leaves unset is empty)."""
-    out: dict[str, Any] = {}
-    for name, kind in custom_fields():
-        v = model.get(name)
-        out[name] = bool(v) if kind == "bool" else ("" if v is None else str(v))
-    return out
+    field the config leaves unset is empty): each as its kind of field shows it (configs.FIELD_KINDS)."""
+    return {f.name: f.field_kind.shown(model.get(f.name)) for f in api.MODEL_FIELDS}
+
+
+def _custom_checkbox(s: Strings, wid: str, field: Any, key: str, value: Any, label: Any, help_text: Any) -> Html:
+    return _checkbox(wid, key, value, label, help_text)
+
+
+def _custom_select(s: Strings, wid: str, field: Any, key: str, value: Any, label: Any, help_text: Any) -> Html:
+    options = join(*[el("option", {"value": v, "selected": v == value}, s.get(f"options.{field.name}.{v or 'none'}"))
+                     for v in field.choices])
+    return _select(wid, key, label, help_text, options, ltr_text=True)
+
+
+def _custom_text(s: Strings, wid: str, field: Any, key: str, value: Any, label: Any, help_text: Any) -> Html:
+    return el("div", {"class": "calc-field", "data-calc-wrap": key},
+              el("label", {"class": "calc-field__label", "for": field_id(wid, key)}, label),
+              el("input", {"class": "calc-field__input", "id": field_id(wid, key), "type": "text",
+                           "dir": "ltr", "spellcheck": "false", "autocomplete": "off",
+                           "data-calc-field": key, "data-calc-text": True, "value": value,
+                           "aria-describedby": f"{field_id(wid, key)}-help"}),
+              _help_and_error(wid, key, help_text))
+
+
+def _custom_number(s: Strings, wid: str, field: Any, key: str, value: Any, label: Any, help_text: Any) -> Html:
+    return _number(s, wid, key, value, label, help_text, None)
+
+
+#: One renderer per control of the custom architecture: a config field's kind (configs.FIELD_KINDS) names its own.
+CUSTOM_CONTROLS: dict[str, Callable[..., Html]] = {"checkbox": _custom_checkbox, "select": _custom_select,
+                                                   "text": _custom_text, "number": _custom_number}
 
 
 def _custom_field(s: Strings, wid: str, field: Any, value: Any) -> Html:
     key = f"model.{field.name}"
-    label = ltr(el("code", {}, field.name))
-    help_text = s.get(f"fields.{key}.help", "")
-    if field.kind == "bool":
-        return _checkbox(wid, key, value, label, help_text)
-    if field.kind == "enum":
-        options = join(*[el("option", {"value": v, "selected": v == value}, s.get(f"options.{field.name}.{v or 'none'}"))
-                         for v in field.choices])
-        return _select(wid, key, label, help_text, options, ltr_text=True)
-    if field.kind == "string":
-        return el("div", {"class": "calc-field", "data-calc-wrap": key},
-                  el("label", {"class": "calc-field__label", "for": field_id(wid, key)}, label),
-                  el("input", {"class": "calc-field__input", "id": field_id(wid, key), "type": "text",
-                               "dir": "ltr", "spellcheck": "false", "autocomplete": "off",
-                               "data-calc-field": key, "data-calc-text": True, "value": value,
-                               "aria-describedby": f"{field_id(wid, key)}-help"}),
-                  _help_and_error(wid, key, help_text))
-    return _number(s, wid, key, value, label, help_text, None)
+    return CUSTOM_CONTROLS[field.field_kind.control](s, wid, field, key, value, ltr(el("code", {}, field.name)),
+                                                     s.get(f"fields.{key}.help", ""))
 
 
 def model_fieldset(s: Strings, wid: str, state: dict[str, Any], model: dict[str, Any]) -> Html:
@@ -300,7 +304,7 @@ def readings(s: Strings, fields: tuple[str, ...], raw: dict[str, Any]) -> dict[s
             typed[key] = raw.get(key)
     model = raw.get("model")
     if isinstance(model, dict) and model.get("source") == "custom" and isinstance(model.get("value"), dict):
-        numbers = {f.name for f in api.MODEL_FIELDS if f.kind in ("int", "int_or_null")}
+        numbers = {f.name for f in api.MODEL_FIELDS if f.field_kind.number}
         typed.update({f"model.{k}": v for k, v in model["value"].items() if k in numbers})
     out: dict[str, Html] = {}
     for key, text in typed.items():
@@ -340,10 +344,11 @@ def _read_model(raw: Any) -> tuple[Any, FieldError | None]:
         # is null, as the preset it was filled from has it (DeepSeek-V2-Lite's q_lora_rank: no low-rank query; left
         # out, its class's default of 1536 came in, +42.5 M parameters). A text field (model_type) stays text, the
         # others are read as numbers.
-        text = {f.name for f in api.MODEL_FIELDS if f.kind in ("string", "enum")}
-        nullable = {f.name for f in api.MODEL_FIELDS if f.kind == "int_or_null"}
+        kinds = {f.name: f.field_kind for f in api.MODEL_FIELDS}
+        nullable = {name for name, kind in kinds.items() if kind.nullable}
         empty = lambda v: isinstance(v, str) and not v.strip()      # noqa: E731
-        model = {name: None if empty(v) else (v.strip() if name in text else parse_number(v)) if isinstance(v, str) else v
+        typed = lambda name, v: v.strip() if name in kinds and kinds[name].text else parse_number(v)   # noqa: E731
+        model = {name: None if empty(v) else typed(name, v) if isinstance(v, str) else v
                  for name, v in value.items() if name in nullable or not empty(v)}
         return model, _custom_number_error(model)
     return value, None
@@ -352,7 +357,7 @@ def _read_model(raw: Any) -> tuple[Any, FieldError | None]:
 #: The custom form's number fields and their upper bounds. Each is a number field: what it holds must be a whole number
 #: even where this architecture does not read it (an expert width of a dense model, an MLA rank without MLA), or "abc"
 #: would only be listed as ignored, far from the field, with no error at it.
-_CUSTOM_NUMBERS: dict[str, int | None] = {f.name: f.high for f in api.MODEL_FIELDS if f.kind in ("int", "int_or_null")}
+_CUSTOM_NUMBERS: dict[str, int | None] = {f.name: f.high for f in api.MODEL_FIELDS if f.field_kind.number}
 
 
 def _custom_number_error(model: dict[str, Any]) -> FieldError | None:

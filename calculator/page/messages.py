@@ -59,8 +59,8 @@ def _kind(field: str, spec) -> str:
     if field.startswith("model.") and field.rsplit(".", 1)[-1] in api.CONFIG_LISTS:
         return "model_list"                          # layer_types, mlp_only_layers: a list, not a number
     if field.startswith("model."):
-        kind = {f.name: f.kind for f in api.MODEL_FIELDS}.get(field[6:], "int")
-        return "model_field" if kind in ("int", "int_or_null") else f"model_{kind}"
+        f = {f.name: f for f in api.MODEL_FIELDS}.get(field[6:])
+        return (f.field_kind if f is not None else api.FIELD_KINDS["int"]).message   # a read-only field: a number
     return "model"
 
 

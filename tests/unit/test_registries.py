@@ -1,5 +1,6 @@
-"""A new memory component, a new kind of value and a new widget kind are each one entry in their one registry
-(vocab.COMPONENTS, inputs.VALUE_KINDS, page.WIDGET_KINDS) plus their strings: every reader goes through the
+"""A new memory component, a new kind of value, a new kind of config field, a new widget kind and a new static marker
+are each one entry in their one registry (vocab.COMPONENTS, inputs.VALUE_KINDS, configs.FIELD_KINDS,
+page.WIDGET_KINDS, sitebuild.markers.STATIC_MARKERS) plus their strings: every reader goes through the
 registry, so each one either shows the newcomer or fails naming exactly what it lacks (its string, its colour, its
 control, a method of its class)."""
 from __future__ import annotations
@@ -10,7 +11,7 @@ from dataclasses import replace
 import pytest
 from mkdocs.exceptions import PluginError
 
-from calculator import api, memory, vocab
+from calculator import api, configs, memory, vocab
 from calculator.__main__ import build_parser, english, render
 from calculator.errors import InputError, StringMissing
 from calculator.inputs import InputSpec
@@ -156,6 +157,58 @@ def test_every_reader_of_a_value_goes_through_its_kind(yesno):
 
 
 # ---------------------------------------------------------------------------------------------------------------
+# A kind of config field: one class in configs.FIELD_KINDS, its wrong-type message in both tables
+# ---------------------------------------------------------------------------------------------------------------
+class HalvesField(configs.IntField):
+    """A config field written in halves: 7 in the config is 3.5 layers' worth (a made-up kind)."""
+
+    name, control, message = "halves", "halves_slider", "model_halves"
+
+    def read(self, r, name, default=None, required=False):
+        v = super().read(r, name, default, required)
+        return v if v is None else v // 2
+
+    def shown(self, value):
+        return f"{value} x2"
+
+
+@pytest.fixture
+def halves(monkeypatch):
+    kind = HalvesField()
+    monkeypatch.setitem(configs.FIELD_KINDS, kind.name, kind)
+    real = configs.ModelField.field_kind
+    monkeypatch.setattr(configs.ModelField, "field_kind",
+                        property(lambda f: kind if f.name == "norms_per_layer" else real.fget(f)))
+    return kind
+
+
+def test_every_reader_of_a_config_field_goes_through_its_kind(halves):
+    with pytest.raises(TypeError, match="read"):         # a kind that cannot read a config cannot be made
+        type("Unread", (configs.FieldKind,), {"name": "unread"})()
+    # the config reader reads it with the kind's read
+    config = {**configs.model_json(api.MODELS["llama-3.1-8b"]), "norms_per_layer": 8}
+    assert configs.parse_model(config).norms_per_layer == 4
+    # the string check wants its wrong-type message; the page's message names the kind
+    assert "errors.wrong_type.model_halves" in required_calc_strings()
+    with pytest.raises(PluginError, match="errors.wrong_type.model_halves"):
+        check_calc_strings()
+    from calculator.page.messages import message_for
+    s = _strings_with("en", "errors.wrong_type.model_halves", "Write a number of halves.")
+    assert str(message_for(s, "wrong_type", "model.norms_per_layer")).startswith("Write a number of halves. (")
+    # the form shows the value as the kind does and draws the control the kind names
+    assert page_form.custom_values({"norms_per_layer": 2})["norms_per_layer"] == "2 x2"
+    with pytest.raises(KeyError, match="halves_slider"):
+        page_form._custom_field(s, "w", configs.ModelField("norms_per_layer"), 2)
+    page_form.CUSTOM_CONTROLS["halves_slider"] = lambda s, wid, field, key, value, label, help_text: el(
+        "input", {"type": "range", "data-calc-field": key})
+    try:
+        html = str(page_form._custom_field(s, "w", configs.ModelField("norms_per_layer"), 2))
+        assert 'type="range"' in html and 'data-calc-field="model.norms_per_layer"' in html
+    finally:
+        del page_form.CUSTOM_CONTROLS["halves_slider"]
+
+
+# ---------------------------------------------------------------------------------------------------------------
 # A widget kind: one module with its WidgetKind in page.WIDGET_KINDS, its title in both tables
 # ---------------------------------------------------------------------------------------------------------------
 @pytest.fixture
@@ -182,3 +235,40 @@ def test_a_new_widget_kind_is_read_by_markers_strings_build_and_worker(tiny):
         {"kind": "tiny", "raw": {"model": "llama-3.2-1b", "gpu": "l4"}, "fixed": {}})))
     assert answer["ok"] and "data-tiny=" in answer["html"] and answer["state"]["gpu"] == "l4"
     assert replace(tiny, defaults={}).state({})["gpu"] is None          # the API's default under its own
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# A static marker: one class in sitebuild.markers.STATIC_MARKERS
+# ---------------------------------------------------------------------------------------------------------------
+class BadgeMarker(markers.StaticMarker):
+    """``calc:badge text=… [request keys]``: a made-up marker the build fills in, placed with the widgets."""
+
+    name = "badge"
+    options = frozenset({"text"})
+    with_widgets = True
+
+    def check(self, options, where):
+        if "text" not in options:
+            raise PluginError(f"{where}: calc:badge needs text=")
+
+    def render(self, s, marker, article, where, slot):
+        return str(el("b", {"id": slot, "data-model": marker.attrs.get("model", "")}, marker.options["text"]))
+
+
+def test_a_new_static_marker_is_read_by_the_parser_and_placed_by_the_plugin(monkeypatch):
+    from tests.unit.test_markers import _plugin_on_an_article
+
+    with pytest.raises(PluginError, match="unknown calculator marker 'calc:badge'"):
+        markers.parse("badge text=hi", "x")
+    monkeypatch.setitem(markers.STATIC_MARKERS, "badge", BadgeMarker())
+    m = markers.parse("badge text=hi model=llama-2-7b", "x")
+    assert (m.kind, m.options, m.attrs) == ("badge", {"text": "hi"}, {"model": "llama-2-7b"})
+    with pytest.raises(PluginError, match="needs text="):
+        markers.parse("badge model=llama-2-7b", "x")
+    with pytest.raises(PluginError, match="unknown attribute 'out'"):
+        markers.parse("badge text=hi out=peak", "x")
+    plugin, page, config = _plugin_on_an_article()
+    html = plugin.on_page_content("<p><!-- calc:badge text=hi model=llama-2-7b --></p>", page=page, config=config,
+                                  files=None)
+    assert "<b" not in html and "calc-badge-1" in html                # its slot now, its markup with the widgets
+    assert plugin.pages[("en", page.url)].widgets["calc-badge-1"] == '<b id="calc-badge-1" data-model="llama-2-7b">hi</b>'
