@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-ROOTS = ("calculator", "sitebuild", "hooks", "frameworks", "benchmarks")
+ROOTS = ("calculator", "sitebuild", "hooks", "frameworks", "benchmarks", "tools")
 LIMIT = 80
 
 

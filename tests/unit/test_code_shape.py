@@ -18,9 +18,7 @@ from benchmarks.funclen import LIMIT, functions, parsed
 
 pytestmark = pytest.mark.unit
 EXEMPT_FOLDERS = ("calculator/export/",)
-#: Split by another piece of issue 37's work (the model-config reader becomes a table of field readers, without its
-#: two asserts): remove it here when that lands.
-EXEMPT_FUNCTIONS = {("calculator/configs.py", "parse_model")}
+EXEMPT_FUNCTIONS: set[tuple[str, str]] = set()
 
 
 def asserts(roots: tuple[str, ...] | None = None, root: Path | None = None) -> list[tuple[str, int, str]]:
