@@ -20,7 +20,8 @@ from .models import (LORA_MODULES, Attention, AttentionKernel, Fsdp2Upcast, Kbit
                      Precision, QloraBackend, QuantStorage, Sharding, TrainingSetup)
 from .values import VALUE_KINDS, ValueKind
 
-__all__ = ["InputSpec", "INPUTS", "BY_NAME", "DEFAULTS", "ENUMS", "LIMITS", "CONTROLS", "GROUPS", "INCLUDE",
+__all__ = ["InputSpec", "INPUTS", "BY_NAME", "DEFAULTS", "ENUMS", "LIMITS", "CONTROLS", "GROUPS", "GROUP_SHOWN_WHEN",
+           "INCLUDE",
            "FRAMEWORK_IDS", "markdown_table", "inputs_json"]
 
 #: Form controls (calculator/page/form.py draws each): a checkbox, a typed number, a drop-down, a checkbox per LoRA
@@ -28,6 +29,11 @@ __all__ = ["InputSpec", "INPUTS", "BY_NAME", "DEFAULTS", "ENUMS", "LIMITS", "CON
 CONTROLS = ("checkbox", "number", "select", "modules")
 #: The estimator form's groups, in the order they appear (``model`` is drawn by the form itself).
 GROUPS = ("method", "lora", "batch", "memory", "hardware", "workload")
+#: When a group of the form is shown: ``{key: the values that show it}`` (the page hides it at any other value, as
+#: it changes). LoRA's settings mean nothing to full fine-tuning.
+GROUP_SHOWN_WHEN: dict[str, dict[str, tuple[str, ...]]] = {
+    "lora": {"method": tuple(m.value for m in Method if m is not Method.FULL)},
+}
 #: What a request may ask for beyond the estimate (each costs time; the CLI's --json asks for all).
 INCLUDE = ("gpu_table", "smallest_setup", "remedies", "inverse")
 
