@@ -278,7 +278,7 @@ class Page:
             return {"ok": False, "errors": [self._error(FieldError(err.field, err.code))]}
         kind, raw = WIDGET_KINDS[msg["kind"]], msg["raw"]
         if msg["state"] is not None:                     # a link's state: the controls that show it, to write
-            controls = form_controls(kind.fields, msg["state"], kind.model_sources)
+            controls = form_controls(self.s, kind.fields, msg["state"], kind.model_sources)
             if controls is None:
                 return {"ok": False, "errors": [self._error(FieldError(None, "unknown_key"))]}
             return {"ok": True, "controls": controls}
@@ -310,7 +310,7 @@ class Page:
                     kind = WIDGET_KINDS[msg["kind"]]
                     answer = read_paste(self.s, kind.fields, files)
                     if answer["ok"]:
-                        answer["controls"] = form_controls(kind.fields, answer["state"], kind.model_sources)
+                        answer["controls"] = form_controls(self.s, kind.fields, answer["state"], kind.model_sources)
                     return _json_text(answer)
             except InputError as err:
                 return _json_text({"ok": False, "errors": [self._error(FieldError(err.field, err.code))]})

@@ -17,7 +17,7 @@ from ..inputs import BY_NAME, DEFAULTS, InputSpec
 from ..values import Option, Phrase, parse_number, plain_number
 from .messages import FieldError
 from .pieces import bounds_text
-from .search import KINDS as PICKERS, entries as picker_entries
+from .search import KINDS as PICKERS, entries as picker_entries, named as picker_named
 from .text import Html, Strings, el, filled, fmt_int, join, ltr
 
 __all__ = ["CONTROLS", "control", "compact_form", "model_fieldset", "custom_fields", "custom_values", "read_form",
@@ -424,10 +424,11 @@ _SHOWS: dict[str, Callable[[Any], bool]] = {
 }
 
 
-def form_controls(fields: tuple[str, ...], state: dict[str, Any], sources: bool) -> dict[str, Any] | None:
+def form_controls(s: Strings, fields: tuple[str, ...], state: dict[str, Any], sources: bool) -> dict[str, Any] | None:
     """The control values that show ``state`` (request values, as a link or a pasted training config gives them),
     for calc.js to write into the form; None when a value has no control that can show it (a key the widget does not
-    edit, a value of the wrong type). With ``sources`` (the estimator's model fieldset) a catalogue id selects the
+    edit, a value of the wrong type). A picker's value may name its entry by a Hugging Face repo or an alias, in any
+    case ("Qwen/Qwen3-8B"): it becomes that entry's id (a name no entry has stays, to be refused). With ``sources`` (the estimator's model fieldset) a catalogue id selects the
     catalogue, and a config object goes into the custom fields when ``state["model_source"]`` says "custom" (the
     fields it names), else into the paste box; without, only a catalogue id is a model. A drop-down's value that it
     does not offer is calc.js's to refuse (it knows the options on the page)."""
@@ -435,6 +436,8 @@ def form_controls(fields: tuple[str, ...], state: dict[str, Any], sources: bool)
     for key, value in state.items():
         if key == SOURCE_KEY:
             continue
+        if key in PICKERS and isinstance(value, str):
+            value = picker_named(s, key, value) or value
         if key == "model" and isinstance(value, str):
             out.update({"model": value, **({SOURCE_KEY: "preset"} if sources else {})})
         elif key == "model" and sources and isinstance(value, dict):

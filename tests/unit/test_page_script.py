@@ -24,6 +24,7 @@ SCRIPTS = Path(__file__).resolve().parents[2] / "docs" / "assets" / "calc"
 #: the script reads by key (a link naming a model by its repo).
 PICKER_KEYS = {"model", "gpu"}
 EST = WIDGET_KINDS["estimator"]
+S = Strings(calc_strings("en"), "en")
 
 
 def _code(path: Path) -> str:
@@ -51,19 +52,22 @@ def _render(**message) -> dict:
 def test_a_link_state_becomes_the_controls_that_show_it():
     config = {"hidden_size": 2048, "num_hidden_layers": 16, "notes": "x"}
     # a catalogue model selects the catalogue; the other keys go as they are into their controls
-    assert form_controls(EST.fields, {"model": "qwen2.5-7b", "lora_targets": ["q_proj"], "seq_len": 1024,
+    assert form_controls(S, EST.fields, {"model": "qwen2.5-7b", "lora_targets": ["q_proj"], "seq_len": 1024,
                                       "dpo": True}, True) == {
         "model": "qwen2.5-7b", "model_source": "preset", "lora_targets": ["q_proj"], "seq_len": 1024, "dpo": True}
     # a config object: into the paste box, or the custom fields it names when the link says "custom"
-    assert form_controls(EST.fields, {"model": config}, True) == {"config": config, "model_source": "paste"}
-    assert form_controls(EST.fields, {"model": config, "model_source": "custom"}, True) == {
+    assert form_controls(S, EST.fields, {"model": config}, True) == {"config": config, "model_source": "paste"}
+    assert form_controls(S, EST.fields, {"model": config, "model_source": "custom"}, True) == {
         "model.hidden_size": 2048, "model.num_hidden_layers": 16, "model_source": "custom"}
     # what no control shows: a key the widget does not edit, a value of another type, a config in a compact widget
     for bad in ({"__proto__": {}}, {"innerHTML": "<b>"}, {"dpo": "yes"}, {"seq_len": True}, {"lora_targets": "q_proj"},
                 {"method": 1}, {"model": 3}):
-        assert form_controls(EST.fields, bad, True) is None, bad
-    assert form_controls(WIDGET_KINDS["fits"].fields, {"model": config}, False) is None
-    assert form_controls(WIDGET_KINDS["fits"].fields, {"model": "qwen2.5-7b"}, False) == {"model": "qwen2.5-7b"}
+        assert form_controls(S, EST.fields, bad, True) is None, bad
+    assert form_controls(S, WIDGET_KINDS["fits"].fields, {"model": config}, False) is None
+    assert form_controls(S, WIDGET_KINDS["fits"].fields, {"model": "qwen2.5-7b"}, False) == {"model": "qwen2.5-7b"}
+    # a picker's value named by its repo, in any case, is its entry; a name no entry has stays (and is refused)
+    assert form_controls(S, EST.fields, {"model": "QWEN/Qwen2.5-7B-Instruct", "gpu": "no-such-card"}, True) == {
+        "model": "qwen2.5-7b", "model_source": "preset", "gpu": "no-such-card"}
     # the page asks it with a render message carrying `state`, and gets no figures for it
     answer = _render(state={"model": config, "model_source": "custom", "seq_len": 512})
     assert answer == {"ok": True, "controls": {"model.hidden_size": 2048, "model.num_hidden_layers": 16,

@@ -9,7 +9,8 @@
 //     after the section's anchor when there is one: #<anchor>&calc=…), which the browser never sends to the server,
 //     so a link, a reload, a click in the table of contents and the language switcher (assets/site.js) keep them and
 //     no request carries them. Links of the older ?calc=… form are read once and rewritten to the fragment.
-// No number formatting, no unit conversion, no chart arithmetic and no request expansion here: Python does all of it.
+// No number formatting, no unit conversion, no chart arithmetic, no request expansion and no form rule (which part
+// shows, what a link or a framework puts into which control, where an error goes) here: Python does all of it.
 
 import { MESSAGE, STATUS } from "./protocol.mjs";
 
@@ -192,8 +193,8 @@ const runtime = {
   },
 
   // A picker's search (Page.search in the worker): {answer: JSON text}.
-  search(kind, text, listbox = null) {
-    return this.ask({ type: MESSAGE.SEARCH, kind, text, ...(listbox ? { listbox } : {}) });
+  search(kind, text, listbox) {
+    return this.ask({ type: MESSAGE.SEARCH, kind, text, listbox });
   },
 
   ask(message, timeout = REQUEST_TIMEOUT_MS) {
@@ -633,19 +634,11 @@ class Widget {
     return true;
   }
 
-  // Python says which control values show the link's state (or refuses it); they go into the form, then it computes.
+  // Python says which control values show the link's state (a model named by its repo, "Qwen/Qwen3-8B", is its
+  // catalogue entry), or refuses it; they go into the form, then it computes.
   async applyLink(entry) {
     const { imported, ...values } = entry;
     this.imported = imported || {};
-    // A link may name a model by its Hugging Face repo or an alias, in any case ("Qwen/Qwen3-8B"): Python says
-    // which catalogue entry that is; a name it does not know stays as it is and is refused as before.
-    for (const picker of this.pickers) {
-      const value = values[picker.key];
-      if (typeof value === "string" && !picker.offers(value)) {
-        const named = await picker.named(value);
-        if (named) values[picker.key] = named;
-      }
-    }
     let answer = null;
     try {
       answer = JSON.parse((await runtime.render({ kind: this.kind, state: { ...this.defaults, ...values } })).answer);
@@ -786,20 +779,6 @@ class Picker {
 
   isOpen() {
     return !this.list.hidden;
-  }
-
-  offers(value) {
-    return Boolean(this.select) && Array.from(this.select.options).some((o) => o.value === value);
-  }
-
-  // The catalogue id a text names exactly (Page.search's `named`), or null.
-  async named(text) {
-    try {
-      const answer = JSON.parse((await runtime.search(this.key, text)).answer);
-      return answer && typeof answer.named === "string" && this.offers(answer.named) ? answer.named : null;
-    } catch (error) {
-      return null;
-    }
   }
 
   shown() {

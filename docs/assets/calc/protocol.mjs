@@ -39,7 +39,7 @@ export const STATUS = Object.freeze({
  * @typedef {{type: "rendered", id: number, answer: string, ms: number, longest?: number}} RenderedMessage
  *   (ms: time in Python, all calls; longest: the longest one call, a render being answered in slices)
  * @typedef {{type: "search", id: number, kind: string, text: string, listbox?: string}} SearchMessage
- *   (kind: "model" | "gpu"; listbox: the id of a picker's empty listbox, whose options the answer then carries)
+ *   (kind: "model" | "gpu"; listbox: the id of the picker's listbox, whose options, the matches, the answer carries)
  * @typedef {{type: "searched", id: number, answer: string}} SearchedMessage
  *
  * `answer` is the JSON text of calculator.page.Page.render: {ok: true, html, state, link, spare, summary, slots?,
@@ -49,7 +49,7 @@ export const STATUS = Object.freeze({
  * newer change of the same widget overtook answers {ok: false, superseded: true, errors: []}.
  * A SEARCHED `answer` is the JSON text of calculator.page.Page.search: {ok, values: [catalogue ids, best first],
  * announce: the sentence the picker's status reads out, named: the id the text names exactly (a repo id, an alias,
- * any case) or null}.
+ * any case) or null, options: the listbox's markup}.
  * A RUN's answer is
  * calculator.page.Page.run's: {ok: true, html} (export), {ok: true, state, controls, imported, target, html}
  * (import), or the

@@ -377,19 +377,23 @@ async function render(message) {
   post({ type: MESSAGE.RENDERED, id: message.id, answer, ms: python, longest });
 }
 
-// A picker's search: the matches of what the reader typed, best first (calculator/page/search.py).
-function search(message) {
-  let answer = JSON.stringify({ ok: false, values: [], announce: "", named: null });
-  if (page) {
-    try {
-      const out = page.search(JSON.stringify({ kind: message.kind, text: message.text || "",
-        ...(typeof message.listbox === "string" ? { listbox: message.listbox } : {}) }));
-      if (typeof out === "string") answer = out;
-    } catch (error) {
-      // the empty answer above: the picker keeps its options as they are
-    }
+// Python's answer to one call (JSON text), or `fallback` where the call fails outside Python's own boundary.
+function answerOf(call, fallback = internalError) {
+  try {
+    const out = page ? call() : fallback;
+    return typeof out === "string" ? out : fallback;
+  } catch (error) {
+    return fallback;
   }
-  post({ type: MESSAGE.SEARCHED, id: message.id, answer });
+}
+
+// A picker's search: the matches of what the reader typed, best first (calculator/page/search.py); where it fails,
+// the empty answer: the picker keeps its options as they are.
+function search(message) {
+  const { type, id, ...fields } = message;
+  const answer = answerOf(() => page.search(JSON.stringify(fields)),
+                          JSON.stringify({ ok: false, values: [], announce: "", named: null }));
+  post({ type: MESSAGE.SEARCHED, id, answer });
 }
 
 // The second load, once: the exporters' wheel and the pure-Python YAML library (sitebuild/wheel.py), from this site.
@@ -418,15 +422,7 @@ async function run(message) {
   let answer = internalError;
   const started = performance.now();
   if (page && await loadLater()) {
-    if (message.action === "preload") answer = JSON.stringify({ ok: true });
-    else {
-      try {
-        const out = page.run(String(message.payload));
-        if (typeof out === "string") answer = out;
-      } catch (error) {
-        answer = internalError;
-      }
-    }
+    answer = message.action === "preload" ? JSON.stringify({ ok: true }) : answerOf(() => page.run(String(message.payload)));
   }
   post({ type: MESSAGE.RENDERED, id: message.id, answer, ms: performance.now() - started });
 }
