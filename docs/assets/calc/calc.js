@@ -827,7 +827,7 @@ class Picker {
     this.markSelected();
     const shown = this.shown();
     this.none.hidden = shown.length > 0;
-    if (shown.length) {
+    if (shown.length && document.activeElement === this.input) {   // an answer after the box lost focus stays shut
       this.open();
       this.highlight(highlight ? shown[0] : null);
     } else {
