@@ -126,3 +126,20 @@ def test_the_lora_group_shows_by_the_rule_of_the_input_table():
     # the model's sources follow their radios; every checkbox of a module list says it is one of many
     assert html.count('data-calc-when="{&quot;model_source&quot;') == 3
     assert html.count("data-calc-multi") == html.count('data-calc-field="lora_targets"') > 1
+
+
+def test_a_pasted_config_comes_back_as_the_controls_that_read_as_its_state():
+    from calculator import export
+
+    request = {**EST.state({}), "method": "qlora", "seq_len": 4096, "micro_batch_size": 2, "lora_targets": ["q_proj"]}
+    files = export.export(request, "trl").files
+    main = next(text for name, text in files.items() if name.endswith(".yaml") and "accelerate" not in name)
+    answer = json.loads(_page().run(json.dumps({"action": "import", "kind": "estimator", "files": {"main": main}})))
+    assert answer["ok"], answer
+    controls = answer["controls"]
+    assert controls["model_source"] == "preset" and controls["model"] == "llama-3.1-8b"
+    assert controls["seq_len"] == 4096 and controls["lora_targets"] == ["q_proj"]
+    # what calc.js writes into the form reads back, through the form, as the state the paste gave
+    state, errors = read_form(EST.fields, EST.defaults, {**controls, **{k: str(v) for k, v in controls.items()
+                                                                         if isinstance(v, int) and not isinstance(v, bool)}})
+    assert not errors and {k: state[k] for k in answer["state"]} == answer["state"]
