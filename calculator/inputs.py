@@ -27,7 +27,8 @@ from .configs import model_json, parse_model
 from .values import (BoolKind, EnumKind, FloatKind, GpuKind, IncludeKind, IntKind, ModelKind, ModulesKind,
                      ValueKind)
 
-__all__ = ["VALUE_KINDS", "InputSpec", "INPUTS", "BY_NAME", "DEFAULTS", "ENUMS", "LIMITS", "CONTROLS", "GROUPS", "INCLUDE",
+__all__ = ["VALUE_KINDS", "InputSpec", "INPUTS", "BY_NAME", "DEFAULTS", "ENUMS", "LIMITS", "CONTROLS", "GROUPS",
+           "GROUP_SHOWN_WHEN", "INCLUDE",
            "FRAMEWORK_IDS", "markdown_table", "inputs_json"]
 
 #: Every kind of value, by name: the one registry that the input table, the API, the CLI, the form, the CMS fields
@@ -40,6 +41,11 @@ VALUE_KINDS: dict[str, ValueKind] = {k.name: k for k in (
 CONTROLS = ("checkbox", "number", "select", "modules")
 #: The estimator form's groups, in the order they appear (``model`` is drawn by the form itself).
 GROUPS = ("method", "lora", "batch", "memory", "hardware", "workload")
+#: When a group of the form is shown: ``{key: the values that show it}`` (the page hides it at any other value, as
+#: it changes). LoRA's settings mean nothing to full fine-tuning.
+GROUP_SHOWN_WHEN: dict[str, dict[str, tuple[str, ...]]] = {
+    "lora": {"method": tuple(m.value for m in Method if m is not Method.FULL)},
+}
 #: What a request may ask for beyond the estimate (each costs time; the CLI's --json asks for all).
 INCLUDE = ("gpu_table", "smallest_setup", "remedies", "inverse")
 

@@ -24,9 +24,8 @@ from typing import Any
 
 from .. import api
 from ..errors import InputError
-from .form import TRANSPORT_LIMITS, picker_options, read_form, readings
+from .form import TRANSPORT_LIMITS, error_slots, form_controls, link_state, picker_options, read_form, readings
 from .kinds import WIDGET_KINDS, WidgetKind
-from .kinds.estimator import framework_table
 from .messages import FieldError, message_for
 from .pieces import describe_assumptions
 from .search import KINDS as PICKERS, entries as picker_entries, named as picker_named, search as picker_search
@@ -231,8 +230,9 @@ class Page:
             if self._pending is not None and self._pending[0] == message:
                 todo = [(key, r) for key, r in self._pending[1] if key not in self._answered]
             else:
-                kind, state, fixed, errors = self._read(_read_message(message))
-                todo = [] if errors else _unanswered(kind.name, state, fixed, self._answered)
+                msg = _read_message(message)
+                kind, state, fixed, errors = self._read(msg)
+                todo = [] if errors or msg["state"] is not None else _unanswered(kind.name, state, fixed, self._answered)
             self._pending = None
             done = _answer_into(self._answered, todo, float(budget_ms)) if todo else None
             if done is None:
@@ -245,16 +245,18 @@ class Page:
             self._pending = None
             return 0
 
-    def framework_defaults(self) -> str:
-        """Every framework's form values per method (JSON), which the page script writes into the estimator's form
-        when the reader picks a framework. The worker sends it once, with "ready"."""
-        return framework_table()
+    def form_rules(self) -> str:
+        """The form rules of every widget kind (JSON, ``{kind: WidgetKind.rules()}``): what the page script writes
+        into a form as the reader edits it (a framework's regime when one is picked). The worker sends them once,
+        with "ready"; they are not in every page's markup (11 kB), since nothing can be edited before then."""
+        return json.dumps({name: k.rules() for name, k in WIDGET_KINDS.items() if k.rules()}, sort_keys=True,
+                          separators=(",", ":"))
 
     def search(self, message: str) -> str:
         """A picker's search (``{"kind": "model" | "gpu", "text": what was typed}``): the values it finds, best
         first, the sentence the picker's status announces ("3 matches; first: Qwen3 8B"), and the entry the text
         names exactly (``named``: an id, repo or alias in any case; else null); with ``"listbox": its id``, also
-        the listbox's options (``options``: form.picker_options). Never raises."""
+        the listbox's options, the matches alone in their order (``options``: form.picker_options). Never raises."""
         try:
             msg = api.read_json(message, None, MAX_MESSAGE_CHARS)    # the same guards as a render
             kind, typed = msg["kind"], str(msg.get("text") or "")
@@ -266,8 +268,8 @@ class Page:
             announce = plain_text(filled(self.s.get("search.announce"), {"count": count, "first": labels[values[0]]})) \
                 if values else self.s.get("search.none")
             out = {"ok": True, "values": values, "announce": announce, "named": picker_named(self.s, kind, typed)}
-            if isinstance(msg.get("listbox"), str):          # the first search of a picker fills its listbox
-                out["options"] = str(picker_options(self.s, msg["listbox"], kind))
+            if isinstance(msg.get("listbox"), str):          # the listbox's options: the matches, in their order
+                out["options"] = str(picker_options(self.s, msg["listbox"], kind, found=values))
             return json.dumps(out, ensure_ascii=False)
         except Exception:  # noqa: BLE001 - the boundary never raises
             return json.dumps({"ok": False, "values": [], "announce": "", "named": None})
@@ -289,14 +291,23 @@ class Page:
             msg = _read_message(message)
         except InputError as err:
             return {"ok": False, "errors": [self._error(FieldError(err.field, err.code))]}
+        kind, raw = WIDGET_KINDS[msg["kind"]], msg["raw"]
+        if msg["state"] is not None:                     # a link's state: the controls that show it, to write
+            controls = form_controls(self.s, kind.fields, msg["state"], kind.model_sources)
+            if controls is None:
+                return {"ok": False, "errors": [self._error(FieldError(None, "unknown_key"))]}
+            return {"ok": True, "controls": controls}
         kind, state, fixed, errors = self._read(msg)
-        read = readings(self.s, kind.fields, msg["raw"])       # the typed numbers as read, shown beside their fields
+        read = readings(self.s, kind.fields, raw)               # the typed numbers as read, shown beside their fields
         if not errors:
             fragment, results, errors = render_results(self.s, kind.name, state, fixed, self._answered)
         if errors:
-            return {"ok": False, "errors": [self._error(e) for e in errors], "read": read}
-        return {"ok": True, "html": fragment, "state": state, "slots": kind.slots(self.s, results),
-                "summary": kind.summary(self.s, results), "read": read, **kind.extra(results)}
+            return {"ok": False, "read": read, "errors": [
+                {**self._error(e), "slots": error_slots(e.field, e.code, raw, msg["edited"])} for e in errors]}
+        link, spare = link_state(raw, state)
+        return {"ok": True, "html": fragment, "state": state, "link": link, "spare": spare,
+                "slots": kind.slots(self.s, results), "summary": kind.summary(self.s, results), "read": read,
+                "controls": kind.controls(results, raw)}
 
     def run(self, message: str) -> str:
         """The "Run it" section's requests (after the worker loaded the exporters): ``{"action": "export", kind,
@@ -311,7 +322,11 @@ class Page:
                     files = msg["files"]
                     if not isinstance(files, dict):
                         raise InputError("not_an_object", None)
-                    return _json_text(read_paste(self.s, WIDGET_KINDS[msg["kind"]].fields, files))
+                    kind = WIDGET_KINDS[msg["kind"]]
+                    answer = read_paste(self.s, kind.fields, files)
+                    if answer["ok"]:
+                        answer["controls"] = form_controls(self.s, kind.fields, answer["state"], kind.model_sources)
+                    return _json_text(answer)
             except InputError as err:
                 return _json_text({"ok": False, "errors": [self._error(FieldError(err.field, err.code))]})
             kind, state, fixed, errors = self._read(msg)
@@ -340,12 +355,14 @@ def _read_message(message: Any) -> dict[str, Any]:
         raise InputError("not_an_object", None)
     if not isinstance(msg.get("kind"), str) or msg["kind"] not in WIDGET_KINDS:
         raise InputError("unknown_value", None)
-    raw, fixed = msg.get("raw") or {}, msg.get("fixed") or {}
-    if not isinstance(raw, dict) or not isinstance(fixed, dict):
+    raw, fixed, state = msg.get("raw") or {}, msg.get("fixed") or {}, msg.get("state")
+    if not isinstance(raw, dict) or not isinstance(fixed, dict) or not isinstance(state, (dict, type(None))):
         raise InputError("not_an_object", None)
     # a pasted config's keys beyond the form: checked by check_imported (a non-object is refused there, by key);
     # the Run-it section's messages add their action, the widget's id and the import box's files
+    # a link's state (``state``) asks for the controls that show it; ``edited``: the control the reader changed last
     return {"kind": msg["kind"], "raw": raw, "fixed": fixed, "imported": msg.get("imported") or {},
+            "state": state, "edited": msg.get("edited"),
             "action": msg.get("action"), "wid": msg.get("wid"), "files": msg.get("files") or {}}
 
 

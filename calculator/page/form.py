@@ -6,6 +6,7 @@ A control knows its key, never a widget kind: the kinds (``page/kinds/``) pass t
 """
 from __future__ import annotations
 
+import json
 import math
 
 from typing import Any, Callable
@@ -16,11 +17,12 @@ from ..inputs import BY_NAME, DEFAULTS, InputSpec
 from ..values import Option, Phrase, parse_number, plain_number
 from .messages import FieldError
 from .pieces import bounds_text
-from .search import KINDS as PICKERS, entries as picker_entries
+from .search import KINDS as PICKERS, entries as picker_entries, named as picker_named
 from .text import Html, Strings, el, filled, fmt_int, join, ltr
 
 __all__ = ["CONTROLS", "control", "compact_form", "model_fieldset", "custom_values", "read_form",
-           "readings", "field_id", "picker", "picker_options", "MAX_FIELD_CHARS", "TRANSPORT_LIMITS"]
+           "readings", "field_id", "picker", "picker_options", "MAX_FIELD_CHARS", "TRANSPORT_LIMITS", "when_attrs",
+           "form_controls", "mirror_controls", "error_slots", "SOURCE_KEY"]
 
 #: Longest value of any control but the paste box (a typed number, a custom field, a select's value): a longer one
 #: is ``too_large`` on that control. The paste box takes the API's MAX_INPUT_CHARS.
@@ -28,6 +30,15 @@ MAX_FIELD_CHARS = 1_000
 #: What calc.js may cut a value to before sending it (the build writes these into the page): one character beyond
 #: each limit, so that what it cuts is still refused, as too long, next to its control.
 TRANSPORT_LIMITS = {"text": api.MAX_INPUT_CHARS + 1, "field": MAX_FIELD_CHARS + 1}
+
+
+#: The control that says where the estimator's model comes from (its radios: MODEL_SOURCES), the paste box's key and
+#: the custom fields' prefix. The page script knows none of them: it reads and writes every control by its
+#: ``data-calc-field`` and its kind of element, and ``read_form`` puts the model together from them.
+SOURCE_KEY = "model_source"
+MODEL_SOURCES = ("preset", "custom", "paste")
+PASTE_KEY = "config"
+CUSTOM_PREFIX = "model."
 
 
 def field_id(wid: str, key: str) -> str:
@@ -117,7 +128,8 @@ def _modules_control(s: Strings, wid: str, spec: InputSpec, value: Any, label: A
     """One checkbox per LoRA module."""
     key = spec.name
     boxes = [el("label", {"class": "calc-targets__item"},
-                el("input", {"type": "checkbox", "value": o.value, "data-calc-field": key, "checked": o.value in value}),
+                el("input", {"type": "checkbox", "value": o.value, "data-calc-field": key, "data-calc-multi": True,
+                             "checked": o.value in value}),
                 " ", ltr(el("code", {}, o.value)))
              for o in spec.value_kind.options(spec)]
     return el("fieldset", {"class": "calc-field calc-field--targets", "data-calc-wrap": key,
@@ -166,11 +178,16 @@ def picker(s: Strings, wid: str, key: str, value: Any) -> Html:
               el("p", {"class": "calc-sr-only", "role": "status", "data-calc-picker-status": True}))
 
 
-def picker_options(s: Strings, list_id: str, key: str, value: Any = None) -> Html:
+def picker_options(s: Strings, list_id: str, key: str, value: Any = None, found: list[str] | None = None) -> Html:
     """A picker's listbox content: every entry of the catalogue once, under its group (family, card class), in the
-    catalogue's order; option ids are the listbox's id and the value; ``value`` is marked selected."""
+    catalogue's order, or with ``found`` (a search's values, best first) those entries alone in that order, each
+    group where its best entry ranks; option ids are the listbox's id and the value; ``value`` is marked selected."""
+    chosen = list(picker_entries(s, key))
+    if found is not None:
+        rank = {v: i for i, v in enumerate(found)}
+        chosen = sorted((e for e in chosen if e.value in rank), key=lambda e: rank[e.value])
     groups: dict[str, list[Any]] = {}
-    for e in picker_entries(s, key):
+    for e in chosen:
         groups.setdefault(e.group, []).append(e)
     return join(*[el("div", {"class": "calc-picker__group", "role": "group", "aria-labelledby": f"{list_id}-g{i}"},
                      el("div", {"class": "calc-picker__group-label", "role": "presentation", "id": f"{list_id}-g{i}"},
@@ -186,6 +203,15 @@ def picker_options(s: Strings, list_id: str, key: str, value: Any = None) -> Htm
 def compact_form(s: Strings, wid: str, fields: tuple[str, ...], state: dict[str, Any]) -> Html:
     """The controls of ``fields`` in one grid (the compact widgets)."""
     return el("div", {"class": "calc-grid"}, [control(s, wid, key, state[key]) for key in fields])
+
+
+def when_attrs(when: dict[str, tuple[str, ...]] | None, values: dict[str, Any]) -> dict[str, Any]:
+    """The attributes of a part of the form shown only while each control named in ``when`` holds one of its values
+    (``data-calc-when``: calc.js applies the rule on every change), hidden now if ``values`` do not meet it."""
+    if not when:
+        return {}
+    return {"data-calc-when": json.dumps({k: list(v) for k, v in when.items()}, sort_keys=True, separators=(",", ":")),
+            "hidden": not all(values.get(k) in v for k, v in when.items())}
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -227,7 +253,7 @@ CUSTOM_CONTROLS: dict[str, Callable[..., Html]] = {"checkbox": _custom_checkbox,
 
 
 def _custom_field(s: Strings, wid: str, field: Any, value: Any) -> Html:
-    key = f"model.{field.name}"
+    key = CUSTOM_PREFIX + field.name
     return CUSTOM_CONTROLS[field.field_kind.control](s, wid, field, key, value, ltr(el("code", {}, field.name)),
                                                      s.get(f"fields.{key}.help", ""))
 
@@ -235,9 +261,10 @@ def _custom_field(s: Strings, wid: str, field: Any, value: Any) -> Html:
 def model_fieldset(s: Strings, wid: str, state: dict[str, Any], model: dict[str, Any]) -> Html:
     radios = [el("label", {"class": "calc-choice__item"},
                  el("input", {"type": "radio", "name": f"{wid}-model-source", "value": src,
-                              "data-calc-control": "model_source", "checked": src == "preset"}),
+                              "data-calc-control": SOURCE_KEY, "data-calc-field": SOURCE_KEY, "checked": src == "preset"}),
                  " ", s.get(f"fields.model_source_{src}"))
-              for src in ("preset", "custom", "paste")]
+              for src in MODEL_SOURCES]
+    source = lambda src: {"data-calc-source": src, **when_attrs({SOURCE_KEY: (src,)}, {SOURCE_KEY: "preset"})}  # noqa: E731
     values = custom_values(model)
     custom = [_custom_field(s, wid, f, values[f.name]) for f in api.MODEL_FIELDS]
     return el("fieldset", {"class": "calc-group calc-group--model"},
@@ -246,20 +273,20 @@ def model_fieldset(s: Strings, wid: str, state: dict[str, Any], model: dict[str,
                          "aria-describedby": f"{field_id(wid, 'model_source')}-help"}, radios),
               el("p", {"class": "calc-field__help", "id": f"{field_id(wid, 'model_source')}-help"},
                  s.get("fields.model_source.help")),
-              el("div", {"class": "calc-source", "data-calc-source": "preset"},
+              el("div", {"class": "calc-source", **source("preset")},
                  control(s, wid, "model", state["model"] if isinstance(state["model"], str) else "")),
-              el("div", {"class": "calc-source calc-grid", "data-calc-source": "custom", "hidden": True}, custom),
-              el("div", {"class": "calc-source", "data-calc-source": "paste", "hidden": True},
-                 el("div", {"class": "calc-field", "data-calc-wrap": "config"},
-                    el("label", {"class": "calc-field__label", "for": field_id(wid, "config")},
+              el("div", {"class": "calc-source calc-grid", **source("custom")}, custom),
+              el("div", {"class": "calc-source", **source("paste")},
+                 el("div", {"class": "calc-field", "data-calc-wrap": PASTE_KEY},
+                    el("label", {"class": "calc-field__label", "for": field_id(wid, PASTE_KEY)},
                        s.get("fields.config.label")),
-                    el("textarea", {"class": "calc-field__input calc-field__textarea", "id": field_id(wid, "config"),
+                    el("textarea", {"class": "calc-field__input calc-field__textarea", "id": field_id(wid, PASTE_KEY),
                                     "rows": 6, "dir": "ltr", "spellcheck": "false", "autocomplete": "off",
-                                    "data-calc-field": "config",
+                                    "data-calc-field": PASTE_KEY, "data-calc-json": True,
                                     "placeholder": '{"hidden_size": 4096, "num_hidden_layers": 32, '
                                                    '"num_attention_heads": 32, "vocab_size": 32000}',
-                                    "aria-describedby": f"{field_id(wid, 'config')}-help"}),
-                    _help_and_error(wid, "config", s.get("fields.config.help")))))
+                                    "aria-describedby": f"{field_id(wid, PASTE_KEY)}-help"}),
+                    _help_and_error(wid, PASTE_KEY, s.get("fields.config.help")))))
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -268,15 +295,17 @@ def model_fieldset(s: Strings, wid: str, state: dict[str, Any], model: dict[str,
 def read_form(fields: tuple[str, ...], defaults: dict[str, Any], raw: dict[str, Any]
               ) -> tuple[dict[str, Any], list[FieldError]]:
     """The state of a widget from the raw values of its controls for ``fields``: ``{key: checkbox bool | select
-    string | typed text | list}``, each read by its key's kind of value; ``model`` is ``{"source": "preset" |
-    "custom" | "paste", "value": ...}`` (a custom model is ``{field: text}``, a pasted one the text of the box).
+    string | typed text | list}``, each read by its key's kind of value; the estimator's model comes from its source's
+    controls (``model_source``: ``model`` the drop-down, ``model.<field>`` the custom fields, ``config`` the paste box),
+    or as ``{"source": "preset" | "custom" | "paste", "value": ...}`` (a custom model is ``{field: text}``, a pasted
+    one the text of the box).
     Errors that can be seen before asking the estimator come back per field."""
     state: dict[str, Any] = {}
     errors: list[FieldError] = []
     for key in fields:
         value = raw.get(key, defaults.get(key, DEFAULTS.get(key)))
         if key == "model":
-            value, err = _read_model(value)
+            value, err = _read_model(_model_raw(raw, value))
             if err:
                 errors.append(err)
         elif isinstance(value, str) and len(value) > MAX_FIELD_CHARS:
@@ -302,10 +331,10 @@ def readings(s: Strings, fields: tuple[str, ...], raw: dict[str, Any]) -> dict[s
         spec = BY_NAME.get(key)
         if spec is not None and spec.value_kind.control == "number":
             typed[key] = raw.get(key)
-    model = raw.get("model")
+    model = _model_raw(raw, raw.get("model"))
     if isinstance(model, dict) and model.get("source") == "custom" and isinstance(model.get("value"), dict):
         numbers = {f.name for f in api.MODEL_FIELDS if f.field_kind.number}
-        typed.update({f"model.{k}": v for k, v in model["value"].items() if k in numbers})
+        typed.update({CUSTOM_PREFIX + k: v for k, v in model["value"].items() if k in numbers})
     out: dict[str, Html] = {}
     for key, text in typed.items():
         if not isinstance(text, str) or not text.strip() or set(text.strip()) <= _PLAIN_TYPED:
@@ -316,6 +345,18 @@ def readings(s: Strings, fields: tuple[str, ...], raw: dict[str, Any]) -> dict[s
         shown = fmt_int(value) if isinstance(value, int) else plain_number(value)
         out[key] = filled(s.get("fields.read_as"), {"n": shown})
     return out
+
+
+def _model_raw(raw: dict[str, Any], default: Any) -> Any:
+    """The model's raw value: from the controls of the source ``model_source`` names, else the drop-down's (or
+    ``default``, the value ``raw["model"]`` or the defaults give)."""
+    source = raw.get(SOURCE_KEY)
+    if source == "paste":
+        return {"source": source, "value": raw.get(PASTE_KEY, "")}
+    if source == "custom":
+        return {"source": source, "value": {k[len(CUSTOM_PREFIX):]: v for k, v in raw.items()
+                                            if isinstance(k, str) and k.startswith(CUSTOM_PREFIX)}}
+    return default
 
 
 def _read_model(raw: Any) -> tuple[Any, FieldError | None]:
@@ -373,3 +414,81 @@ def _custom_number_error(model: dict[str, Any]) -> FieldError | None:
         if v < 0 or (high is not None and v > high):
             return FieldError(f"model.{name}", "out_of_range")
     return None
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Writing into the form: what calc.js puts into the controls (a link, a pasted config, the model as last read)
+# ---------------------------------------------------------------------------------------------------------------
+#: Which values each control (inputs.CONTROLS) can show: calc.js writes them as they are (a list into a checkbox per
+#: module, a flag into a checkbox, a text or a number into a text box, null leaving it empty).
+_SHOWS: dict[str, Callable[[Any], bool]] = {
+    "checkbox": lambda v: isinstance(v, bool),
+    "number": lambda v: v is None or (isinstance(v, (int, float, str)) and not isinstance(v, bool)),
+    "select": lambda v: isinstance(v, str),
+    "modules": lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v),
+}
+
+
+def form_controls(s: Strings, fields: tuple[str, ...], state: dict[str, Any], sources: bool) -> dict[str, Any] | None:
+    """The control values that show ``state`` (request values, as a link or a pasted training config gives them),
+    for calc.js to write into the form; None when a value has no control that can show it (a key the widget does not
+    edit, a value of the wrong type). A picker's value may name its entry by a Hugging Face repo or an alias, in any
+    case ("Qwen/Qwen3-8B"): it becomes that entry's id (a name no entry has stays, to be refused). With ``sources`` (the estimator's model fieldset) a catalogue id selects the
+    catalogue, and a config object goes into the custom fields when ``state["model_source"]`` says "custom" (the
+    fields it names), else into the paste box; without, only a catalogue id is a model. A drop-down's value that it
+    does not offer is calc.js's to refuse (it knows the options on the page)."""
+    out: dict[str, Any] = {}
+    for key, value in state.items():
+        if key == SOURCE_KEY:
+            continue
+        if key in PICKERS and isinstance(value, str):
+            value = picker_named(s, key, value) or value
+        if key == "model" and isinstance(value, str):
+            out.update({"model": value, **({SOURCE_KEY: "preset"} if sources else {})})
+        elif key == "model" and sources and isinstance(value, dict):
+            if state.get(SOURCE_KEY) == "custom":
+                names = {f.name for f in api.MODEL_FIELDS}
+                out.update({CUSTOM_PREFIX + n: v for n, v in value.items() if n in names})
+                out[SOURCE_KEY] = "custom"
+            else:
+                out.update({PASTE_KEY: value, SOURCE_KEY: "paste"})
+        elif key != "model" and key in fields and _SHOWS[BY_NAME[key].value_kind.control or ""](value):
+            out[key] = value
+        else:
+            return None
+    return out
+
+
+def mirror_controls(raw: dict[str, Any], model: dict[str, Any]) -> dict[str, Any]:
+    """The custom fields showing the model just read, while the model comes from another source: a reader who
+    switches to "Custom architecture" starts from it (every field the estimator uses, experts included)."""
+    if raw.get(SOURCE_KEY) in (None, "custom"):
+        return {}
+    return {CUSTOM_PREFIX + name: value for name, value in custom_values(model).items()}
+
+
+def link_state(raw: dict[str, Any], state: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """The state as the page's address keeps it (a config object says which source it came from: ``model_source``),
+    and the keys the address drops, telling the reader, when it is too long to keep them (a pasted config)."""
+    if not isinstance(state.get("model"), dict):
+        return state, []
+    return {**state, SOURCE_KEY: raw.get(SOURCE_KEY, "paste")}, ["model", SOURCE_KEY]
+
+
+def error_slots(field: str | None, code: str, raw: dict[str, Any], edited: Any) -> list[str]:
+    """Where an error is shown, best first (calc.js takes the first whose box is on screen, else the form's own): a
+    conflict between two settings (``contradiction``) at the control edited last; the model's errors at the control
+    of its source (the paste box, the drop-down; a custom model as a whole at the custom field edited last); every
+    other error at its own field."""
+    field = field or ""
+    edited = edited if isinstance(edited, str) else ""
+    source = raw.get(SOURCE_KEY, "preset")
+    slot = field
+    if field == "model" or field.startswith(CUSTOM_PREFIX):
+        if source == "paste":
+            slot = PASTE_KEY
+        elif source == "preset":
+            slot = "model"
+        elif field == "model" and edited.startswith(CUSTOM_PREFIX):
+            slot = edited
+    return [edited, slot] if code == "contradiction" and edited and edited != PASTE_KEY else [slot]

@@ -95,7 +95,7 @@ def test_the_form_starts_from_trls_defaults_and_carries_every_frameworks() -> No
             want = list(api.check_value(BY_NAME[key], want))
         assert d[key] == want, key
     assert d["gradient_checkpointing"] is True and d["lora_targets"] == ["q_proj", "v_proj"]
-    table = json.loads(estimator.framework_table())
+    table = estimator.framework_table()
     assert set(table) == set(frameworks.IDS)
     assert table["none"]["full"]["gradient_checkpointing"] is False
     assert table["torchtune"]["full"]["optimizer"] == "paged_adamw_8bit"
@@ -106,15 +106,16 @@ def test_the_form_starts_from_trls_defaults_and_carries_every_frameworks() -> No
 
 
 def test_the_worker_hands_the_page_the_framework_table_and_no_page_markup_carries_it() -> None:
-    """The framework picker's values come from the worker (Page.framework_defaults, sent with "ready"): the 11 kB
-    table left every estimator's markup."""
+    """The framework picker's values come from the worker as the estimator's form rule (Page.form_rules, sent with
+    "ready": the framework's values for the method shown): the 11 kB table left every estimator's markup."""
     from calculator.page import Page, render_widget
     from calculator.page.text import Strings
     from sitebuild.strings import calc_strings
 
     page = Page(json.dumps(calc_strings("en")), "en")
-    table = json.loads(page.framework_defaults())
-    assert table == json.loads(estimator.framework_table())
+    rules = json.loads(page.form_rules())
+    assert rules == {"estimator": {"framework": {"with": "method", "values": estimator.framework_table()}}}
+    table = rules["estimator"]["framework"]["values"]
     assert table["trl"]["qlora"]["gradient_checkpointing"] is True
     html = str(render_widget(Strings(calc_strings("en"), "en"), "estimator", "calc-estimator-1",
                              estimator.KIND.state({}, fixed={}), {}))

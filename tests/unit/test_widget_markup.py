@@ -197,7 +197,8 @@ def test_the_page_entry_point_answers_json_and_never_raises():
     assert ok["ok"] and ok["state"]["seq_len"] == 4096 and "summary" in ok["slots"]
     bad = json.loads(page.render(json.dumps({"kind": "estimator", "raw": {"seq_len": "x"}, "fixed": {}})))
     assert bad == {"ok": False, "errors": [{"field": "seq_len", "code": "wrong_type", "quiet": False,
-                                            "message": S["en"].get("errors.wrong_type.int")}], "read": {}}
+                                            "message": S["en"].get("errors.wrong_type.int"),
+                                            "slots": ["seq_len"]}], "read": {}}
     three = json.loads(page.render(json.dumps({"kind": "estimator", "fixed": {},
                                                "raw": {"seq_len": "0", "micro_batch_size": "abc", "lora_rank": "-1"}})))
     assert [(e["field"], e["code"]) for e in three["errors"]] == [

@@ -39,11 +39,11 @@ class WidgetKind:
     """One kind of widget. ``fields``: the request keys it lets the reader edit, in form order; ``requests``: the
     API requests one state needs, in the order ``results`` reads their answers; ``form``: its form (default: the
     controls of ``fields`` in one grid); ``slots``: parts of the widget outside the results fragment that follow the
-    results; ``summary``: the sentence of its live region; ``extra``: more of the worker's answer; ``varies``: the
+    results; ``summary``: the sentence of its live region; ``varies``: the
     request keys its requests set themselves (a chart across sequence lengths, a comparison across methods), which an
     article's assumptions therefore do not fix and the widget does not list as set by the article. ``tail``: a part
     under the results that the results do not redraw. ``combine``: the answers as ``results``, ``slots``, ``summary``
-    and ``extra`` read them, from the answers to ``requests`` (one request's answer asked in parts, each its own
+    and ``controls`` read them, from the answers to ``requests`` (one request's answer asked in parts, each its own
     Python call in the worker, joined again)."""
 
     name: str
@@ -54,7 +54,13 @@ class WidgetKind:
     form: Callable[[Strings, str, dict[str, Any], list[dict[str, Any]]], Html] | None = None
     slots: Callable[[Strings, list[dict[str, Any]]], dict[str, Html]] = lambda s, results: {}
     summary: Callable[[Strings, list[dict[str, Any]]], str] = lambda s, results: s.get("out.updated")
-    extra: Callable[[list[dict[str, Any]]], dict[str, Any]] = lambda results: {}
+    #: The form's rules the page script applies as the reader edits, as data (``{control: {"with": another control,
+    #: "values": {its value: {the other's value: {control: value to write}}}}}``): the worker sends them once.
+    rules: Callable[[], dict[str, Any]] = lambda: {}
+    #: Control values to write into the form after an answer, from its results and the raw controls.
+    controls: Callable[[list[dict[str, Any]], dict[str, Any]], dict[str, Any]] = lambda results, raw: {}
+    #: Whether its form has the model fieldset (a catalogue model, a custom architecture, a pasted config).
+    model_sources: bool = False
     varies: tuple[str, ...] = ()
     #: A part under the results that the results do not redraw (the estimator's "Run it" section), by widget id.
     tail: Callable[[Strings, str], Html] | None = None

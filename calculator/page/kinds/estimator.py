@@ -5,15 +5,14 @@ setups, the time-against-cost chart and the GPU table; under them, "Run it": the
 (``page/run.py``)."""
 from __future__ import annotations
 
-import json
 import math
 import re
 from typing import Any
 
 from ... import api, vocab
-from ...inputs import BY_NAME, GROUPS, INPUTS
+from ...inputs import BY_NAME, GROUP_SHOWN_WHEN, GROUPS, INPUTS
 from .base import FIRST_SETUP, WidgetKind
-from ..form import control, custom_values, field_id, model_fieldset
+from ..form import control, field_id, mirror_controls, model_fieldset, when_attrs
 from ..run import import_box, run_section
 from ..pieces import (VERDICT_MARKS, bytes_html, effective_batch, facts_html, fit_word, gpu_name, legend, setup_label,
                       setup_time_cost, stacked_bar, table_html, verdict_html)
@@ -43,11 +42,15 @@ def framework_form(framework: str, method: str) -> dict[str, Any]:
     return out
 
 
-def framework_table() -> str:
-    """Every framework's form values per method, for the page script: it writes them into the form when the reader
-    picks a framework (the worker sends it with "ready": ``Page.framework_defaults``)."""
-    return json.dumps({fw: {m: framework_form(fw, m) for m in BY_NAME["method"].choices}
-                       for fw in BY_NAME["framework"].choices}, sort_keys=True, separators=(",", ":"))
+def framework_table() -> dict[str, dict[str, dict[str, Any]]]:
+    """Every framework's form values per method: ``{framework: {method: values}}``."""
+    return {fw: {m: framework_form(fw, m) for m in BY_NAME["method"].choices} for fw in BY_NAME["framework"].choices}
+
+
+def _rules() -> dict[str, Any]:
+    """The form's rule for the page script (``WidgetKind.rules``): a framework picked puts its regime for the
+    method shown into the form (the method, batch, hardware and run stay as the reader set them)."""
+    return {"framework": {"with": "method", "values": framework_table()}}
 #: Config fields a pasted model had that the estimator did not read, listed by name in the note (the rest counted).
 IGNORED_SHOWN = 40
 
@@ -534,9 +537,7 @@ def _form(s: Strings, wid: str, state: dict[str, Any], results: list[dict[str, A
                                el("p", {"class": "calc-field__help"}, s.get("fields.effective_batch.help"))))
         grid = el("div", {"class": "calc-grid"}, controls)
         legend = s.get(f"fields.{group}_group", "")
-        attrs = {"class": "calc-group", "data-calc-group": group}
-        if group == "lora":
-            attrs["hidden"] = state["method"] == "full"
+        attrs = {"class": "calc-group", "data-calc-group": group, **when_attrs(GROUP_SHOWN_WHEN.get(group), state)}
         parts.append(el("fieldset", attrs, el("legend", {"class": "calc-group__legend"}, legend), grid) if legend
                      else el("div", attrs, grid))
     advanced = [control(s, wid, spec.name, state[spec.name]) for spec in INPUTS if spec.advanced and spec.control]
@@ -564,5 +565,6 @@ def _summary_text(s: Strings, results: list[dict[str, Any]]) -> str:
 KIND = WidgetKind("estimator", FIELDS, {"framework": DEFAULT_FRAMEWORK,
                                         **framework_form(DEFAULT_FRAMEWORK, FIRST_SETUP["method"]), **FIRST_SETUP},
                   _requests, _results, form=_form,
-                  slots=_slots, summary=_summary_text, extra=lambda results: {"custom": custom_values(results[0]["model"])},
+                  slots=_slots, summary=_summary_text, rules=_rules,
+                  controls=lambda results, raw: mirror_controls(raw, results[0]["model"]), model_sources=True,
                   tail=run_section, combine=_combine, article_defaults={"framework": "none", **FIRST_SETUP})

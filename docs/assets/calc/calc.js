@@ -9,7 +9,8 @@
 //     after the section's anchor when there is one: #<anchor>&calc=…), which the browser never sends to the server,
 //     so a link, a reload, a click in the table of contents and the language switcher (assets/site.js) keep them and
 //     no request carries them. Links of the older ?calc=… form are read once and rewritten to the fragment.
-// No number formatting, no unit conversion, no chart arithmetic and no request expansion here: Python does all of it.
+// No number formatting, no unit conversion, no chart arithmetic, no request expansion and no form rule (which part
+// shows, what a link or a framework puts into which control, where an error goes) here: Python does all of it.
 
 import { MESSAGE, STATUS } from "./protocol.mjs";
 
@@ -71,6 +72,17 @@ function filledNodes(template, values) {
     run.textContent = values[part];
     return run;
   });
+}
+
+// A control marked invalid and described by its error box (`box`: the box's id), or no longer (null): the error boxes'
+// ids (every one ends in "-error") leave its aria-describedby.
+function invalid(el, box) {
+  const ids = (el.getAttribute("aria-describedby") || "").split(/\s+/).filter((id) => id && !id.endsWith("-error"));
+  if (box) el.setAttribute("aria-invalid", "true");
+  else el.removeAttribute("aria-invalid");
+  if (box) ids.push(box);
+  if (ids.length) el.setAttribute("aria-describedby", ids.join(" "));
+  else el.removeAttribute("aria-describedby");
 }
 
 // ------------------------------------------------------------------------------------------------------------
@@ -149,9 +161,9 @@ const runtime = {
       }
       if (message.status === STATUS.READY) {
         try {
-          this.frameworks = JSON.parse(String(message.frameworks));      // Page.framework_defaults()
+          this.rules = JSON.parse(String(message.rules));      // Page.form_rules()
         } catch (error) {
-          this.frameworks = {};
+          this.rules = {};
         }
       }
       if (Object.values(STATUS).includes(message.status)) {
@@ -168,12 +180,10 @@ const runtime = {
     }
   },
 
-  // One widget's state, read, estimated and drawn by Page.render (worker.mjs answers it in slices). `widget` says
-  // whose state it is, so that a newer change of that widget stops an older one in the worker; `warm` asks for the
-  // answers only (the state on screen, once the runtime is ready: the next change then finds them in the memo).
-  render(kind, raw, fixed, imported = {}, widget = null, warm = false) {
-    return this.ask({ type: MESSAGE.RENDER, kind, raw, fixed, imported, ...(widget ? { widget } : {}),
-                      ...(warm ? { warm: true } : {}) }, REQUEST_TIMEOUT_MS);
+  // One widget's state, read, estimated and drawn by Page.render (worker.mjs answers it in slices): a RENDER
+  // message's fields (protocol.mjs).
+  render(fields) {
+    return this.ask({ type: MESSAGE.RENDER, ...fields }, REQUEST_TIMEOUT_MS);
   },
 
   // The "Run it" section's requests (Page.run); the first one loads the exporters (the second wheel) first.
@@ -183,8 +193,8 @@ const runtime = {
   },
 
   // A picker's search (Page.search in the worker): {answer: JSON text}.
-  search(kind, text, listbox = null) {
-    return this.ask({ type: MESSAGE.SEARCH, kind, text, ...(listbox ? { listbox } : {}) });
+  search(kind, text, listbox) {
+    return this.ask({ type: MESSAGE.SEARCH, kind, text, listbox });
   },
 
   ask(message, timeout = REQUEST_TIMEOUT_MS) {
@@ -288,12 +298,10 @@ function writeUrl() {
   if (json.length > MAX_STATE_CHARS) {
     // A pasted config.json too long for an address: the link keeps every other input, and the reader is told.
     for (const [id, entry] of Object.entries(data)) {
-      if (entry.model && typeof entry.model === "object") {
-        delete entry.model;
-        delete entry.model_source;
-        const widget = widgets.find((w) => w.id === id);
-        if (widget) widget.showNotice("state_too_long");
-      }
+      const widget = widgets.find((w) => w.id === id);
+      if (!widget || !widget.spare.some((key) => key in entry)) continue;
+      for (const key of widget.spare) delete entry[key];
+      widget.showNotice("state_too_long");
     }
     json = JSON.stringify(data);
     if (json.length > MAX_STATE_CHARS) return;
@@ -323,151 +331,73 @@ function onHashChange() {
 // ------------------------------------------------------------------------------------------------------------
 // One widget
 // ------------------------------------------------------------------------------------------------------------
-// The controls of one widget: their raw values for Python, a state written back into them (a link), which parts
-// are shown. Nothing here reads a value's meaning: Python does.
+// The controls of one widget (every element with a data-calc-field), read and written by their kind of element
+// alone: a checkbox of a multi-choice (data-calc-multi) is one value of a list, a radio the value of its group, a
+// checkbox a flag, anything else its text (cut at its transport limit). Which parts are shown is the rule Python
+// wrote on them (data-calc-when: {control: [values that show the part]}). Nothing here knows a key or a value's
+// meaning: Python does (form.py, the answers' `controls`, the worker's form rules).
 class Form {
-  constructor(root, kind, defaults) {
+  constructor(root) {
     this.root = root;
-    this.kind = kind;
-    this.defaults = defaults;
   }
 
   controls(key) {
     return Array.from(this.root.querySelectorAll(`[data-calc-field="${CSS.escape(key)}"]`));
   }
 
-  modelSelect() {
-    return this.root.querySelector('select[data-calc-field="model"]');
-  }
-
-  source() {
-    const checked = this.root.querySelector('[data-calc-control="model_source"]:checked');
-    return checked ? checked.value : "preset";
-  }
-
-  setSource(value) {
-    for (const radio of this.root.querySelectorAll('[data-calc-control="model_source"]')) radio.checked = radio.value === value;
-    this.syncVisibility();
-  }
-
-  syncVisibility() {
-    const src = this.source();
-    for (const part of this.root.querySelectorAll("[data-calc-source]")) part.hidden = part.dataset.calcSource !== src;
-    const lora = this.root.querySelector('[data-calc-group="lora"]');
-    const method = this.controls("method")[0];
-    if (lora && method) lora.hidden = method.value === "full";
-  }
-
-  // The custom fields show the last model Python read (every field the estimator uses, experts included).
-  fillCustom(values) {
-    if (!values) return;
-    for (const [name, value] of Object.entries(values)) {
-      const input = this.controls(`model.${name}`)[0];
-      if (!input) continue;
-      if (input.type === "checkbox") input.checked = Boolean(value);
-      else input.value = value === null || value === undefined ? "" : String(value);   // null: left empty
-    }
-  }
-
-  readModel() {
-    if (this.kind !== "estimator") {
-      const select = this.modelSelect();
-      return select ? select.value : this.defaults.model;
-    }
-    const source = this.source();
-    if (source === "custom") {
-      const value = {};
-      for (const input of this.root.querySelectorAll('[data-calc-field^="model."]')) {
-        value[input.dataset.calcField.slice(6)] = input.type === "checkbox" ? input.checked
-          : input.value.slice(0, LIMITS.field);
-      }
-      return { source, value };
-    }
-    if (source === "paste") return { source, value: this.controls("config")[0].value.slice(0, LIMITS.text) };
-    return { source: "preset", value: this.modelSelect().value };
-  }
-
-  // The raw value of every control: checkbox flags, select strings, typed text as typed (Python reads the numbers).
-  readRaw() {
+  // The raw value of every control; `initial`: as the build wrote them (the widget's defaults).
+  read(initial = false) {
     const raw = {};
-    for (const key of Object.keys(this.defaults)) {
-      if (key === "model") {
-        raw.model = this.readModel();
-        continue;
-      }
-      const els = this.controls(key);
-      if (!els.length) raw[key] = this.defaults[key];
-      else if (key === "lora_targets") raw[key] = els.filter((el) => el.checked).map((el) => el.value);
-      else if (els[0].type === "checkbox") raw[key] = els[0].checked;
-      else raw[key] = els[0].value.slice(0, LIMITS.field);
+    for (const el of this.root.querySelectorAll("[data-calc-field]")) {
+      const key = el.dataset.calcField;
+      const checked = initial ? el.defaultChecked : el.checked;
+      if ("calcMulti" in el.dataset) raw[key] = [...(raw[key] || []), ...(checked ? [el.value] : [])];
+      else if (el.type === "radio") raw[key] = checked ? el.value : raw[key];
+      else if (el.type === "checkbox") raw[key] = checked;
+      else if (el.tagName === "SELECT" && initial) raw[key] = (Array.from(el.options).find((o) => o.defaultSelected) || el.options[0] || {}).value;
+      else raw[key] = (initial ? el.defaultValue : el.value).slice(0, el.tagName === "TEXTAREA" ? LIMITS.text : LIMITS.field);
     }
     return raw;
   }
 
-  untouched(good) {
-    const raw = this.readRaw();
-    const model = raw.model && typeof raw.model === "object" ? raw.model : { source: "preset", value: raw.model };
-    if (model.source !== "preset" || model.value !== good.model) return false;
-    return Object.keys(this.defaults).every((key) => key === "model"
-      || same(String(raw[key] ?? ""), String(good[key] ?? "")));
-  }
-
-  // A framework picked: its defaults for the training regime (per method, from Python's calculator/frameworks.py
-  // table, which the worker sends when it is ready) go into the controls; the method, batch, hardware and run stay as they are.
-  applyFramework(framework) {
-    const method = this.controls("method")[0];
-    const values = ((runtime.frameworks || {})[framework] || {})[method ? method.value : ""];
-    if (values) this.writeState(values, "preset");
-  }
-
-  // Put a state (from a link) into the controls; false when a value has no control that can show it.
-  writeState(state, source) {
-    for (const [key, value] of Object.entries(state)) {
-      if (key === "model") {
-        if (typeof value === "string") {
-          const select = this.modelSelect();
-          if (!select || !Array.from(select.options).some((o) => o.value === value)) return false;
-          select.value = value;
-          if (this.kind === "estimator") this.setSource("preset");
-        } else if (this.kind === "estimator" && value && typeof value === "object" && !Array.isArray(value)) {
-          if (source === "custom") {
-            this.fillCustom(value);
-            this.setSource("custom");
-          } else {
-            this.controls("config")[0].value = JSON.stringify(value, null, 2);
-            this.setSource("paste");
-          }
-        } else {
-          return false;
-        }
-        continue;
-      }
-      const els = this.controls(key);
-      if (!els.length) return false;
-      if (key === "lora_targets") {
-        if (!Array.isArray(value) || !value.every((v) => typeof v === "string")) return false;
-        for (const el of els) el.checked = value.includes(el.value);
-      } else if (els[0].type === "checkbox") {
-        if (typeof value !== "boolean") return false;
-        els[0].checked = value;
-      } else if (els[0].tagName === "SELECT") {
-        if (typeof value !== "string" || !Array.from(els[0].options).some((o) => o.value === value)) return false;
-        els[0].value = value;
-      } else {
-        if (value !== null && typeof value !== "number" && typeof value !== "string") return false;
-        els[0].value = value === null ? "" : String(value);   // null: an optional field left empty
-      }
+  // Put control values (Python's, or the build's) into the controls; false when a drop-down does not offer one.
+  write(values) {
+    let ok = true;
+    for (const el of this.root.querySelectorAll("[data-calc-field]")) {
+      if (!Object.hasOwn(values, el.dataset.calcField)) continue;
+      const value = values[el.dataset.calcField];
+      if ("calcMulti" in el.dataset) el.checked = Array.isArray(value) && value.includes(el.value);
+      else if (el.type === "radio") el.checked = el.value === value;
+      else if (el.type === "checkbox") el.checked = Boolean(value);
+      else if (el.tagName === "SELECT" && !Array.from(el.options).some((o) => o.value === value)) ok = false;
+      else if ("calcJson" in el.dataset && value && typeof value === "object") el.value = JSON.stringify(value, null, 2);
+      else el.value = value === null || value === undefined ? "" : String(value);   // null: left empty
     }
-    this.syncVisibility();
-    return true;
+    this.sync();
+    return ok;
   }
 
+  sync() {
+    const raw = this.read();
+    for (const part of this.root.querySelectorAll("[data-calc-when]")) {
+      const when = JSON.parse(part.dataset.calcWhen);
+      part.hidden = !Object.entries(when).every(([key, values]) => values.includes(raw[key]));
+    }
+  }
+
+  // A control changed whose form rule (Page.form_rules) writes other controls: the values for its new value and
+  // the value of the control the rule reads with it (a framework's regime for the method shown).
+  applyRule(key, rules) {
+    const rule = rules && rules[key];
+    if (!rule) return;
+    const raw = this.read();
+    const values = ((rule.values || {})[raw[key]] || {})[raw[rule.with]];
+    if (values) this.write(values);
+  }
 }
 
-// Errors next to the controls they are about, in boxes the build wrote (role="alert": read out when they appear).
-// Each error sits at the control that caused it: its own field's box; for a conflict between two settings
-// (contradiction), the box of the control the reader edited last when it appeared (and there while it lasts); for a
-// custom architecture as a whole (too large), the custom field edited last. The box then comes into view above the
+// Errors next to the controls they are about, in boxes the build wrote (role="alert": read out when they appear), at
+// the control Python names (form.error_slots), and there while they last; the box then comes into view above the
 // sticky summary strip.
 class Errors {
   constructor(root, form) {
@@ -479,29 +409,15 @@ class Errors {
 
   boxOf(slot) {
     const box = this.root.querySelector(`[data-calc-error-for="${CSS.escape(slot)}"]`);
-    return box && !box.closest("[data-calc-source][hidden]") ? box : null;
+    return box && !box.closest("[data-calc-when][hidden]") ? box : null;
   }
 
-  // The slot of an API field in this widget: the paste box or a custom field for the model, else the field's own
-  // box; a conflict (or a whole custom model) at the last control edited. A box that cannot be seen (a hidden model
-  // source) gives way to the form's own box.
-  slot(error, lastEdited) {
-    const field = error.field || "";
-    const key = `${field}|${error.code}`;
-    const kept = this.placed.get(key);
+  // The box of an error: where it was shown while it lasts, else the first of Python's slots (form.error_slots)
+  // whose box is on screen, else the form's own box.
+  slot(error) {
+    const kept = this.placed.get(`${error.field || ""}|${error.code}`);
     if (kept && this.boxOf(kept)) return kept;
-    let slot = field;
-    const source = this.form.kind === "estimator" ? this.form.source() : "preset";
-    if (field === "model" || field.startsWith("model.")) {
-      if (source === "paste") slot = "config";
-      else if (source === "preset") slot = "model";
-      else if (field === "model" && lastEdited && lastEdited.startsWith("model.")) slot = lastEdited;
-    }
-    if (error.code === "contradiction" && lastEdited && this.boxOf(lastEdited) && lastEdited !== "config") {
-      slot = lastEdited;
-    }
-    if (!this.boxOf(slot)) slot = "";
-    return slot;
+    return (Array.isArray(error.slots) ? error.slots : [error.field || ""]).find((slot) => this.boxOf(slot)) || "";
   }
 
   show(errors, lastEdited, reveal) {
@@ -510,7 +426,7 @@ class Errors {
     let quietOnly = true;
     let first = null;
     for (const error of errors) {
-      const slot = this.slot(error, lastEdited);
+      const slot = this.slot(error);
       const box = this.boxOf(slot) || this.root.querySelector('[data-calc-error-for=""]');
       if (!box) continue;
       placed.set(`${error.field || ""}|${error.code}`, slot);
@@ -524,14 +440,7 @@ class Errors {
       const details = box.closest("details");
       if (details) details.open = true;                  // never an error inside a closed section
       if (!first || slot === lastEdited) first = box;
-      for (const el of slot ? this.form.controls(slot) : []) {
-        el.setAttribute("aria-invalid", "true");
-        if (box.id) {
-          const ids = (el.getAttribute("aria-describedby") || "").split(/\s+/).filter(Boolean);
-          if (!ids.includes(box.id)) ids.push(box.id);
-          el.setAttribute("aria-describedby", ids.join(" "));
-        }
-      }
+      for (const el of slot ? this.form.controls(slot) : []) invalid(el, box.id);
     }
     this.placed = placed;
     this.root.dataset.calcStale = "true";
@@ -546,12 +455,7 @@ class Errors {
       delete box.dataset.code;
       delete box.dataset.calcErrorField;
     }
-    for (const el of this.root.querySelectorAll("[aria-invalid]")) {
-      el.removeAttribute("aria-invalid");
-      const ids = (el.getAttribute("aria-describedby") || "").split(/\s+/).filter((id) => id && !id.endsWith("-error"));
-      if (ids.length) el.setAttribute("aria-describedby", ids.join(" "));
-      else el.removeAttribute("aria-describedby");
-    }
+    for (const el of this.root.querySelectorAll("[aria-invalid]")) invalid(el, null);
     delete this.root.dataset.calcStale;
     if (this.staleNote) this.staleNote.hidden = true;
   }
@@ -568,7 +472,7 @@ class Widget {
     this.kind = root.dataset.calcKind;
     this.defaults = JSON.parse(root.dataset.calcDefaults || "{}");
     this.fixed = JSON.parse(root.dataset.calcFixed || "{}");
-    this.form = new Form(root, this.kind, this.defaults);
+    this.form = new Form(root);
     this.errors = new Errors(root, this.form);
     this.fieldset = root.querySelector("[data-calc-fieldset]");
     this.statusEl = root.querySelector("[data-calc-status]");
@@ -578,9 +482,8 @@ class Widget {
     this.announceEl = root.querySelector("[data-calc-announce]");
     this.fragment = root.querySelector("[data-calc-fragment]");
     this.formEl = root.querySelector("[data-calc-form]");
-    this.good = { ...this.defaults };  // the state of the results on screen (as Python read it)
-    this.goodSource = "preset";
-    this.custom = null;                // the last model as the custom fields show it (from Python)
+    this.good = { ...this.defaults };  // the state of the results on screen, as the address keeps it (Python's)
+    this.spare = [];                   // the keys of it an address too long drops (a pasted config)
     this.token = 0;
     this.timer = 0;
     this.announceTimer = 0;
@@ -685,18 +588,19 @@ class Widget {
     if (status === STATUS.READY) {
       this.fieldset.disabled = false;
       if (this.run) this.run.refresh();
-      this.form.syncVisibility();
+      this.form.sync();
       if (this.pendingLink) {
         const link = this.pendingLink;
         this.pendingLink = null;
         this.applyLink(link);
-      } else if (!this.form.untouched(this.good)) {
+      } else if (!same(this.form.read(), this.form.read(true))) {
         this.compute();
       } else {
         this.root.dataset.calcState = "ready";
         // The figures on screen are the build's; their answers go into the worker's memo now, while the reader
         // reads, so that a first change which shares most of them ("what fits" with another card) asks one.
-        runtime.render(this.kind, this.form.readRaw(), this.fixed, this.imported, this.id, true).catch(() => {});
+        runtime.render({ kind: this.kind, raw: this.form.read(), fixed: this.fixed, imported: this.imported,
+                         widget: this.id, warm: true }).catch(() => {});
       }
     }
   }
@@ -707,13 +611,12 @@ class Widget {
   }
 
   // ---- links -------------------------------------------------------------------------------------------
-  // What differs from the defaults, for the address; a pasted or custom model says which it was.
+  // What differs from the defaults, for the address.
   diff() {
     const out = {};
     for (const [key, value] of Object.entries(this.good)) {
       if (!same(value, this.defaults[key])) out[key] = value;
     }
-    if (out.model && typeof out.model === "object") out.model_source = this.goodSource;
     if (Object.keys(this.imported).length) out.imported = this.imported;
     return Object.keys(out).length ? out : null;
   }
@@ -721,9 +624,6 @@ class Widget {
   takeLink(entry) {
     // Checked now for shape; applied when the runtime is ready (the inputs are disabled until then).
     if (!entry || typeof entry !== "object" || Array.isArray(entry)) return false;
-    for (const key of Object.keys(entry)) {
-      if (key !== "model_source" && key !== "imported" && !Object.hasOwn(this.defaults, key)) return false;
-    }
     if ("imported" in entry && (!entry.imported || typeof entry.imported !== "object"
       || Array.isArray(entry.imported))) return false;
     this.pendingLink = entry;
@@ -734,19 +634,18 @@ class Widget {
     return true;
   }
 
+  // Python says which control values show the link's state (a model named by its repo, "Qwen/Qwen3-8B", is its
+  // catalogue entry), or refuses it; they go into the form, then it computes.
   async applyLink(entry) {
-    const { model_source: source, imported, ...values } = entry;
+    const { imported, ...values } = entry;
     this.imported = imported || {};
-    // A link may name a model by its Hugging Face repo or an alias, in any case ("Qwen/Qwen3-8B"): Python says
-    // which catalogue entry that is; a name it does not know stays as it is and is refused as before.
-    for (const picker of this.pickers) {
-      const value = values[picker.key];
-      if (typeof value === "string" && !picker.offers(value)) {
-        const named = await picker.named(value);
-        if (named) values[picker.key] = named;
-      }
+    let answer = null;
+    try {
+      answer = JSON.parse((await runtime.render({ kind: this.kind, state: { ...this.defaults, ...values } })).answer);
+    } catch (error) {
+      // refused below
     }
-    if (!this.form.writeState({ ...this.defaults, ...values }, source)) {
+    if (!answer || answer.ok !== true || !this.form.write(answer.controls || {})) {
       this.resetToDefaults();
       return;
     }
@@ -755,13 +654,13 @@ class Widget {
   }
 
   resetToDefaults() {
-    this.form.writeState(this.defaults, "preset");
+    this.form.write(this.form.read(true));
     this.imported = {};
     if (this.run) this.run.showImported("");
     this.errors.clear();
     this.showNotice("link_invalid");
     this.good = { ...this.defaults };
-    this.goodSource = "preset";
+    this.spare = [];
     if (runtime.status === STATUS.READY) this.root.dataset.calcState = "ready";
     writeUrl();
   }
@@ -769,18 +668,13 @@ class Widget {
   // ---- computing ---------------------------------------------------------------------------------------
   onEdit(event, typing) {
     const target = event.target;
-    if (!(target instanceof Element)) return;
-    if (target.matches('[data-calc-control$="_picker"], [data-calc-import]')) return;   // a picker's search box: Picker handles it
+    // a picker's search box (Picker handles it) and the paste boxes of "Run it" carry no data-calc-field
+    if (!(target instanceof Element) || !target.dataset.calcField) return;
     const typed = target.matches("input[type=text], input:not([type]), textarea");
     if (typing !== typed) return;  // typed text recomputes on input (debounced), everything else on change
-    if (target.matches('[data-calc-control="model_source"]')) {
-      if (target.value === "custom") this.form.fillCustom(this.custom);
-      this.form.syncVisibility();
-    }
-    if (target.matches('[data-calc-field="method"]')) this.form.syncVisibility();
-    if (target.dataset.calcField) this.lastEdited = target.dataset.calcField;
-    else if (target.matches('[data-calc-control="model_source"]')) this.lastEdited = null;
-    if (target.matches('[data-calc-field="framework"]')) this.form.applyFramework(target.value);
+    this.lastEdited = target.dataset.calcField;
+    if (!typing) this.form.applyRule(this.lastEdited, (runtime.rules || {})[this.kind]);
+    this.form.sync();
     this.noticeEl.hidden = true;
     this.schedule(typing);
   }
@@ -794,13 +688,13 @@ class Widget {
   async compute(options = {}) {
     if (runtime.status !== STATUS.READY) return false;
     const token = ++this.token;
-    const source = this.kind === "estimator" ? this.form.source() : "preset";
     const started = performance.now();
     let answer;
     let pythonMs = 0;
     let longestMs = 0;
     try {
-      const reply = await runtime.render(this.kind, this.form.readRaw(), this.fixed, this.imported, this.id);
+      const reply = await runtime.render({ kind: this.kind, raw: this.form.read(), fixed: this.fixed,
+                                           imported: this.imported, edited: this.lastEdited, widget: this.id });
       pythonMs = reply.ms;
       longestMs = reply.longest;
       answer = JSON.parse(reply.answer);
@@ -827,9 +721,9 @@ class Widget {
       const slot = this.root.querySelector(`[data-calc-slot-out="${CSS.escape(name)}"]`);
       if (slot) slot.innerHTML = html;
     }
-    if (answer.custom) this.custom = answer.custom;
-    this.good = answer.state;
-    this.goodSource = source;
+    this.form.write(answer.controls || {});     // the custom fields follow the model read from another source
+    this.good = answer.link;
+    this.spare = Array.isArray(answer.spare) ? answer.spare : [];
     this.root.dataset.calcState = "ready";
     this.announce(answer.summary);
     writeUrlSoon();
@@ -849,8 +743,8 @@ class Widget {
 // ------------------------------------------------------------------------------------------------------------
 // A picker: the search box of the model or card drop-down (page/form.py `picker`), the WAI-ARIA APG "editable
 // combobox with list autocomplete": focus stays in the text box, the highlighted option is its
-// aria-activedescendant. Python (Page.search) decides which options match and in which order; this only moves
-// them, highlights, and puts the chosen value into the drop-down, which stays the value the widget reads.
+// aria-activedescendant. Python (Page.search) renders the options that match, in their order; this shows them,
+// highlights, and puts the chosen value into the drop-down, which stays the value the widget reads.
 // ------------------------------------------------------------------------------------------------------------
 const SEARCH_DELAY_MS = 60;       // a search per pause in typing, not per key
 
@@ -864,8 +758,6 @@ class Picker {
     this.none = root.querySelector("[data-calc-picker-none]");
     this.status = root.querySelector("[data-calc-picker-status]");
     this.select = widget.root.querySelector(`select[data-calc-field="${CSS.escape(this.key)}"]`);
-    this.groups = [];
-    this.options = [];                 // filled by the first search (Page.search renders them)
     this.active = null;
     this.token = 0;
     this.timer = 0;
@@ -889,23 +781,8 @@ class Picker {
     return !this.list.hidden;
   }
 
-  offers(value) {
-    return Boolean(this.select) && Array.from(this.select.options).some((o) => o.value === value);
-  }
-
-  // The catalogue id a text names exactly (Page.search's `named`), or null.
-  async named(text) {
-    try {
-      const answer = JSON.parse((await runtime.search(this.key, text)).answer);
-      return answer && typeof answer.named === "string" && this.offers(answer.named) ? answer.named : null;
-    } catch (error) {
-      return null;
-    }
-  }
-
   shown() {
-    return this.options.filter((o) => !o.hidden && !o.parentElement.hidden)
-      .sort((a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
+    return Array.from(this.list.querySelectorAll('[role="option"]'));
   }
 
   open() {
@@ -933,40 +810,26 @@ class Picker {
 
   markSelected() {
     if (!this.select) return;
-    for (const o of this.options) o.setAttribute("aria-selected", String(o.dataset.value === this.select.value));
+    for (const o of this.shown()) o.setAttribute("aria-selected", String(o.dataset.value === this.select.value));
   }
 
-  // Ask Python for the matches of what is typed; show them grouped, the groups in the order of their best match.
+  // Ask Python for the matches of what is typed, grouped, the groups in the order of their best match.
   async query(announce, highlight = true) {
     const token = ++this.token;
     let answer;
     try {
-      const listbox = this.options.length ? null : this.list.id;
-      answer = JSON.parse((await runtime.search(this.key, this.input.value, listbox)).answer);
+      answer = JSON.parse((await runtime.search(this.key, this.input.value, this.list.id)).answer);
     } catch (error) {
       return false;
     }
-    if (answer && typeof answer.options === "string" && !this.options.length) {
-      this.list.innerHTML = answer.options;   // markup made and escaped by calculator.page
-      this.groups = Array.from(this.list.querySelectorAll('[role="group"]'));
-      this.options = Array.from(this.list.querySelectorAll('[role="option"]'));
-      this.markSelected();
-    }
-    if (token !== this.token || !answer || answer.ok !== true || !Array.isArray(answer.values)) return false;
-    const rank = new Map(answer.values.map((value, i) => [value, i]));
-    const best = (option) => (rank.has(option.dataset.value) ? rank.get(option.dataset.value) : Infinity);
-    for (const option of this.options) option.hidden = !rank.has(option.dataset.value);
-    const order = this.groups.map((group) => {
-      const members = Array.from(group.querySelectorAll('[role="option"]')).sort((a, b) => best(a) - best(b));
-      for (const option of members) group.append(option);
-      group.hidden = !members.some((o) => !o.hidden);
-      return [members.length ? best(members[0]) : Infinity, group];
-    }).sort((a, b) => a[0] - b[0]);
-    for (const [, group] of order) this.list.append(group);
-    this.none.hidden = answer.values.length > 0;
-    if (answer.values.length) {
+    if (token !== this.token || !answer || answer.ok !== true || typeof answer.options !== "string") return false;
+    this.list.innerHTML = answer.options;   // markup made and escaped by calculator.page
+    this.markSelected();
+    const shown = this.shown();
+    this.none.hidden = shown.length > 0;
+    if (shown.length && document.activeElement === this.input) {   // an answer after the box lost focus stays shut
       this.open();
-      this.highlight(highlight ? this.shown()[0] : null);
+      this.highlight(highlight ? shown[0] : null);
     } else {
       this.close();
     }
@@ -1118,7 +981,7 @@ class RunIt {
     this.section.dataset.calcRunState = "loading";
     let answer;
     try {
-      const reply = await runtime.run("export", { kind: this.widget.kind, raw: this.widget.form.readRaw(),
+      const reply = await runtime.run("export", { kind: this.widget.kind, raw: this.widget.form.read(),
         fixed: this.widget.fixed, imported: this.widget.imported, wid: this.widget.id });
       answer = JSON.parse(reply.answer);
     } catch (error) {
@@ -1239,9 +1102,7 @@ class RunIt {
     if (!errors.length) {
       box.hidden = true;
       box.textContent = "";
-      main.removeAttribute("aria-invalid");
-      const kept = (main.getAttribute("aria-describedby") || "").split(/\s+/).filter((id) => id && id !== box.id);
-      main.setAttribute("aria-describedby", kept.join(" "));
+      invalid(main, null);
       return;
     }
     box.replaceChildren(...errors.map((e) => {
@@ -1251,9 +1112,7 @@ class RunIt {
       return span;
     }));
     box.hidden = false;
-    main.setAttribute("aria-invalid", "true");
-    const ids = (main.getAttribute("aria-describedby") || "").split(/\s+/).filter(Boolean);
-    if (!ids.includes(box.id)) main.setAttribute("aria-describedby", [...ids, box.id].join(" "));
+    invalid(main, box.id);
   }
 
   async readPaste() {
@@ -1275,7 +1134,7 @@ class RunIt {
       return;
     }
     const w = this.widget;
-    if (!w.form.writeState({ ...answer.state }, "preset")) {
+    if (!answer.controls || !w.form.write(answer.controls)) {
       this.showImportErrors(internalAnswer().errors);
       this.importBox.dataset.calcImportState = "error";
       return;

@@ -163,28 +163,49 @@ function watchCompile() {
 // ---------------------------------------------------------------------------------------------------------------
 // The snapshot: Python started with the estimator imported, as one block of memory (about 31 MB), in IndexedDB.
 // ---------------------------------------------------------------------------------------------------------------
-function database() {
-  return new Promise((resolve, reject) => {
-    if (typeof indexedDB === "undefined") {
-      reject(new Error("no IndexedDB"));
-      return;
+// One transaction on the snapshots' store: `work` gets the store and returns the request whose result it answers;
+// null when there is no IndexedDB, no room, or storage is refused (the next page then starts Python again).
+async function snapshots(mode, work) {
+  try {
+    const db = await new Promise((resolve, reject) => {
+      const request = indexedDB.open(SNAPSHOT_DB, 1);
+      request.onupgradeneeded = () => request.result.createObjectStore(SNAPSHOT_STORE);
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+      request.onblocked = () => reject(new Error("blocked"));
+    });
+    try {
+      return await new Promise((resolve, reject) => {
+        const tx = db.transaction(SNAPSHOT_STORE, mode);
+        const result = work(tx.objectStore(SNAPSHOT_STORE));
+        tx.oncomplete = () => resolve(result.result);
+        tx.onerror = tx.onabort = () => reject(tx.error);
+      });
+    } finally {
+      db.close();
     }
-    const request = indexedDB.open(SNAPSHOT_DB, 1);
-    request.onupgradeneeded = () => request.result.createObjectStore(SNAPSHOT_STORE);
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error);
-    request.onblocked = () => reject(new Error("blocked"));
+  } catch (error) {
+    return null;
+  }
+}
+
+async function readSnapshot(key) {
+  const value = await snapshots("readonly", (store) => store.get(key));
+  return value && value.bytes instanceof ArrayBuffer && value.bytes.byteLength === value.length
+    ? new Uint8Array(value.bytes) : null;
+}
+
+// One snapshot per origin: the one of the runtime and wheel this site serves now.
+function writeSnapshot(key, bytes) {
+  return snapshots("readwrite", (store) => {
+    const copy = bytes.slice().buffer;
+    store.clear();
+    return store.put({ bytes: copy, length: copy.byteLength }, key);
   });
 }
 
-function transaction(db, mode, work) {
-  return new Promise((resolve, reject) => {
-    const tx = db.transaction(SNAPSHOT_STORE, mode);
-    const result = work(tx.objectStore(SNAPSHOT_STORE));
-    tx.oncomplete = () => resolve(result.result);
-    tx.onerror = () => reject(tx.error);
-    tx.onabort = () => reject(tx.error);
-  });
+function dropSnapshot() {
+  return snapshots("readwrite", (store) => store.clear());
 }
 
 // The strings file, parsed; a file that does not arrive (or is not JSON) fails the start as a download.
@@ -196,52 +217,6 @@ async function readStrings() {
   } catch (error) {
     fail("download");
     throw error;
-  }
-}
-
-async function readSnapshot(key) {
-  try {
-    const db = await database();
-    try {
-      const value = await transaction(db, "readonly", (store) => store.get(key));
-      return value && value.bytes instanceof ArrayBuffer && value.bytes.byteLength === value.length
-        ? new Uint8Array(value.bytes) : null;
-    } finally {
-      db.close();
-    }
-  } catch (error) {
-    return null;
-  }
-}
-
-async function writeSnapshot(key, bytes) {
-  // One snapshot per origin: the one of the runtime and wheel this site serves now.
-  try {
-    const db = await database();
-    try {
-      const copy = bytes.slice().buffer;
-      await transaction(db, "readwrite", (store) => {
-        store.clear();
-        return store.put({ bytes: copy, length: copy.byteLength }, key);
-      });
-    } finally {
-      db.close();
-    }
-  } catch (error) {
-    // no room, or storage refused: the next page starts Python again
-  }
-}
-
-async function dropSnapshot() {
-  try {
-    const db = await database();
-    try {
-      await transaction(db, "readwrite", (store) => store.clear());
-    } finally {
-      db.close();
-    }
-  } catch (error) {
-    // nothing to drop
   }
 }
 
@@ -335,13 +310,12 @@ async function init(message) {
       }
       page = answers(pyodide, strings, lang, false);
     }
-    // Each framework's form values (calculator/frameworks.py), for the estimator's framework picker: here, not in
-    // every page's markup (11 kB), since a framework can only be picked once the runtime is ready.
-    const frameworks = String(page.framework_defaults());
+    // The forms' rules (Page.form_rules: a framework's regime, 11 kB): here, not in every page's markup.
+    const rules = String(page.form_rules());
     // The snapshot's write starts before "ready": the widgets' warm-ups that "ready" brings then share the worker with
     // it instead of going first, so a reader who leaves soon after still leaves the next page a snapshot.
     if (made) writeSnapshot(key, made);
-    status(STATUS.READY, { from, frameworks });
+    status(STATUS.READY, { from, rules });
   } catch (error) {
     fail("start");             // a file that failed to arrive has been reported as such already
   }
@@ -382,8 +356,8 @@ async function render(message) {
     }
   };
   if (page) {
-    const text = JSON.stringify({ kind: message.kind, raw: message.raw || {}, fixed: message.fixed || {},
-      imported: message.imported || {} });
+    const { type, id, widget: _, warm, ...fields } = message;   // what Page.render reads
+    const text = JSON.stringify(fields);
     try {
       while (Number(timed(() => page.prepare(text))) > 0) {
         await nextTask();
@@ -403,19 +377,23 @@ async function render(message) {
   post({ type: MESSAGE.RENDERED, id: message.id, answer, ms: python, longest });
 }
 
-// A picker's search: the matches of what the reader typed, best first (calculator/page/search.py).
-function search(message) {
-  let answer = JSON.stringify({ ok: false, values: [], announce: "", named: null });
-  if (page) {
-    try {
-      const out = page.search(JSON.stringify({ kind: message.kind, text: message.text || "",
-        ...(typeof message.listbox === "string" ? { listbox: message.listbox } : {}) }));
-      if (typeof out === "string") answer = out;
-    } catch (error) {
-      // the empty answer above: the picker keeps its options as they are
-    }
+// Python's answer to one call (JSON text), or `fallback` where the call fails outside Python's own boundary.
+function answerOf(call, fallback = internalError) {
+  try {
+    const out = page ? call() : fallback;
+    return typeof out === "string" ? out : fallback;
+  } catch (error) {
+    return fallback;
   }
-  post({ type: MESSAGE.SEARCHED, id: message.id, answer });
+}
+
+// A picker's search: the matches of what the reader typed, best first (calculator/page/search.py); where it fails,
+// the empty answer: the picker keeps its options as they are.
+function search(message) {
+  const { type, id, ...fields } = message;
+  const answer = answerOf(() => page.search(JSON.stringify(fields)),
+                          JSON.stringify({ ok: false, values: [], announce: "", named: null }));
+  post({ type: MESSAGE.SEARCHED, id, answer });
 }
 
 // The second load, once: the exporters' wheel and the pure-Python YAML library (sitebuild/wheel.py), from this site.
@@ -444,15 +422,7 @@ async function run(message) {
   let answer = internalError;
   const started = performance.now();
   if (page && await loadLater()) {
-    if (message.action === "preload") answer = JSON.stringify({ ok: true });
-    else {
-      try {
-        const out = page.run(String(message.payload));
-        if (typeof out === "string") answer = out;
-      } catch (error) {
-        answer = internalError;
-      }
-    }
+    answer = message.action === "preload" ? JSON.stringify({ ok: true }) : answerOf(() => page.run(String(message.payload)));
   }
   post({ type: MESSAGE.RENDERED, id: message.id, answer, ms: performance.now() - started });
 }
