@@ -69,6 +69,7 @@ def required_calc_strings() -> list[str]:
     stages). A new code or input without its text in both languages fails the build (and a unit test)."""
     from calculator import vocab
     from calculator.api import ERROR_CODES
+    from calculator.errors import HUB_ERRORS
     from calculator.configs import MODEL_FIELDS, QK_NORMS
     from calculator.inputs import INPUTS
     from calculator.values import VALUE_KINDS
@@ -100,6 +101,8 @@ def required_calc_strings() -> list[str]:
     wanted += [f"options.qk_norm.{v or 'none'}" for v in QK_NORMS]
     wanted += [f"units.{noun}.other" for noun in ("seconds", "minutes", "hours", "days", "usd", "tokens_per_second",
                                                   "setups")]
+    wanted += [f"hub.{key}" for key in ("button", "sends", "reading", "read", "read_base", "way_on")]
+    wanted += [f"hub.errors.{code}" for code in HUB_ERRORS]
     wanted += run_strings()
     return wanted
 
