@@ -19,7 +19,7 @@ from typing import Any
 
 from .catalog import MODELS, REFUSED_FORMATS, REFUSED_MODELS, is_hub_id, repo_key, resolve
 from .errors import InputError
-from .params import count_params, vision_tower_params
+from .params import count_params, moe_layers, vision_tower_params
 from .models import ModelArch, VisionTower
 from .vocab import UNSUPPORTED_REASONS
 
@@ -79,12 +79,20 @@ MODEL_FIELDS: tuple[ModelField, ...] = (
     ModelField("qk_rope_head_dim", low=0, high=100_000),
     ModelField("v_head_dim", low=1, high=100_000),
     ModelField("vision_params", low=0, high=1_000_000_000_000),
+    ModelField("linear_attention_layers", low=0, high=10_000),
+    ModelField("linear_num_key_heads", low=0, high=100_000),
+    ModelField("linear_num_value_heads", low=0, high=100_000),
+    ModelField("linear_key_head_dim", low=0, high=100_000),
+    ModelField("linear_value_head_dim", low=0, high=100_000),
+    ModelField("linear_conv_kernel_dim", low=0, high=1_000),
+    ModelField("attn_output_gate", "bool"),
 )
 #: Config fields read only to compute others (the layer pattern of an MoE stack, DeepSeek's shared experts).
 READ_ONLY_FIELDS: tuple[ModelField, ...] = (
     ModelField("moe_layer_freq", low=1, high=10_000),
     ModelField("n_shared_experts", low=0, high=100_000),
     ModelField("intermediate_size_mlp", low=1, high=10_000_000),     # Llama 4's dense layers
+    ModelField("full_attention_interval", low=1, high=10_000),       # Qwen3-Next without layer_types
 )
 MAX_PARAMS = 100_000_000_000_000     # total parameters of a pasted model (too_large beyond)
 
@@ -153,6 +161,13 @@ MODEL_TYPES: dict[str, TypeDefaults] = {
                               fields=_fields(intermediate_size=5632, num_local_experts=60, num_experts_per_tok=4,
                                              moe_intermediate_size=1408, shared_expert_intermediate_size=5632)),
     "qwen3": TypeDefaults(tie=False, qk_norm="head", fields=_fields(intermediate_size=22016, head_dim=128)),
+    # Qwen3NextConfig: Qwen3-MoE's experts with Qwen2-MoE's gated shared expert; 3 of 4 layers a Gated DeltaNet
+    # (HYBRID_TYPES below), the others gated attention (q_proj twice as wide, q/k norms over head_dim)
+    "qwen3_next": TypeDefaults(tie=False, qk_norm="head", shared_gate=True, moe=True,
+                               fields=_fields(hidden_size=2048, num_hidden_layers=48, num_attention_heads=16,
+                                              num_key_value_heads=2, head_dim=256, intermediate_size=5632,
+                                              vocab_size=151936, num_local_experts=512, num_experts_per_tok=10,
+                                              moe_intermediate_size=512, shared_expert_intermediate_size=512)),
     "qwen3_moe": TypeDefaults(tie=False, qk_norm="head", moe=True,
                               fields=_fields(intermediate_size=6144, num_local_experts=128, num_experts_per_tok=8,
                                              moe_intermediate_size=768)),
@@ -224,6 +239,14 @@ MODEL_TYPES: dict[str, TypeDefaults] = {
 for _text, _outer in (("qwen2_vl_text", "qwen2_vl"), ("qwen2_5_vl_text", "qwen2_5_vl")):
     MODEL_TYPES[_text] = MODEL_TYPES[_outer]
 _BASE = TypeDefaults(tie=True)            # PretrainedConfig: tie_word_embeddings=True, no MLP width
+#: Hybrid types read here: model_type -> (its linear-attention layer_types entry, the class defaults of the mixer's
+#: fields, the layer pattern without layer_types: every full_attention_interval-th layer attention). Qwen3NextConfig
+#: (transformers models/qwen3_next/configuration_qwen3_next.py): linear_* 16 key heads, 32 value heads, 128 each, conv 4.
+HYBRID_TYPES: dict[str, tuple[str, dict[str, int], int]] = {
+    "qwen3_next": ("linear_attention", {"linear_num_key_heads": 16, "linear_num_value_heads": 32,
+                                        "linear_key_head_dim": 128, "linear_value_head_dim": 128,
+                                        "linear_conv_kernel_dim": 4}, 4),
+}
 # DeepseekV2Config / DeepseekV3Config defaults (transformers 5.24.0) for a config that omits an MLA field
 _MLA_DEFAULTS = {"q_lora_rank": 1536, "kv_lora_rank": 512, "qk_nope_head_dim": 128, "qk_rope_head_dim": 64,
                  "v_head_dim": 128}
@@ -304,7 +327,7 @@ _VISION_AUDIO = ("vit", "clip", "clip_vision_model", "clip_text_model", "siglip"
 # State-space, recurrent, linear-attention and hybrid mixers (transformers 5.24.0 types and the flash-linear-attention
 # ``fla`` types): their state is not a softmax KV cache and their layers are not the decoder counted here.
 _NOT_ATTENTION = ("mamba", "mamba2", "falcon_mamba", "falcon_h1", "jamba", "zamba", "zamba2", "rwkv", "rwkv5",
-                  "rwkv6", "rwkv7", "recurrent_gemma", "qwen3_next", "qwen3_5", "qwen3_5_text", "qwen3_5_moe",
+                  "rwkv6", "rwkv7", "recurrent_gemma", "qwen3_5", "qwen3_5_text", "qwen3_5_moe",
                   "qwen3_5_moe_text", "kimi_linear", "olmo_hybrid", "bailing_hybrid", "nemotron_h", "bamba",
                   "granitemoehybrid", "lfm2", "lfm2_moe", "xlstm", "minimax", "plamo2", "hunyuan_v1_moe", "gla",
                   "retnet", "delta_net", "gated_deltanet", "hgrn", "hgrn2", "rodimus", "mesa_net", "lightnet", "gsa",
@@ -420,10 +443,13 @@ def _refuse_type(cfg: dict, mt: str, prefix: str = "") -> None:
     if layer_types is not None and (not isinstance(layer_types, list)
                                     or any(not isinstance(t, str) for t in layer_types)):
         raise InputError("wrong_type", f"model.{prefix}layer_types")     # a list of layer kinds ("mamba" is none)
-    if isinstance(layer_types, list) and any(t not in _ATTENTION_LAYERS for t in layer_types):
-        refuse("not_attention")                               # mamba / conv / linear-attention layers
-    if any(k in cfg for k in _MIXER_MARKERS):
-        refuse("not_attention")
+    # the one linear mixer this type's reader knows (model_json writes a hybrid with our linear_attention_layers)
+    mixer = HYBRID_TYPES[mt][0] if mt in HYBRID_TYPES else "linear_attention" if cfg.get("linear_attention_layers") \
+        else None
+    if isinstance(layer_types, list) and any(t not in _ATTENTION_LAYERS and t != mixer for t in layer_types):
+        refuse("not_attention")                               # mamba / conv / linear-attention layers not read here
+    if mixer is None and any(k in cfg and not (k in ARCH_FIELDS and cfg[k] in (0, None)) for k in _MIXER_MARKERS):
+        refuse("not_attention")                               # (model_json's zeros of a model without them)
     if isinstance(cfg.get("intermediate_size"), list):
         refuse("per_layer_embeddings" if "altup_num_inputs" in cfg else "moe_layout")   # a width per layer
     if "vision_config" in cfg and "text_config" not in cfg and not any(
@@ -698,6 +724,8 @@ def parse_model(value: Any) -> ModelArch:
                                                                  for n in names) if k in value)
     vision = r.int("vision_params", default=vision) or 0
 
+    hybrid = _linear_layers(r, mt, L)
+
     name = r.raw("name")
     if not isinstance(name, str) or not name:
         name = outer.raw("name")
@@ -711,12 +739,53 @@ def parse_model(value: Any) -> ModelArch:
         moe_layer_step=step, router_bias=router_bias,
         q_lora_rank=mla["q_lora_rank"], kv_lora_rank=mla["kv_lora_rank"],
         qk_nope_head_dim=mla["qk_nope_head_dim"] or 0, qk_rope_head_dim=mla["qk_rope_head_dim"] or 0,
-        v_head_dim=mla["v_head_dim"] or 0, vision_params=vision, model_type=mt[:100],
+        v_head_dim=mla["v_head_dim"] or 0, vision_params=vision, model_type=mt[:100], **hybrid,
     )
+    if arch.linear_attention_layers and 0 < moe_layers(arch) < L:
+        # which layers are linear and which MoE is not kept: a stack mixing both kinds of MLP is not counted
+        raise InputError("unsupported_model", "model.mlp_only_layers", "moe_layout")
     if count_params(arch).total > MAX_PARAMS:
         raise InputError("too_large", "model")
     ignored = outer.ignored() + (r.ignored() if r is not outer else [])
     return replace(arch, ignored_fields=tuple(sorted(str(k)[:100] for k in ignored)[:500]))
+
+
+_LINEAR_FIELDS = ("linear_num_key_heads", "linear_num_value_heads", "linear_key_head_dim", "linear_value_head_dim",
+                  "linear_conv_kernel_dim")
+
+
+def _linear_layers(r: _Reader, mt: str, L: int) -> dict[str, Any]:
+    """The linear-attention layers of a hybrid (HYBRID_TYPES, or our own ``linear_attention_layers`` as model_json
+    writes it): how many (``layer_types``' entries of the mixer, else every layer but each
+    ``full_attention_interval``-th), the mixer's widths (each missing one its class default) and the gated attention
+    of the others. {} for a model without them."""
+    mixer, dflt, interval = HYBRID_TYPES.get(mt, ("", {}, 0))
+    ours = r.int("linear_attention_layers")
+    if not mixer and not ours:
+        for name in _LINEAR_FIELDS + ("attn_output_gate",):
+            if r.cfg.get(name) in (0, False) and name in r.cfg:
+                r.read.add(name)                          # model_json's values of a model without them
+        return {}
+    types = r.raw("layer_types")
+    if ours is not None:
+        n = ours
+    elif isinstance(types, list):
+        if len(types) != L:
+            raise InputError("contradiction", "model.layer_types")
+        n = types.count(mixer)
+    else:
+        every = r.int("full_attention_interval", default=interval) or interval
+        n = sum(1 for i in range(L) if (i + 1) % every)
+    if n > L:
+        raise InputError("contradiction", "model.linear_attention_layers")
+    out: dict[str, Any] = {"linear_attention_layers": n, "attn_output_gate": r.bool("attn_output_gate", bool(mixer))}
+    for name in _LINEAR_FIELDS:
+        out[name] = r.int(name, default=dflt.get(name), required=n > 0) or 0
+        if n and not out[name]:
+            raise InputError("out_of_range", f"model.{name}")
+    if n and out["linear_num_value_heads"] % out["linear_num_key_heads"]:
+        raise InputError("contradiction", "model.linear_num_value_heads")   # value heads grouped over key heads
+    return out
 
 
 def model_json(m: ModelArch) -> dict[str, Any]:

@@ -28,6 +28,7 @@ from .models import (
 )
 from .params import (
     NF4_BITS,
+    linear_attention_widths,
     adapter_bytes,
     base_bytes,
     base_fp32,
@@ -714,6 +715,11 @@ def _act_per_token_layer(s: TrainingSetup) -> float:
     cb = compute_bytes(s)
     frozen = s.method is not Method.FULL
     attn = cb * (q_w + k_w + v_w + o_in)                 # q, k, v, attention output (SDPA/flash save them)
+    if m.attn_output_gate:
+        attn += cb * 2 * q_w                             # Qwen3-Next: the gate's sigmoid and the gated output
+    if m.linear_attention_layers:                        # a hybrid: the average of its two mixers' saved tensors
+        n, L = m.linear_attention_layers, m.num_hidden_layers
+        attn = ((L - n) * attn + n * _linear_attn_saved(s)) / L
     # torch.compile (AOTAutograd's min-cut partitioner) recomputes cheap pointwise ops in the backward instead of
     # saving their outputs: an RMSNorm keeps its 16-bit input (and a per-token rstd) instead of the fp32 upcast, and
     # a gated MLP keeps gate and up but recomputes act(gate) and the product (act(fc) in a plain one).
@@ -748,6 +754,41 @@ def _act_per_token_layer(s: TrainingSetup) -> float:
             # weight gradient: the routed tokens' gathered inputs (k·h) and the down projection's inputs (k·i)
             extra += cb * (gathered + routed)
     return base + extra
+
+
+#: Rows of the chunked delta rule's per-chunk matrix A (flash-linear-attention's chunk size: 64 tokens).
+GDN_CHUNK = 64
+
+
+def _linear_attn_saved(s: TrainingSetup) -> float:
+    """Bytes one Gated DeltaNet layer saves for backward per token (transformers Qwen3NextGatedDeltaNet.forward on its
+    fast path, causal_conv1d and fla's chunk_gated_delta_rule): the conv's input (q, k, v before it: ``conv_dim``),
+    the delta rule's q and k (each repeated to every value head: ``nv·dk``) and v, its fp32 decay ``g`` and ``beta``
+    (one each per value head), its per-chunk matrix A (``GDN_CHUNK`` per value head), the gated RMSNorm's input and
+    gate z (``value_dim`` each), and under full fine-tuning out_proj's input (the norm's output, for its weight
+    gradient). No key-value cache: its fixed-size state is a transient of the backward (``linear_state_backward``)."""
+    m = s.model
+    cb = compute_bytes(s)
+    key_dim, value_dim, conv_dim = linear_attention_widths(m)
+    nv = m.linear_num_value_heads
+    saved = conv_dim + 2 * nv * m.linear_key_head_dim + value_dim + GDN_CHUNK * nv + 2 * value_dim
+    if s.method is Method.FULL:
+        saved += value_dim
+    return cb * saved + 4 * 2 * nv
+
+
+def linear_state_backward(s: TrainingSetup) -> float:
+    """A Gated DeltaNet layer's recurrent state in its backward: the chunked kernel recomputes the state at every
+    chunk boundary (``nv × dk × dv`` per sequence and chunk, in the compute dtype) and its gradient of the same
+    shape, for the layer being differentiated. This fixed-size state per chunk is what the layer has instead of a key-
+    value cache; 0 without linear-attention layers."""
+    m = s.model
+    if not m.linear_attention_layers:
+        return 0.0
+    seqs = s.micro_batch_size * (2 if s.dpo else 1)
+    chunks = -(-s.seq_len // GDN_CHUNK)
+    state = m.linear_num_value_heads * m.linear_key_head_dim * m.linear_value_head_dim
+    return 2 * seqs * chunks * state * compute_bytes(s)
 
 
 def _routed_width(m: ModelArch) -> float:
@@ -857,12 +898,13 @@ def attention_backward_bytes(s: TrainingSetup) -> float:
     """Eager attention's softmax backward: per score of the layer being differentiated, 12 B are alive at once (the
     saved fp32 softmax output, the fp32 gradient of the probabilities and the softmax backward's output) where the
     forward saved 6 B (4 B in fp32): the rest is a transient on top of the saved activations
-    (transformers eager_attention_forward; trace lora-llama2-7b-qv-eager-mb4-s2048-ckpt)."""
+    (transformers eager_attention_forward; trace lora-llama2-7b-qv-eager-mb4-s2048-ckpt). A hybrid's linear layers
+    have theirs instead (``linear_state_backward``): one layer is differentiated at a time, so the larger counts."""
     if s.attention is not Attention.EAGER:
-        return 0.0
+        return linear_state_backward(s)
     c = COEFFICIENTS
     saved = c.eager_score_bytes_fp32 if s.precision is Precision.FP32 else c.eager_score_bytes_16bit
-    return _scores_per_layer(s) * max(0.0, c.eager_backward_score_bytes - saved)
+    return max(_scores_per_layer(s) * max(0.0, c.eager_backward_score_bytes - saved), linear_state_backward(s))
 
 
 def _layer_activation_bytes(s: TrainingSetup) -> float:

@@ -99,9 +99,10 @@ def _attention(m: ModelArch) -> tuple[list[tuple[str, int, int, int]], int]:
     else:
         d = head_dim(m)
         qd, kvd = a * d, m.num_key_value_heads * d
-        lin = [("q_proj", h, qd, 1), ("k_proj", h, kvd, 1), ("v_proj", h, kvd, 1), ("o_proj", qd, h, 1)]
+        gate = 2 if m.attn_output_gate else 1              # Qwen3-Next: q_proj also gives the output's gate
+        lin = [("q_proj", h, gate * qd, 1), ("k_proj", h, kvd, 1), ("v_proj", h, kvd, 1), ("o_proj", qd, h, 1)]
         if m.attention_bias:
-            other += qd + 2 * kvd
+            other += gate * qd + 2 * kvd
         if m.qk_norm == "head":
             other += 2 * d                                 # Qwen3: q_norm, k_norm over one head
         elif m.qk_norm == "full":
@@ -111,6 +112,27 @@ def _attention(m: ModelArch) -> tuple[list[tuple[str, int, int, int]], int]:
     if m.attention_sinks:
         other += a                                         # gpt-oss: one sink logit per head
     return lin, other
+
+
+def linear_attention_widths(m: ModelArch) -> tuple[int, int, int]:
+    """A Gated DeltaNet's widths: all key heads (``key_dim``), all value heads (``value_dim``) and the conv's channels
+    (q, k and v: ``2·key_dim + value_dim``), transformers Qwen3NextGatedDeltaNet."""
+    key_dim = m.linear_num_key_heads * m.linear_key_head_dim
+    value_dim = m.linear_num_value_heads * m.linear_value_head_dim
+    return key_dim, value_dim, 2 * key_dim + value_dim
+
+
+def _linear_attention(m: ModelArch) -> tuple[list[tuple[str, int, int, int]], int]:
+    """A Gated DeltaNet token mixer's linears and other parameters (transformers models/qwen3_next/
+    modular_qwen3_next.py Qwen3NextGatedDeltaNet): in_proj_qkvz (h -> 2·key_dim + 2·value_dim: q, k, v and the
+    output gate z), in_proj_ba (h -> 2 per value head: the delta rule's beta and the decay's a), out_proj
+    (value_dim -> h), all without bias; the depthwise conv1d over q, k, v (``conv_dim × kernel``, no bias), dt_bias
+    and A_log (one per value head) and the gated RMSNorm over one value head (``linear_value_head_dim``)."""
+    h, nv = m.hidden_size, m.linear_num_value_heads
+    key_dim, value_dim, conv_dim = linear_attention_widths(m)
+    lin = [("in_proj_qkvz", h, 2 * key_dim + 2 * value_dim, 1), ("in_proj_ba", h, 2 * nv, 1),
+           ("out_proj", value_dim, h, 1)]
+    return lin, conv_dim * m.linear_conv_kernel_dim + 2 * nv + m.linear_value_head_dim
 
 
 def _mlp(m: ModelArch, width: int, copies: int) -> tuple[list[tuple[str, int, int, int]], int]:
@@ -141,16 +163,16 @@ def count_params(m: ModelArch) -> ParamCounts:
     model's safetensors total; ESTIMATOR.md "Model configs"). A MoE layer holds every expert, the router
     (``num_local_experts × h``, + a bias), the shared expert and its gate."""
     h = m.hidden_size
-    attn, attn_other = _attention(m)
-    base_other = m.norms_per_layer * h + attn_other        # the layer's norms + attention extras
+    # the token mixers: softmax attention, and in a hybrid's linear layers a Gated DeltaNet (configs.py refuses a
+    # hybrid whose stack also mixes dense and MoE MLPs, so each mixer's layers share one MLP kind)
+    n_lin = m.linear_attention_layers
+    mixers = [(m.num_hidden_layers - n_lin, *_attention(m))] + ([(n_lin, *_linear_attention(m))] if n_lin else [])
     kinds: list[LayerKind] = []
     n_moe = moe_layers(m)
     n_dense = m.num_hidden_layers - n_moe
+    mlps = []
     if n_dense:
-        mlp, bias = _mlp(m, m.intermediate_size, 1)
-        lin = tuple(attn + mlp)
-        linear = sum(di * do * c for _, di, do, c in lin)
-        kinds.append(LayerKind(n_dense, linear + base_other + bias, linear, lin))
+        mlps.append((n_dense, *_mlp(m, m.intermediate_size, 1)))
     if n_moe:
         E = m.num_local_experts
         mlp, bias = _mlp(m, expert_width(m), E)
@@ -159,9 +181,15 @@ def count_params(m: ModelArch) -> ParamCounts:
             shared, sbias = _mlp(m, m.shared_expert_intermediate_size, 1)
             mlp += shared
             bias += sbias + (h if m.shared_expert_gate else 0)
-        lin = tuple(attn + mlp)
-        linear = sum(di * do * c for _, di, do, c in lin)
-        kinds.append(LayerKind(n_moe, linear + base_other + bias, linear, lin))
+        mlps.append((n_moe, mlp, bias))
+    for n_mlp, mlp, bias in mlps:
+        for n_mix, mix, mix_other in mixers:
+            count = n_mlp if len(mixers) == 1 else n_mix if len(mlps) == 1 else 0
+            if not count:
+                continue
+            lin = tuple(mix + mlp)
+            linear = sum(di * do * c for _, di, do, c in lin)
+            kinds.append(LayerKind(count, linear + m.norms_per_layer * h + mix_other + bias, linear, lin))
     big = max(kinds, key=lambda k: k.params)
     emb = m.vocab_size * h
     head = 0 if m.tie_word_embeddings else emb

@@ -1,0 +1,100 @@
+"""Issue 40, hybrid layers: Qwen3-Next's Gated DeltaNet layers (3 of every 4) beside gated softmax attention, read from
+the config and counted, saved and differentiated as transformers builds them (models/qwen3_next/modular_qwen3_next.py:
+Qwen3NextGatedDeltaNet, Qwen3NextAttention, Qwen3NextDecoderLayer; configuration_qwen3_next.py for the defaults).
+Every expected figure below is derived by hand from those files, not from the estimator."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from calculator.api import answer
+from calculator.configs import model_json, parse_model
+from calculator.memory import _linear_attn_saved, activation_bytes, linear_state_backward
+from calculator.models import Method, TrainingSetup
+from calculator.params import count_params
+
+pytestmark = pytest.mark.unit
+
+# Qwen3NextConfig() as a config.json would write it (the class defaults; layer_types left to full_attention_interval)
+NEXT = {"model_type": "qwen3_next", "hidden_size": 2048, "num_hidden_layers": 48, "num_attention_heads": 16,
+        "num_key_value_heads": 2, "head_dim": 256, "intermediate_size": 5632, "vocab_size": 151936,
+        "num_experts": 512, "num_experts_per_tok": 10, "moe_intermediate_size": 512,
+        "shared_expert_intermediate_size": 512, "linear_num_key_heads": 16, "linear_num_value_heads": 32,
+        "linear_key_head_dim": 128, "linear_value_head_dim": 128, "linear_conv_kernel_dim": 4,
+        "full_attention_interval": 4, "decoder_sparse_step": 1, "tie_word_embeddings": False}
+
+
+def _hand_total() -> int:
+    h, d, a, kv, V = 2048, 256, 16, 2, 151936
+    # Qwen3NextAttention: q_proj h -> 2·a·d (query and its output gate), k/v h -> kv·d, o_proj a·d -> h, q/k norms (d)
+    attention = h * 2 * a * d + 2 * h * kv * d + a * d * h + 2 * d
+    # Qwen3NextGatedDeltaNet: key_dim 16·128, value_dim 32·128; in_proj_qkvz h -> 2·key+2·value, in_proj_ba h -> 2·32,
+    # conv1d (2·key + value) channels x kernel 4, dt_bias and A_log (32 each), RMSNormGated(128), out_proj value -> h
+    key, value = 16 * 128, 32 * 128
+    deltanet = h * (2 * key + 2 * value) + h * 2 * 32 + (2 * key + value) * 4 + 2 * 32 + 128 + value * h
+    # Qwen2MoeSparseMoeBlock: 512 experts of gate/up/down at 512, router h -> 512, shared expert (512) and its gate
+    moe = 512 * 3 * h * 512 + h * 512 + 3 * h * 512 + h
+    norms = 2 * h
+    full, linear = 48 // 4, 48 - 48 // 4          # every 4th layer attention (full_attention_interval 4)
+    return full * (attention + moe + norms) + linear * (deltanet + moe + norms) + 2 * V * h + h
+
+
+def test_qwen3_next_is_counted_as_transformers_builds_it():
+    m = parse_model(NEXT)
+    assert (m.linear_attention_layers, m.attn_output_gate) == (36, True)
+    assert count_params(m).total == _hand_total() == 79_674_391_296
+    # the class defaults fill what a config leaves out, and an explicit layer_types list says the same
+    sparse = {k: v for k, v in NEXT.items() if not k.startswith(("linear_", "full_attention"))}
+    assert count_params(parse_model(sparse)).total == _hand_total()
+    types = ["linear_attention" if (i + 1) % 4 else "full_attention" for i in range(48)]
+    listed = {**{k: v for k, v in NEXT.items() if k != "full_attention_interval"}, "layer_types": types}
+    assert parse_model(listed).linear_attention_layers == 36 and "layer_types" not in parse_model(listed).ignored_fields
+
+
+def test_a_hybrid_round_trips_through_the_custom_form_and_is_estimated():
+    m = parse_model(NEXT)
+    again = parse_model(model_json(m))
+    assert count_params(again) == count_params(m) and again.linear_attention_layers == 36
+    custom = {**model_json(m), "model_type": ""}           # the custom form without a type: the fields say it all
+    assert count_params(parse_model(custom)).total == _hand_total()
+    for method in ("full", "lora", "qlora"):
+        r = answer({"model": NEXT, "method": method, "gpu": "h100-80gb"})
+        assert r["ok"], r
+        assert r["result"]["params"] == _hand_total()
+
+
+def test_the_deltanet_state_is_a_backward_transient_of_fixed_size_per_chunk():
+    m = parse_model(NEXT)
+    s = TrainingSetup(model=m, method=Method.LORA, seq_len=2048, micro_batch_size=1)
+    # 32 chunks of 64 tokens, a 32 x 128 x 128 state per chunk, and its gradient, in bf16
+    assert linear_state_backward(s) == 2 * 1 * (2048 // 64) * 32 * 128 * 128 * 2 == 67_108_864
+    longer = TrainingSetup(model=m, method=Method.LORA, seq_len=4096, micro_batch_size=1)
+    assert linear_state_backward(longer) == 2 * linear_state_backward(s)          # linear in length, not quadratic
+    dense = TrainingSetup(model=parse_model("qwen3-8b"), method=Method.LORA, seq_len=2048, micro_batch_size=1)
+    assert linear_state_backward(dense) == 0
+
+
+def test_the_hybrids_activations_are_its_own_not_an_attention_stacks():
+    """A DeltaNet layer saves per token (LoRA, bf16): the conv's input (2·2048 + 4096), the delta rule's q and k
+    repeated to the 32 value heads (2·32·128) and v (4096), the chunk matrix A (64 per value head), the gated norm's
+    input and gate (2·4096), all 2 bytes; g and beta in fp32 (2·32·4 bytes). The same stack with every layer
+    attention saves other tensors."""
+    hybrid = parse_model(NEXT)
+    lora = TrainingSetup(model=hybrid, method=Method.LORA, seq_len=2048, micro_batch_size=1,
+                         gradient_checkpointing=False)
+    assert _linear_attn_saved(lora) == 2 * (2 * 2048 + 4096 + 2 * 32 * 128 + 4096 + 64 * 32 + 2 * 4096) + 2 * 32 * 4
+    all_attention = parse_model({**model_json(hybrid), "model_type": "qwen3_moe", "attn_output_gate": True,
+                                 **{k: 0 for k in model_json(hybrid) if k.startswith("linear_")}})
+    assert activation_bytes(lora) != activation_bytes(replace(lora, model=all_attention))
+
+
+@pytest.mark.parametrize("cfg", [
+    {**NEXT, "layer_types": ["mamba"] * 48},                     # a mixer this reader does not know
+    {**NEXT, "layer_types": ["linear_attention"] * 47},          # a list that is not one entry per layer
+    {**NEXT, "mlp_only_layers": [0]},                            # dense and MoE MLPs mixed with linear layers
+    {**NEXT, "linear_num_value_heads": 24},                      # value heads not grouped over the key heads
+])
+def test_what_the_hybrid_reader_cannot_read_is_refused_with_a_code(cfg):
+    r = answer({"model": cfg})
+    assert r["ok"] is False and r["error"]["code"] in ("unsupported_model", "contradiction")
