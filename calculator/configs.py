@@ -180,6 +180,11 @@ MODEL_TYPES: dict[str, TypeDefaults] = {
                                                num_key_value_heads=4, head_dim=256, intermediate_size=9216,
                                                vocab_size=262208)),
     "phi3": TypeDefaults(tie=False, fields=_fields(intermediate_size=8192)),
+    # GraniteMoeConfig (transformers models/granitemoe): Llama attention, Mixtral's layout in JetMoe's parallel
+    # experts (input_linear E x 2i x h, output_linear E x h x i: a gated MLP of intermediate_size per expert, no
+    # bias), a bias-free router; its multipliers have no parameters
+    "granitemoe": TypeDefaults(tie=False, moe=True, fields=_fields(intermediate_size=11008, num_local_experts=8,
+                                                                   num_experts_per_tok=2)),
     "olmo": TypeDefaults(tie=False, fields=_fields(intermediate_size=11008)),
     "olmo2": TypeDefaults(tie=False, qk_norm="full", fields=_fields(intermediate_size=11008)),
     "olmoe": TypeDefaults(tie=False, qk_norm="full", moe=True,
@@ -332,7 +337,7 @@ _NOT_ATTENTION = ("mamba", "mamba2", "falcon_mamba", "falcon_h1", "jamba", "zamb
                   "granitemoehybrid", "lfm2", "lfm2_moe", "xlstm", "minimax", "plamo2", "hunyuan_v1_moe", "gla",
                   "retnet", "delta_net", "gated_deltanet", "hgrn", "hgrn2", "rodimus", "mesa_net", "lightnet", "gsa",
                   "abc", "samba")
-_MOE_UNREAD = ("dbrx", "jetmoe", "phimoe", "granitemoe", "granitemoeshared", "ernie4_5_moe", "deepseek",
+_MOE_UNREAD = ("dbrx", "jetmoe", "phimoe", "granitemoeshared", "ernie4_5_moe", "deepseek",
                "qwen3_vl_moe", "minimax_m2", "arctic", "grok-1", "bailing_moe", "dots1", "exaone_moe", "flex_olmo",
                "longcat_flash", "aria_text")
 # Multimodal types whose vision (or audio) tower is not counted here: refused rather than counted without it.

@@ -98,3 +98,18 @@ def test_the_hybrids_activations_are_its_own_not_an_attention_stacks():
 def test_what_the_hybrid_reader_cannot_read_is_refused_with_a_code(cfg):
     r = answer({"model": cfg})
     assert r["ok"] is False and r["error"]["code"] in ("unsupported_model", "contradiction")
+
+
+def test_granitemoe_is_read_as_the_mixtral_layout_its_parallel_experts_are():
+    """GraniteMoeConfig's defaults (transformers models/granitemoe/configuration_granitemoe.py), counted by hand from
+    modular_granitemoe.py: Llama attention (4 h x h, no bias), per layer 8 experts of input_linear (2·11008 x 4096) and
+    output_linear (4096 x 11008), a router 4096 -> 8 without bias, two RMSNorms; untied embeddings and a final norm."""
+    h, i, E, L, V = 4096, 11008, 8, 32, 32000
+    layer = 4 * h * h + E * (2 * i * h + h * i) + h * E + 2 * h
+    cfg = {"model_type": "granitemoe", "hidden_size": h, "num_hidden_layers": L, "num_attention_heads": 32,
+           "vocab_size": V, "intermediate_size": i, "num_local_experts": E, "num_experts_per_tok": 2,
+           "embedding_multiplier": 12.0, "residual_multiplier": 0.22, "attention_multiplier": 0.0078125,
+           "logits_scaling": 6.0}
+    m = parse_model(cfg)
+    assert count_params(m).total == L * layer + 2 * V * h + h == 37_039_116_288
+    assert answer({"model": cfg, "method": "lora"})["ok"]
