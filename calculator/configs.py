@@ -60,7 +60,7 @@ MODEL_FIELDS: tuple[ModelField, ...] = (
     ModelField("tie_word_embeddings", "bool"),
     ModelField("mlp_gated", "bool"),
     ModelField("attention_bias", "bool", aliases=("qkv_bias",)),
-    ModelField("o_proj_bias", "bool"),
+    ModelField("o_proj_bias", "bool", aliases=("attention_out_bias",)),     # Seed-OSS's name
     ModelField("mlp_bias", "bool"),
     ModelField("qk_norm", "enum", choices=("", "head", "full")),
     ModelField("attention_sinks", "bool"),
@@ -190,6 +190,14 @@ MODEL_TYPES: dict[str, TypeDefaults] = {
     "olmoe": TypeDefaults(tie=False, qk_norm="full", moe=True,
                           fields=_fields(intermediate_size=2048, num_local_experts=64, num_experts_per_tok=8)),
     "granite": TypeDefaults(tie=False, fields=_fields(intermediate_size=11008)),
+    # Olmo3Config is Olmo2Config's (OLMo 2 attention; 3 of 4 layers sliding, which changes no count)
+    "olmo3": TypeDefaults(tie=False, qk_norm="full", fields=_fields(intermediate_size=11008)),
+    # ApertusConfig: Llama attention with q/k RMSNorms over head_dim, an ungated up/down MLP (NemotronMLP) whose xIELU
+    # activation holds 2 scalar parameters per layer (alpha_p, alpha_n: not counted, 2 per layer)
+    "apertus": TypeDefaults(tie=False, gated=False, qk_norm="head", fields=_fields(intermediate_size=14336)),
+    # SeedOssConfig: q/k/v biases (attention_bias, true by default), o_proj's own attention_out_bias (false)
+    "seed_oss": TypeDefaults(tie=False, qkv_bias=True, o_bias_follows=False,
+                             fields=_fields(intermediate_size=27648, head_dim=128)),
     "smollm3": TypeDefaults(tie=True, fields=_fields(intermediate_size=11008)),         # NoPE layers: no parameters
     "cohere": TypeDefaults(tie=True, fields=_fields(intermediate_size=22528)),
     "stablelm": TypeDefaults(tie=False, fields=_fields(intermediate_size=6912)),

@@ -113,3 +113,29 @@ def test_granitemoe_is_read_as_the_mixtral_layout_its_parallel_experts_are():
     m = parse_model(cfg)
     assert count_params(m).total == L * layer + 2 * V * h + h == 37_039_116_288
     assert answer({"model": cfg, "method": "lora"})["ok"]
+
+
+# The 2025 families whose types the fetch button now reads with their own class defaults instead of as Llama:
+# each count derived by hand from the class's defaults and its modelling file in transformers
+# (models/<type>/modular_<type>.py).
+@pytest.mark.parametrize("cfg, total", [
+    # ApertusConfig: h 4096, 32 layers, 32 heads (kv = heads), MLP up/down of 14336 (ungated), q/k norms over 128
+    ({"model_type": "apertus", "hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32,
+      "vocab_size": 131072},
+     32 * (4 * 4096 * 4096 + 2 * 128 + 2 * 4096 * 14336 + 2 * 4096) + 2 * 131072 * 4096 + 4096),
+    # SeedOssConfig: 80 heads of 128, 8 kv heads, q/k/v biases, no o_proj bias, gated MLP of 27648
+    ({"model_type": "seed_oss", "hidden_size": 4096, "num_hidden_layers": 64, "num_attention_heads": 80,
+      "num_key_value_heads": 8, "vocab_size": 155136},
+     64 * (4096 * 10240 + 2 * 4096 * 1024 + 10240 * 4096 + 10240 + 2 * 1024 + 3 * 4096 * 27648 + 2 * 4096)
+     + 2 * 155136 * 4096 + 4096),
+    ({"model_type": "seed_oss", "hidden_size": 4096, "num_hidden_layers": 64, "num_attention_heads": 80,
+      "num_key_value_heads": 8, "vocab_size": 155136, "attention_out_bias": True},     # its own o_proj flag
+     64 * (4096 * 10240 + 2 * 4096 * 1024 + 10240 * 4096 + 10240 + 2 * 1024 + 4096 + 3 * 4096 * 27648 + 2 * 4096)
+     + 2 * 155136 * 4096 + 4096),
+    # Olmo3Config = Olmo2Config: q/k norms over all q and k features, MLP 11008, untied
+    ({"model_type": "olmo3", "hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32,
+      "vocab_size": 100278},
+     32 * (4 * 4096 * 4096 + 2 * 4096 + 3 * 4096 * 11008 + 2 * 4096) + 2 * 100278 * 4096 + 4096),
+])
+def test_new_families_are_read_with_their_own_class_defaults(cfg, total):
+    assert count_params(parse_model(cfg)).total == total
