@@ -168,6 +168,12 @@ MODEL_TYPES: dict[str, TypeDefaults] = {
                                               num_key_value_heads=2, head_dim=256, intermediate_size=5632,
                                               vocab_size=151936, num_local_experts=512, num_experts_per_tok=10,
                                               moe_intermediate_size=512, shared_expert_intermediate_size=512)),
+    # Qwen3_5TextConfig (transformers models/qwen3_5/modular_qwen3_5.py): Qwen3NextConfig's with its own sizes, a
+    # dense MLP in every layer, and the same Gated DeltaNet split into in_proj_qkv, in_proj_z, in_proj_b, in_proj_a
+    "qwen3_5_text": TypeDefaults(tie=False, qk_norm="head",
+                                 fields=_fields(hidden_size=4096, num_hidden_layers=32, num_attention_heads=16,
+                                                num_key_value_heads=4, head_dim=256, intermediate_size=12288,
+                                                vocab_size=248320)),
     "qwen3_moe": TypeDefaults(tie=False, qk_norm="head", moe=True,
                               fields=_fields(intermediate_size=6144, num_local_experts=128, num_experts_per_tok=8,
                                              moe_intermediate_size=768)),
@@ -255,11 +261,11 @@ _BASE = TypeDefaults(tie=True)            # PretrainedConfig: tie_word_embedding
 #: Hybrid types read here: model_type -> (its linear-attention layer_types entry, the class defaults of the mixer's
 #: fields, the layer pattern without layer_types: every full_attention_interval-th layer attention). Qwen3NextConfig
 #: (transformers models/qwen3_next/configuration_qwen3_next.py): linear_* 16 key heads, 32 value heads, 128 each, conv 4.
-HYBRID_TYPES: dict[str, tuple[str, dict[str, int], int]] = {
-    "qwen3_next": ("linear_attention", {"linear_num_key_heads": 16, "linear_num_value_heads": 32,
+_GATED_DELTANET = ("linear_attention", {"linear_num_key_heads": 16, "linear_num_value_heads": 32,
                                         "linear_key_head_dim": 128, "linear_value_head_dim": 128,
-                                        "linear_conv_kernel_dim": 4}, 4),
-}
+                                        "linear_conv_kernel_dim": 4}, 4)
+HYBRID_TYPES: dict[str, tuple[str, dict[str, int], int]] = {"qwen3_next": _GATED_DELTANET,
+                                                            "qwen3_5_text": _GATED_DELTANET}   # its class inherits them
 # DeepseekV2Config / DeepseekV3Config defaults (transformers 5.24.0) for a config that omits an MLA field
 _MLA_DEFAULTS = {"q_lora_rank": 1536, "kv_lora_rank": 512, "qk_nope_head_dim": 128, "qk_rope_head_dim": 64,
                  "v_head_dim": 128}
@@ -340,7 +346,7 @@ _VISION_AUDIO = ("vit", "clip", "clip_vision_model", "clip_text_model", "siglip"
 # State-space, recurrent, linear-attention and hybrid mixers (transformers 5.24.0 types and the flash-linear-attention
 # ``fla`` types): their state is not a softmax KV cache and their layers are not the decoder counted here.
 _NOT_ATTENTION = ("mamba", "mamba2", "falcon_mamba", "falcon_h1", "jamba", "zamba", "zamba2", "rwkv", "rwkv5",
-                  "rwkv6", "rwkv7", "recurrent_gemma", "qwen3_5", "qwen3_5_text", "qwen3_5_moe",
+                  "rwkv6", "rwkv7", "recurrent_gemma", "qwen3_5_moe",
                   "qwen3_5_moe_text", "kimi_linear", "olmo_hybrid", "bailing_hybrid", "nemotron_h", "bamba",
                   "granitemoehybrid", "lfm2", "lfm2_moe", "xlstm", "minimax", "plamo2", "hunyuan_v1_moe", "gla",
                   "retnet", "delta_net", "gated_deltanet", "hgrn", "hgrn2", "rodimus", "mesa_net", "lightnet", "gsa",
@@ -352,7 +358,8 @@ _MOE_UNREAD = ("dbrx", "jetmoe", "phimoe", "granitemoeshared", "ernie4_5_moe", "
 _TOWER_UNREAD = ("llava_next", "llava_next_video", "llava_onevision", "paligemma", "idefics", "idefics2", "idefics3",
                  "smolvlm", "mllama", "internvl", "phi4_multimodal", "qwen3_vl", "aya_vision", "gemma3n_vision",
                  "got_ocr2", "emu3", "chameleon", "janus", "fuyu", "kosmos-2", "florence2", "qwen2_audio",
-                 "qwen2_5_omni", "voxtral", "molmo", "ovis2", "cohere2_vision", "glm4v", "glm4v_moe", "kimi_vl")
+                 "qwen2_5_omni", "voxtral", "molmo", "ovis2", "cohere2_vision", "glm4v", "glm4v_moe", "kimi_vl",
+                 "qwen3_5")      # Qwen3.5's Qwen3-VL tower (its language model alone, qwen3_5_text, is read)
 # model_type -> why it is refused (the reason is in the answer, shown with the message; ESTIMATOR.md lists them)
 UNSUPPORTED_TYPES: dict[str, str] = {
     **{t: "encoder_decoder" for t in _ENCODER_DECODER},

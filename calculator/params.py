@@ -130,8 +130,12 @@ def _linear_attention(m: ModelArch) -> tuple[list[tuple[str, int, int, int]], in
     and A_log (one per value head) and the gated RMSNorm over one value head (``linear_value_head_dim``)."""
     h, nv = m.hidden_size, m.linear_num_value_heads
     key_dim, value_dim, conv_dim = linear_attention_widths(m)
-    lin = [("in_proj_qkvz", h, 2 * key_dim + 2 * value_dim, 1), ("in_proj_ba", h, 2 * nv, 1),
-           ("out_proj", value_dim, h, 1)]
+    if m.model_type.startswith("qwen3_5"):           # Qwen3_5GatedDeltaNet: the same weights as four linears
+        lin = [("in_proj_qkv", h, 2 * key_dim + value_dim, 1), ("in_proj_z", h, value_dim, 1),
+               ("in_proj_b", h, nv, 1), ("in_proj_a", h, nv, 1)]
+    else:
+        lin = [("in_proj_qkvz", h, 2 * key_dim + 2 * value_dim, 1), ("in_proj_ba", h, 2 * nv, 1)]
+    lin.append(("out_proj", value_dim, h, 1))
     return lin, conv_dim * m.linear_conv_kernel_dim + 2 * nv + m.linear_value_head_dim
 
 

@@ -139,3 +139,23 @@ def test_granitemoe_is_read_as_the_mixtral_layout_its_parallel_experts_are():
 ])
 def test_new_families_are_read_with_their_own_class_defaults(cfg, total):
     assert count_params(parse_model(cfg)).total == total
+
+
+def test_qwen3_5s_text_model_is_the_same_deltanet_split_into_four_linears():
+    """Qwen3_5TextConfig's defaults (h 4096, 32 layers, 16 heads of 256, 4 kv heads, MLP 12288, vocabulary 248320,
+    Qwen3-Next's linear widths), a dense MLP in every layer; Qwen3_5GatedDeltaNet: in_proj_qkv (h -> 2·2048 + 4096),
+    in_proj_z (h -> 4096), in_proj_b and in_proj_a (h -> 32 each). A Qwen3.5 checkpoint with its vision tower is
+    refused for the tower, not for its layers."""
+    h, d = 4096, 256
+    attention = h * 2 * 16 * d + 2 * h * 4 * d + 16 * d * h + 2 * d
+    deltanet = h * (2 * 2048 + 4096) + h * 4096 + 2 * h * 32 + (2 * 2048 + 4096) * 4 + 2 * 32 + 128 + 4096 * h
+    mlp, norms = 3 * h * 12288, 2 * h
+    cfg = {"model_type": "qwen3_5_text", "hidden_size": h, "num_hidden_layers": 32, "num_attention_heads": 16,
+           "num_key_value_heads": 4, "vocab_size": 248320}
+    m = parse_model(cfg)
+    assert m.linear_attention_layers == 24
+    assert count_params(m).total == 8 * (attention + mlp + norms) + 24 * (deltanet + mlp + norms) + 2 * 248320 * h + h
+    names = {name for kind in count_params(m).kinds for name, *_ in kind.linears}
+    assert {"in_proj_qkv", "in_proj_z", "in_proj_b", "in_proj_a", "out_proj"} <= names and "in_proj_qkvz" not in names
+    vlm = answer({"model": {"model_type": "qwen3_5", "text_config": cfg, "vision_config": {"depth": 27}}})
+    assert vlm["error"]["code"] == "unsupported_model" and vlm["error"]["reason"] == "vision_tower"
