@@ -68,7 +68,7 @@ MODEL_FIELDS: tuple[ModelField, ...] = (
     ModelField("num_local_experts", low=0, high=100_000, aliases=("num_experts", "n_routed_experts", "moe_num_experts")),
     ModelField("num_experts_per_tok", low=0, high=100_000, aliases=("experts_per_token",)),
     ModelField("moe_intermediate_size", "int_or_null", low=1, high=10_000_000),
-    ModelField("shared_expert_intermediate_size", low=0, high=100_000_000),
+    ModelField("shared_expert_intermediate_size", low=0, high=100_000_000, aliases=("shared_intermediate_size",)),
     ModelField("shared_expert_gate", "bool"),
     ModelField("first_k_dense_replace", low=0, high=10_000),
     ModelField("moe_layer_step", low=1, high=10_000, aliases=("interleave_moe_layer_step", "decoder_sparse_step")),
@@ -86,6 +86,14 @@ MODEL_FIELDS: tuple[ModelField, ...] = (
     ModelField("linear_value_head_dim", low=0, high=100_000),
     ModelField("linear_conv_kernel_dim", low=0, high=1_000),
     ModelField("attn_output_gate", "bool"),
+    ModelField("mamba_layers", low=0, high=10_000),
+    ModelField("mamba_n_heads", low=0, high=100_000),
+    ModelField("mamba_d_head", low=0, high=100_000),
+    ModelField("mamba_n_groups", low=0, high=100_000),
+    ModelField("mamba_d_state", low=0, high=100_000),
+    ModelField("mamba_d_conv", low=0, high=1_000),
+    ModelField("mamba_conv_bias", "bool"),
+    ModelField("mamba_proj_bias", "bool"),
 )
 #: Config fields read only to compute others (the layer pattern of an MoE stack, DeepSeek's shared experts).
 READ_ONLY_FIELDS: tuple[ModelField, ...] = (
@@ -93,6 +101,7 @@ READ_ONLY_FIELDS: tuple[ModelField, ...] = (
     ModelField("n_shared_experts", low=0, high=100_000),
     ModelField("intermediate_size_mlp", low=1, high=10_000_000),     # Llama 4's dense layers
     ModelField("full_attention_interval", low=1, high=10_000),       # Qwen3-Next without layer_types
+    ModelField("mamba_expand", low=1, high=1_000),                   # Mamba-2's inner width over hidden_size
 )
 MAX_PARAMS = 100_000_000_000_000     # total parameters of a pasted model (too_large beyond)
 
@@ -191,6 +200,17 @@ MODEL_TYPES: dict[str, TypeDefaults] = {
     # bias), a bias-free router; its multipliers have no parameters
     "granitemoe": TypeDefaults(tie=False, moe=True, fields=_fields(intermediate_size=11008, num_local_experts=8,
                                                                    num_experts_per_tok=2)),
+    # BambaConfig (transformers models/bamba): Llama attention without biases in attn_layer_indices, Mamba-2 mixers in
+    # the other layers (MAMBA_TYPES), a gated MLP of intermediate_size in every layer
+    "bamba": TypeDefaults(tie=False, fields=_fields(hidden_size=4096, num_hidden_layers=32, num_attention_heads=32,
+                                                    num_key_value_heads=8, intermediate_size=14336,
+                                                    vocab_size=128000)),
+    # GraniteMoeHybridConfig (Granite 4.0-H): layer_types "mamba" / "attention"; every layer a shared gated MLP
+    # (GraniteMoeSharedMLP, shared_intermediate_size) beside, when num_local_experts > 0, GraniteMoE's experts of
+    # intermediate_size; with no experts the shared MLP is the layer's only MLP (_granite_dense)
+    "granitemoehybrid": TypeDefaults(tie=False, moe=True,
+                                     fields=_fields(intermediate_size=11008, num_local_experts=8, num_experts_per_tok=2,
+                                                    shared_expert_intermediate_size=1024)),
     "olmo": TypeDefaults(tie=False, fields=_fields(intermediate_size=11008)),
     "olmo2": TypeDefaults(tie=False, qk_norm="full", fields=_fields(intermediate_size=11008)),
     "olmoe": TypeDefaults(tie=False, qk_norm="full", moe=True,
@@ -266,6 +286,11 @@ _GATED_DELTANET = ("linear_attention", {"linear_num_key_heads": 16, "linear_num_
                                         "linear_conv_kernel_dim": 4}, 4)
 HYBRID_TYPES: dict[str, tuple[str, dict[str, int], int]] = {"qwen3_next": _GATED_DELTANET,
                                                             "qwen3_5_text": _GATED_DELTANET}   # its class inherits them
+#: Mamba-2 hybrids read here: model_type -> the class defaults of its mixer's fields (BambaConfig and
+#: GraniteMoeHybridConfig, whose GraniteMoeHybridMambaLayer is BambaMixer); mamba_d_head "auto": expand x h / heads.
+_BAMBA_MIXER = {"mamba_n_heads": 128, "mamba_n_groups": 1, "mamba_d_state": 256, "mamba_d_conv": 4, "mamba_expand": 2,
+                "mamba_conv_bias": True, "mamba_proj_bias": False}
+MAMBA_TYPES: dict[str, dict[str, Any]] = {"bamba": _BAMBA_MIXER, "granitemoehybrid": _BAMBA_MIXER}
 # DeepseekV2Config / DeepseekV3Config defaults (transformers 5.24.0) for a config that omits an MLA field
 _MLA_DEFAULTS = {"q_lora_rank": 1536, "kv_lora_rank": 512, "qk_nope_head_dim": 128, "qk_rope_head_dim": 64,
                  "v_head_dim": 128}
@@ -347,8 +372,8 @@ _VISION_AUDIO = ("vit", "clip", "clip_vision_model", "clip_text_model", "siglip"
 # ``fla`` types): their state is not a softmax KV cache and their layers are not the decoder counted here.
 _NOT_ATTENTION = ("mamba", "mamba2", "falcon_mamba", "falcon_h1", "jamba", "zamba", "zamba2", "rwkv", "rwkv5",
                   "rwkv6", "rwkv7", "recurrent_gemma", "qwen3_5_moe",
-                  "qwen3_5_moe_text", "kimi_linear", "olmo_hybrid", "bailing_hybrid", "nemotron_h", "bamba",
-                  "granitemoehybrid", "lfm2", "lfm2_moe", "xlstm", "minimax", "plamo2", "hunyuan_v1_moe", "gla",
+                  "qwen3_5_moe_text", "kimi_linear", "olmo_hybrid", "bailing_hybrid", "nemotron_h",
+                  "lfm2", "lfm2_moe", "xlstm", "minimax", "plamo2", "hunyuan_v1_moe", "gla",
                   "retnet", "delta_net", "gated_deltanet", "hgrn", "hgrn2", "rodimus", "mesa_net", "lightnet", "gsa",
                   "abc", "samba")
 _MOE_UNREAD = ("dbrx", "jetmoe", "phimoe", "granitemoeshared", "ernie4_5_moe", "deepseek",
@@ -464,8 +489,8 @@ def _refuse_type(cfg: dict, mt: str, prefix: str = "") -> None:
                                     or any(not isinstance(t, str) for t in layer_types)):
         raise InputError("wrong_type", f"model.{prefix}layer_types")     # a list of layer kinds ("mamba" is none)
     # the one linear mixer this type's reader knows (model_json writes a hybrid with our linear_attention_layers)
-    mixer = HYBRID_TYPES[mt][0] if mt in HYBRID_TYPES else "linear_attention" if cfg.get("linear_attention_layers") \
-        else None
+    mixer = HYBRID_TYPES[mt][0] if mt in HYBRID_TYPES else "mamba" if mt in MAMBA_TYPES or cfg.get("mamba_layers") \
+        else "linear_attention" if cfg.get("linear_attention_layers") else None
     if isinstance(layer_types, list) and any(t not in _ATTENTION_LAYERS and t != mixer for t in layer_types):
         refuse("not_attention")                               # mamba / conv / linear-attention layers not read here
     if mixer is None and any(k in cfg and not (k in ARCH_FIELDS and cfg[k] in (0, None)) for k in _MIXER_MARKERS):
@@ -669,7 +694,7 @@ def parse_model(value: Any) -> ModelArch:
     generic = mt not in MODEL_TYPES
     E = (r.int("num_local_experts", default=cls.get("num_local_experts") if td.moe else None, required=td.moe) or 0) \
         if td.moe or generic else 0
-    if td.moe and not E:
+    if td.moe and not E and mt != "granitemoehybrid":
         raise InputError("out_of_range", "model.num_local_experts")   # an MoE type with no experts: never dense
     k = 0
     moe_i: int | None = None
@@ -744,7 +769,7 @@ def parse_model(value: Any) -> ModelArch:
                                                                  for n in names) if k in value)
     vision = r.int("vision_params", default=vision) or 0
 
-    hybrid = _linear_layers(r, mt, L)
+    hybrid = {**_linear_layers(r, mt, L), **_mamba_layers(r, mt, L, h)}
 
     name = r.raw("name")
     if not isinstance(name, str) or not name:
@@ -761,7 +786,11 @@ def parse_model(value: Any) -> ModelArch:
         qk_nope_head_dim=mla["qk_nope_head_dim"] or 0, qk_rope_head_dim=mla["qk_rope_head_dim"] or 0,
         v_head_dim=mla["v_head_dim"] or 0, vision_params=vision, model_type=mt[:100], **hybrid,
     )
-    if arch.linear_attention_layers and 0 < moe_layers(arch) < L:
+    if td.moe and not E:
+        arch = _granite_dense(arch, r, mt)
+    if arch.linear_attention_layers + arch.mamba_layers > L:
+        raise InputError("contradiction", "model.mamba_layers")
+    if (arch.linear_attention_layers or arch.mamba_layers) and 0 < moe_layers(arch) < L:
         # which layers are linear and which MoE is not kept: a stack mixing both kinds of MLP is not counted
         raise InputError("unsupported_model", "model.mlp_only_layers", "moe_layout")
     if count_params(arch).total > MAX_PARAMS:
@@ -806,6 +835,73 @@ def _linear_layers(r: _Reader, mt: str, L: int) -> dict[str, Any]:
     if n and out["linear_num_value_heads"] % out["linear_num_key_heads"]:
         raise InputError("contradiction", "model.linear_num_value_heads")   # value heads grouped over key heads
     return out
+
+
+_MAMBA_FIELDS = ("mamba_n_heads", "mamba_n_groups", "mamba_d_state", "mamba_d_conv")
+
+
+def _mamba_layers(r: _Reader, mt: str, L: int, h: int) -> dict[str, Any]:
+    """The Mamba-2 layers of a hybrid (MAMBA_TYPES, or our own ``mamba_layers`` as model_json writes it): how many
+    (``layer_types`` / ``layers_block_type`` entries "mamba"; Bamba's layers outside ``attn_layer_indices``; every
+    layer when neither is given, as both classes build them) and the mixer's fields, each missing one its class
+    default (``mamba_d_head`` "auto": ``mamba_expand`` x hidden_size / heads). {} for a model without them."""
+    dflt = MAMBA_TYPES.get(mt)
+    ours = r.int("mamba_layers")
+    if dflt is None and not ours:
+        for name in _MAMBA_FIELDS + ("mamba_d_head", "mamba_conv_bias", "mamba_proj_bias"):
+            if r.cfg.get(name) in (0, False) and name in r.cfg:
+                r.read.add(name)                          # model_json's values of a model without them
+        return {}
+    dflt = dflt or {}
+    if ours is not None:
+        n = ours
+    else:
+        types = r.raw("layer_types")
+        types = r.raw("layers_block_type") if types is None else types
+        indices = r.raw("attn_layer_indices")
+        if isinstance(types, list):
+            if len(types) != L:
+                raise InputError("contradiction", "model.layer_types")
+            n = types.count("mamba")
+        elif isinstance(indices, list):
+            if any(isinstance(i, bool) or not isinstance(i, int) for i in indices):
+                raise InputError("wrong_type", "model.attn_layer_indices")
+            n = L - len({i for i in indices if 0 <= i < L})
+        elif indices is None:
+            n = L
+        else:
+            raise InputError("wrong_type", "model.attn_layer_indices")
+    out: dict[str, Any] = {"mamba_layers": n}
+    for name in _MAMBA_FIELDS:
+        out[name] = r.int(name, default=dflt.get(name), required=n > 0) or 0
+        if n and not out[name]:
+            raise InputError("out_of_range", f"model.{name}")
+    raw_head = r.raw("mamba_d_head")
+    if raw_head in (None, "auto"):
+        expand = r.int("mamba_expand", default=dflt.get("mamba_expand", 2)) or 2
+        inner = expand * h
+        if n and inner % out["mamba_n_heads"]:
+            raise InputError("contradiction", "model.mamba_n_heads")     # the heads must divide the inner width
+        out["mamba_d_head"] = inner // out["mamba_n_heads"] if n else 0
+    else:
+        out["mamba_d_head"] = r.int("mamba_d_head") or 0
+    if n and out["mamba_n_heads"] % out["mamba_n_groups"]:
+        raise InputError("contradiction", "model.mamba_n_groups")
+    out["mamba_conv_bias"] = r.bool("mamba_conv_bias", bool(dflt.get("mamba_conv_bias", False)))
+    out["mamba_proj_bias"] = r.bool("mamba_proj_bias", bool(dflt.get("mamba_proj_bias", False)))
+    return out
+
+
+def _granite_dense(arch: ModelArch, r: _Reader, mt: str) -> ModelArch:
+    """Granite 4.0's layers without experts (GraniteMoeHybridDecoderLayer with num_local_experts 0): the shared
+    MLP of shared_intermediate_size is the layer's only MLP; intermediate_size is then not built."""
+    if "shared_intermediate_size" not in r.cfg and "shared_expert_intermediate_size" in r.cfg:
+        return arch                                   # model_json's own form: intermediate_size is that MLP already
+    shared = r.int("shared_expert_intermediate_size", default=MODEL_TYPES[mt].fields.get(
+        "shared_expert_intermediate_size")) or 0
+    if not shared:
+        raise InputError("out_of_range", "model.shared_expert_intermediate_size")
+    return replace(arch, intermediate_size=shared, shared_expert_intermediate_size=0)
 
 
 def model_json(m: ModelArch) -> dict[str, Any]:

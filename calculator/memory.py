@@ -29,6 +29,7 @@ from .models import (
 from .params import (
     NF4_BITS,
     linear_attention_widths,
+    mamba_widths,
     adapter_bytes,
     base_bytes,
     base_fp32,
@@ -717,9 +718,10 @@ def _act_per_token_layer(s: TrainingSetup) -> float:
     attn = cb * (q_w + k_w + v_w + o_in)                 # q, k, v, attention output (SDPA/flash save them)
     if m.attn_output_gate:
         attn += cb * 2 * q_w                             # Qwen3-Next: the gate's sigmoid and the gated output
-    if m.linear_attention_layers:                        # a hybrid: the average of its two mixers' saved tensors
-        n, L = m.linear_attention_layers, m.num_hidden_layers
-        attn = ((L - n) * attn + n * _linear_attn_saved(s)) / L
+    if m.linear_attention_layers or m.mamba_layers:      # a hybrid: the average of its mixers' saved tensors
+        n, n_m, L = m.linear_attention_layers, m.mamba_layers, m.num_hidden_layers
+        attn = ((L - n - n_m) * attn + (n * _linear_attn_saved(s) if n else 0)
+                + (n_m * _mamba_saved(s) if n_m else 0)) / L
     # torch.compile (AOTAutograd's min-cut partitioner) recomputes cheap pointwise ops in the backward instead of
     # saving their outputs: an RMSNorm keeps its 16-bit input (and a per-token rstd) instead of the fp32 upcast, and
     # a gated MLP keeps gate and up but recomputes act(gate) and the product (act(fc) in a plain one).
@@ -777,18 +779,36 @@ def _linear_attn_saved(s: TrainingSetup) -> float:
     return cb * saved + 4 * 2 * nv
 
 
-def linear_state_backward(s: TrainingSetup) -> float:
-    """A Gated DeltaNet layer's recurrent state in its backward: the chunked kernel recomputes the state at every
-    chunk boundary (``nv × dk × dv`` per sequence and chunk, in the compute dtype) and its gradient of the same
-    shape, for the layer being differentiated. This fixed-size state per chunk is what the layer has instead of a key-
-    value cache; 0 without linear-attention layers."""
+#: Tokens per chunk of Mamba-2's chunked scan (BambaConfig / GraniteMoeHybridConfig mamba_chunk_size default).
+MAMBA_CHUNK = 256
+
+
+def _mamba_saved(s: TrainingSetup) -> float:
+    """Bytes one Mamba-2 layer saves for backward per token (transformers BambaMixer in training: mamba_ssm's fused
+    ``mamba_split_conv1d_scan_combined``): in_proj's output (the gate, the conv's input and dt: ``mamba_widths``'
+    last) and the scan's output (the inner width) in the compute dtype, and the gated norm's fp32 reciprocal
+    root per group; the conv's output and the norm's are recomputed in the backward."""
     m = s.model
-    if not m.linear_attention_layers:
-        return 0.0
+    inner, _conv, proj = mamba_widths(m)
+    return compute_bytes(s) * (proj + inner) + 4 * m.mamba_n_groups
+
+
+def linear_state_backward(s: TrainingSetup) -> float:
+    """A linear layer's recurrent state in its backward, the fixed-size state it has instead of a key-value cache,
+    recomputed at every chunk boundary with its gradient of the same shape, for the layer being differentiated (the
+    larger of a hybrid's two kinds): a Gated DeltaNet's ``nv × dk × dv`` per sequence and 64-token chunk in the compute
+    dtype, a Mamba-2 mixer's ``n_heads × d_head × d_state`` per sequence and 256-token chunk in fp32. 0 without
+    them."""
+    m = s.model
     seqs = s.micro_batch_size * (2 if s.dpo else 1)
-    chunks = -(-s.seq_len // GDN_CHUNK)
-    state = m.linear_num_value_heads * m.linear_key_head_dim * m.linear_value_head_dim
-    return 2 * seqs * chunks * state * compute_bytes(s)
+    out = 0.0
+    if m.linear_attention_layers:
+        state = m.linear_num_value_heads * m.linear_key_head_dim * m.linear_value_head_dim
+        out = 2 * seqs * -(-s.seq_len // GDN_CHUNK) * state * compute_bytes(s)
+    if m.mamba_layers:
+        state = m.mamba_n_heads * m.mamba_d_head * m.mamba_d_state
+        out = max(out, 2 * seqs * -(-s.seq_len // MAMBA_CHUNK) * state * 4)
+    return out
 
 
 def _routed_width(m: ModelArch) -> float:

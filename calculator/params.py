@@ -139,6 +139,27 @@ def _linear_attention(m: ModelArch) -> tuple[list[tuple[str, int, int, int]], in
     return lin, conv_dim * m.linear_conv_kernel_dim + 2 * nv + m.linear_value_head_dim
 
 
+def mamba_widths(m: ModelArch) -> tuple[int, int, int]:
+    """A Mamba-2 mixer's widths (transformers BambaMixer): its inner width (``n_heads × d_head``), the conv's channels
+    (the inner width plus B and C: ``2·n_groups·d_state``) and in_proj's output (the gate z, the conv's input and one dt
+    per head)."""
+    inner = m.mamba_n_heads * m.mamba_d_head
+    conv_dim = inner + 2 * m.mamba_n_groups * m.mamba_d_state
+    return inner, conv_dim, inner + conv_dim + m.mamba_n_heads
+
+
+def _mamba(m: ModelArch) -> tuple[list[tuple[str, int, int, int]], int]:
+    """A Mamba-2 token mixer's linears and other parameters (transformers models/bamba/modeling_bamba.py
+    BambaMixer): in_proj (h -> the gate, the conv's input and dt) and out_proj (inner -> h), with biases when
+    mamba_proj_bias; the depthwise conv1d (``conv_dim × d_conv``, + a bias per channel when mamba_conv_bias);
+    dt_bias, A_log and D (one per head) and the gated RMSNorm over the inner width."""
+    h, heads = m.hidden_size, m.mamba_n_heads
+    inner, conv_dim, proj = mamba_widths(m)
+    lin = [("in_proj", h, proj, 1), ("out_proj", inner, h, 1)]
+    other = conv_dim * m.mamba_d_conv + (conv_dim if m.mamba_conv_bias else 0) + 3 * heads + inner
+    return lin, other + ((proj + h) if m.mamba_proj_bias else 0)
+
+
 def _mlp(m: ModelArch, width: int, copies: int) -> tuple[list[tuple[str, int, int, int]], int]:
     h = m.hidden_size
     lin = [("gate_proj", h, width, copies)] if m.mlp_gated else []
@@ -167,10 +188,11 @@ def count_params(m: ModelArch) -> ParamCounts:
     model's safetensors total; ESTIMATOR.md "Model configs"). A MoE layer holds every expert, the router
     (``num_local_experts × h``, + a bias), the shared expert and its gate."""
     h = m.hidden_size
-    # the token mixers: softmax attention, and in a hybrid's linear layers a Gated DeltaNet (configs.py refuses a
-    # hybrid whose stack also mixes dense and MoE MLPs, so each mixer's layers share one MLP kind)
-    n_lin = m.linear_attention_layers
-    mixers = [(m.num_hidden_layers - n_lin, *_attention(m))] + ([(n_lin, *_linear_attention(m))] if n_lin else [])
+    # the token mixers: softmax attention, and in a hybrid's other layers a Gated DeltaNet or a Mamba-2 mixer
+    # (configs.py refuses a hybrid whose stack also mixes dense and MoE MLPs, so each mixer's layers share one MLP)
+    n_lin, n_mamba = m.linear_attention_layers, m.mamba_layers
+    mixers = [(n, *make(m)) for n, make in ((m.num_hidden_layers - n_lin - n_mamba, _attention),
+                                            (n_lin, _linear_attention), (n_mamba, _mamba)) if n]
     kinds: list[LayerKind] = []
     n_moe = moe_layers(m)
     n_dense = m.num_hidden_layers - n_moe

@@ -10,7 +10,7 @@ import pytest
 
 from calculator.api import answer
 from calculator.configs import model_json, parse_model
-from calculator.memory import _linear_attn_saved, activation_bytes, linear_state_backward
+from calculator.memory import _linear_attn_saved, _mamba_saved, activation_bytes, linear_state_backward
 from calculator.models import Method, TrainingSetup
 from calculator.params import count_params
 
@@ -159,3 +159,61 @@ def test_qwen3_5s_text_model_is_the_same_deltanet_split_into_four_linears():
     assert {"in_proj_qkv", "in_proj_z", "in_proj_b", "in_proj_a", "out_proj"} <= names and "in_proj_qkvz" not in names
     vlm = answer({"model": {"model_type": "qwen3_5", "text_config": cfg, "vision_config": {"depth": 27}}})
     assert vlm["error"]["code"] == "unsupported_model" and vlm["error"]["reason"] == "vision_tower"
+
+
+# Mamba-2 hybrids: BambaMixer (transformers models/bamba/modeling_bamba.py), which Granite 4.0-H's
+# GraniteMoeHybridMambaLayer is. With the classes' defaults (128 heads, mamba_expand 2, 1 group, d_state 256, conv 4
+# with a bias, projections without): inner width 2·4096 = 8192 (d_head 64), conv channels 8192 + 2·256 = 8704,
+# in_proj 4096 -> 8192 + 8704 + 128.
+MAMBA = 4096 * (8192 + 8704 + 128) + 8192 * 4096 + 8704 * 4 + 8704 + 3 * 128 + 8192
+
+
+def test_bamba_counts_its_mamba2_mixers_and_attention_layers_as_transformers_builds_them():
+    attention = 4096 * 4096 + 2 * 4096 * 1024 + 4096 * 4096          # 32 heads, 8 kv heads of 128, no biases
+    mlp, norms = 3 * 4096 * 14336, 2 * 4096
+    cfg = {"model_type": "bamba", "hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32,
+           "num_key_value_heads": 8, "vocab_size": 128000, "attn_layer_indices": [9, 18, 27]}
+    m = parse_model(cfg)
+    assert (m.mamba_layers, m.mamba_d_head) == (29, 64)
+    assert count_params(m).total == 3 * (attention + mlp + norms) + 29 * (MAMBA + mlp + norms) + 2 * 128000 * 4096 + 4096
+    assert count_params(parse_model(model_json(m))) == count_params(m)             # the custom form round trip
+    lora = TrainingSetup(model=m, method=Method.LORA, seq_len=2048, micro_batch_size=1, gradient_checkpointing=False)
+    # 8 chunks of 256 tokens, a 128 x 64 x 256 fp32 state per chunk, and its gradient
+    assert linear_state_backward(lora) == 2 * 8 * 128 * 64 * 256 * 4
+    # per token: in_proj's output and the scan's output in bf16, the norm's fp32 reciprocal root (1 group)
+    assert _mamba_saved(lora) == 2 * ((8192 + 8704 + 128) + 8192) + 4
+    assert answer({"model": cfg, "method": "qlora", "gpu": "rtx-4090"})["ok"]
+
+
+def test_granite_4_hybrids_with_and_without_experts():
+    """GraniteMoeHybridDecoderLayer: a Mamba-2 or attention mixer, a shared gated MLP (input_linear 2·s x h,
+    output_linear h x s) and, with experts, GraniteMoE's experts of intermediate_size and a bias-free router."""
+    attention, norms = 4 * 4096 * 4096, 2 * 4096
+    moe = 8 * 3 * 4096 * 11008 + 8 * 4096 + 3 * 4096 * 1024
+    types = ["attention" if i % 8 == 5 else "mamba" for i in range(32)]
+    cfg = {"model_type": "granitemoehybrid", "hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32,
+           "vocab_size": 32000, "layer_types": types, "position_embedding_type": "nope", "mamba_d_head": "auto"}
+    m = parse_model(cfg)
+    assert m.mamba_layers == 28
+    assert count_params(m).total == 4 * (attention + moe + norms) + 28 * (MAMBA + moe + norms) + 2 * 32000 * 4096 + 4096
+    dense = {**cfg, "num_local_experts": 0, "shared_intermediate_size": 8192}
+    mlp = 3 * 4096 * 8192
+    d = parse_model(dense)
+    assert count_params(d).total == 4 * (attention + mlp + norms) + 28 * (MAMBA + mlp + norms) + 2 * 32000 * 4096 + 4096
+    assert count_params(parse_model(model_json(d))) == count_params(d)
+    assert answer({"model": dense, "method": "lora"})["ok"]
+
+
+@pytest.mark.parametrize("cfg", [
+    {"model_type": "bamba", "hidden_size": 4096, "num_hidden_layers": 4, "num_attention_heads": 32, "vocab_size": 100,
+     "mamba_n_heads": 100},                                    # heads that do not divide the inner width
+    {"model_type": "bamba", "hidden_size": 4096, "num_hidden_layers": 4, "num_attention_heads": 32, "vocab_size": 100,
+     "attn_layer_indices": "0"},
+    {"model_type": "granitemoehybrid", "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4,
+     "vocab_size": 100, "layer_types": ["mamba", "rwkv"]},     # a mixer this reader does not know
+    {"model_type": "nemotron_h", "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4,
+     "vocab_size": 100},                                       # blocks of one mixer or one MLP each: not this layout
+])
+def test_what_the_mamba_reader_cannot_read_is_refused_with_a_code(cfg):
+    r = answer({"model": cfg})
+    assert r["ok"] is False and r["error"]["code"] in ("unsupported_model", "contradiction", "wrong_type")
