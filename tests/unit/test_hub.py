@@ -147,6 +147,12 @@ def test_the_pages_steps_name_the_address_the_cap_and_what_was_read():
     done = json.loads(page.hub(json.dumps({"repo": REPO, "replies": {first["fetch"]: {"status": 200, "text": text}}})))
     assert done["ok"] is True and done["config"] == text and REPO in plain_text(done["note"])
     assert json.loads(page.hub("not json"))["code"] == "internal_error"
+    # an adapter of a catalogue model: that model is chosen, and the note names it
+    adapter = {first["fetch"]: {"status": 404},
+               f"https://huggingface.co/{REPO}/resolve/main/adapter_config.json":
+               _ok({"base_model_name_or_path": "Qwen/Qwen3-8B", "r": 16})}
+    base = json.loads(page.hub(json.dumps({"repo": REPO, "replies": adapter})))
+    assert base["ok"] is True and base["model"] == "qwen3-8b" and "Qwen/Qwen3-8B" in plain_text(base["note"])
 
 
 def test_the_estimators_form_says_what_the_button_sends_before_it_is_pressed():
