@@ -13,6 +13,9 @@ is ``out_of_range``, as the API says), a ``--config`` that is not a regular file
 (``wrong_type`` / ``too_large``, and nothing beyond that limit is read), nested too deep, not JSON. Every string the
 text output echoes (a config's name, an error's field) has its control characters escaped, so a hostile
 ``config.json`` cannot drive the terminal; ``--json`` prints JSON, which escapes them itself.
+``--model owner/name`` that the catalogue does not know is read from the local Hugging Face cache's config.json, and
+with ``--fetch`` from huggingface.co (``read_hub``: the path ``calculator/hub.py`` names, the page's button's), then
+estimated as a ``--config`` is.
 ``--export TARGET --out DIR`` writes the target's files (``write_export``: never through a link planted in DIR; the
 files replaced are named; a DIR still holding an earlier export's other files is refused unless ``--force``).
 """
@@ -31,9 +34,9 @@ from typing import Any
 
 from pathlib import Path
 
-from . import __version__, vocab
+from . import __version__, hub, vocab
 from .api import MAX_INPUT_CHARS, answer, answer_text, read_json
-from .errors import FileRefused, InputError, StaleFiles
+from .errors import FileRefused, HubRefused, InputError, StaleFiles
 from .export._quote import escape as _escape      # one escape for what the CLI echoes and what an export writes
 from .inputs import INPUTS, InputSpec
 from .page.text import (STRING_TABLES, Strings, counted, duration, filled, fmt_bytes, fmt_int, fmt_number,
@@ -54,6 +57,9 @@ def build_parser() -> argparse.ArgumentParser:
     src.add_argument("--model", help="catalogue id or Hugging Face repo id (any case), e.g. llama-3.1-8b or "
                                       "Qwen/Qwen3-8B")
     src.add_argument("--config", metavar="PATH", help="a Hugging Face config.json")
+    p.add_argument("--fetch", action="store_true",
+                   help="for a --model owner/name the catalogue and the local Hugging Face cache lack: read its "
+                        "config.json from huggingface.co (the request carries the id and this machine's address)")
     for spec in INPUTS:
         if spec.cli:
             _add_flag(p, spec)
@@ -83,13 +89,87 @@ def read_config(path: str) -> Any:
         raise FileRefused(err.code, "not a JSON object the estimator can read") from None
 
 
+def _hub_cache() -> Path:
+    """The local Hugging Face cache, where huggingface_hub keeps it: $HF_HUB_CACHE, else $HF_HOME/hub, else
+    ~/.cache/huggingface/hub."""
+    if os.environ.get("HF_HUB_CACHE"):
+        return Path(os.environ["HF_HUB_CACHE"])
+    home = os.environ.get("HF_HOME") or os.path.join(os.path.expanduser("~"), ".cache", "huggingface")
+    return Path(home) / "hub"
+
+
+def _cached(repo: str, name: str) -> dict[str, Any] | None:
+    """A file of a repository's main branch from the local Hugging Face cache as a hub reply (``hub._read``'s form),
+    or None when the cache does not hold it."""
+    folder = _hub_cache() / f"models--{repo.replace('/', '--')}"
+    try:
+        commit = (folder / "refs" / "main").read_text(encoding="ascii").strip()
+    except (OSError, ValueError):
+        return None
+    path = folder / "snapshots" / commit / name
+    if not commit or not path.is_file():
+        return None
+    try:
+        return {"status": 200, "text": read_text_file(str(path), hub.MAX_BYTES)}
+    except FileRefused as exc:
+        return {"error": "too_large"} if exc.code == "too_large" else {"status": 200, "text": ""}
+
+
+def hub_get(url: str) -> dict[str, Any]:
+    """GET one address with urllib, at most ``hub.MAX_BYTES`` read within ``hub.TIMEOUT_S``: a hub reply, as the
+    page's ``hubGet`` gives it (``{"status", "text"}`` or ``{"error": "timeout" | "unreachable" | "too_large"}``)."""
+    import socket
+    import urllib.error
+    import urllib.request
+
+    request = urllib.request.Request(url, headers={"User-Agent": f"llm-vram-estimator/{__version__}"})
+    try:
+        with urllib.request.urlopen(request, timeout=hub.TIMEOUT_S) as reply:
+            data = reply.read(hub.MAX_BYTES + 1)
+            if len(data) > hub.MAX_BYTES:
+                return {"error": "too_large"}
+            return {"status": reply.status, "text": data.decode("utf-8-sig", errors="replace")}
+    except urllib.error.HTTPError as exc:
+        return {"status": exc.code}
+    except urllib.error.URLError as exc:
+        return {"error": "timeout" if isinstance(exc.reason, (TimeoutError, socket.timeout)) else "unreachable"}
+    except (TimeoutError, socket.timeout):
+        return {"error": "timeout"}
+    except (OSError, ValueError):
+        return {"error": "unreachable"}
+
+
+def read_hub(repo: str, fetch: bool) -> Any:
+    """The model of a ``--model owner/name`` the catalogue lacks, read along ``hub.step``'s path: each file from the
+    local Hugging Face cache, else, with ``fetch``, from huggingface.co (``hub_get``). The config object, a catalogue
+    id (an adapter whose base the catalogue has), or None (a file neither cached nor fetched); HubRefused when the
+    Hub refuses it."""
+    replies: dict[str, Any] = {}
+    while True:
+        nxt = hub.step(repo, replies)
+        if "error" in nxt:
+            raise HubRefused(nxt["error"], nxt["repo"])
+        if "model" in nxt:
+            return nxt["model"]
+        if "config" in nxt:
+            return read_json(nxt["config"], "model")       # step read it already: it passes
+        reply = _cached(nxt["repo"], nxt["file"])
+        if reply is None and not fetch:
+            return None
+        replies[nxt["fetch"]] = reply if reply is not None else hub_get(nxt["fetch"])
+
+
 def request_from_args(a: argparse.Namespace) -> dict[str, Any]:
-    """The request of the flags (``read_config`` for ``--config``; FileRefused when it cannot be read)."""
+    """The request of the flags (``read_config`` for ``--config``; FileRefused when it cannot be read; ``read_hub``
+    for a ``--model owner/name`` the catalogue lacks, HubRefused when the Hub refuses it)."""
     req: dict[str, Any] = {}
     if a.config:
         req["model"] = read_config(a.config)
     elif a.model is not None:
         req["model"] = a.model
+        if hub.fetchable(a.model):
+            read = read_hub(a.model, a.fetch)
+            req["model"] = a.model if read is None else read
     for spec in INPUTS:
         if spec.cli and getattr(a, spec.name) is not None:
             req[spec.name] = getattr(a, spec.name)
@@ -309,6 +389,14 @@ def render_time(r: dict[str, Any], s: Strings) -> list[str]:
             detail += f"; {_text(s.get('out.datasheet_only'))}"
         out.append(f"  {s.get(f'out.{key}')} {v['num_gpus']} × {v['gpu']} ({detail})")
     return out
+
+
+def _hub_words(code: str, repo: str) -> str:
+    """Why the Hub gave no config, in the page's English words (``calc.hub.errors``), or the code alone."""
+    try:
+        return _text(filled(english().get(f"hub.errors.{code}"), {"repo": repo}))
+    except (OSError, ValueError, KeyError):
+        return code
 
 
 def _fail(code: str, field: str | None, detail: str = "") -> int:
@@ -588,6 +676,8 @@ def main(argv: list[str] | None = None) -> int:
         req = request_from_args(a)
     except FileRefused as exc:
         return _fail(exc.code, "model", f"--config {a.config}: {exc.reason}")
+    except HubRefused as exc:
+        return _fail(exc.code, "model", _hub_words(exc.code, exc.repo))
     if imported is not None:
         req = {**imported["request"], **req}          # a flag given beside the file wins over the file
     if "model" not in req and imported is not None:
@@ -614,6 +704,10 @@ def main(argv: list[str] | None = None) -> int:
                 why = english().get(f"errors.reasons.{e['reason']}")
             except (OSError, ValueError, KeyError):
                 why = str(e["reason"])
+        elif e["code"] == "unknown_model" and not a.fetch and isinstance(req["model"], str) \
+                and hub.fetchable(req["model"]):
+            why = "not in the catalogue nor in the local Hugging Face cache; --fetch reads its config.json from " \
+                  "huggingface.co"
         _fail(e["code"], e["field"], why)
         if a.json:
             _print_json(out)

@@ -927,13 +927,12 @@ def resolve(text: str) -> Resolution | None:
 
 
 #: Repos readers ask for that the estimator refuses, with the reason (configs.UNSUPPORTED_REASONS): Gemma 3n (per-layer
-#: embeddings, AltUp, KV sharing; its model_type gemma3n is refused alike) and Qwen3-Next (Gated DeltaNet linear
-#: attention in 3 of 4 layers; qwen3_next).
+#: embeddings, AltUp, KV sharing; its model_type gemma3n is refused alike). (Qwen3-Next's Gated DeltaNet layers are
+#: read now: its repos are not in the catalogue, so the page offers to read their config from Hugging Face.)
 REFUSED_MODELS: dict[str, str] = {
     **{repo_key(r): "per_layer_embeddings" for r in ("google/gemma-3n-E4B-it", "google/gemma-3n-E2B-it",
                                                      "google/gemma-3n-E4B", "google/gemma-3n-E2B",
                                                      "unsloth/gemma-3n-E4B-it", "unsloth/gemma-3n-E2B-it")},
-    **{repo_key(r): "not_attention" for r in ("Qwen/Qwen3-Next-80B-A3B-Instruct", "Qwen/Qwen3-Next-80B-A3B-Thinking")},
 }
 
 #: Catalogue models whose Hugging Face repository is gated (its files download only for an account that accepted the

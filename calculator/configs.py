@@ -21,7 +21,7 @@ from typing import Any, Callable
 
 from .catalog import MODELS, REFUSED_FORMATS, REFUSED_MODELS, is_hub_id, repo_key, resolve
 from .errors import InputError
-from .params import count_params, vision_tower_params
+from .params import count_params, moe_layers, vision_tower_params
 from .models import ModelArch, VisionTower
 from .vocab import UNSUPPORTED_REASONS
 
@@ -160,7 +160,7 @@ MODEL_FIELDS: tuple[ModelField, ...] = (
     ModelField("tie_word_embeddings", "bool"),
     ModelField("mlp_gated", "bool"),
     ModelField("attention_bias", "bool", aliases=("qkv_bias",)),
-    ModelField("o_proj_bias", "bool"),
+    ModelField("o_proj_bias", "bool", aliases=("attention_out_bias",)),     # Seed-OSS's name
     ModelField("mlp_bias", "bool"),
     ModelField("qk_norm", "enum", choices=("", "head", "full")),
     ModelField("attention_sinks", "bool"),
@@ -168,7 +168,7 @@ MODEL_FIELDS: tuple[ModelField, ...] = (
     ModelField("num_local_experts", low=0, high=100_000, aliases=("num_experts", "n_routed_experts", "moe_num_experts")),
     ModelField("num_experts_per_tok", low=0, high=100_000, aliases=("experts_per_token",)),
     ModelField("moe_intermediate_size", "int_or_null", low=1, high=10_000_000),
-    ModelField("shared_expert_intermediate_size", low=0, high=100_000_000),
+    ModelField("shared_expert_intermediate_size", low=0, high=100_000_000, aliases=("shared_intermediate_size",)),
     ModelField("shared_expert_gate", "bool"),
     ModelField("first_k_dense_replace", low=0, high=10_000),
     ModelField("moe_layer_step", low=1, high=10_000, aliases=("interleave_moe_layer_step", "decoder_sparse_step")),
@@ -179,12 +179,29 @@ MODEL_FIELDS: tuple[ModelField, ...] = (
     ModelField("qk_rope_head_dim", low=0, high=100_000),
     ModelField("v_head_dim", low=1, high=100_000),
     ModelField("vision_params", low=0, high=1_000_000_000_000),
+    ModelField("linear_attention_layers", low=0, high=10_000),
+    ModelField("linear_num_key_heads", low=0, high=100_000),
+    ModelField("linear_num_value_heads", low=0, high=100_000),
+    ModelField("linear_key_head_dim", low=0, high=100_000),
+    ModelField("linear_value_head_dim", low=0, high=100_000),
+    ModelField("linear_conv_kernel_dim", low=0, high=1_000),
+    ModelField("attn_output_gate", "bool"),
+    ModelField("mamba_layers", low=0, high=10_000),
+    ModelField("mamba_n_heads", low=0, high=100_000),
+    ModelField("mamba_d_head", low=0, high=100_000),
+    ModelField("mamba_n_groups", low=0, high=100_000),
+    ModelField("mamba_d_state", low=0, high=100_000),
+    ModelField("mamba_d_conv", low=0, high=1_000),
+    ModelField("mamba_conv_bias", "bool"),
+    ModelField("mamba_proj_bias", "bool"),
 )
 #: Config fields read only to compute others (the layer pattern of an MoE stack, DeepSeek's shared experts).
 READ_ONLY_FIELDS: tuple[ModelField, ...] = (
     ModelField("moe_layer_freq", low=1, high=10_000),
     ModelField("n_shared_experts", low=0, high=100_000),
     ModelField("intermediate_size_mlp", low=1, high=10_000_000),     # Llama 4's dense layers
+    ModelField("full_attention_interval", low=1, high=10_000),       # Qwen3-Next without layer_types
+    ModelField("mamba_expand", low=1, high=1_000),                   # Mamba-2's inner width over hidden_size
 )
 MAX_PARAMS = 100_000_000_000_000     # total parameters of a pasted model (too_large beyond)
 
@@ -258,6 +275,19 @@ MODEL_TYPES: dict[str, TypeDefaults] = {
                               fields=_fields(intermediate_size=5632, num_local_experts=60, num_experts_per_tok=4,
                                              moe_intermediate_size=1408, shared_expert_intermediate_size=5632)),
     "qwen3": TypeDefaults(tie=False, qk_norm="head", fields=_fields(intermediate_size=22016, head_dim=128)),
+    # Qwen3NextConfig: Qwen3-MoE's experts with Qwen2-MoE's gated shared expert; 3 of 4 layers a Gated DeltaNet
+    # (HYBRID_TYPES below), the others gated attention (q_proj twice as wide, q/k norms over head_dim)
+    "qwen3_next": TypeDefaults(tie=False, qk_norm="head", shared_gate=True, moe=True,
+                               fields=_fields(hidden_size=2048, num_hidden_layers=48, num_attention_heads=16,
+                                              num_key_value_heads=2, head_dim=256, intermediate_size=5632,
+                                              vocab_size=151936, num_local_experts=512, num_experts_per_tok=10,
+                                              moe_intermediate_size=512, shared_expert_intermediate_size=512)),
+    # Qwen3_5TextConfig (transformers models/qwen3_5/modular_qwen3_5.py): Qwen3NextConfig's with its own sizes, a
+    # dense MLP in every layer, and the same Gated DeltaNet split into in_proj_qkv, in_proj_z, in_proj_b, in_proj_a
+    "qwen3_5_text": TypeDefaults(tie=False, qk_norm="head",
+                                 fields=_fields(hidden_size=4096, num_hidden_layers=32, num_attention_heads=16,
+                                                num_key_value_heads=4, head_dim=256, intermediate_size=12288,
+                                                vocab_size=248320)),
     "qwen3_moe": TypeDefaults(tie=False, qk_norm="head", moe=True,
                               fields=_fields(intermediate_size=6144, num_local_experts=128, num_experts_per_tok=8,
                                              moe_intermediate_size=768)),
@@ -270,11 +300,35 @@ MODEL_TYPES: dict[str, TypeDefaults] = {
                                                num_key_value_heads=4, head_dim=256, intermediate_size=9216,
                                                vocab_size=262208)),
     "phi3": TypeDefaults(tie=False, fields=_fields(intermediate_size=8192)),
+    # GraniteMoeConfig (transformers models/granitemoe): Llama attention, Mixtral's layout in JetMoe's parallel
+    # experts (input_linear E x 2i x h, output_linear E x h x i: a gated MLP of intermediate_size per expert, no
+    # bias), a bias-free router; its multipliers have no parameters
+    "granitemoe": TypeDefaults(tie=False, moe=True, fields=_fields(intermediate_size=11008, num_local_experts=8,
+                                                                   num_experts_per_tok=2)),
+    # BambaConfig (transformers models/bamba): Llama attention without biases in attn_layer_indices, Mamba-2 mixers in
+    # the other layers (MAMBA_TYPES), a gated MLP of intermediate_size in every layer
+    "bamba": TypeDefaults(tie=False, fields=_fields(hidden_size=4096, num_hidden_layers=32, num_attention_heads=32,
+                                                    num_key_value_heads=8, intermediate_size=14336,
+                                                    vocab_size=128000)),
+    # GraniteMoeHybridConfig (Granite 4.0-H): layer_types "mamba" / "attention"; every layer a shared gated MLP
+    # (GraniteMoeSharedMLP, shared_intermediate_size) beside, when num_local_experts > 0, GraniteMoE's experts of
+    # intermediate_size; with no experts the shared MLP is the layer's only MLP (_granite_dense)
+    "granitemoehybrid": TypeDefaults(tie=False, moe=True,
+                                     fields=_fields(intermediate_size=11008, num_local_experts=8, num_experts_per_tok=2,
+                                                    shared_expert_intermediate_size=1024)),
     "olmo": TypeDefaults(tie=False, fields=_fields(intermediate_size=11008)),
     "olmo2": TypeDefaults(tie=False, qk_norm="full", fields=_fields(intermediate_size=11008)),
     "olmoe": TypeDefaults(tie=False, qk_norm="full", moe=True,
                           fields=_fields(intermediate_size=2048, num_local_experts=64, num_experts_per_tok=8)),
     "granite": TypeDefaults(tie=False, fields=_fields(intermediate_size=11008)),
+    # Olmo3Config is Olmo2Config's (OLMo 2 attention; 3 of 4 layers sliding, which changes no count)
+    "olmo3": TypeDefaults(tie=False, qk_norm="full", fields=_fields(intermediate_size=11008)),
+    # ApertusConfig: Llama attention with q/k RMSNorms over head_dim, an ungated up/down MLP (NemotronMLP) whose xIELU
+    # activation holds 2 scalar parameters per layer (alpha_p, alpha_n: not counted, 2 per layer)
+    "apertus": TypeDefaults(tie=False, gated=False, qk_norm="head", fields=_fields(intermediate_size=14336)),
+    # SeedOssConfig: q/k/v biases (attention_bias, true by default), o_proj's own attention_out_bias (false)
+    "seed_oss": TypeDefaults(tie=False, qkv_bias=True, o_bias_follows=False,
+                             fields=_fields(intermediate_size=27648, head_dim=128)),
     "smollm3": TypeDefaults(tie=True, fields=_fields(intermediate_size=11008)),         # NoPE layers: no parameters
     "cohere": TypeDefaults(tie=True, fields=_fields(intermediate_size=22528)),
     "stablelm": TypeDefaults(tie=False, fields=_fields(intermediate_size=6912)),
@@ -329,6 +383,19 @@ MODEL_TYPES: dict[str, TypeDefaults] = {
 for _text, _outer in (("qwen2_vl_text", "qwen2_vl"), ("qwen2_5_vl_text", "qwen2_5_vl")):
     MODEL_TYPES[_text] = MODEL_TYPES[_outer]
 _BASE = TypeDefaults(tie=True)            # PretrainedConfig: tie_word_embeddings=True, no MLP width
+#: Hybrid types read here: model_type -> (its linear-attention layer_types entry, the class defaults of the mixer's
+#: fields, the layer pattern without layer_types: every full_attention_interval-th layer attention). Qwen3NextConfig
+#: (transformers models/qwen3_next/configuration_qwen3_next.py): linear_* 16 key heads, 32 value heads, 128 each, conv 4.
+_GATED_DELTANET = ("linear_attention", {"linear_num_key_heads": 16, "linear_num_value_heads": 32,
+                                        "linear_key_head_dim": 128, "linear_value_head_dim": 128,
+                                        "linear_conv_kernel_dim": 4}, 4)
+HYBRID_TYPES: dict[str, tuple[str, dict[str, int], int]] = {"qwen3_next": _GATED_DELTANET,
+                                                            "qwen3_5_text": _GATED_DELTANET}   # its class inherits them
+#: Mamba-2 hybrids read here: model_type -> the class defaults of its mixer's fields (BambaConfig and
+#: GraniteMoeHybridConfig, whose GraniteMoeHybridMambaLayer is BambaMixer); mamba_d_head "auto": expand x h / heads.
+_BAMBA_MIXER = {"mamba_n_heads": 128, "mamba_n_groups": 1, "mamba_d_state": 256, "mamba_d_conv": 4, "mamba_expand": 2,
+                "mamba_conv_bias": True, "mamba_proj_bias": False}
+MAMBA_TYPES: dict[str, dict[str, Any]] = {"bamba": _BAMBA_MIXER, "granitemoehybrid": _BAMBA_MIXER}
 # DeepseekV2Config / DeepseekV3Config defaults (transformers 5.24.0) for a config that omits an MLA field
 _MLA_DEFAULTS = {"q_lora_rank": 1536, "kv_lora_rank": 512, "qk_nope_head_dim": 128, "qk_rope_head_dim": 64,
                  "v_head_dim": 128}
@@ -409,19 +476,20 @@ _VISION_AUDIO = ("vit", "clip", "clip_vision_model", "clip_text_model", "siglip"
 # State-space, recurrent, linear-attention and hybrid mixers (transformers 5.24.0 types and the flash-linear-attention
 # ``fla`` types): their state is not a softmax KV cache and their layers are not the decoder counted here.
 _NOT_ATTENTION = ("mamba", "mamba2", "falcon_mamba", "falcon_h1", "jamba", "zamba", "zamba2", "rwkv", "rwkv5",
-                  "rwkv6", "rwkv7", "recurrent_gemma", "qwen3_next", "qwen3_5", "qwen3_5_text", "qwen3_5_moe",
-                  "qwen3_5_moe_text", "kimi_linear", "olmo_hybrid", "bailing_hybrid", "nemotron_h", "bamba",
-                  "granitemoehybrid", "lfm2", "lfm2_moe", "xlstm", "minimax", "plamo2", "hunyuan_v1_moe", "gla",
+                  "rwkv6", "rwkv7", "recurrent_gemma", "qwen3_5_moe",
+                  "qwen3_5_moe_text", "kimi_linear", "olmo_hybrid", "bailing_hybrid", "nemotron_h",
+                  "lfm2", "lfm2_moe", "xlstm", "minimax", "plamo2", "hunyuan_v1_moe", "gla",
                   "retnet", "delta_net", "gated_deltanet", "hgrn", "hgrn2", "rodimus", "mesa_net", "lightnet", "gsa",
                   "abc", "samba")
-_MOE_UNREAD = ("dbrx", "jetmoe", "phimoe", "granitemoe", "granitemoeshared", "ernie4_5_moe", "deepseek",
+_MOE_UNREAD = ("dbrx", "jetmoe", "phimoe", "granitemoeshared", "ernie4_5_moe", "deepseek",
                "qwen3_vl_moe", "minimax_m2", "arctic", "grok-1", "bailing_moe", "dots1", "exaone_moe", "flex_olmo",
                "longcat_flash", "aria_text")
 # Multimodal types whose vision (or audio) tower is not counted here: refused rather than counted without it.
 _TOWER_UNREAD = ("llava_next", "llava_next_video", "llava_onevision", "paligemma", "idefics", "idefics2", "idefics3",
                  "smolvlm", "mllama", "internvl", "phi4_multimodal", "qwen3_vl", "aya_vision", "gemma3n_vision",
                  "got_ocr2", "emu3", "chameleon", "janus", "fuyu", "kosmos-2", "florence2", "qwen2_audio",
-                 "qwen2_5_omni", "voxtral", "molmo", "ovis2", "cohere2_vision", "glm4v", "glm4v_moe", "kimi_vl")
+                 "qwen2_5_omni", "voxtral", "molmo", "ovis2", "cohere2_vision", "glm4v", "glm4v_moe", "kimi_vl",
+                 "qwen3_5")      # Qwen3.5's Qwen3-VL tower (its language model alone, qwen3_5_text, is read)
 # model_type -> why it is refused (the reason is in the answer, shown with the message; ESTIMATOR.md lists them)
 UNSUPPORTED_TYPES: dict[str, str] = {
     **{t: "encoder_decoder" for t in _ENCODER_DECODER},
@@ -525,10 +593,13 @@ def _refuse_type(cfg: dict, mt: str, prefix: str = "") -> None:
     if layer_types is not None and (not isinstance(layer_types, list)
                                     or any(not isinstance(t, str) for t in layer_types)):
         raise InputError("wrong_type", f"model.{prefix}layer_types")     # a list of layer kinds ("mamba" is none)
-    if isinstance(layer_types, list) and any(t not in _ATTENTION_LAYERS for t in layer_types):
-        refuse("not_attention")                               # mamba / conv / linear-attention layers
-    if any(k in cfg for k in _MIXER_MARKERS):
-        refuse("not_attention")
+    # the one linear mixer this type's reader knows (model_json writes a hybrid with our linear_attention_layers)
+    mixer = HYBRID_TYPES[mt][0] if mt in HYBRID_TYPES else "mamba" if mt in MAMBA_TYPES or cfg.get("mamba_layers") \
+        else "linear_attention" if cfg.get("linear_attention_layers") else None
+    if isinstance(layer_types, list) and any(t not in _ATTENTION_LAYERS and t != mixer for t in layer_types):
+        refuse("not_attention")                               # mamba / conv / linear-attention layers not read here
+    if mixer is None and any(k in cfg and not (k in ARCH_FIELDS and cfg[k] in (0, None)) for k in _MIXER_MARKERS):
+        refuse("not_attention")                               # (model_json's zeros of a model without them)
     if isinstance(cfg.get("intermediate_size"), list):
         refuse("per_layer_embeddings" if "altup_num_inputs" in cfg else "moe_layout")   # a width per layer
     if "vision_config" in cfg and "text_config" not in cfg and not any(
@@ -785,7 +856,7 @@ def _experts(p: _Parse) -> None:
     p.got.update(_NO_EXPERTS)
     E = (p.read("num_local_experts", default=p.cls.get("num_local_experts") if td.moe else None, required=td.moe)
          or 0) if td.moe or p.generic else 0
-    if td.moe and not E:
+    if td.moe and not E and p.mt != "granitemoehybrid":   # Granite 4.0-H without experts: _granite_dense
         raise InputError("out_of_range", "model.num_local_experts")   # an MoE type with no experts: never dense
     if not E:
         _no_experts(p)
@@ -875,7 +946,14 @@ def _vision(p: _Parse) -> None:
 #: The steps of reading a pasted config, in order; each reads its fields into ``_Parse.got``. A new part of an
 #: architecture is a step here (and its fields in MODEL_FIELDS); a field with a per-type default, a row of
 #: TYPE_DEFAULTS.
-STEPS: tuple[Callable[[_Parse], None], ...] = (_shape, _widths, _type_defaults, _experts, _latent_attention, _vision)
+def _hybrid(p: _Parse) -> None:
+    """The linear-attention (Gated DeltaNet) or Mamba-2 layers of a hybrid: _linear_layers, _mamba_layers."""
+    L, h = p.got["num_hidden_layers"], p.got["hidden_size"]
+    p.got.update({**_linear_layers(p.r, p.mt, L), **_mamba_layers(p.r, p.mt, L, h)})
+
+
+STEPS: tuple[Callable[[_Parse], None], ...] = (_shape, _widths, _type_defaults, _experts, _latent_attention, _vision,
+                                               _hybrid)
 
 
 def _arch(p: _Parse) -> ModelArch:
@@ -885,6 +963,14 @@ def _arch(p: _Parse) -> ModelArch:
         name = p.outer.raw("name")
     arch = ModelArch(id="custom", name=name[:200] if isinstance(name, str) and name else "Custom model",
                      family="Custom", model_type=p.mt[:100], **p.got)
+    if p.td.moe and not arch.num_local_experts:
+        arch = _granite_dense(arch, p.r, p.mt)
+    L = arch.num_hidden_layers
+    if arch.linear_attention_layers + arch.mamba_layers > L:
+        raise InputError("contradiction", "model.mamba_layers")
+    if (arch.linear_attention_layers or arch.mamba_layers) and 0 < moe_layers(arch) < L:
+        # which layers are linear and which MoE is not kept: a stack mixing both kinds of MLP is not counted
+        raise InputError("unsupported_model", "model.mlp_only_layers", "moe_layout")
     if count_params(arch).total > MAX_PARAMS:
         raise InputError("too_large", "model")
     ignored = p.outer.ignored() + (p.r.ignored() if p.r is not p.outer else [])
@@ -902,6 +988,111 @@ def parse_model(value: Any) -> ModelArch:
     for step in STEPS:
         step(p)
     return _arch(p)
+
+
+_LINEAR_FIELDS = ("linear_num_key_heads", "linear_num_value_heads", "linear_key_head_dim", "linear_value_head_dim",
+                  "linear_conv_kernel_dim")
+
+
+def _linear_layers(r: _Reader, mt: str, L: int) -> dict[str, Any]:
+    """The linear-attention layers of a hybrid (HYBRID_TYPES, or our own ``linear_attention_layers`` as model_json
+    writes it): how many (``layer_types``' entries of the mixer, else every layer but each
+    ``full_attention_interval``-th), the mixer's widths (each missing one its class default) and the gated attention
+    of the others. {} for a model without them."""
+    mixer, dflt, interval = HYBRID_TYPES.get(mt, ("", {}, 0))
+    ours = r.int("linear_attention_layers")
+    if not mixer and not ours:
+        for name in _LINEAR_FIELDS + ("attn_output_gate",):
+            if r.cfg.get(name) in (0, False) and name in r.cfg:
+                r.read.add(name)                          # model_json's values of a model without them
+        return {}
+    types = r.raw("layer_types")
+    if ours is not None:
+        n = ours
+    elif isinstance(types, list):
+        if len(types) != L:
+            raise InputError("contradiction", "model.layer_types")
+        n = types.count(mixer)
+    else:
+        every = r.int("full_attention_interval", default=interval) or interval
+        n = sum(1 for i in range(L) if (i + 1) % every)
+    if n > L:
+        raise InputError("contradiction", "model.linear_attention_layers")
+    out: dict[str, Any] = {"linear_attention_layers": n, "attn_output_gate": r.bool("attn_output_gate", bool(mixer))}
+    for name in _LINEAR_FIELDS:
+        out[name] = r.int(name, default=dflt.get(name), required=n > 0) or 0
+        if n and not out[name]:
+            raise InputError("out_of_range", f"model.{name}")
+    if n and out["linear_num_value_heads"] % out["linear_num_key_heads"]:
+        raise InputError("contradiction", "model.linear_num_value_heads")   # value heads grouped over key heads
+    return out
+
+
+_MAMBA_FIELDS = ("mamba_n_heads", "mamba_n_groups", "mamba_d_state", "mamba_d_conv")
+
+
+def _mamba_layers(r: _Reader, mt: str, L: int, h: int) -> dict[str, Any]:
+    """The Mamba-2 layers of a hybrid (MAMBA_TYPES, or our own ``mamba_layers`` as model_json writes it): how many
+    (``layer_types`` / ``layers_block_type`` entries "mamba"; Bamba's layers outside ``attn_layer_indices``; every
+    layer when neither is given, as both classes build them) and the mixer's fields, each missing one its class
+    default (``mamba_d_head`` "auto": ``mamba_expand`` x hidden_size / heads). {} for a model without them."""
+    dflt = MAMBA_TYPES.get(mt)
+    ours = r.int("mamba_layers")
+    if dflt is None and not ours:
+        for name in _MAMBA_FIELDS + ("mamba_d_head", "mamba_conv_bias", "mamba_proj_bias"):
+            if r.cfg.get(name) in (0, False) and name in r.cfg:
+                r.read.add(name)                          # model_json's values of a model without them
+        return {}
+    dflt = dflt or {}
+    if ours is not None:
+        n = ours
+    else:
+        types = r.raw("layer_types")
+        types = r.raw("layers_block_type") if types is None else types
+        indices = r.raw("attn_layer_indices")
+        if isinstance(types, list):
+            if len(types) != L:
+                raise InputError("contradiction", "model.layer_types")
+            n = types.count("mamba")
+        elif isinstance(indices, list):
+            if any(isinstance(i, bool) or not isinstance(i, int) for i in indices):
+                raise InputError("wrong_type", "model.attn_layer_indices")
+            n = L - len({i for i in indices if 0 <= i < L})
+        elif indices is None:
+            n = L
+        else:
+            raise InputError("wrong_type", "model.attn_layer_indices")
+    out: dict[str, Any] = {"mamba_layers": n}
+    for name in _MAMBA_FIELDS:
+        out[name] = r.int(name, default=dflt.get(name), required=n > 0) or 0
+        if n and not out[name]:
+            raise InputError("out_of_range", f"model.{name}")
+    raw_head = r.raw("mamba_d_head")
+    if raw_head in (None, "auto"):
+        expand = r.int("mamba_expand", default=dflt.get("mamba_expand", 2)) or 2
+        inner = expand * h
+        if n and inner % out["mamba_n_heads"]:
+            raise InputError("contradiction", "model.mamba_n_heads")     # the heads must divide the inner width
+        out["mamba_d_head"] = inner // out["mamba_n_heads"] if n else 0
+    else:
+        out["mamba_d_head"] = r.int("mamba_d_head") or 0
+    if n and out["mamba_n_heads"] % out["mamba_n_groups"]:
+        raise InputError("contradiction", "model.mamba_n_groups")
+    out["mamba_conv_bias"] = r.bool("mamba_conv_bias", bool(dflt.get("mamba_conv_bias", False)))
+    out["mamba_proj_bias"] = r.bool("mamba_proj_bias", bool(dflt.get("mamba_proj_bias", False)))
+    return out
+
+
+def _granite_dense(arch: ModelArch, r: _Reader, mt: str) -> ModelArch:
+    """Granite 4.0's layers without experts (GraniteMoeHybridDecoderLayer with num_local_experts 0): the shared
+    MLP of shared_intermediate_size is the layer's only MLP; intermediate_size is then not built."""
+    if "shared_intermediate_size" not in r.cfg and "shared_expert_intermediate_size" in r.cfg:
+        return arch                                   # model_json's own form: intermediate_size is that MLP already
+    shared = r.int("shared_expert_intermediate_size", default=MODEL_TYPES[mt].fields.get(
+        "shared_expert_intermediate_size")) or 0
+    if not shared:
+        raise InputError("out_of_range", "model.shared_expert_intermediate_size")
+    return replace(arch, intermediate_size=shared, shared_expert_intermediate_size=0)
 
 
 def model_json(m: ModelArch) -> dict[str, Any]:

@@ -9,6 +9,7 @@ per side, one class per cause, each with a code the string tables have words for
     ├── StringMissing             a text the page needs is missing from the language's string table
     └── FigureUnavailable         an inline figure the answer does not have (no workload, no price, a refused time)
     FileRefused(code, reason)     a file the CLI does not read (``--config``, ``--import``): an API code and why
+    HubRefused(code, repo)        a config the Hub did not give (``--fetch``, the page's button): a code of HUB_ERRORS
 
 The JSON boundary (``api``) and the page's worker entry (``page.Page``) answer every one of them and never raise;
 the site build catches exactly these classes (``sitebuild/plugin.py``), so any other exception is a bug and fails the
@@ -17,7 +18,7 @@ build as one. Standard library only.
 from __future__ import annotations
 
 __all__ = ["EstimatorError", "InputError", "InputErrors", "TimeNotModelled", "PageError", "StringMissing", "FigureUnavailable",
-           "FileRefused", "StaleFiles"]
+           "FileRefused", "StaleFiles", "HubRefused", "HUB_ERRORS"]
 
 
 class EstimatorError(Exception):
@@ -81,3 +82,26 @@ class StaleFiles(Exception):
     def __init__(self, stale: list[str]) -> None:
         super().__init__(stale)
         self.stale = stale
+
+
+#: Why reading a model's config from the Hugging Face Hub stopped (calculator/hub.py; the page's button and the CLI's
+#: ``--fetch``): each has its words in both string tables (``calc.hub.errors.<code>``).
+HUB_ERRORS: tuple[str, ...] = (
+    "not_an_id",      # not an owner/name id of the Hub's form (catalog.is_hub_id): nothing is asked
+    "not_found",      # 404: no such repository, or neither config.json nor adapter_config.json in it
+    "gated",          # 401 or 403: a gated or private repository (it needs a login this page never sends)
+    "status",         # any other HTTP status
+    "too_large",      # a reply longer than hub.MAX_BYTES (no config is that long)
+    "not_json",       # a reply that is not one JSON object the API's reader takes (api.read_json)
+    "timeout",        # no whole reply within hub.TIMEOUT_S
+    "unreachable",    # no network, a refused connection or (in a browser) a CORS refusal: the two look the same there
+    "no_base",        # an adapter_config.json naming no base model of the Hub's form
+)
+
+
+class HubRefused(Exception):
+    """A model config the Hub did not give (a code of ``HUB_ERRORS``) for the repository ``repo``."""
+
+    def __init__(self, code: str, repo: str) -> None:
+        super().__init__(code, repo)
+        self.code, self.repo = code, repo

@@ -28,6 +28,8 @@ from .models import (
 )
 from .params import (
     NF4_BITS,
+    linear_attention_widths,
+    mamba_widths,
     adapter_bytes,
     base_bytes,
     base_fp32,
@@ -710,6 +712,12 @@ def _act_per_token_layer(s: TrainingSetup) -> float:
     cb = compute_bytes(s)
     frozen = s.method is not Method.FULL
     attn = cb * (q_w + k_w + v_w + o_in)                 # q, k, v, attention output (SDPA/flash save them)
+    if m.attn_output_gate:
+        attn += cb * 2 * q_w                             # Qwen3-Next: the gate's sigmoid and the gated output
+    if m.linear_attention_layers or m.mamba_layers:      # a hybrid: the average of its mixers' saved tensors
+        n, n_m, L = m.linear_attention_layers, m.mamba_layers, m.num_hidden_layers
+        attn = ((L - n - n_m) * attn + (n * _linear_attn_saved(s) if n else 0)
+                + (n_m * _mamba_saved(s) if n_m else 0)) / L
     # torch.compile (AOTAutograd's min-cut partitioner) recomputes cheap pointwise ops in the backward instead of
     # saving their outputs: an RMSNorm keeps its 16-bit input (and a per-token rstd) instead of the fp32 upcast, and
     # a gated MLP keeps gate and up but recomputes act(gate) and the product (act(fc) in a plain one).
@@ -744,6 +752,59 @@ def _act_per_token_layer(s: TrainingSetup) -> float:
             # weight gradient: the routed tokens' gathered inputs (k·h) and the down projection's inputs (k·i)
             extra += cb * (gathered + routed)
     return base + extra
+
+
+#: Rows of the chunked delta rule's per-chunk matrix A (flash-linear-attention's chunk size: 64 tokens).
+GDN_CHUNK = 64
+
+
+def _linear_attn_saved(s: TrainingSetup) -> float:
+    """Bytes one Gated DeltaNet layer saves for backward per token (transformers Qwen3NextGatedDeltaNet.forward on its
+    fast path, causal_conv1d and fla's chunk_gated_delta_rule): the conv's input (q, k, v before it: ``conv_dim``),
+    the delta rule's q and k (each repeated to every value head: ``nv·dk``) and v, its fp32 decay ``g`` and ``beta``
+    (one each per value head), its per-chunk matrix A (``GDN_CHUNK`` per value head), the gated RMSNorm's input and
+    gate z (``value_dim`` each), and under full fine-tuning out_proj's input (the norm's output, for its weight
+    gradient). No key-value cache: its fixed-size state is a transient of the backward (``linear_state_backward``)."""
+    m = s.model
+    cb = compute_bytes(s)
+    key_dim, value_dim, conv_dim = linear_attention_widths(m)
+    nv = m.linear_num_value_heads
+    saved = conv_dim + 2 * nv * m.linear_key_head_dim + value_dim + GDN_CHUNK * nv + 2 * value_dim
+    if s.method is Method.FULL:
+        saved += value_dim
+    return cb * saved + 4 * 2 * nv
+
+
+#: Tokens per chunk of Mamba-2's chunked scan (BambaConfig / GraniteMoeHybridConfig mamba_chunk_size default).
+MAMBA_CHUNK = 256
+
+
+def _mamba_saved(s: TrainingSetup) -> float:
+    """Bytes one Mamba-2 layer saves for backward per token (transformers BambaMixer in training: mamba_ssm's fused
+    ``mamba_split_conv1d_scan_combined``): in_proj's output (the gate, the conv's input and dt: ``mamba_widths``'
+    last) and the scan's output (the inner width) in the compute dtype, and the gated norm's fp32 reciprocal
+    root per group; the conv's output and the norm's are recomputed in the backward."""
+    m = s.model
+    inner, _conv, proj = mamba_widths(m)
+    return compute_bytes(s) * (proj + inner) + 4 * m.mamba_n_groups
+
+
+def linear_state_backward(s: TrainingSetup) -> float:
+    """A linear layer's recurrent state in its backward, the fixed-size state it has instead of a key-value cache,
+    recomputed at every chunk boundary with its gradient of the same shape, for the layer being differentiated (the
+    larger of a hybrid's two kinds): a Gated DeltaNet's ``nv × dk × dv`` per sequence and 64-token chunk in the compute
+    dtype, a Mamba-2 mixer's ``n_heads × d_head × d_state`` per sequence and 256-token chunk in fp32. 0 without
+    them."""
+    m = s.model
+    seqs = s.micro_batch_size * (2 if s.dpo else 1)
+    out = 0.0
+    if m.linear_attention_layers:
+        state = m.linear_num_value_heads * m.linear_key_head_dim * m.linear_value_head_dim
+        out = 2 * seqs * -(-s.seq_len // GDN_CHUNK) * state * compute_bytes(s)
+    if m.mamba_layers:
+        state = m.mamba_n_heads * m.mamba_d_head * m.mamba_d_state
+        out = max(out, 2 * seqs * -(-s.seq_len // MAMBA_CHUNK) * state * 4)
+    return out
 
 
 def _routed_width(m: ModelArch) -> float:
@@ -853,12 +914,13 @@ def attention_backward_bytes(s: TrainingSetup) -> float:
     """Eager attention's softmax backward: per score of the layer being differentiated, 12 B are alive at once (the
     saved fp32 softmax output, the fp32 gradient of the probabilities and the softmax backward's output) where the
     forward saved 6 B (4 B in fp32): the rest is a transient on top of the saved activations
-    (transformers eager_attention_forward; trace lora-llama2-7b-qv-eager-mb4-s2048-ckpt)."""
+    (transformers eager_attention_forward; trace lora-llama2-7b-qv-eager-mb4-s2048-ckpt). A hybrid's linear layers
+    have theirs instead (``linear_state_backward``): one layer is differentiated at a time, so the larger counts."""
     if s.attention is not Attention.EAGER:
-        return 0.0
+        return linear_state_backward(s)
     c = COEFFICIENTS
     saved = c.eager_score_bytes_fp32 if s.precision is Precision.FP32 else c.eager_score_bytes_16bit
-    return _scores_per_layer(s) * max(0.0, c.eager_backward_score_bytes - saved)
+    return max(_scores_per_layer(s) * max(0.0, c.eager_backward_score_bytes - saved), linear_state_backward(s))
 
 
 def _layer_activation_bytes(s: TrainingSetup) -> float:

@@ -118,6 +118,24 @@ class ModelArch:
     vision_params: int = 0                     # parameters of the vision encoder and its projector, held as frozen
     #                                            16-bit weights (params.vision_tower_params counts them from the
     #                                            config's vision_config); no gradients, no adapters, no activations
+    # --- linear-attention layers (Qwen3-Next: Gated DeltaNet in the layer_types "linear_attention"; transformers
+    # models/qwen3_next/modular_qwen3_next.py Qwen3NextGatedDeltaNet) ---------------------------------------------
+    linear_attention_layers: int = 0           # layers whose token mixer is a Gated DeltaNet (the rest: attention)
+    linear_num_key_heads: int = 0
+    linear_num_value_heads: int = 0
+    linear_key_head_dim: int = 0
+    linear_value_head_dim: int = 0
+    linear_conv_kernel_dim: int = 0            # the depthwise causal conv over q, k, v (no bias)
+    attn_output_gate: bool = False             # the attention layers' q_proj also gives a sigmoid gate on their output
+    # --- Mamba-2 layers (Bamba, Granite 4.0-H: transformers models/bamba/modeling_bamba.py BambaMixer) ---------------
+    mamba_layers: int = 0                      # layers whose token mixer is a Mamba-2 mixer (the rest: attention)
+    mamba_n_heads: int = 0
+    mamba_d_head: int = 0                      # n_heads x d_head is the mixer's inner width (mamba_expand x hidden)
+    mamba_n_groups: int = 0
+    mamba_d_state: int = 0
+    mamba_d_conv: int = 0
+    mamba_conv_bias: bool = False
+    mamba_proj_bias: bool = False
     model_type: str = ""                       # the config's model_type ("" when none was given)
     published_params: int | None = None  # the count the model card / safetensors index states, for tests
     source: str = ""                     # where the numbers come from (official config.json URL)

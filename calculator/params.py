@@ -99,9 +99,10 @@ def _attention(m: ModelArch) -> tuple[list[tuple[str, int, int, int]], int]:
     else:
         d = head_dim(m)
         qd, kvd = a * d, m.num_key_value_heads * d
-        lin = [("q_proj", h, qd, 1), ("k_proj", h, kvd, 1), ("v_proj", h, kvd, 1), ("o_proj", qd, h, 1)]
+        gate = 2 if m.attn_output_gate else 1              # Qwen3-Next: q_proj also gives the output's gate
+        lin = [("q_proj", h, gate * qd, 1), ("k_proj", h, kvd, 1), ("v_proj", h, kvd, 1), ("o_proj", qd, h, 1)]
         if m.attention_bias:
-            other += qd + 2 * kvd
+            other += gate * qd + 2 * kvd
         if m.qk_norm == "head":
             other += 2 * d                                 # Qwen3: q_norm, k_norm over one head
         elif m.qk_norm == "full":
@@ -111,6 +112,52 @@ def _attention(m: ModelArch) -> tuple[list[tuple[str, int, int, int]], int]:
     if m.attention_sinks:
         other += a                                         # gpt-oss: one sink logit per head
     return lin, other
+
+
+def linear_attention_widths(m: ModelArch) -> tuple[int, int, int]:
+    """A Gated DeltaNet's widths: all key heads (``key_dim``), all value heads (``value_dim``) and the conv's channels
+    (q, k and v: ``2·key_dim + value_dim``), transformers Qwen3NextGatedDeltaNet."""
+    key_dim = m.linear_num_key_heads * m.linear_key_head_dim
+    value_dim = m.linear_num_value_heads * m.linear_value_head_dim
+    return key_dim, value_dim, 2 * key_dim + value_dim
+
+
+def _linear_attention(m: ModelArch) -> tuple[list[tuple[str, int, int, int]], int]:
+    """A Gated DeltaNet token mixer's linears and other parameters (transformers models/qwen3_next/
+    modular_qwen3_next.py Qwen3NextGatedDeltaNet): in_proj_qkvz (h -> 2·key_dim + 2·value_dim: q, k, v and the
+    output gate z), in_proj_ba (h -> 2 per value head: the delta rule's beta and the decay's a), out_proj
+    (value_dim -> h), all without bias; the depthwise conv1d over q, k, v (``conv_dim × kernel``, no bias), dt_bias
+    and A_log (one per value head) and the gated RMSNorm over one value head (``linear_value_head_dim``)."""
+    h, nv = m.hidden_size, m.linear_num_value_heads
+    key_dim, value_dim, conv_dim = linear_attention_widths(m)
+    if m.model_type.startswith("qwen3_5"):           # Qwen3_5GatedDeltaNet: the same weights as four linears
+        lin = [("in_proj_qkv", h, 2 * key_dim + value_dim, 1), ("in_proj_z", h, value_dim, 1),
+               ("in_proj_b", h, nv, 1), ("in_proj_a", h, nv, 1)]
+    else:
+        lin = [("in_proj_qkvz", h, 2 * key_dim + 2 * value_dim, 1), ("in_proj_ba", h, 2 * nv, 1)]
+    lin.append(("out_proj", value_dim, h, 1))
+    return lin, conv_dim * m.linear_conv_kernel_dim + 2 * nv + m.linear_value_head_dim
+
+
+def mamba_widths(m: ModelArch) -> tuple[int, int, int]:
+    """A Mamba-2 mixer's widths (transformers BambaMixer): its inner width (``n_heads × d_head``), the conv's channels
+    (the inner width plus B and C: ``2·n_groups·d_state``) and in_proj's output (the gate z, the conv's input and one dt
+    per head)."""
+    inner = m.mamba_n_heads * m.mamba_d_head
+    conv_dim = inner + 2 * m.mamba_n_groups * m.mamba_d_state
+    return inner, conv_dim, inner + conv_dim + m.mamba_n_heads
+
+
+def _mamba(m: ModelArch) -> tuple[list[tuple[str, int, int, int]], int]:
+    """A Mamba-2 token mixer's linears and other parameters (transformers models/bamba/modeling_bamba.py
+    BambaMixer): in_proj (h -> the gate, the conv's input and dt) and out_proj (inner -> h), with biases when
+    mamba_proj_bias; the depthwise conv1d (``conv_dim × d_conv``, + a bias per channel when mamba_conv_bias);
+    dt_bias, A_log and D (one per head) and the gated RMSNorm over the inner width."""
+    h, heads = m.hidden_size, m.mamba_n_heads
+    inner, conv_dim, proj = mamba_widths(m)
+    lin = [("in_proj", h, proj, 1), ("out_proj", inner, h, 1)]
+    other = conv_dim * m.mamba_d_conv + (conv_dim if m.mamba_conv_bias else 0) + 3 * heads + inner
+    return lin, other + ((proj + h) if m.mamba_proj_bias else 0)
 
 
 def _mlp(m: ModelArch, width: int, copies: int) -> tuple[list[tuple[str, int, int, int]], int]:
@@ -141,16 +188,17 @@ def count_params(m: ModelArch) -> ParamCounts:
     model's safetensors total; ESTIMATOR.md "Model configs"). A MoE layer holds every expert, the router
     (``num_local_experts × h``, + a bias), the shared expert and its gate."""
     h = m.hidden_size
-    attn, attn_other = _attention(m)
-    base_other = m.norms_per_layer * h + attn_other        # the layer's norms + attention extras
+    # the token mixers: softmax attention, and in a hybrid's other layers a Gated DeltaNet or a Mamba-2 mixer
+    # (configs.py refuses a hybrid whose stack also mixes dense and MoE MLPs, so each mixer's layers share one MLP)
+    n_lin, n_mamba = m.linear_attention_layers, m.mamba_layers
+    mixers = [(n, *make(m)) for n, make in ((m.num_hidden_layers - n_lin - n_mamba, _attention),
+                                            (n_lin, _linear_attention), (n_mamba, _mamba)) if n]
     kinds: list[LayerKind] = []
     n_moe = moe_layers(m)
     n_dense = m.num_hidden_layers - n_moe
+    mlps = []
     if n_dense:
-        mlp, bias = _mlp(m, m.intermediate_size, 1)
-        lin = tuple(attn + mlp)
-        linear = sum(di * do * c for _, di, do, c in lin)
-        kinds.append(LayerKind(n_dense, linear + base_other + bias, linear, lin))
+        mlps.append((n_dense, *_mlp(m, m.intermediate_size, 1)))
     if n_moe:
         E = m.num_local_experts
         mlp, bias = _mlp(m, expert_width(m), E)
@@ -159,9 +207,15 @@ def count_params(m: ModelArch) -> ParamCounts:
             shared, sbias = _mlp(m, m.shared_expert_intermediate_size, 1)
             mlp += shared
             bias += sbias + (h if m.shared_expert_gate else 0)
-        lin = tuple(attn + mlp)
-        linear = sum(di * do * c for _, di, do, c in lin)
-        kinds.append(LayerKind(n_moe, linear + base_other + bias, linear, lin))
+        mlps.append((n_moe, mlp, bias))
+    for n_mlp, mlp, bias in mlps:
+        for n_mix, mix, mix_other in mixers:
+            count = n_mlp if len(mixers) == 1 else n_mix if len(mlps) == 1 else 0
+            if not count:
+                continue
+            lin = tuple(mix + mlp)
+            linear = sum(di * do * c for _, di, do, c in lin)
+            kinds.append(LayerKind(count, linear + m.norms_per_layer * h + mix_other + bias, linear, lin))
     big = max(kinds, key=lambda k: k.params)
     emb = m.vocab_size * h
     head = 0 if m.tie_word_embeddings else emb

@@ -70,6 +70,7 @@ def required_calc_strings() -> list[str]:
     from calculator import vocab
     from calculator.api import ERROR_CODES
     from calculator.configs import FIELD_KINDS, MODEL_FIELDS
+    from calculator.errors import HUB_ERRORS
     from calculator.inputs import INPUTS, VALUE_KINDS
     from calculator.page import WIDGET_KINDS
 
@@ -98,6 +99,8 @@ def required_calc_strings() -> list[str]:
     wanted += [f"options.{f.name}.{v or 'none'}" for f in MODEL_FIELDS for v in f.choices]
     wanted += [f"units.{noun}.other" for noun in ("seconds", "minutes", "hours", "days", "usd", "tokens_per_second",
                                                   "setups")]
+    wanted += [f"hub.{key}" for key in ("button", "sends", "reading", "read", "read_base", "way_on")]
+    wanted += [f"hub.errors.{code}" for code in HUB_ERRORS]
     wanted += run_strings()
     return wanted
 

@@ -10,7 +10,7 @@ fieldset, reading what was typed) -> ``figures`` (inline figures of the articles
 tables, inline figures and assumptions sentence, which only the build draws) -> ``kinds/*`` (one module per widget
 kind) -> this module (the widget shell, the worker's entry point). Nothing here computes memory or time: it
 imports the estimator's boundary only (``calculator.api``, the declarations its requests and answers are written in:
-``inputs``, ``values``, ``vocab``, ``errors``).
+``inputs``, ``values``, ``vocab``, ``errors``, and ``hub``, which names the Hub's addresses the page may ask).
 
 A widget's state is a dict of request keys in the API's own form (``model`` a catalogue id or a config object,
 ``lora_targets`` a list of modules). ``fixed`` keys come from the article (its front matter and the marker) and are
@@ -22,15 +22,15 @@ import json
 import time
 from typing import Any
 
-from .. import api
+from .. import api, hub
 from ..errors import InputError
-from .form import TRANSPORT_LIMITS, error_slots, form_controls, link_state, picker_options, read_form, readings
+from .form import PASTE_KEY, SOURCE_KEY, TRANSPORT_LIMITS, error_slots, form_controls, link_state, picker_options, read_form, readings
 from .kinds import WIDGET_KINDS, WidgetKind
 from .messages import FieldError, message_for
 from .pieces import describe_assumptions
 from .search import KINDS as PICKERS, entries as picker_entries, named as picker_named, search as picker_search
 from .run import check_imported, read_paste, render_exports
-from .text import Html, Strings, counted, el, filled, join, plain_text
+from .text import Html, Strings, counted, el, filled, join, ltr, plain_text
 
 __all__ = ["Page", "SLICE_MS", "WIDGET_KINDS", "WidgetKind", "render_results", "render_widget", "runtime_head"]
 
@@ -267,12 +267,40 @@ class Page:
             count = plain_text(counted(self.s, "matches", len(values)))
             announce = plain_text(filled(self.s.get("search.announce"), {"count": count, "first": labels[values[0]]})) \
                 if values else self.s.get("search.none")
-            out = {"ok": True, "values": values, "announce": announce, "named": picker_named(self.s, kind, typed)}
+            out = {"ok": True, "values": values, "announce": announce, "named": picker_named(self.s, kind, typed),
+                   "fetch": hub.fetchable(typed) if kind == "model" else None}
             if isinstance(msg.get("listbox"), str):          # the listbox's options: the matches, in their order
                 out["options"] = str(picker_options(self.s, msg["listbox"], kind, found=values))
             return json.dumps(out, ensure_ascii=False)
         except Exception:  # noqa: BLE001 - the boundary never raises
             return json.dumps({"ok": False, "values": [], "announce": "", "named": None})
+
+    def hub(self, message: str) -> str:
+        """One step of reading a model's config from the Hugging Face Hub (``{"repo": the id typed, "replies":
+        {url: {"status", "text"} | {"error"}}}``, the replies calc.js's ``hubGet`` got so far): ``{"ok": true,
+        "fetch": url, "max_bytes", "timeout_ms"}`` (ask it next), ``{"ok": true, "controls": {control: value},
+        "note": html}`` (the control values that put what was read into the form, and what was read), or ``{"ok":
+        false, "code", "message": html}`` (hub.step; the words are ``calc.hub``'s). Never raises."""
+        try:
+            msg = api.read_json(message, None, MAX_MESSAGE_CHARS)
+            nxt = hub.step(msg.get("repo"), msg.get("replies"))
+            if "fetch" in nxt:
+                return json.dumps({"ok": True, "fetch": nxt["fetch"], "max_bytes": hub.MAX_BYTES,
+                                   "timeout_ms": hub.TIMEOUT_S * 1000, "reading": self.s.get("hub.reading")},
+                                  ensure_ascii=False)
+            repo = ltr(el("code", {}, nxt["repo"]))
+            if "error" in nxt:
+                return json.dumps({"ok": False, "code": nxt["error"], "message": str(join(
+                    filled(self.s.get(f"hub.errors.{nxt['error']}"), {"repo": repo}), " ", self.s.get("hub.way_on")))},
+                    ensure_ascii=False)
+            note = str(filled(self.s.get("hub.read" if "config" in nxt else "hub.read_base"), {"repo": repo}))
+            # the control values to write: the text as fetched in the paste box (a link stores it as a paste), or
+            # the catalogue entry an adapter's base names
+            controls = {PASTE_KEY: nxt["config"], SOURCE_KEY: "paste"} if "config" in nxt \
+                else {"model": nxt["model"], SOURCE_KEY: "preset"}
+            return json.dumps({"ok": True, "controls": controls, "note": note}, ensure_ascii=False)
+        except Exception:  # noqa: BLE001 - the boundary never raises
+            return json.dumps({"ok": False, "code": "internal_error", "message": str(self.s.get("errors.internal_error"))})
 
     def _read(self, msg: dict[str, Any]) -> tuple[WidgetKind, dict[str, Any], dict[str, Any], list[FieldError]]:
         """The kind, the state read from the raw controls, the fixed keys (the article's, then a pasted config's

@@ -258,6 +258,21 @@ def _custom_field(s: Strings, wid: str, field: Any, value: Any) -> Html:
                                                      s.get(f"fields.{key}.help", ""))
 
 
+def hub_button(s: Strings, wid: str) -> Html:
+    """The one way a reader's page asks another host: under the model picker, for an ``owner/name`` id the catalogue
+    does not know (``Page.search``'s ``fetch``), a button that reads its config from Hugging Face into the paste box
+    (``Page.hub``, calc.js ``hubGet``), what a click sends said beside it beforehand, and where its outcome is told.
+    Hidden until the picker finds such an id; without JavaScript it never shows."""
+    fid = field_id(wid, "hub")
+    return el("div", {"class": "calc-hub", "data-calc-hub": True, "hidden": True},
+              el("p", {"class": "calc-field__help", "id": f"{fid}-sends"}, s.get("hub.sends")),
+              el("button", {"type": "button", "class": "calc-button", "data-calc-hub-button": True,
+                            "aria-describedby": f"{fid}-sends"}, s.get("hub.button")),
+              el("p", {"class": "calc-field__help", "role": "status", "data-calc-hub-status": True}),
+              el("p", {"class": "calc-field__error", "id": f"{fid}-error", "role": "alert",
+                       "data-calc-hub-error": True, "hidden": True}))
+
+
 def model_fieldset(s: Strings, wid: str, state: dict[str, Any], model: dict[str, Any]) -> Html:
     radios = [el("label", {"class": "calc-choice__item"},
                  el("input", {"type": "radio", "name": f"{wid}-model-source", "value": src,
@@ -286,7 +301,8 @@ def model_fieldset(s: Strings, wid: str, state: dict[str, Any], model: dict[str,
                                     "placeholder": '{"hidden_size": 4096, "num_hidden_layers": 32, '
                                                    '"num_attention_heads": 32, "vocab_size": 32000}',
                                     "aria-describedby": f"{field_id(wid, PASTE_KEY)}-help"}),
-                    _help_and_error(wid, PASTE_KEY, s.get("fields.config.help")))))
+                    _help_and_error(wid, PASTE_KEY, s.get("fields.config.help")))),
+              hub_button(s, wid))
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -352,6 +352,17 @@ def _search_message(deep: str, tmp_path) -> tuple[str, object]:
     return deep, json.loads(PAGE.search(deep))["ok"]
 
 
+def _hub_message(deep: str, tmp_path) -> tuple[str, object]:
+    return deep, json.loads(PAGE.hub(deep))["ok"]
+
+
+def _hub_reply(deep: str, tmp_path) -> tuple[str, object]:
+    """A config.json the Hub (the page's button, the CLI's --fetch) answers with: read as a paste is."""
+    from calculator import hub
+
+    return deep, hub.step("acme/x", {hub.url("acme/x"): {"status": 200, "text": deep}})
+
+
 def _import_box(deep: str, tmp_path) -> tuple[str, object]:
     out = json.loads(PAGE.run(json.dumps({"action": "import", "kind": "estimator",
                                           "files": {"main": AXO, "deepspeed": deep}})))
@@ -394,12 +405,14 @@ def _main(args: list[str]) -> tuple[int, str, str]:
     (_render_message, [(None, "too_large")]),
     (_run_message, [(None, "too_large")]),              # was internal_error
     (_search_message, False),
+    (_hub_message, False),
+    (_hub_reply, {"error": "too_large", "repo": "acme/x"}),
     (_import_box, [("import.main", "too_large", True)]),
     (_answer_read, [("ds_config.json", "too_large")]),
     (_cli_config, (2, "too_large (model)", "--config ")),
     (_cli_import, (2, "too_large (None)", "in ds_config.json")),
 ], ids=["api.read_json", "request", "pasted-config.json", "render-message", "run-message", "search-message",
-        "import-box-deepspeed", "answer_read-deepspeed", "cli-config", "cli-import-deepspeed"])
+        "hub-message", "hub-reply", "import-box-deepspeed", "answer_read-deepspeed", "cli-config", "cli-import-deepspeed"])
 def test_deep_json_is_refused_before_the_decoder_sees_it(path, answer, depth, decoded, tmp_path) -> None:
     deep = "[" * depth + "]" * depth
     text, got = path(deep, tmp_path)

@@ -12,7 +12,8 @@ import pytest
 pytestmark = pytest.mark.unit
 PACKAGE = Path(__file__).resolve().parents[2] / "calculator"
 #: What calculator/page/ may import from the estimator: its boundary.
-BOUNDARY = {"calculator.api", "calculator.inputs", "calculator.values", "calculator.vocab", "calculator.errors"}
+BOUNDARY = {"calculator.api", "calculator.inputs", "calculator.values", "calculator.vocab", "calculator.errors",
+            "calculator.hub"}
 #: The exporters' boundary (the page's second wheel): only page/run.py imports it, inside the functions that run
 #: once the worker has loaded it (test_the_first_wheel_imports_without_the_exporters).
 LATER_BOUNDARY = {"calculator.export"}

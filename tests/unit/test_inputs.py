@@ -80,7 +80,8 @@ def test_every_cli_spec_has_its_flag_and_reaches_the_request(spec):
 
 def test_cli_has_no_flag_without_a_spec():
     known = {s.name for s in INPUTS} | {"help", "model", "config", "json", "describe",
-                                        "imports", "export", "out", "force", "version"}     # the export room's (calculator/export)
+                                        "imports", "export", "out", "force", "version",   # the export room's (calculator/export)
+                                        "fetch"}                                           # the Hub's (calculator/hub.py)
     assert {a.dest for a in build_parser()._actions} <= known
 
 

@@ -195,7 +195,7 @@ def test_the_picker_is_an_aria_combobox_with_every_entry_grouped(lang: str, kind
 ])
 def test_the_workers_search_answers_the_values_and_what_is_announced(lang, text, values, announce) -> None:
     out = json.loads(page(lang).search(json.dumps({"kind": "model", "text": text})))
-    assert out == {"ok": True, "values": values, "announce": announce, "named": None}
+    assert out == {"ok": True, "values": values, "announce": announce, "named": None, "fetch": None}
 
 
 @pytest.mark.parametrize("text", ["24 GB", "16 GB", "nvidia", "amd", "b200"])

@@ -25,6 +25,7 @@ calculator/configs.py
 calculator/errors.py
 calculator/evidence.py
 calculator/frameworks.py
+calculator/hub.py
 calculator/inputs.py
 calculator/memory.py
 calculator/models.py

@@ -197,6 +197,11 @@ const runtime = {
     return this.ask({ type: MESSAGE.SEARCH, kind, text, listbox });
   },
 
+  // One step of reading a model's config from Hugging Face (Page.hub): {answer: JSON text}.
+  hub(repo, replies) {
+    return this.ask({ type: MESSAGE.HUB, repo, replies });
+  },
+
   ask(message, timeout = REQUEST_TIMEOUT_MS) {
     return new Promise((resolve, reject) => {
       if (this.status !== STATUS.READY) {
@@ -215,6 +220,33 @@ const runtime = {
 };
 runtime.later = "";                 // the second load: "" (not asked), loading, ready, failed
 runtime.laterListeners = new Set();
+
+// The one request a reader's page makes to another host, only when the reader clicks "Read its config from Hugging
+// Face": GET `url` (Page.hub names it) with no cookies and no referrer, at most `maxBytes` read within `ms`.
+// {status, text} or {error: "timeout" | "unreachable" | "too_large"}; Python reads the rest (calculator/hub.py).
+async function hubGet(url, maxBytes, ms) {
+  const stop = new AbortController();
+  const timer = setTimeout(() => stop.abort(), ms);
+  try {
+    const reply = await fetch(url, { credentials: "omit", referrerPolicy: "no-referrer", signal: stop.signal });
+    if (!reply.ok || !reply.body) return { status: reply.status };
+    const reader = reply.body.getReader();
+    const parts = [];
+    for (let size = 0, part = await reader.read(); !part.done; part = await reader.read()) {
+      size += part.value.length;
+      if (size > maxBytes) {
+        stop.abort();
+        return { error: "too_large" };
+      }
+      parts.push(part.value);
+    }
+    return { status: reply.status, text: new TextDecoder().decode(await new Blob(parts).arrayBuffer()) };
+  } catch (error) {
+    return { error: stop.signal.aborted ? "timeout" : "unreachable" };
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 // An answer the page could not get (timeout, a runtime that died): the API's own code, the table's own words.
 function internalAnswer() {
@@ -497,6 +529,8 @@ class Widget {
     this.formEl.addEventListener("input", (event) => this.onEdit(event, true));
     this.formEl.addEventListener("change", (event) => this.onEdit(event, false));
     this.pickers = Array.from(root.querySelectorAll("[data-calc-picker]"), (el) => new Picker(el, this));
+    this.hubBox = root.querySelector("[data-calc-hub]");
+    if (this.hubBox) this.hubBox.querySelector("button").addEventListener("click", () => this.readHub());
     // The GPU table's class filter (in the results, outside the form): it hides groups, nothing is recomputed, and
     // the choice outlives the fragments that replace the table.
     this.gpuClass = "all";
@@ -665,6 +699,45 @@ class Widget {
     writeUrl();
   }
 
+  // ---- a model's config read from Hugging Face: offered for an owner/name id the catalogue lacks (Page.search's
+  // `fetch`), asked only on the button's click, step by step as Page.hub says; what it reads goes into the paste box.
+  offerHub(repo) {
+    if (!this.hubBox || this.hubBox.dataset.repo === (repo || "")) return;
+    this.hubBox.dataset.repo = repo || "";
+    this.hubBox.hidden = !repo;
+    this.showHub("", "");
+  }
+
+  showHub(note, error) {
+    this.hubBox.querySelector("[data-calc-hub-status]").innerHTML = note;   // markup made and escaped by calculator.page
+    const box = this.hubBox.querySelector("[data-calc-hub-error]");
+    box.innerHTML = error;
+    box.hidden = !error;
+  }
+
+  async readHub() {
+    const replies = {};
+    let answer = null;
+    this.showHub("", "");
+    try {
+      for (let step = 0; step < 4; step++) {
+        answer = JSON.parse((await runtime.hub(this.hubBox.dataset.repo, replies)).answer);
+        if (!answer.fetch) break;
+        this.hubBox.querySelector("[data-calc-hub-status]").textContent = answer.reading;
+        replies[answer.fetch] = await hubGet(answer.fetch, answer.max_bytes, answer.timeout_ms);
+      }
+    } catch (error) {
+      answer = null;
+    }
+    if (!answer || answer.ok !== true || answer.fetch) {
+      this.showHub("", (answer && answer.message) || text("errors.internal_error"));
+      return;
+    }
+    this.form.write(answer.controls || {});   // the paste box (a link stores it as a paste) or a catalogue entry
+    this.showHub(answer.note, "");
+    await this.compute();
+  }
+
   // ---- computing ---------------------------------------------------------------------------------------
   onEdit(event, typing) {
     const target = event.target;
@@ -827,6 +900,7 @@ class Picker {
     this.markSelected();
     const shown = this.shown();
     this.none.hidden = shown.length > 0;
+    if (this.key === "model") this.widget.offerHub(answer.fetch);
     if (shown.length && document.activeElement === this.input) {   // an answer after the box lost focus stays shut
       this.open();
       this.highlight(highlight ? shown[0] : null);

@@ -10,6 +10,7 @@ export const MESSAGE = Object.freeze({
   SEARCH: "search",      // page -> worker: what the reader typed in a model or card picker
   SEARCHED: "searched",  // worker -> page: the answer to one SEARCH
   RUN: "run",            // page -> worker: the "Run it" section's request (the exporters load on the first one)
+  HUB: "hub",            // page -> worker: one step of reading a model's config from Hugging Face (answered SEARCHED)
   LATER: "later",        // worker -> page: how far the second load (the exporters and their YAML library) got
 });
 
@@ -41,6 +42,8 @@ export const STATUS = Object.freeze({
  * @typedef {{type: "search", id: number, kind: string, text: string, listbox?: string}} SearchMessage
  *   (kind: "model" | "gpu"; listbox: the id of the picker's listbox, whose options, the matches, the answer carries)
  * @typedef {{type: "searched", id: number, answer: string}} SearchedMessage
+ * @typedef {{type: "hub", id: number, repo: string, replies: object}} HubMessage
+ *   (replies: {url: {status, text} | {error}}, what calc.js's hubGet got so far; answered by Page.hub)
  *
  * `answer` is the JSON text of calculator.page.Page.render: {ok: true, html, state, link, spare, summary, slots?,
  * controls} (link: the state as the address keeps it, spare: its keys an address too long drops, controls: values

@@ -396,6 +396,17 @@ function search(message) {
   post({ type: MESSAGE.SEARCHED, id, answer });
 }
 
+// One step of reading a model's config from Hugging Face (Page.hub): the next address to ask, or what was read.
+function hub(message) {
+  let answer = internalError;
+  try {
+    if (page) answer = String(page.hub(JSON.stringify({ repo: message.repo, replies: message.replies })));
+  } catch (error) {
+    answer = internalError;
+  }
+  post({ type: MESSAGE.SEARCHED, id: message.id, answer });
+}
+
 // The second load, once: the exporters' wheel and the pure-Python YAML library (sitebuild/wheel.py), from this site.
 // A file that fails to arrive leaves calculator.export unimportable, which is what is checked.
 function loadLater() {
@@ -442,4 +453,5 @@ self.onmessage = (event) => {
   else if (message.type === MESSAGE.RENDER) render(message);
   else if (message.type === MESSAGE.SEARCH) search(message);
   else if (message.type === MESSAGE.RUN) run(message);
+  else if (message.type === MESSAGE.HUB) hub(message);
 };
