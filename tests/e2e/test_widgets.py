@@ -249,10 +249,11 @@ def test_estimator_follows_every_kind_of_input(live, lang):
 
 def test_every_input_is_labelled_and_described(live):
     root = live["en"].locator("#calc-estimator-1")
-    # Results follow the inputs: no submit, and the only buttons are the paste box's "read" and "Run it"'s own.
+    # Results follow the inputs: no submit, and the only buttons are the paste box's "read", the Hub's "read its
+    # config" (asked only on a click) and "Run it"'s own.
     assert root.locator("[type=submit]").count() == 0
     assert root.locator("button").evaluate_all(
-        "bs => bs.filter(b => !b.closest('[data-calc-import-box], [data-calc-run]')).length") == 0
+        "bs => bs.filter(b => !b.closest('[data-calc-import-box], [data-calc-hub], [data-calc-run]')).length") == 0
     for el in root.locator("[data-calc-field]").all():
         el_id = el.get_attribute("id")
         if el_id:
