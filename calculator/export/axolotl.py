@@ -278,8 +278,13 @@ def read(state: ReadState, cfgs: Mapping[str, Mapping[str, Any]], kinds: Mapping
             else d["lora_dropout"]
         state.set("lora_dropout", 0.0 if dpo else dropout)      # TRL's DPOConfig.disable_dropout=True
         state.set("lora_dtype", "fp32")
-        for key in ("lora_alpha", "lora_mlp_kernel", "lora_qkv_kernel", "lora_o_kernel", "peft_use_rslora"):
-            if t(key) is True and key.endswith("kernel"):
+        kernels = ("lora_mlp_kernel", "lora_qkv_kernel", "lora_o_kernel", "lora_embedding_kernel")
+        # Axolotl 0.21 turns its fused LoRA kernels on when the file sets none of them (validation.py
+        # lora_kernels_auto_enable: a LoRA/QLoRA SFT, no 8-bit LoRA, no remote code, no nvfp4_merge_aware)
+        auto = all(cfg.get(k) is None for k in kernels) and not cfg.get("rl") and not cfg.get("nvfp4_merge_aware") \
+            and not (adapter == "lora" and q8) and not cfg.get("trust_remote_code")
+        for key in ("lora_alpha", "peft_use_rslora", *kernels):
+            if (t(key) is True or (auto and key != "lora_embedding_kernel")) and key.endswith("kernel"):
                 state.unread_key(name, key, True, "not_modelled")
         if state.typed(name, "peft_use_dora", t("peft_use_dora"), bool):
             state.error("not_modelled", name, "peft_use_dora")

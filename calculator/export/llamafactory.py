@@ -269,7 +269,9 @@ def read(state: ReadState, cfgs: Mapping[str, Mapping[str, Any]], kinds: Mapping
             state.error("not_modelled", name, "quantization_method")
         t("quantization_type")
     state.set("seq_len", state.typed(name, "cutoff_len", t("cutoff_len"), int) if "cutoff_len" in cfg else d["seq_len"])
-    state.set("packing", (state.typed(name, "packing", t("packing"), bool) or False) and not dpo)
+    # LLaMA-Factory packs pre-training by default (hparams/parser.py: packing left out is ``stage == "pt"``)
+    packing = state.typed(name, "packing", t("packing"), bool) if cfg.get("packing") is not None else stage == "pt"
+    state.set("packing", (packing or False) and not dpo)
     state.set("micro_batch_size", state.typed(name, "per_device_train_batch_size", t("per_device_train_batch_size"),
                                               int) if "per_device_train_batch_size" in cfg else d["micro_batch_size"])
     state.set("grad_accum_steps", state.typed(name, "gradient_accumulation_steps", t("gradient_accumulation_steps"),

@@ -178,3 +178,12 @@ def test_unsloth_16bit_lora_with_4bit_left_on_is_a_contradiction() -> None:
     ok = _read({"train.py": UNSLOTH.format(extra="load_in_16bit = True,").replace("load_in_4bit = True",
                                                                                   "load_in_4bit = False")})
     assert ok["ok"] and ok["read"]["request"]["method"] == "lora"
+
+
+def test_llamafactory_packs_pretraining_by_default() -> None:
+    # LLaMA-Factory 0.9.5 hparams/parser.py: "packing" left out is stage == "pt" (its qwen3_lora_pretrain example)
+    pt = _read({"pt.yaml": LLAMAFACTORY.replace("stage: sft", "stage: pt")})
+    assert pt["read"]["request"]["packing"] is True
+    off = _read({"pt.yaml": LLAMAFACTORY.replace("stage: sft", "stage: pt") + "packing: false\n"})
+    assert off["read"]["request"]["packing"] is False
+    assert _read({"sft.yaml": LLAMAFACTORY})["read"]["request"]["packing"] is False
