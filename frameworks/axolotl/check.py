@@ -29,20 +29,12 @@ import deepspeed.comm as ds_comm  # noqa: E402  (the launch path's process group
 
 
 def _cli_config():
-    """``axolotl/cli/config.py`` (``load_cfg``), the module ``axolotl train`` reads its config with. The package's
-    ``__init__`` only sets three environment defaults (set here alike) and colours the log through ``colorama``, a
-    CLI-only dependency the pinned venv leaves out: the package is registered bare and the module run from its file.
-    Two more runtime packages the venv leaves out are imported by modules ``load_cfg`` imports but never called on
-    its path: ``posthog`` (telemetry, which ``AXOLOTL_DO_NOT_TRACK`` turns off before it is touched) and ``numba``
-    (``@numba.njit`` on the packing sampler's bin functions, which run at training time): each is an empty module
-    here (``njit`` leaves the function as it is) unless the venv has the real one."""
+    """``axolotl/cli/config.py`` (``load_cfg``), the module ``axolotl train`` reads its config with, run from its file
+    with ``axolotl.cli`` registered bare: the package's ``__init__`` only sets three environment defaults (set here
+    alike) and colours the log (``colorama``). The venv holds the runtime packages ``load_cfg``'s imports need
+    (``posthog``: telemetry, which ``AXOLOTL_DO_NOT_TRACK`` turns off before it is touched; ``numba``)."""
     import importlib.util
     import types
-    for name in ("posthog", "numba"):
-        if importlib.util.find_spec(name) is None:
-            stub = types.ModuleType(name)
-            stub.njit = lambda *a, **k: a[0] if a and callable(a[0]) else (lambda fn: fn)
-            sys.modules[name] = stub
     for key, value in (("TOKENIZERS_PARALLELISM", "false"), ("HF_XET_HIGH_PERFORMANCE", "1"),
                        ("TRL_EXPERIMENTAL_SILENCE", "1"), ("AXOLOTL_DO_NOT_TRACK", "1")):  # no telemetry sent
         os.environ.setdefault(key, value)
