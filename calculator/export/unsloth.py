@@ -477,6 +477,11 @@ def read_cli(state: ReadState, name: str, cfg: Mapping[str, Any]) -> None:
     if not full:
         state.set("lora_rank", state.typed(name, "lora.lora_r", lora.get("lora_r", 64), int))
         names = targets_from(str(lora.get("target_modules", ",".join(ALL_LINEAR))).split(","))
+        if lora.get("vision_all_linear") is True:
+            # unsloth_cli/config.py model_kwargs: a vision model's LoRA is "all-linear" (its vision tower's linear
+            # layers too, which the estimate does not count: noted); a text model's is target_modules
+            names = names if str(lora.get("target_modules", "")).strip() else ALL_LINEAR
+            state.unread_key(name, "lora.vision_all_linear", True, "not_modelled")
         if names is None:
             state.error("unknown_value", name, "lora.target_modules")
         state.set("lora_targets", names)
@@ -487,7 +492,8 @@ def read_cli(state: ReadState, name: str, cfg: Mapping[str, Any]) -> None:
         for key, value in keys.items():
             if key not in ("training_type", "max_seq_length", "load_in_4bit", "batch_size",
                            "gradient_accumulation_steps", "num_epochs", "packing", "gradient_checkpointing",
-                           "lora_r", "target_modules", "lora_dropout", "use_dora"):
+                           "lora_r", "target_modules", "lora_dropout", "use_dora") \
+                    and not (section == "lora" and key == "vision_all_linear" and value is True):
                 moves = key in NOT_MODELLED and value not in (None, False, 0, "", [], {})
                 state.unread_key(name, f"{section}.{key}", value if isinstance(value, (bool, int, float, str))
                                  else None, "not_modelled" if moves else "not_read")

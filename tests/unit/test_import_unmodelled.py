@@ -187,3 +187,28 @@ def test_llamafactory_packs_pretraining_by_default() -> None:
     off = _read({"pt.yaml": LLAMAFACTORY.replace("stage: sft", "stage: pt") + "packing: false\n"})
     assert off["read"]["request"]["packing"] is False
     assert _read({"sft.yaml": LLAMAFACTORY})["read"]["request"]["packing"] is False
+
+
+STUDIO = """model: unsloth/Qwen2.5-0.5B
+training:
+  training_type: lora
+  max_seq_length: 2048
+  load_in_4bit: true
+  batch_size: 1
+  gradient_accumulation_steps: 4
+lora:
+  lora_r: 64
+  target_modules: ""
+  vision_all_linear: true
+"""
+
+
+def test_unsloth_studio_vision_all_linear_is_all_linear_with_a_note() -> None:
+    # unsloth_cli/config.py: a vision model's LoRA targets "all-linear" when vision_all_linear (Studio's
+    # vision_lora.yaml, target_modules ""), its vision tower included
+    answer = _read({"unsloth.yaml": STUDIO})
+    assert _codes(answer).get("lora.vision_all_linear") == "not_modelled"
+    assert answer["read"]["request"]["lora_targets"] == ["q_proj", "k_proj", "v_proj", "o_proj", "gate_proj",
+                                                        "up_proj", "down_proj"]
+    refused = _read({"unsloth.yaml": STUDIO.replace("vision_all_linear: true", "vision_all_linear: false")})
+    assert {"code": "unknown_value", "file": "unsloth.yaml", "field": "lora.target_modules"} in refused["errors"]
