@@ -353,7 +353,11 @@ NOT_MODELLED: dict[str, str] = {
     "loftq_config": "LoftQ initialisation",
     "use_loftq": "LoftQ initialisation",
     "gradient_checkpointing": "the trainer's own checkpointing beside Unsloth's",
+    "offload_embedding": "the input embedding kept in CPU RAM",
+    "finetune_vision_layers": "adapters on the vision tower's layers too",
 }
+#: FastModel.get_peft_model's switches that, turned off, leave layers without adapters (fewer than the targets read).
+NARROWING = ("finetune_language_layers", "finetune_attention_modules", "finetune_mlp_modules")
 
 
 def read_script(state: ReadState, name: str, text: str) -> None:
@@ -445,7 +449,8 @@ def read_script(state: ReadState, name: str, text: str) -> None:
         for kw in call.keywords if call is not None else ():
             if kw.arg is not None and kw.arg not in keys:
                 value = r.literal(call, kw.value)
-                moves = kw.arg in NOT_MODELLED and value not in (None, False, 0, "", [], {})
+                moves = (kw.arg in NOT_MODELLED and value not in (None, False, 0, "", [], {})) or \
+                    (kw.arg in NARROWING and value is False)
                 state.unread_key(name, f"{label}.{kw.arg}", value, "not_modelled" if moves else "not_read")
     _fixed(state)
 

@@ -159,7 +159,8 @@ def test_accelerate_a_shard_group_smaller_than_the_processes_is_noted() -> None:
     assert codes.get("parallelism_config.parallelism_config_dp_shard_size") == "not_modelled"
 
 
-@pytest.mark.parametrize("extra,key", [("fast_inference = True,", "from_pretrained.fast_inference"),
+@pytest.mark.parametrize("extra,key", [("offload_embedding = True,", "from_pretrained.offload_embedding"),
+                                       ("fast_inference = True,", "from_pretrained.fast_inference"),
                                        ("load_in_fp8 = True,", "from_pretrained.load_in_fp8"),
                                        ("unsloth_tiled_mlp = True,", "from_pretrained.unsloth_tiled_mlp")])
 def test_an_unsloth_keyword_that_moves_memory_is_noted(extra: str, key: str) -> None:
@@ -212,3 +213,14 @@ def test_unsloth_studio_vision_all_linear_is_all_linear_with_a_note() -> None:
                                                         "up_proj", "down_proj"]
     refused = _read({"unsloth.yaml": STUDIO.replace("vision_all_linear: true", "vision_all_linear: false")})
     assert {"code": "unknown_value", "file": "unsloth.yaml", "field": "lora.target_modules"} in refused["errors"]
+
+
+@pytest.mark.parametrize("flag,value,noted", [("finetune_vision_layers", "True", True),
+                                              ("finetune_vision_layers", "False", False),
+                                              ("finetune_mlp_modules", "False", True),
+                                              ("finetune_mlp_modules", "True", False)])
+def test_fastmodel_layer_switches_that_move_memory_are_noted(flag: str, value: str, noted: bool) -> None:
+    # FastModel.get_peft_model (Unsloth's Gemma 3/4 notebooks): vision layers on, or MLP/attention/language layers
+    # off, train other layers than the targets read
+    text = UNSLOTH.format(extra="").replace('r = 16,', f'r = 16, {flag} = {value},')
+    assert (_codes(_read({"train.py": text})).get(f"get_peft_model.{flag}") == "not_modelled") is noted

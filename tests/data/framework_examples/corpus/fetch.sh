@@ -30,14 +30,17 @@ mkdir -p "$HERE/trl-1.16.0/trl/accelerate_configs"
 unzip -q -o -j "$W"/trl-1.16.0-*.whl 'trl/accelerate_configs/*.yaml' -d "$HERE/trl-1.16.0/trl/accelerate_configs"
 rm -rf "$W"
 # Unsloth's text notebooks that train with SFT/DPO/ORPO/GRPO: python_scripts/*.py without a platform prefix
-# (AMD-, HuggingFace Course-, Kaggle- are copies of the same notebooks), building the model with
-# FastLanguageModel and not FastVisionModel.
+# (AMD-, HuggingFace Course-, Kaggle- are copies of the same notebooks), loading the model with
+# FastLanguageModel.from_pretrained or FastModel.from_pretrained and never FastVisionModel.from_pretrained, and
+# not speech or vision ones by name (audio, TTS, STT, vision, multimodal, Whisper, Orpheus, Sesame, Spark-TTS,
+# Oute-TTS, Llasa, CSM).
 N=unslothai+notebooks; NREV=bdda2efc7ad5ae129ea63cd2065d23c391406283
 git -C "$M/$N/repo" ls-tree -r --name-only "$NREV" -- python_scripts | grep -vE '^python_scripts/(AMD-|HuggingFace Course-|Kaggle-)' \
+  | grep -viE 'audio|tts|stt|vision|multimodal|whisper|orpheus|sesame|spark_tts|oute_tts|llasa|csm' \
   | while IFS= read -r p; do
     text=$(git -C "$M/$N/repo" show "$NREV:$p")
-    grep -q 'FastLanguageModel' <<<"$text" || continue
-    grep -q 'FastVisionModel' <<<"$text" && continue
+    grep -qE '(FastLanguageModel|FastModel)\.from_pretrained' <<<"$text" || continue
+    grep -q 'FastVisionModel\.from_pretrained' <<<"$text" && continue
     grep -qE '(SFT|DPO|ORPO|GRPO)Trainer\(' <<<"$text" || continue
     mkdir -p "$HERE/unsloth-notebooks/python_scripts"
     git -C "$M/$N/repo" show "$NREV:$p" > "$HERE/unsloth-notebooks/$p"
