@@ -48,9 +48,10 @@ def cases() -> dict[str, dict[str, Any]]:
 
 
 def files_of(case: dict[str, Any]) -> dict[str, str]:
-    """The case's files, as pasted: ``{name: text}`` (the name its repository gives it, or the case's rename)."""
+    """The case's files, as pasted: ``{name: text}`` (the name its repository gives it, or the case's rename); a
+    file is the corpus's copy (``corpus/...``) where the review's file is one of the examples folders'."""
     rename = case.get("rename", {})
-    return {rename.get(f, f.split("/", 1)[1]): (ROOT / f).read_text(encoding="utf-8") for f in case["files"]}
+    return {rename.get(f, f.rsplit("/", 1)[1]): (ROOT / f).read_text(encoding="utf-8") for f in case["files"]}
 
 
 def corpus_cases() -> dict[str, dict[str, Any]]:
