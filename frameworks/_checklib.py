@@ -193,6 +193,21 @@ def deadline(config_id: str, seconds: float = DEADLINE):
         faulthandler.cancel_dump_traceback_later()
 
 
+def deepspeed_without_shm_op() -> None:
+    """DeepSpeed says once which accelerator it found (said before any config is checked); and its ``deepspeed.comm``
+    torch backend, when the first DeepSpeed config starts a group on this CPU, compiles (g++ through ninja, into
+    ~/.cache/torch_extensions: 60 s here) and initializes a shared-memory all-reduce op, a step that never finished on
+    CI (the checker waited out its limit). Checking a config runs no collective: no op. (``import_module``, not
+    ``import deepspeed.comm.torch as``: that name is torch itself, star-imported by the package.)"""
+    try:
+        from deepspeed.accelerator import get_accelerator
+    except ImportError:  # pragma: no cover
+        return
+    get_accelerator()
+    import importlib
+    importlib.import_module("deepspeed.comm.torch").build_shm_op = lambda: None
+
+
 def each(configs: list[dict], one: typing.Callable[[dict], dict]) -> dict[str, dict]:
     """``{id: one(config)}`` over a check request's configs, each under its ``deadline``."""
     results = {}

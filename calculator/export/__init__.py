@@ -47,6 +47,8 @@ UNSUPPORTED_FORMATS: dict[str, str] = {"llamafactory_v1": "LLaMA-Factory v1"}
 MAX_TEMPLATE = 1000
 #: The most files one reading takes: a training file and its companions (accelerate YAML, DeepSpeed JSON).
 MAX_FILES = 4
+#: The catalogue model a read whose model the catalogue lacks is checked on (only the rules that span keys count).
+_STAND_IN = "llama-3.1-8b"
 
 
 def export(request: Mapping[str, Any], target: str, *,
@@ -112,9 +114,10 @@ def read(target: str, files: Mapping[str, str]) -> Read:
     _MODULES[target].read(state, cfgs, kinds)
     if state.keys.get("sharding") not in (None, "none") and state.keys.get("num_gpus", 1) == 1 \
             and not state.gpus_given:
-        # the files shard, the launcher says over how many GPUs: one with an offload (ZeRO-Offload runs on one),
-        # else the fewest that shard; said to the reader either way
-        if not (state.keys.get("cpu_offload") or state.keys.get("offload_params")):
+        # the files shard, the launcher says over how many GPUs: one with the optimizer offloaded (ZeRO-Offload runs
+        # on one; the only sharding on one card the estimator takes), else the fewest that shard (a parameter
+        # offload alone included); said to the reader either way
+        if not state.keys.get("cpu_offload"):
             state.keys["num_gpus"] = 2
         state.unread_key(state.main, "num_processes", state.keys["num_gpus"], "gpus_assumed")
     _fill(state)
@@ -129,10 +132,13 @@ def read(target: str, files: Mapping[str, str]) -> Read:
         request = None
     else:
         request = {k: list(v) if isinstance(v, tuple) else v for k, v in request.items()}
-        if "model" in request:
-            try:
-                api.parse_request(request)
-            except InputError as err:
+        try:
+            # a model the catalogue lacks still has the rules that span several keys checked (an FSDP2 file with a
+            # bitsandbytes 8-bit optimizer is refused whatever the model): on a stand-in, its contradictions only
+            # (not the LoRA targets', which are the model's)
+            api.parse_request(request if "model" in request else {**request, "model": _STAND_IN})
+        except InputError as err:
+            if "model" in request or (err.code == "contradiction" and err.field != "lora_targets"):
                 state.error(err.code, None, err.field)
                 request = None
     return Read(target=target, request=request, unread=tuple(state.unread), errors=tuple(state.errors))

@@ -667,6 +667,22 @@ class ReadState:
         self._seen.setdefault(file, set()).add(key)
         return cfg.get(key)
 
+    def note_unmodelled(self, file: str, cfg: Mapping[str, Any], keys: Mapping[str, str], prefix: str = "",
+                        code: str = "not_modelled") -> None:
+        """Each of ``keys`` (a reader's table: file key -> what it changes in memory) that the file sets is noted as
+        ``code``: ``not_modelled``, it moves memory in a way the estimate does not follow (``deprecated``: a key the
+        pinned version refuses). A key is set when its value is truthy, and a size (an int that is not a bool) only
+        when it is above 1 (a parallel degree of 1 is none)."""
+        for key in keys:
+            value = cfg.get(key)
+            if isinstance(value, int) and not isinstance(value, bool):
+                on = value > 1
+            else:
+                on = value not in (None, False, "", "none", "None", [], {})
+            self._seen.setdefault(file, set()).add(prefix + key)
+            if on:
+                self.unread_key(file, prefix + key, value, code)
+
     def finish_unread(self, file: str, cfg: Mapping[str, Any], prefix: str = "") -> None:
         seen = self._seen.get(file, set())
         for key, value in cfg.items():
@@ -1006,6 +1022,14 @@ def read_accelerate(state: ReadState, name: str, acc: Mapping[str, Any], amp: st
         else:
             state.set("num_gpus", procs)
     dist = acc.get("distributed_type", "NO")
+    # accelerate's ParallelismConfig: tensor, context and sequence parallel groups and replicated shard groups split
+    # weights, activations or states in ways the estimate does not follow (a shard group of all the processes is
+    # the FSDP/ZeRO sharding read below)
+    parallel = state.mapping(name, "parallelism_config", acc.get("parallelism_config"))
+    for key, value in parallel.items():
+        size = value if isinstance(value, int) and not isinstance(value, bool) else 1
+        if str(key).endswith("_size") and size > 1 and not (str(key).endswith("dp_shard_size") and size == procs):
+            state.unread_key(name, f"parallelism_config.{key}", value, "not_modelled")
     mp = acc.get("mixed_precision")
     if mp is not None and amp is not None and mp != amp:
         state.error("contradiction", name, "mixed_precision")

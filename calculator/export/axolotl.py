@@ -182,6 +182,50 @@ def capabilities(plan_keys: Mapping[str, Any], gpu: str | None) -> dict[str, Any
 # =====================================================================================================================
 
 
+#: Axolotl keys that move memory in a way the estimate does not follow: set in a file, each is noted as not modelled
+#: (``ReadState.note_unmodelled``), never listed as "no bearing on memory".
+NOT_MODELLED: dict[str, str] = {
+    "tensor_parallel_size": "tensor parallelism: weights and activations split across GPUs",
+    "context_parallel_size": "context parallelism: the sequence split across GPUs",
+    "dp_shard_size": "an FSDP shard group smaller or larger than the GPU count",
+    "dp_replicate_size": "replicated FSDP groups (HSDP): states sharded over fewer GPUs",
+    "device_map": "the model placed across devices by the file's map",
+    "gptq": "a GPTQ-quantized base: weights stored in 4 bits",
+    "lora_target_parameters": "LoRA on expert parameters (MoE): adapters the targets do not count",
+    "lora_modules_to_save": "whole modules trained beside the adapters (gradients and optimizer states)",
+    "liger_rms_norm": "Liger's RMSNorm kernel: fewer saved activations",
+    "liger_glu_activation": "Liger's SwiGLU/GeGLU kernel: fewer saved activations",
+    "liger_rope": "Liger's RoPE kernel",
+    "liger_layer_norm": "Liger's LayerNorm kernel: fewer saved activations",
+    "flash_attn_cross_entropy": "flash-attn's cross-entropy kernel: no full fp32 logits",
+    "flash_attn_fuse_mlp": "flash-attn's fused MLP: fewer saved activations",
+    "qat": "quantization-aware training: fake-quantized weights and activations",
+    "relora": "ReLoRA: adapters merged and restarted during training",
+    "lisa_n_layers": "LISA: only a few layers trained at a time",
+    "use_kernels": "Hub kernels replacing the model's layers",
+    "use_scattermoe": "ScatterMoE expert kernels",
+    "use_sonicmoe": "SonicMoE expert kernels",
+    "use_dsv4_kernels": "DeepSeek-V4 kernels",
+    "fused_attn_kernel": "a fused attention kernel",
+    "quantize_moe_experts": "MoE experts quantized at load",
+    "use_onebitllms": "one-bit weights",
+    "llmcompressor": "a compression recipe applied while training",
+    "nvfp4_merge_aware": "NVFP4 weights",
+    "experimental_skip_move_to_device": "the model kept off the GPU until sharded",
+}
+
+
+#: Keys that moved memory and Axolotl 0.21 refuses ("no longer supported": axolotl/utils/schemas/deprecated.py):
+#: set in a file, each is noted as ``deprecated`` (the file does not start as written).
+REMOVED: dict[str, str] = {
+    "max_packed_sequence_len": "the packed length (now sequence_len with sample_packing)",
+    "rope_scaling": "a longer context (now under model_config)",
+    "s2_attention": "shifted-sparse attention",
+    "flash_attn_rms_norm": "flash-attn's RMSNorm kernel",
+    "dpo_use_logits_to_keep": "DPO logits kept for the completion only",
+}
+
+
 def read(state: ReadState, cfgs: Mapping[str, Mapping[str, Any]], kinds: Mapping[str, str]) -> None:
     found = state.main_file(cfgs, kinds)
     if found is None:
@@ -234,8 +278,13 @@ def read(state: ReadState, cfgs: Mapping[str, Mapping[str, Any]], kinds: Mapping
             else d["lora_dropout"]
         state.set("lora_dropout", 0.0 if dpo else dropout)      # TRL's DPOConfig.disable_dropout=True
         state.set("lora_dtype", "fp32")
-        for key in ("lora_alpha", "lora_mlp_kernel", "lora_qkv_kernel", "lora_o_kernel", "peft_use_rslora"):
-            if t(key) is True and key.endswith("kernel"):
+        kernels = ("lora_mlp_kernel", "lora_qkv_kernel", "lora_o_kernel", "lora_embedding_kernel")
+        # Axolotl 0.21 turns its fused LoRA kernels on when the file sets none of them (validation.py
+        # lora_kernels_auto_enable: a LoRA/QLoRA SFT, no 8-bit LoRA, no remote code, no nvfp4_merge_aware)
+        auto = all(cfg.get(k) is None for k in kernels) and not cfg.get("rl") and not cfg.get("nvfp4_merge_aware") \
+            and not (adapter == "lora" and q8) and not cfg.get("trust_remote_code")
+        for key in ("lora_alpha", "peft_use_rslora", *kernels):
+            if (t(key) is True or (auto and key != "lora_embedding_kernel")) and key.endswith("kernel"):
                 state.unread_key(name, key, True, "not_modelled")
         if state.typed(name, "peft_use_dora", t("peft_use_dora"), bool):
             state.error("not_modelled", name, "peft_use_dora")
@@ -280,6 +329,11 @@ def read(state: ReadState, cfgs: Mapping[str, Mapping[str, Any]], kinds: Mapping
         t(key)
     if t("unfrozen_parameters"):        # trains only the parameters it names: fewer gradients and optimizer states
         state.unread_key(name, "unfrozen_parameters", None, "not_modelled")
+    for key in ("reward_model", "process_reward_model"):       # a reward trainer: a score head on paired inputs
+        if t(key) is True:
+            state.error("not_modelled", name, key)
+    state.note_unmodelled(name, cfg, NOT_MODELLED)
+    state.note_unmodelled(name, cfg, REMOVED, code="deprecated")
     # --- several GPUs: the count is the launcher's; FSDP lives in this file, ZeRO in the JSON ------------------------
     state.set("num_gpus", 1)
     state.set("sharding", "none")
@@ -297,7 +351,13 @@ def read(state: ReadState, cfgs: Mapping[str, Mapping[str, Any]], kinds: Mapping
             state.unread_key(name, "fsdp_version", version, "deprecated")
         state.set("deepspeed", False)
         state.set("fsdp_version", 2)
-        reshard = fsdp_key(fsdp_cfg, "reshard_after_forward", "shard_grad_op" not in legacy)
+        # fsdp_config.sharding_strategy is FSDP1's, which Axolotl 0.21 refuses ("an FSDP1-only option"): read as
+        # the FSDP2 resharding it stands for when reshard_after_forward is left out, with a note
+        strategy = fsdp_key(fsdp_cfg, "sharding_strategy")
+        if strategy is not None:
+            state.unread_key(name, "fsdp_config.sharding_strategy", strategy, "deprecated")
+        reshard = fsdp_key(fsdp_cfg, "reshard_after_forward",
+                           "shard_grad_op" not in legacy and strategy not in ("SHARD_GRAD_OP", 2))
         state.set("sharding", "zero3" if reshard in (True, "true", "FULL_SHARD") else "zero2")
         off = state.typed(name, "fsdp_config.offload_params", fsdp_key(fsdp_cfg, "offload_params"), bool) is True \
             or "offload" in legacy

@@ -186,6 +186,28 @@ def dataset_info(dpo: bool) -> str:
 # =====================================================================================================================
 
 
+#: LLaMA-Factory keys that move memory in a way the estimate does not follow: set in a file, each is noted as not
+#: modelled (``ReadState.note_unmodelled``), never listed as "no bearing on memory".
+NOT_MODELLED: dict[str, str] = {
+    "tensor_model_parallel_size": "Megatron tensor parallelism (USE_MCA)",
+    "pipeline_model_parallel_size": "Megatron pipeline parallelism (USE_MCA)",
+    "expert_model_parallel_size": "Megatron expert parallelism (USE_MCA)",
+    "sequence_parallel": "Megatron sequence parallelism (USE_MCA)",
+    "use_distributed_optimizer": "Megatron's distributed optimizer: optimizer states sharded (USE_MCA)",
+    "recompute_granularity": "Megatron's activation recomputation (USE_MCA)",
+    "sequence_parallel_size": "sequence parallelism: the sequence split across GPUs",
+    "use_kt": "KTransformers: experts run on the CPU",
+    "fp8": "FP8 training",
+    "mixture_of_depths": "mixture-of-depths layers",
+    "use_v1_kernels": "LLaMA-Factory's fused kernels",
+    "image_max_pixels": "image inputs: vision tokens beside the text",
+    "video_max_pixels": "video inputs: vision tokens beside the text",
+    "use_llama_pro": "LLaMA Pro: expanded blocks trained alone",
+    "additional_target": "whole modules trained beside the adapters",
+    "shift_attn": "shifted sparse attention",
+}
+
+
 def read(state: ReadState, cfgs: Mapping[str, Mapping[str, Any]], kinds: Mapping[str, str]) -> None:
     found = state.main_file(cfgs, kinds)
     if found is None:
@@ -247,7 +269,9 @@ def read(state: ReadState, cfgs: Mapping[str, Mapping[str, Any]], kinds: Mapping
             state.error("not_modelled", name, "quantization_method")
         t("quantization_type")
     state.set("seq_len", state.typed(name, "cutoff_len", t("cutoff_len"), int) if "cutoff_len" in cfg else d["seq_len"])
-    state.set("packing", (state.typed(name, "packing", t("packing"), bool) or False) and not dpo)
+    # LLaMA-Factory packs pre-training by default (hparams/parser.py: packing left out is ``stage == "pt"``)
+    packing = state.typed(name, "packing", t("packing"), bool) if cfg.get("packing") is not None else stage == "pt"
+    state.set("packing", (packing or False) and not dpo)
     state.set("micro_batch_size", state.typed(name, "per_device_train_batch_size", t("per_device_train_batch_size"),
                                               int) if "per_device_train_batch_size" in cfg else d["micro_batch_size"])
     state.set("grad_accum_steps", state.typed(name, "gradient_accumulation_steps", t("gradient_accumulation_steps"),
@@ -270,6 +294,7 @@ def read(state: ReadState, cfgs: Mapping[str, Mapping[str, Any]], kinds: Mapping
     state.set("gradient_checkpointing", not off)
     state.set("fused_linear_cross_entropy", t("enable_liger_kernel") is True)
     state.set("torch_compile", t("torch_compile") is True)
+    state.note_unmodelled(name, cfg, NOT_MODELLED)
     for key in ("do_train", "dataset", "template", "output_dir", "overwrite_output_dir", "learning_rate", "pref_beta",
                 "pref_loss", "report_to", "trust_remote_code", "dataset_dir", "upcast_layernorm"):
         t(key)

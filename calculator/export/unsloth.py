@@ -12,6 +12,7 @@ The script is read back with ``ast`` (keyword arguments of those calls), so the 
 from __future__ import annotations
 
 import ast
+import warnings
 from typing import Any, Mapping
 
 from .. import frameworks
@@ -339,9 +340,32 @@ class _Reading:
         return value if isinstance(value, (bool, int, float, str)) else None
 
 
+#: Keywords of the script's calls (``from_pretrained``, ``get_peft_model``, the config, the trainer) and keys of the
+#: Studio YAML that move memory in a way the estimate does not follow: set (truthy), each is noted as not modelled.
+NOT_MODELLED: dict[str, str] = {
+    "load_in_fp8": "FP8 weights",
+    "fast_inference": "vLLM beside the model: it reserves gpu_memory_utilization of the card",
+    "qat_scheme": "quantization-aware training",
+    "unsloth_tiled_mlp": "tiled MLP: fewer saved activations",
+    "padding_free": "padding-free batches: no padded tokens",
+    "device_map": "the model placed across devices by the file's map",
+    "ref_model": "a separate reference model",
+    "loftq_config": "LoftQ initialisation",
+    "use_loftq": "LoftQ initialisation",
+    "gradient_checkpointing": "the trainer's own checkpointing beside Unsloth's",
+    "offload_embedding": "the input embedding kept in CPU RAM",
+    "finetune_vision_layers": "adapters on the vision tower's layers too",
+}
+#: FastModel.get_peft_model's switches that, turned off, leave layers without adapters (fewer than the targets read).
+NARROWING = ("finetune_language_layers", "finetune_attention_modules", "finetune_mlp_modules")
+
+
 def read_script(state: ReadState, name: str, text: str) -> None:
     try:
-        tree = ast.parse(text)
+        with warnings.catch_warnings():     # a pasted script's invalid escapes ("\(") are the script's, not ours
+            warnings.simplefilter("ignore", SyntaxWarning)
+            warnings.simplefilter("ignore", DeprecationWarning)
+            tree = ast.parse(text)
         script = _Script(tree)
     except SyntaxError as exc:
         state.error("invalid_python", name, f"line {exc.lineno}")
@@ -379,6 +403,8 @@ def read_script(state: ReadState, name: str, text: str) -> None:
         state.error("missing_field", name, "get_peft_model")
     if r.get(r.load, "load_in_8bit") is True:
         state.error("not_modelled", name, "load_in_8bit")
+    if r.get(r.load, "load_in_16bit") is True and q4:     # Unsloth: "can only select one" of 4/8/16-bit and fp8
+        state.error("contradiction", name, "load_in_16bit")
     state.set("method", method)
     state.set("precision", "bf16")
     loaded_len = r.get(r.load, "max_seq_length", d["seq_len"])
@@ -409,7 +435,7 @@ def read_script(state: ReadState, name: str, text: str) -> None:
     if dpo:
         state.set("precompute_ref_log_probs", r.setting("precompute_ref_log_probs", False) is True)
     known = {"from_pretrained": {"model_name", "max_seq_length", "dtype", "load_in_4bit", "full_finetuning",
-                                 "use_gradient_checkpointing", "load_in_8bit"},
+                                 "use_gradient_checkpointing", "load_in_8bit", "load_in_16bit"},
              "get_peft_model": {"model", "r", "target_modules", "lora_alpha", "lora_dropout", "bias",
                                 "use_gradient_checkpointing", "random_state"},
              "config": {"output_dir", "per_device_train_batch_size", "gradient_accumulation_steps", "max_length",
@@ -422,7 +448,10 @@ def read_script(state: ReadState, name: str, text: str) -> None:
                               (config, r.config, known["config"]), (trainer, r.trainer, known["trainer"])):
         for kw in call.keywords if call is not None else ():
             if kw.arg is not None and kw.arg not in keys:
-                state.unread_key(name, f"{label}.{kw.arg}", r.literal(call, kw.value))
+                value = r.literal(call, kw.value)
+                moves = (kw.arg in NOT_MODELLED and value not in (None, False, 0, "", [], {})) or \
+                    (kw.arg in NARROWING and value is False)
+                state.unread_key(name, f"{label}.{kw.arg}", value, "not_modelled" if moves else "not_read")
     _fixed(state)
 
 
@@ -453,6 +482,11 @@ def read_cli(state: ReadState, name: str, cfg: Mapping[str, Any]) -> None:
     if not full:
         state.set("lora_rank", state.typed(name, "lora.lora_r", lora.get("lora_r", 64), int))
         names = targets_from(str(lora.get("target_modules", ",".join(ALL_LINEAR))).split(","))
+        if lora.get("vision_all_linear") is True:
+            # unsloth_cli/config.py model_kwargs: a vision model's LoRA is "all-linear" (its vision tower's linear
+            # layers too, which the estimate does not count: noted); a text model's is target_modules
+            names = names if str(lora.get("target_modules", "")).strip() else ALL_LINEAR
+            state.unread_key(name, "lora.vision_all_linear", True, "not_modelled")
         if names is None:
             state.error("unknown_value", name, "lora.target_modules")
         state.set("lora_targets", names)
@@ -463,9 +497,11 @@ def read_cli(state: ReadState, name: str, cfg: Mapping[str, Any]) -> None:
         for key, value in keys.items():
             if key not in ("training_type", "max_seq_length", "load_in_4bit", "batch_size",
                            "gradient_accumulation_steps", "num_epochs", "packing", "gradient_checkpointing",
-                           "lora_r", "target_modules", "lora_dropout", "use_dora"):
+                           "lora_r", "target_modules", "lora_dropout", "use_dora") \
+                    and not (section == "lora" and key == "vision_all_linear" and value is True):
+                moves = key in NOT_MODELLED and value not in (None, False, 0, "", [], {})
                 state.unread_key(name, f"{section}.{key}", value if isinstance(value, (bool, int, float, str))
-                                 else None)
+                                 else None, "not_modelled" if moves else "not_read")
     _fixed(state)
 
 

@@ -24,33 +24,17 @@ import _checklib as lib  # noqa: E402
 import torch  # noqa: E402
 import yaml  # noqa: E402  (Axolotl reads its config with PyYAML: the check does too)
 
-try:   # DeepSpeed says once which accelerator it found: say it before any config is checked
-    from deepspeed.accelerator import get_accelerator
-    get_accelerator()
-    import importlib
-    import deepspeed.comm as ds_comm
-    # On this CPU deepspeed.comm's torch backend compiles a shared-memory all-reduce op when a group starts (60 s,
-    # and it never finished on CI: frameworks/llamafactory/check.py). The launch path runs no collective: no op.
-    importlib.import_module("deepspeed.comm.torch").build_shm_op = lambda: None
-except ImportError:  # pragma: no cover
-    pass
+lib.deepspeed_without_shm_op()
+import deepspeed.comm as ds_comm  # noqa: E402  (the launch path's process group: launch_path)
 
 
 def _cli_config():
-    """``axolotl/cli/config.py`` (``load_cfg``), the module ``axolotl train`` reads its config with. The package's
-    ``__init__`` only sets three environment defaults (set here alike) and colours the log through ``colorama``, a
-    CLI-only dependency the pinned venv leaves out: the package is registered bare and the module run from its file.
-    Two more runtime packages the venv leaves out are imported by modules ``load_cfg`` imports but never called on
-    its path: ``posthog`` (telemetry, which ``AXOLOTL_DO_NOT_TRACK`` turns off before it is touched) and ``numba``
-    (``@numba.njit`` on the packing sampler's bin functions, which run at training time): each is an empty module
-    here (``njit`` leaves the function as it is) unless the venv has the real one."""
+    """``axolotl/cli/config.py`` (``load_cfg``), the module ``axolotl train`` reads its config with, run from its file
+    with ``axolotl.cli`` registered bare: the package's ``__init__`` only sets three environment defaults (set here
+    alike) and colours the log (``colorama``). The venv holds the runtime packages ``load_cfg``'s imports need
+    (``posthog``: telemetry, which ``AXOLOTL_DO_NOT_TRACK`` turns off before it is touched; ``numba``)."""
     import importlib.util
     import types
-    for name in ("posthog", "numba"):
-        if importlib.util.find_spec(name) is None:
-            stub = types.ModuleType(name)
-            stub.njit = lambda *a, **k: a[0] if a and callable(a[0]) else (lambda fn: fn)
-            sys.modules[name] = stub
     for key, value in (("TOKENIZERS_PARALLELISM", "false"), ("HF_XET_HIGH_PERFORMANCE", "1"),
                        ("TRL_EXPERIMENTAL_SILENCE", "1"), ("AXOLOTL_DO_NOT_TRACK", "1")):  # no telemetry sent
         os.environ.setdefault(key, value)
@@ -204,6 +188,33 @@ def _one(cfg_entry: dict) -> dict:
     return {"ok": not errors, "errors": errors, "view": view, "new_warnings": [w for w in warns if w not in base]}
 
 
+#: The card ``parse`` validates with: a bf16 card (``bf16: auto`` resolves to true), no FP8.
+PARSE_CAPS = {"bf16": True, "fp8": False, "tf32": True, "n_gpu": 8, "n_node": 1, "compute_capability": "sm_90"}
+
+
+def parse(request: dict) -> dict:
+    """mode ``parse``: ``{"configs": [{"id", "main", "files": {path: text}}]}`` -> per config, the values Axolotl's
+    ``validate_config`` gives the main file (``VIEW``), each file written at its path (a ``deepspeed:`` path as the
+    example names it), on ``PARSE_CAPS``."""
+    def one(entry: dict) -> dict:
+        with tempfile.TemporaryDirectory() as tmp:
+            for name, text in entry["files"].items():
+                Path(tmp, name).parent.mkdir(parents=True, exist_ok=True)
+                Path(tmp, name).write_text(text)
+            cwd = os.getcwd()
+            os.chdir(tmp)
+            try:
+                out, errors, _ = _validate(yaml.safe_load(entry["files"][entry["main"]]), PARSE_CAPS)
+            finally:
+                os.chdir(cwd)
+        view = {}
+        for key in (*VIEW, "float16", "bfloat16") if out is not None else ():   # the model's dtype switches too
+            v = out.get(key)
+            view[key] = lib.jsonable(dict(v) if hasattr(v, "items") else v)
+        return {"ok": not errors, "errors": errors, "view": view}
+    return {"results": lib.each(request["configs"], one)}
+
+
 def check(request: dict) -> dict:
     import importlib.util
     # the module the Run and Measure lines start (its file: importing it needs the CLI's runtime packages)
@@ -242,4 +253,4 @@ def snapshot(request: dict) -> dict:
 
 
 if __name__ == "__main__":
-    lib.main({"check": check, "snapshot": snapshot})
+    lib.main({"check": check, "snapshot": snapshot, "parse": parse})

@@ -51,17 +51,7 @@ for _name in ("is_torch_bf16_gpu_available",):
     if hasattr(lf_parser, _name):
         setattr(lf_parser, _name, lambda *a, **k: True)
 
-try:   # DeepSpeed says once which accelerator it found: say it before any config is checked
-    from deepspeed.accelerator import get_accelerator
-    get_accelerator()
-    # The first DeepSpeed config starts deepspeed.comm on this CPU, whose torch backend compiles (g++ through ninja,
-    # into ~/.cache/torch_extensions: 60 s here) and then initializes a shared-memory all-reduce op; on CI that step
-    # never finished and the checker waited out its 1,200 s limit. Checking a config runs no collective: no op.
-    # (import_module, not `import deepspeed.comm.torch as`: that name is torch itself, star-imported by the package)
-    import importlib
-    importlib.import_module("deepspeed.comm.torch").build_shm_op = lambda: None
-except ImportError:  # pragma: no cover
-    pass
+lib.deepspeed_without_shm_op()
 
 MINIMAL = {"model_name_or_path": "m", "stage": "sft", "do_train": True, "finetuning_type": "lora", "dataset": "d",
            "template": "default", "output_dir": "o", "report_to": "none"}
@@ -142,7 +132,8 @@ def _baseline(stage: str, finetuning_type: str, quantization_bit, out: str) -> l
 
 def _one(files: dict) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
-        for name, text in files.items():
+        for name, text in files.items():       # a name may be a path (a DeepSpeed JSON where the YAML names it)
+            Path(tmp, name).parent.mkdir(parents=True, exist_ok=True)
             Path(tmp, name).write_text(text)
         cwd = os.getcwd()
         os.chdir(tmp)

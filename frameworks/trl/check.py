@@ -29,11 +29,7 @@ _ta.is_torch_bf16_gpu_available = lambda *a, **k: True
 from trl import (DatasetMixtureConfig, DPOConfig, ModelConfig, ScriptArguments, SFTConfig, TrlParser,  # noqa: E402
                  get_peft_config, get_quantization_config)
 
-try:   # DeepSpeed says once which accelerator it found: say it here, before any config is checked
-    from deepspeed.accelerator import get_accelerator
-    get_accelerator()
-except ImportError:  # pragma: no cover
-    pass
+lib.deepspeed_without_shm_op()
 
 MINIMAL = "model_name_or_path: m\ndataset_name: d\noutput_dir: o\nreport_to: none\n"
 

@@ -1,0 +1,822 @@
+#!/usr/bin/env python
+# coding: utf-8
+
+# To run this, press "*Runtime*" and press "*Run all*" on a **free** Tesla T4 Google Colab instance!
+# <div class="align-center">
+# <a href="https://unsloth.ai/"><img src="https://github.com/unslothai/unsloth/raw/main/images/unsloth%20new%20logo.png" width="115"></a>
+# <a href="https://discord.gg/unsloth"><img src="https://github.com/unslothai/unsloth/raw/main/images/Discord button.png" width="145"></a>
+# <a href="https://unsloth.ai/docs/"><img src="https://github.com/unslothai/unsloth/blob/main/images/documentation%20green%20button.png?raw=true" width="125"></a> Join Discord if you need help + ⭐ <i>Star us on <a href="https://github.com/unslothai/unsloth">Github</a> </i> ⭐
+# </div>
+# 
+# To install Unsloth on your local device, follow [our guide](https://unsloth.ai/docs/get-started/install). This notebook is licensed [LGPL-3.0](https://github.com/unslothai/notebooks?tab=LGPL-3.0-1-ov-file#readme).
+# 
+# You will learn how to do [data prep](#Data), how to [train](#Train), how to [run the model](#Inference), & how to save it
+
+# ### News
+
+# Introducing **[Unsloth Desktop](https://unsloth.ai/docs/desktop)**, the first desktop app to run and train models. Free and open-source for macOS, Windows and Linux. [GitHub](https://github.com/unslothai/unsloth) • [Download](https://unsloth.ai/download)
+# 
+# <p>
+# <a href="https://unsloth.ai/docs/desktop"><img src="https://raw.githubusercontent.com/unslothai/notebooks/refs/heads/main/assets/unsloth-qwen3-8.png" width="350" alt="Introducing Unsloth Desktop"></a>
+# </p>
+# 
+# Train MoEs - DeepSeek, GLM, Qwen and gpt-oss 12x faster with 35% less VRAM. [Blog](https://unsloth.ai/docs/new/faster-moe)
+# 
+# Ultra Long-Context Reinforcement Learning is here with 7x more context windows! [Blog](https://unsloth.ai/docs/new/grpo-long-context)
+# 
+# New in Reinforcement Learning: [FP8 RL](https://unsloth.ai/docs/new/fp8-reinforcement-learning) • [Vision RL](https://unsloth.ai/docs/new/vision-reinforcement-learning-vlm-rl) • [Standby](https://unsloth.ai/docs/basics/memory-efficient-rl) • [gpt-oss RL](https://unsloth.ai/docs/new/gpt-oss-reinforcement-learning)
+# 
+# Visit our docs for all our [model uploads](https://unsloth.ai/docs/get-started/unsloth-model-catalog) and [notebooks](https://unsloth.ai/docs/get-started/unsloth-notebooks).
+
+# # ### Installation
+# 
+# # In[ ]:
+# 
+# 
+# get_ipython().run_cell_magic('capture', '', 'import os\nos.environ["UNSLOTH_VLLM_STANDBY"] = "1" # [NEW] Extra 30% context lengths!\nif "COLAB_" not in "".join(os.environ.keys()):\n    # If you\'re not in Colab, just use pip install or uv pip install\n    !pip install unsloth vllm\nelse:\n    pass # For Colab / Kaggle, we need extra instructions hidden below \\/\n')
+# 
+# 
+# # In[ ]:
+# 
+# 
+# #@title Colab Extra Install { display-mode: "form" }
+# get_ipython().run_line_magic('%capture', '')
+# import os
+# get_ipython().system('pip install --upgrade -qqq uv')
+# if "COLAB_" not in "".join(os.environ.keys()):
+#     # If you're not in Colab, just use pip install!
+#     get_ipython().system('pip install unsloth vllm')
+# else:
+#     try: import numpy, PIL; _numpy = f'numpy=={numpy.__version__}'; _pil = f'pillow=={PIL.__version__}'
+#     except: _numpy = "numpy"; _pil = "pillow"
+#     try: import subprocess; is_t4 = "Tesla T4" in str(subprocess.check_output(["nvidia-smi"]))
+#     except: is_t4 = False
+#     _vllm, _triton = ('vllm==0.11.2', 'triton') if is_t4 else ('vllm==0.15.1', 'triton')
+#     get_ipython().system('uv pip install -qqq --upgrade {_vllm} {_numpy} {_pil} torchvision bitsandbytes xformers unsloth')
+#     get_ipython().system('uv pip install -qqq {_triton}')
+#     try:
+#         import importlib.metadata as _md; _torch_v = tuple(int(_p) for _p in _md.version("torch").split("+")[0].split(".")[:2])
+#     except Exception:
+#         _torch_v = ()
+#     # torchao 0.18.0 imports torch.nn.functional.ScalingType, added in torch 2.10; peft >= 0.19 needs the 0.16.0 floor.
+#     _torchao = "torchao>=0.16.0" if _torch_v >= (2, 10) else "torchao>=0.16.0,<0.18.0"
+#     get_ipython().system('uv pip install -qqq --no-deps --upgrade "{_torchao}"')
+# get_ipython().system('uv pip install transformers==4.56.2')
+# get_ipython().system('uv pip install --no-deps trl==0.22.2')
+# 
+# 
+# # ### Unsloth
+
+# Goal: To convert `Qwen3-4B-Base` into a reasoning model via GRPO by using OpenR1's Math dataset.
+# 
+# We first pre fine-tune the model to make GRPO skip trying to match formatting - this speeds GRPO up.
+
+# In[3]:
+
+
+from unsloth import FastLanguageModel
+import torch
+max_seq_length = 2048 # Can increase for longer reasoning traces
+lora_rank = 32 # Larger rank = smarter, but slower
+
+model, tokenizer = FastLanguageModel.from_pretrained(
+    model_name = "unsloth/Qwen3-4B-Base",
+    max_seq_length = max_seq_length,
+    load_in_4bit = False, # False for LoRA 16bit
+    fast_inference = True, # Enable vllm fast inference
+    max_lora_rank = lora_rank,
+    gpu_memory_utilization = 0.9, # Reduce if out of memory
+)
+
+model = FastLanguageModel.get_peft_model(
+    model,
+    r = lora_rank, # Choose any number > 0 ! Suggested 8, 16, 32, 64, 128
+    target_modules = [
+        "q_proj", "k_proj", "v_proj", "o_proj",
+        "gate_proj", "up_proj", "down_proj",
+    ],
+    lora_alpha = lora_rank*2, # *2 speeds up training
+    use_gradient_checkpointing = "unsloth", # Reduces memory usage
+    random_state = 3407,
+)
+
+
+# ### GRPO chat template
+# Since we're using a base model, we should set a chat template. You can make your own chat template as well!
+# 1. DeepSeek uses `<think>` and `</think>`, but this is **not** necessary - you can customize it however you like!
+# 2. A `system_prompt` is recommended to at least guide the model's responses.
+
+# In[4]:
+
+
+reasoning_start = "<start_working_out>" # Acts as think-open tag
+reasoning_end   = "<end_working_out>"   # Acts as think-close tag
+solution_start  = "<SOLUTION>"
+solution_end    = "</SOLUTION>"
+
+system_prompt = \
+f"""You are given a problem.
+Think about the problem and provide your working out.
+Place it between {reasoning_start} and {reasoning_end}.
+Then, provide your solution between {solution_start}{solution_end}"""
+system_prompt
+
+
+# We create a simple chat template below. Notice `add_generation_prompt` includes prepending `<start_working_out>` to guide the model to start its reasoning process.
+
+# In[5]:
+
+
+chat_template = \
+    "{% if messages[0]['role'] == 'system' %}"\
+        "{{ messages[0]['content'] + eos_token }}"\
+        "{% set loop_messages = messages[1:] %}"\
+    "{% else %}"\
+        "{{ '{system_prompt}' + eos_token }}"\
+        "{% set loop_messages = messages %}"\
+    "{% endif %}"\
+    "{% for message in loop_messages %}"\
+        "{% if message['role'] == 'user' %}"\
+            "{{ message['content'] }}"\
+        "{% elif message['role'] == 'assistant' %}"\
+            "{{ message['content'] + eos_token }}"\
+        "{% endif %}"\
+    "{% endfor %}"\
+    "{% if add_generation_prompt %}{{ '{reasoning_start}' }}"\
+    "{% endif %}"
+
+# Replace with our specific template:
+chat_template = chat_template\
+    .replace("'{system_prompt}'",   f"'{system_prompt}'")\
+    .replace("'{reasoning_start}'", f"'{reasoning_start}'")
+tokenizer.chat_template = chat_template
+
+
+# Let's see how our chat template behaves on an example:
+
+# In[6]:
+
+
+tokenizer.apply_chat_template([
+    {"role" : "user", "content" : "What is 1+1?"},
+    {"role" : "assistant", "content" : f"{reasoning_start}I think it's 2.{reasoning_end}{solution_start}2{solution_end}"},
+    {"role" : "user", "content" : "What is 2+2?"},
+], tokenize = False, add_generation_prompt = True)
+
+
+# ### Pre fine-tuning for formatting
+# We now use a subset of NVIDIA's [Open Math Reasoning dataset](https://huggingface.co/datasets/nvidia/OpenMathReasoning) which was filtered to only include high quality DeepSeek R1 traces.
+# 
+# We'll only filter ~59 or so examples to first "prime" / pre fine-tune the model to understand our custom GRPO formatting.
+
+# In[7]:
+
+
+from datasets import load_dataset
+import pandas as pd
+import numpy as np
+
+dataset = load_dataset("unsloth/OpenMathReasoning-mini", split = "cot")
+dataset = dataset.to_pandas()[
+    ["expected_answer", "problem", "generated_solution"]
+]
+
+# Try converting to number - if not, replace with NaN
+is_number = pd.to_numeric(pd.Series(dataset["expected_answer"]), errors = "coerce").notnull()
+# Select only numbers
+dataset = dataset.iloc[np.where(is_number)[0]]
+
+dataset
+
+
+# We have to format the dataset to follow our GRPO style formatting:
+
+# In[8]:
+
+
+def format_dataset(x):
+    expected_answer = x["expected_answer"]
+    problem = x["problem"]
+
+    # Remove generated think tags
+    thoughts = x["generated_solution"]
+    thoughts = thoughts.replace("<think>", "").replace("</think>", "")
+
+    # Strip newlines on left and right
+    thoughts = thoughts.strip()
+    # Add our custom formatting
+    final_prompt = \
+        reasoning_start + thoughts + reasoning_end + \
+        solution_start + expected_answer + solution_end
+    return [
+        {"role" : "system",    "content" : system_prompt},
+        {"role" : "user",      "content" : problem},
+        {"role" : "assistant", "content" : final_prompt},
+    ]
+
+dataset["Messages"] = dataset.apply(format_dataset, axis = 1)
+
+
+# Check to see if it worked:
+
+# In[9]:
+
+
+tokenizer.apply_chat_template(dataset["Messages"][0], tokenize = False)
+
+
+# Let's truncate the pre fine-tuning dataset to `max_seq_length/2` since we don't want too long reasoning traces.
+# 
+# Note this might take 2 minutes!
+
+# In[10]:
+
+
+dataset["N"] = dataset["Messages"].apply(lambda x: len(tokenizer.apply_chat_template(x)))
+
+dataset = dataset.loc[dataset["N"] <= max_seq_length/2].copy()
+dataset.shape
+
+
+# We then tokenize the messages and convert it to a Hugging Face compatible dataset format:
+
+# In[11]:
+
+
+from datasets import Dataset
+
+dataset["text"] = tokenizer.apply_chat_template(dataset["Messages"].values.tolist(), tokenize = False)
+dataset = Dataset.from_pandas(dataset)
+dataset
+
+
+# Let's now pre fine-tune the model so it follows our custom GRPO formatting!
+
+# In[12]:
+
+
+from trl import SFTTrainer, SFTConfig
+trainer = SFTTrainer(
+    model = model,
+    tokenizer = tokenizer,
+    train_dataset = dataset,
+    args = SFTConfig(
+        dataset_text_field = "text",
+        per_device_train_batch_size = 1,
+        gradient_accumulation_steps = 1, # Use GA to mimic batch size!
+        warmup_steps = 5,
+        num_train_epochs = 2, # Set this for 1 full training run.
+        learning_rate = 2e-4, # Reduce to 2e-5 for long training runs
+        logging_steps = 5,
+        optim = "adamw_8bit",
+        weight_decay = 0.001,
+        lr_scheduler_type = "linear",
+        seed = 3407,
+        report_to = "none", # Use TrackIO/WandB etc
+    ),
+)
+
+
+# In[13]:
+
+
+trainer.train()
+
+
+# Let's check if the model has learnt to follow the custom format:
+
+# In[14]:
+
+
+text = tokenizer.apply_chat_template(
+    dataset[0]["Messages"][:2],
+    tokenize = False,
+    add_generation_prompt = True, # Must add for generation
+)
+
+from transformers import TextStreamer
+_ = model.generate(
+    **tokenizer(text, return_tensors = "pt").to("cuda"),
+    temperature = 0,
+    max_new_tokens = 1024,
+    streamer = TextStreamer(tokenizer, skip_prompt = False),
+)
+
+
+# Yes it did follow the formatting! Great! Let's remove some items before the GRPO step
+
+# In[15]:
+
+
+del dataset
+torch.cuda.empty_cache()
+import gc
+gc.collect()
+
+
+# ### Data Prep
+# <a name="Data"></a>
+# 
+# We're using Hugging Face's [Open R1 Math dataset](https://huggingface.co/datasets/open-r1/DAPO-Math-17k-Processed). You can also utilize OpenAI's famous [GSM8K dataset](https://huggingface.co/datasets/openai/gsm8k)
+
+# In[16]:
+
+
+from datasets import load_dataset
+dataset = load_dataset("open-r1/DAPO-Math-17k-Processed", "en", split = "train")
+dataset
+
+
+# Let's look at the first row:
+
+# In[17]:
+
+
+dataset[0]["prompt"]
+
+
+# In[18]:
+
+
+dataset[0]["solution"]
+
+
+# In GSM8K, we notice all answers like about have a ####, so we extract it. But for the Open R1 dataset, we can skip the below.
+
+# In[19]:
+
+
+def extract_hash_answer(text):
+    # if "####" not in text: return None
+    # return text.split("####")[1].strip()
+    return text
+extract_hash_answer(dataset[0]["solution"])
+
+
+# Let's map the dataset! and see the first row:
+
+# In[20]:
+
+
+dataset = dataset.map(lambda x: {
+    "prompt" : [
+        {"role": "system", "content": system_prompt},
+        {"role": "user",   "content": x["prompt"]},
+    ],
+    "answer": extract_hash_answer(x["solution"]),
+})
+dataset[0]
+
+
+# We create a regex format to match the reasoning sections and answers:
+
+# In[21]:
+
+
+import re
+
+# Add optional EOS token matching
+solution_end_regex = r"</SOLUTION>[\s]{0,}" + \
+    "(?:" + re.escape(tokenizer.eos_token) + ")?"
+
+match_format = re.compile(
+    rf"{reasoning_end}.*?"\
+    rf"{solution_start}(.+?){solution_end_regex}"\
+    rf"[\s]{{0,}}$",
+    flags = re.MULTILINE | re.DOTALL
+)
+match_format
+
+
+# We verify it works:
+
+# In[22]:
+
+
+match_format.findall(
+    "Let me think!<end_working_out>"\
+    f"<SOLUTION>\n2\n</SOLUTION>",
+)
+
+
+# In[23]:
+
+
+match_format.findall(
+    "<start_working_out>Let me think!<end_working_out>"\
+    f"<SOLUTION>  2  </SOLUTION>\n\n",
+)
+
+
+# We now want to create a reward function to match the format exactly - we reward it with 3 points if it succeeds:
+
+# In[24]:
+
+
+def match_format_exactly(completions, **kwargs):
+    scores = []
+    for completion in completions:
+        score = 0
+        response = completion[0]["content"]
+        # Match if format is seen exactly!
+        if match_format.search(response) is not None: score += 3.0
+        scores.append(score)
+    return scores
+
+
+# If it fails, we want to reward the model if it at least follows the format partially, by counting each symbol:
+
+# In[25]:
+
+
+def match_format_approximately(completions, **kwargs):
+    scores = []
+    for completion in completions:
+        score = 0
+        response = completion[0]["content"]
+        # Count how many keywords are seen - we penalize if too many!
+        # If we see 1, then plus some points!
+
+        # No need to reward the opening tag since we always prepend it!
+        # score += 0.5 if response.count(reasoning_start) == 1 else -1.0
+        score += 0.5 if response.count(reasoning_end)   == 1 else -1.0
+        score += 0.5 if response.count(solution_start)  == 1 else -1.0
+        score += 0.5 if response.count(solution_end)    == 1 else -1.0
+        scores.append(score)
+    return scores
+
+
+# Finally, we want to extract the generated answer, and reward or penalize it! We also reward it based on how close the answer is to the true one via ratios:
+
+# In[26]:
+
+
+def check_answer(prompts, completions, answer, **kwargs):
+    question = prompts[0][-1]["content"]
+    responses = [completion[0]["content"] for completion in completions]
+
+    extracted_responses = [
+        guess.group(1)
+        if (guess := match_format.search(r)) is not None else None \
+        for r in responses
+    ]
+
+    scores = []
+    for guess, true_answer in zip(extracted_responses, answer):
+        score = 0
+        if guess is None:
+            scores.append(-2.0)
+            continue
+        # Correct answer gets 5 points!
+        if guess == true_answer:
+            score += 5.0
+        # Match if spaces are seen, but less reward
+        elif guess.strip() == true_answer.strip():
+            score += 3.5
+        else:
+            # We also reward it if the answer is close via ratios!
+            # Ie if the answer is within some range, reward it!
+            try:
+                ratio = float(guess) / float(true_answer)
+                if   ratio >= 0.9 and ratio <= 1.1: score += 2.0
+                elif ratio >= 0.8 and ratio <= 1.2: score += 1.5
+                else: score -= 2.5 # Penalize wrong answers
+            except:
+                score -= 4.5 # Penalize
+        scores.append(score)
+    return scores
+
+
+# Also sometimes it might not be 1 number as the answer, but like a sentence for example "The solution is $20" -> we extract 20.
+# 
+# We also remove possible commas for example as in 123,456
+
+# In[27]:
+
+
+match_numbers = re.compile(
+    solution_start + r".*?[\s]{0,}([-]?[\d\.\,]{1,})",
+    flags = re.MULTILINE | re.DOTALL
+)
+print(match_numbers.findall("<SOLUTION>  0.34  </SOLUTION>"))
+print(match_numbers.findall("<SOLUTION>  123,456  </SOLUTION>"))
+print(match_numbers.findall("<SOLUTION>  -0.234  </SOLUTION>"))
+print(match_numbers.findall("<SOLUTION>17</SOLUTION>"))
+
+
+# We now prepare our main function which will print out the generated responses and the true answer, along with another reward function which converts text to float via `float` and sees if it's the same.
+
+# In[28]:
+
+
+global PRINTED_TIMES
+PRINTED_TIMES = 0
+global PRINT_EVERY_STEPS
+PRINT_EVERY_STEPS = 5
+
+def check_numbers(prompts, completions, answer, **kwargs):
+    question = prompts[0][-1]["content"]
+    responses = [completion[0]["content"] for completion in completions]
+
+    extracted_responses = [
+        guess.group(1)
+        if (guess := match_numbers.search(r)) is not None else None \
+        for r in responses
+    ]
+
+    scores = []
+    # Print only every few steps
+    global PRINTED_TIMES
+    global PRINT_EVERY_STEPS
+    if PRINTED_TIMES % PRINT_EVERY_STEPS == 0:
+        print(
+            '*'*20 + f"Question:\n{question}", f"\nAnswer:\n{answer[0]}", f"\nResponse:\n{responses[0]}", f"\nExtracted:\n{extracted_responses[0]}"
+        )
+    PRINTED_TIMES += 1
+
+    for guess, true_answer in zip(extracted_responses, answer):
+        if guess is None:
+            scores.append(-2.5)
+            continue
+        # Convert to numbers
+        try:
+            true_answer = float(true_answer.strip())
+            # Remove commas like in 123,456
+            guess       = float(guess.strip().replace(",", ""))
+            scores.append(3.5 if guess == true_answer else -1.5)
+        except:
+            scores.append(0)
+            continue
+    return scores
+
+
+# Get the top 90% prompt length so we don't accidentally truncate them!
+# 
+# Ie we'll remove the top 10% long prompts.
+
+# In[29]:
+
+
+tokenized = dataset.map(
+    lambda x: {"tokens" : tokenizer.apply_chat_template(x["prompt"], add_generation_prompt = True, tokenize = True)},
+    batched = True,
+)
+print(tokenizer.decode(tokenized[0]["tokens"]))
+tokenized = tokenized.map(lambda x: {"L" : len(x["tokens"])})
+
+import numpy as np
+maximum_length = int(np.quantile(tokenized["L"], 0.9))
+print("Max Length = ", maximum_length)
+
+# Filter only samples smaller than 90% max length
+dataset = dataset.select(np.where(np.array(tokenized["L"]) <= maximum_length)[0])
+del tokenized
+
+
+# <a name="Train"></a>
+# ### Train the model
+# 
+# Now set up GRPO Trainer and all configurations!
+
+# In[30]:
+
+
+max_prompt_length = maximum_length + 1 # + 1 just in case!
+max_completion_length = max_seq_length - max_prompt_length
+
+from vllm import SamplingParams
+vllm_sampling_params = SamplingParams(
+    min_p = 0.1,
+    top_p = 1.0,
+    top_k = -1,
+    seed = 3407,
+    stop = [tokenizer.eos_token],
+    include_stop_str_in_output = True,
+)
+
+from trl import GRPOConfig, GRPOTrainer
+training_args = GRPOConfig(
+    vllm_sampling_params = vllm_sampling_params,
+    temperature = 1.0,
+    learning_rate = 5e-6,
+    weight_decay = 0.001,
+    warmup_ratio = 0.1,
+    lr_scheduler_type = "linear",
+    optim = "adamw_8bit",
+    logging_steps = 1,
+    per_device_train_batch_size = 1,
+    gradient_accumulation_steps = 1, # Increase to 4 for smoother training
+    num_generations = 4, # Decrease if out of memory
+    max_prompt_length = max_prompt_length,
+    max_completion_length = max_completion_length,
+    # num_train_epochs = 1, # Set to 1 for a full training run
+    max_steps = 100,
+    save_steps = 100,
+    report_to = "none", # Can use Weights & Biases
+    output_dir = "outputs",
+
+    # For optional training + evaluation
+    # fp16_full_eval = True,
+    # per_device_eval_batch_size = 4,
+    # eval_accumulation_steps = 1,
+    # eval_strategy = "steps",
+    # eval_steps = 1,
+)
+
+
+# And let's run the trainer! If you scroll up, you'll see a table of rewards. The goal is to see the `reward` column increase!
+# 
+# You might have to wait 150 to 200 steps for any action. You'll probably get 0 reward for the first 100 steps. Please be patient!
+# 
+# | Step | Training Loss | reward    | reward_std | completion_length | kl       |
+# |------|---------------|-----------|------------|-------------------|----------|
+# | 1    | 0.000000      | 0.125000  | 0.000000   | 200.000000        | 0.000000 |
+# | 2    | 0.000000      | 0.072375  | 0.248112   | 200.000000        | 0.000000 |
+# | 3    | 0.000000      | -0.079000 | 0.163776   | 182.500000        | 0.000005 |
+
+# In[31]:
+
+
+# For optional training + evaluation
+# new_dataset = dataset.train_test_split(test_size = 0.01)
+
+trainer = GRPOTrainer(
+    model = model,
+    processing_class = tokenizer,
+    reward_funcs = [
+        match_format_exactly,
+        match_format_approximately,
+        check_answer,
+        check_numbers,
+    ],
+    args = training_args,
+    train_dataset = dataset,
+
+    # For optional training + evaluation
+    # train_dataset = new_dataset["train"],
+    # eval_dataset = new_dataset["test"],
+)
+trainer.train()
+
+
+# <a name="Inference"></a>
+# ### Inference
+# Now let's try the model we just trained! First, let's first try the model without any GRPO trained:
+
+# In[32]:
+
+
+text = "What is the sqrt of 101?"
+
+from vllm import SamplingParams
+sampling_params = SamplingParams(
+    temperature = 1.0,
+    top_k = 50,
+    max_tokens = 1024,
+)
+output = model.fast_generate(
+    [text],
+    sampling_params = sampling_params,
+    lora_request = None,
+)[0].outputs[0].text
+
+output
+
+
+# And now with the LoRA we just trained with GRPO - we first save the LoRA first!
+
+# In[33]:
+
+
+model.save_lora("grpo_saved_lora")
+
+
+# Verify LoRA is actually trained!
+
+# In[34]:
+
+
+from safetensors import safe_open
+
+tensors = {}
+with safe_open("grpo_saved_lora/adapter_model.safetensors", framework = "pt") as f:
+    # Verify both A and B are non zero
+    for key in f.keys():
+        tensor = f.get_tensor(key)
+        n_zeros = (tensor == 0).sum() / tensor.numel()
+        assert(n_zeros.item() != tensor.numel())
+
+
+# Now we load the LoRA and test:
+
+# In[35]:
+
+
+messages = [
+    {"role": "system", "content": system_prompt},
+    {"role": "user",   "content": "What is the sqrt of 101?"},
+]
+
+text = tokenizer.apply_chat_template(
+    messages,
+    add_generation_prompt = True, # Must add for generation
+    tokenize = False,
+)
+from vllm import SamplingParams
+sampling_params = SamplingParams(
+    temperature = 1.0,
+    top_k = 50,
+    max_tokens = 2048,
+)
+output = model.fast_generate(
+    text,
+    sampling_params = sampling_params,
+    lora_request = model.load_lora("grpo_saved_lora"),
+)[0].outputs[0].text
+
+output
+
+
+# Our reasoning model is much better - it's not always correct, since we only trained it for an hour or so - it'll be better if we extend the sequence length and train for longer!
+
+# <a name="Save"></a>
+# ### Saving to float16 for VLLM
+# 
+# We also support saving to `float16` directly. Select `merged_16bit` for float16 or `merged_4bit` for int4. We also allow `lora` adapters as a fallback. Use `push_to_hub_merged` to upload to your Hugging Face account! You can go to https://huggingface.co/settings/tokens for your personal tokens. See [our docs](https://unsloth.ai/docs/basics/inference-and-deployment) for more deployment options.
+
+# In[36]:
+
+
+# Merge to 16bit
+if False: model.save_pretrained_merged("qwen_finetune_16bit", tokenizer, save_method = "merged_16bit",)
+if False: model.push_to_hub_merged("HF_USERNAME/qwen_finetune_16bit", tokenizer, save_method = "merged_16bit", token = "YOUR_HF_TOKEN")
+
+# Merge to 4bit
+if False: model.save_pretrained_merged("qwen_finetune_4bit", tokenizer, save_method = "merged_4bit",)
+if False: model.push_to_hub_merged("HF_USERNAME/qwen_finetune_4bit", tokenizer, save_method = "merged_4bit", token = "YOUR_HF_TOKEN")
+
+# Just LoRA adapters
+if False:
+    model.save_pretrained("qwen_lora")
+    tokenizer.save_pretrained("qwen_lora")
+if False:
+    model.push_to_hub("HF_USERNAME/qwen_lora", token = "YOUR_HF_TOKEN")
+    tokenizer.push_to_hub("HF_USERNAME/qwen_lora", token = "YOUR_HF_TOKEN")
+
+
+# ### GGUF / llama.cpp Conversion
+# To save to `GGUF` / `llama.cpp`, we support it natively now! We clone `llama.cpp` and we default save it to `q8_0`. We allow all methods like `q4_k_m`. Use `save_pretrained_gguf` for local saving and `push_to_hub_gguf` for uploading to HF.
+# 
+# Some supported quant methods (full list on our [docs page](https://unsloth.ai/docs/basics/inference-and-deployment/saving-to-gguf)):
+# * `q8_0` - Fast conversion. High resource use, but generally acceptable.
+# * `q4_k_m` - Recommended. Uses Q6_K for half of the attention.wv and feed_forward.w2 tensors, else Q4_K.
+# * `q5_k_m` - Recommended. Uses Q6_K for half of the attention.wv and feed_forward.w2 tensors, else Q5_K.
+# 
+# [**NEW**] To finetune and auto export to Ollama, try our [Ollama notebook](https://colab.research.google.com/github/unslothai/notebooks/blob/main/nb/Llama3_(8B)-Ollama.ipynb)
+
+# In[37]:
+
+
+# Save to 8bit Q8_0
+if False: model.save_pretrained_gguf("qwen_finetune", tokenizer,)
+# Remember to go to https://huggingface.co/settings/tokens for a token!
+# And change hf to your username!
+if False: model.push_to_hub_gguf("HF_USERNAME/qwen_finetune", tokenizer, token = "YOUR_HF_TOKEN")
+
+# Save to 16bit GGUF
+if False: model.save_pretrained_gguf("qwen_finetune", tokenizer, quantization_method = "f16")
+if False: model.push_to_hub_gguf("HF_USERNAME/qwen_finetune", tokenizer, quantization_method = "f16", token = "YOUR_HF_TOKEN")
+
+# Save to q4_k_m GGUF
+if False: model.save_pretrained_gguf("qwen_finetune", tokenizer, quantization_method = "q4_k_m")
+if False: model.push_to_hub_gguf("HF_USERNAME/qwen_finetune", tokenizer, quantization_method = "q4_k_m", token = "YOUR_HF_TOKEN")
+
+# Save to multiple GGUF options - much faster if you want multiple!
+if False:
+    model.push_to_hub_gguf(
+        "HF_USERNAME/qwen_finetune", # Change hf to your username!
+        tokenizer,
+        quantization_method = ["q4_k_m", "q8_0", "q5_k_m",],
+        token = "YOUR_HF_TOKEN",
+    )
+
+
+# Now, use the `qwen_finetune.Q8_0.gguf` file or `qwen_finetune.Q4_K_M.gguf` file in llama.cpp.
+# 
+# And we're done! If you have any questions on Unsloth, we have a [Discord](https://discord.gg/unsloth) channel! If you find any bugs or want to keep updated with the latest LLM stuff, or need help, join projects etc, feel free to join our Discord!
+# 
+# Some other resources:
+# 1. Train your own reasoning model - Llama GRPO notebook [Free Colab](https://colab.research.google.com/github/unslothai/notebooks/blob/main/nb/Llama3.1_(8B)-GRPO.ipynb)
+# 2. Saving finetunes to Ollama. [Free notebook](https://colab.research.google.com/github/unslothai/notebooks/blob/main/nb/Llama3_(8B)-Ollama.ipynb)
+# 3. Llama 3.2 Vision finetuning - Radiography use case. [Free Colab](https://colab.research.google.com/github/unslothai/notebooks/blob/main/nb/Llama3.2_(11B)-Vision.ipynb)
+# 4. See notebooks for DPO, ORPO, Continued pretraining, conversational finetuning and more on our [documentation](https://unsloth.ai/docs/get-started/unsloth-notebooks)!
+# 
+# <div class="align-center">
+#   <a href="https://unsloth.ai"><img src="https://github.com/unslothai/unsloth/raw/main/images/unsloth%20new%20logo.png" width="115"></a>
+#   <a href="https://discord.gg/unsloth"><img src="https://github.com/unslothai/unsloth/raw/main/images/Discord.png" width="145"></a>
+#   <a href="https://unsloth.ai/docs/"><img src="https://github.com/unslothai/unsloth/blob/main/images/documentation%20green%20button.png?raw=true" width="125"></a>
+# 
+#   Join Discord if you need help + ⭐️ <i>Star us on <a href="https://github.com/unslothai/unsloth">Github</a> </i> ⭐️
+# </div>
+# 
+#   This notebook and all Unsloth notebooks are licensed [LGPL-3.0](https://github.com/unslothai/notebooks?tab=LGPL-3.0-1-ov-file#readme).
