@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from .models import (LORA_MODULES, Attention, AttentionKernel, Fsdp2Upcast, KbitUpcast, Method, MoeLayout, Optimizer,
-                     Precision, QloraBackend, QuantStorage, Sharding, TrainingSetup)
+from .models import (LORA_MODULES, Attention, AttentionKernel, Fsdp2Upcast, GrpoGenerator, GrpoLoss, KbitUpcast, Method,
+                     MoeLayout, Optimizer, Precision, QloraBackend, QuantStorage, Sharding, TrainingSetup)
 from .values import VALUE_KINDS, ValueKind
 
 __all__ = ["InputSpec", "INPUTS", "BY_NAME", "DEFAULTS", "ENUMS", "LIMITS", "CONTROLS", "GROUPS", "INCLUDE",
@@ -113,6 +113,41 @@ INPUTS: tuple[InputSpec, ...] = (
               doc="preference training (DPO) on top of the method: chosen + rejected sequences, a reference model"),
     InputSpec(name="precompute_ref_log_probs", kind="bool", default=False,
               doc="DPO with the reference log-probabilities computed beforehand: no reference model in memory"),
+    # --- online RL: GRPO (calculator/rl.py; API and CLI only for now) -------------------------------------------
+    InputSpec(name="grpo", kind="bool", default=False,
+              doc="online RL with GRPO (TRL `GRPOTrainer`) instead of supervised training: memory phase by phase "
+                  "(generation, scoring, training) in the answer's `grpo`; `micro_batch_size` is "
+                  "`per_device_train_batch_size` (completions per micro-step) and the trained sequence is "
+                  "`grpo_prompt_len` + `grpo_completion_len` (`seq_len` is not used); not with `dpo`"),
+    InputSpec(name="grpo_prompt_len", kind="int", default=512, low=1, high=4_194_304, unit="tokens",
+              doc="GRPO: tokens of each prompt (TRL 1.16 has no prompt truncation: the data's own length)"),
+    InputSpec(name="grpo_completion_len", kind="int", default=512, low=1, high=4_194_304, unit="tokens",
+              doc="GRPO: `max_completion_length`; every completion is taken to reach it (no early end: the "
+                  "memory's worst case)"),
+    InputSpec(name="grpo_num_generations", kind="int", default=8, low=2, high=65_536, unit="sequences",
+              doc="GRPO: `num_generations`, completions per prompt; the generation batch (`micro_batch_size` x "
+                  "`num_gpus` x steps per generation) must be a multiple of it"),
+    InputSpec(name="grpo_steps_per_generation", kind="int", default=None, low=1, high=1_048_576,
+              unit="micro_batches", nullable=True,
+              doc="GRPO: `steps_per_generation`, micro-steps fed by one generation (its batch is `micro_batch_size` x "
+                  "this rows per GPU); `null`: `grad_accum_steps` (TRL's default)"),
+    InputSpec(name="grpo_beta", kind="float", default=0.0, low=0.0, high=1_000.0,
+              doc="GRPO: the KL coefficient `beta`; above 0 TRL computes reference log-probs: a frozen copy of the "
+                  "model with full fine-tuning, the adapter disabled with LoRA"),
+    InputSpec(name="grpo_num_iterations", kind="int", default=1, low=1, high=1_024,
+              doc="GRPO: `num_iterations` (mu), optimizer steps per rollout; above 1 TRL computes old log-probs"),
+    InputSpec(name="grpo_loss_type", kind="enum", default="dapo", choices=_values(GrpoLoss), enum=GrpoLoss,
+              doc="GRPO: `loss_type` (the same memory for each)"),
+    InputSpec(name="grpo_generator", kind="enum", default="transformers", choices=_values(GrpoGenerator),
+              enum=GrpoGenerator,
+              doc="GRPO: who generates: `transformers` (`use_vllm=False`, TRL's default: `generate` with the trained "
+                  "model), `vllm_colocate` (vLLM in the trainer's process; needs `gpu`), `vllm_server` (a vLLM "
+                  "server on other GPUs)"),
+    InputSpec(name="vllm_gpu_memory_utilization", kind="float", default=0.3, low=0.01, high=1.0,
+              doc="GRPO with `vllm_colocate`: the share of the card's memory vLLM claims when it starts (weights "
+                  "inside, the KV pool is the remainder)"),
+    InputSpec(name="vllm_enable_sleep_mode", kind="bool", default=False,
+              doc="GRPO with `vllm_colocate`: vLLM frees its weights and KV pool outside generation (sleep level 2)"),
     # --- LoRA -------------------------------------------------------------------------------------------------
     InputSpec(name="lora_rank", kind="int", default=16, low=1, high=65_536, control="number", group="lora",
               doc="LoRA rank r"),
