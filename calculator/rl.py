@@ -32,7 +32,7 @@ from typing import Any
 from . import memory
 from .memory import (kbit_upcast_bytes, lora_adapter_bytes, master_copy_bytes, optimizer_state_bytes, weights_bytes)
 from .models import GrpoGenerator, Method, ModelArch, Precision, TrainingSetup, replaced
-from .params import count_params, head_dim
+from .params import base_fp32, count_params, head_dim
 
 __all__ = ["GrpoEstimate", "training_setup", "kv_bytes_per_token", "generation_rows", "steps_per_generation",
            "estimate", "estimate_json", "vllm_pool", "VLLM_PROFILE_TOKENS", "VLLM_SERVE_UTILIZATION"]
@@ -120,22 +120,30 @@ def _rollout_bytes(s: TrainingSetup, old: bool) -> int:
     advantages."""
     r = generation_rows(s)
     logps = (1 if old else 0) + (1 if s.grpo_beta != 0.0 else 0)
-    return r * (s.grpo_prompt_len + s.grpo_completion_len) * 2 * _INT64 + r * s.grpo_completion_len * _FP32 * logps + r * _FP32
+    ids_and_masks = r * (s.grpo_prompt_len + s.grpo_completion_len) * 2 * _INT64
+    return ids_and_masks + r * s.grpo_completion_len * _FP32 * logps + r * _FP32
 
 
 def _hf_generation(s: TrainingSetup) -> dict[str, int]:
     """transformers ``generate`` of the whole generation batch (trl/trainer/grpo_trainer.py 1.16.0
-    ``_generate_single_turn``, ``use_vllm=False``), at its last decode step, where the cache is longest:
+    ``_generate_single_turn``, ``use_vllm=False``) at the larger of its prefill (``_prefill_transient`` beside the
+    prompts' cache) and its last decode step, where the cache is longest:
 
     * the ``DynamicCache`` of R rows at P + C tokens (transformers ``DynamicLayer.update``: ``torch.cat`` per
       layer, so the layer being updated holds its old key next to the new one for a moment);
     * the decoding layer's attention: SDPA with a mask expands the cached key and value to every query head
       (transformers ``repeat_kv``, none when kv heads = heads);
-    * the last position's logits and the sampler's fp32 copies (``logits_to_keep=1``: R x V x (4 + 4) bytes)."""
+    * the last position's logits and the sampler's fp32 copies (``logits_to_keep=1``: R x V x (4 + 4) bytes);
+    * full fine-tuning under ``mixed`` precision: accelerate's autocast wraps the forward, and its cache holds a
+      16-bit copy of every fp32 weight during each decode forward (``memory.autocast_copy_bytes``).
+
+    The cache's dtype is the forward's: 16-bit under autocast or a 16-bit model; fp32 for an fp32 model, and for an
+    fp32 LoRA base, whose ``generate`` PEFT runs through the base model's own forward, outside accelerate's autocast
+    (the oracle's README, "What one GRPO cycle allocates")."""
     m = s.model
     r = generation_rows(s)
     tokens = s.grpo_prompt_len + s.grpo_completion_len
-    cb = 2 if s.precision is not Precision.FP32 else 4
+    cb = 4 if s.precision is Precision.FP32 or base_fp32(s) else 2
     kv = r * tokens * kv_bytes_per_token(m, latent=False, dtype_bytes=cb)
     if m.kv_lora_rank:
         one_key = r * tokens * m.num_attention_heads * (m.qk_nope_head_dim + m.qk_rope_head_dim) * cb
@@ -146,7 +154,24 @@ def _hf_generation(s: TrainingSetup) -> dict[str, int]:
         repeat = 2 * r * tokens * m.num_attention_heads * d * cb if m.num_attention_heads != m.num_key_value_heads \
             else 0
     logits = r * m.vocab_size * (_FP32 + _FP32)
-    return {"kv_cache": int(kv + one_key), "decode_transients": int(repeat + logits)}
+    casts = memory.autocast_copy_bytes(s) if s.method is Method.FULL else 0.0
+    decode = {"kv_cache": int(kv + one_key), "decode_transients": int(repeat + logits + casts)}
+    prefill = {"kv_cache": int(r * s.grpo_prompt_len * kv_bytes_per_token(m, latent=False, dtype_bytes=cb)),
+               "prefill_transients": int(_prefill_transient(s, cb) + casts)}
+    return decode if sum(decode.values()) >= sum(prefill.values()) else prefill
+
+
+def _prefill_transient(s: TrainingSetup, cb: int) -> float:
+    """The prefill forward of the R prompts (no grad, ``T = R x P`` tokens) at its widest point, the MLP: transformers'
+    ``down_proj(act_fn(gate_proj(x)) * up_proj(x))`` holds ``act(gate)``, ``up`` and their product (3 x [T, i]);
+    with a LoRA adapter on ``up_proj`` PEFT's ``LoraLayer.forward`` adds ``lora_B(lora_A(x)) * scaling`` to the base
+    output, so ``act(gate)``, the base output, ``lora_B``'s output and its scaled copy are alive at once (4 x [T, i]);
+    plus the residual stream and the normalised input ([T, h] each)."""
+    m = s.model
+    t = generation_rows(s) * s.grpo_prompt_len
+    width = max(m.intermediate_size, (m.moe_intermediate_size or 0) * m.num_experts_per_tok)
+    lora_mlp = s.method is not Method.FULL and "up_proj" in s.lora_targets
+    return t * width * cb * (4 if lora_mlp else 3) + 2 * t * m.hidden_size * cb
 
 
 def vllm_pool(s: TrainingSetup, card_bytes: int | None) -> dict[str, Any] | None:

@@ -173,7 +173,8 @@ def traces_summary(lang: str, args: tuple[str, ...]) -> str:
 
 
 def rl_summary(lang: str, args: tuple[str, ...]) -> str:
-    return _fence("`python benchmarks/rl.py` on the oracle's GRPO traces (`tests/data/grpo/grpo_dev.json`):", output("rl"))
+    return _fence("`python benchmarks/rl.py` on the oracle's GRPO traces (`tests/data/grpo/grpo_dev.json`):",
+                  output("rl"))
 
 
 def throughput_summary(lang: str, args: tuple[str, ...]) -> str:

@@ -13,7 +13,8 @@ from typing import Any, Mapping
 
 from .. import frameworks
 from . import _yaml
-from ._common import (GRPO_KEYS, HF_OPTIM, MEASURE_FILE, MEASURE_PY, Plan, ReadState, card_bf16, deepspeed_json, fsdp_key,
+from ._common import GRPO_KEYS
+from ._common import (HF_OPTIM, MEASURE_FILE, MEASURE_PY, Plan, ReadState, card_bf16, deepspeed_json, fsdp_key,
                       header, hf_stack_rules, kbit_upcast_rule, learning_rate, optimizer_from, read_deepspeed, render,
                       sharding_rules, targets_from)
 from ..models import ALL_LINEAR

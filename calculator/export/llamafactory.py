@@ -17,7 +17,8 @@ from typing import Any, Mapping
 from .. import frameworks
 from ..models import ALL_LINEAR
 from . import _yaml
-from ._common import (GRPO_KEYS, HF_OPTIM, MEASURE_FILE, MEASURE_PY, Plan, ReadState, accelerate_yaml, card_bf16, deepspeed_json,
+from ._common import GRPO_KEYS
+from ._common import (HF_OPTIM, MEASURE_FILE, MEASURE_PY, Plan, ReadState, accelerate_yaml, card_bf16, deepspeed_json,
                       header, hf_stack_rules, kbit_upcast_rule, learning_rate, optimizer_from, read_accelerate,
                       read_deepspeed, read_trainer_fsdp, render, sharding_rules, targets_from)
 

@@ -16,7 +16,8 @@ from typing import Any, Mapping
 
 from .. import frameworks
 from . import _yaml
-from ._common import (GRPO_KEYS, HF_OPTIM, MEASURE_FILE, MEASURE_PY, Plan, ReadState, accelerate_yaml, card_bf16, defaults_for,
+from ._common import GRPO_KEYS
+from ._common import (HF_OPTIM, MEASURE_FILE, MEASURE_PY, Plan, ReadState, accelerate_yaml, card_bf16, defaults_for,
                       deepspeed_json, header, hf_stack_rules, kbit_upcast_rule, learning_rate, name_words,
                       optimizer_from,
                       read_accelerate, read_deepspeed, read_trainer_fsdp, render, sharding_rules, targets_from,

@@ -17,7 +17,8 @@ from typing import Any, Mapping
 from .. import frameworks
 from ..models import ALL_LINEAR
 from . import _yaml
-from ._common import (GRPO_KEYS, HF_OPTIM, Plan, ReadState, card_bf16, header, kbit_upcast_rule, learning_rate, model_from_repo,
+from ._common import GRPO_KEYS
+from ._common import (HF_OPTIM, Plan, ReadState, card_bf16, header, kbit_upcast_rule, learning_rate, model_from_repo,
                       optimizer_from, prequantized, render, targets_from)
 from ._quote import py_literal
 

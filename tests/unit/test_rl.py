@@ -192,3 +192,27 @@ def test_cli_prints_the_phases(capsys) -> None:
                  "--grpo-completion-len", "2048", "--gpu", "h100-80gb", "--grpo-generator", "vllm_colocate"]) == 0
     out = capsys.readouterr().out
     assert "+ GRPO" in out and "GRPO, phase by phase" in out and "Generation" in out and "vLLM's key-value pool" in out
+
+
+def test_generation_dtype_follows_the_forward() -> None:
+    """An fp32 LoRA base (TRL's default load dtype) generates outside autocast (PEFT's generate calls the base
+    model's forward): an fp32 cache, twice the 16-bit one; full fine-tuning under autocast keeps a 16-bit cache and
+    adds the autocast cache's 16-bit copy of every fp32 weight (2 B per parameter)."""
+    bf16 = phases(grpo(method="lora"))["generation"]["kv_cache"]
+    fp32_base = phases(grpo(method="lora", precision="mixed", base_fp32=True))["generation"]["kv_cache"]
+    assert fp32_base == 2 * bf16
+    mixed = grpo(precision="mixed")
+    assert phases(mixed)["generation"]["kv_cache"] == phases(grpo())["generation"]["kv_cache"]
+    extra = phases(mixed)["generation"]["decode_transients"] - phases(grpo())["generation"]["decode_transients"]
+    assert extra == 2 * mixed["params"]
+
+
+def test_a_short_completion_peaks_at_the_prefill() -> None:
+    """64 rows of 2048-token prompts and 16-token completions: the prefill's MLP (act(gate), up and their product,
+    3 x [T, i] with T = 64 x 2048, Llama 3.1 8B's i = 14336, bf16) beside the prompts' cache outweighs the last
+    decode step."""
+    r = grpo(micro_batch_size=8, grad_accum_steps=8, grpo_prompt_len=2048, grpo_completion_len=16)
+    gen = phases(r)["generation"]
+    t = 64 * 2048
+    assert gen["prefill_transients"] == t * 14336 * 2 * 3 + 2 * t * 4096 * 2
+    assert gen["kv_cache"] == t * 32 * 2 * 8 * 128 * 2
