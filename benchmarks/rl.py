@@ -3,7 +3,8 @@
     python benchmarks/rl.py            # per-phase median and worst |error|, and one line per trace
     python benchmarks/rl.py --json     # machine output
 
-The traces (``tests/data/grpo/grpo_dev.json``, copied from the oracle's ``results/grpo_dev.json``; the oracle's
+The traces (``tests/data/grpo/grpo_dev.json``, copied from the oracle's ``results/grpo_dev.json``, and
+``grpo_extra.json``, two more runs of the same oracle with their arguments; the oracle's
 README "GRPO" says how they are made: TRL 1.16.0 ``GRPOTrainer`` with ``use_vllm=False`` run op for op on fake CUDA
 tensors) each give the allocated peak of one phase (``payload.phase``: ``training`` or ``generation``) of one setup.
 Each record's own payload is the request (``trace_to_request``; no record is special-cased) and the estimate's figure
@@ -23,7 +24,10 @@ from typing import Any
 
 from calculator import api
 
-TRACES = Path(__file__).resolve().parent.parent / "tests" / "data" / "grpo" / "grpo_dev.json"
+_DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "grpo"
+#: The oracle's own set, and the records made for issue 41 with the same oracle (``oracle_args`` in each): TRL's
+#: default fp32 load under autocast, LoRA and full fine-tuning, whose generation peaks at the prefill.
+TRACES = (_DATA / "grpo_dev.json", _DATA / "grpo_extra.json")
 TARGETS = {"median": 0.03, "worst": 0.10}
 #: The payload's plain GRPO names and the request keys they are (calculator/inputs.py).
 _GRPO_KEYS = {"prompt_len": "grpo_prompt_len", "completion_len": "grpo_completion_len",
@@ -46,8 +50,8 @@ class Scored:
         return self.estimate_bytes / self.oracle_bytes - 1
 
 
-def load(path: Path = TRACES) -> list[dict[str, Any]]:
-    return json.loads(path.read_text(encoding="utf-8"))
+def load(paths: tuple[Path, ...] = TRACES) -> list[dict[str, Any]]:
+    return [r for path in paths for r in json.loads(path.read_text(encoding="utf-8"))]
 
 
 def trace_to_request(record: dict[str, Any]) -> dict[str, Any]:

@@ -137,26 +137,31 @@ def _hf_generation(s: TrainingSetup) -> dict[str, int]:
     * full fine-tuning under ``mixed`` precision: accelerate's autocast wraps the forward, and its cache holds a
       16-bit copy of every fp32 weight during each decode forward (``memory.autocast_copy_bytes``).
 
-    The cache's dtype is the forward's: 16-bit under autocast or a 16-bit model; fp32 for an fp32 model, and for an
-    fp32 LoRA base, whose ``generate`` PEFT runs through the base model's own forward, outside accelerate's autocast
+    The cache's dtype is the forward's: 16-bit for a 16-bit model (the key fp32 under autocast over fp32 weights, see
+    below); fp32 for an fp32 model, and for an fp32 LoRA base, whose ``generate`` PEFT runs through the base model's own forward, outside accelerate's autocast
     (the oracle's README, "What one GRPO cycle allocates")."""
     m = s.model
     r = generation_rows(s)
     tokens = s.grpo_prompt_len + s.grpo_completion_len
     cb = 4 if s.precision is Precision.FP32 or base_fp32(s) else 2
-    kv = r * tokens * kv_bytes_per_token(m, latent=False, dtype_bytes=cb)
+    # fp32 weights under autocast: the residual stream is fp32, so the rotary cos/sin are too
+    # (``cos.to(dtype=x.dtype)``) and ``q * cos`` promotes the 16-bit key to fp32: an fp32 key, a 16-bit value
+    kb = 4 if s.method is Method.FULL and s.precision is Precision.MIXED else cb
     if m.kv_lora_rank:
-        one_key = r * tokens * m.num_attention_heads * (m.qk_nope_head_dim + m.qk_rope_head_dim) * cb
-        repeat = 0
+        key_w, value_w, heads_w = (m.num_attention_heads * (m.qk_nope_head_dim + m.qk_rope_head_dim),
+                                   m.num_attention_heads * m.v_head_dim, 0)
     else:
         d = head_dim(m)
-        one_key = r * tokens * m.num_key_value_heads * d * cb
-        repeat = 2 * r * tokens * m.num_attention_heads * d * cb if m.num_attention_heads != m.num_key_value_heads \
-            else 0
+        key_w = value_w = m.num_key_value_heads * d
+        heads_w = m.num_attention_heads * d if m.num_attention_heads != m.num_key_value_heads else 0
+    per_token = m.num_hidden_layers * (key_w * kb + value_w * cb)
+    kv = r * tokens * per_token
+    one_key = r * tokens * key_w * kb
+    repeat = r * tokens * heads_w * (kb + cb)
     logits = r * m.vocab_size * (_FP32 + _FP32)
     casts = memory.autocast_copy_bytes(s) if s.method is Method.FULL else 0.0
     decode = {"kv_cache": int(kv + one_key), "decode_transients": int(repeat + logits + casts)}
-    prefill = {"kv_cache": int(r * s.grpo_prompt_len * kv_bytes_per_token(m, latent=False, dtype_bytes=cb)),
+    prefill = {"kv_cache": int(r * s.grpo_prompt_len * per_token),
                "prefill_transients": int(_prefill_transient(s, cb) + casts)}
     return decode if sum(decode.values()) >= sum(prefill.values()) else prefill
 

@@ -1,5 +1,6 @@
-"""The GRPO phase model (calculator/rl.py) against the memory oracle's GRPO traces (tests/data/grpo/grpo_dev.json,
-TRL 1.16.0 GRPOTrainer with use_vllm=False run op for op), through benchmarks/rl.py's own scoring.
+"""The GRPO phase model (calculator/rl.py) against the memory oracle's GRPO traces (tests/data/grpo/grpo_dev.json and
+two more runs in grpo_extra.json: TRL 1.16.0 GRPOTrainer with use_vllm=False run op for op), through
+benchmarks/rl.py's own scoring.
 
 Targets (issue 41): the training and generation phases' allocated bytes, median |error| <= 3 %, worst <= 10 %.
 The generation phase meets them. The training phase does not yet: its micro-step is the estimator's training model
@@ -25,14 +26,14 @@ def scored():
 def test_every_trace_is_a_valid_request_of_its_phase() -> None:
     records = load()
     assert {r["payload"]["phase"] for r in records} == {"training", "generation"}
-    assert len(records) == 25
+    assert len(records) == 27
     for r in records:
         assert trace_to_request(r)["grpo"] is True
 
 
 def test_generation_phase_meets_the_targets(scored) -> None:
     g = scored["generation"]
-    assert g["n"] == 6
+    assert g["n"] == 8
     assert g["median"] <= TARGETS["median"] and g["worst"] <= TARGETS["worst"], g
 
 

@@ -201,10 +201,13 @@ def test_generation_dtype_follows_the_forward() -> None:
     bf16 = phases(grpo(method="lora"))["generation"]["kv_cache"]
     fp32_base = phases(grpo(method="lora", precision="mixed", base_fp32=True))["generation"]["kv_cache"]
     assert fp32_base == 2 * bf16
-    mixed = grpo(precision="mixed")
-    assert phases(mixed)["generation"]["kv_cache"] == phases(grpo())["generation"]["kv_cache"]
-    extra = phases(mixed)["generation"]["decode_transients"] - phases(grpo())["generation"]["decode_transients"]
-    assert extra == 2 * mixed["params"]
+    # full fine-tuning with fp32 weights under autocast: the fp32 residual stream makes RoPE promote the key to fp32
+    # (K 4 B, V 2 B, as the oracle's grpo_extra X02 trace counts), and repeat_kv copies both
+    mixed, pure = grpo(precision="mixed", micro_batch_size=8, grpo_completion_len=4096), grpo(grpo_completion_len=4096)
+    rows, tokens = 8, 512 + 4096
+    assert phases(mixed)["generation"]["kv_cache"] == rows * tokens * (32 * 8 * 128 * (4 + 2) + 8 * 128 * 4)
+    extra = phases(mixed)["generation"]["decode_transients"] - phases(pure)["generation"]["decode_transients"]
+    assert extra == 2 * mixed["params"] + rows * tokens * 32 * 128 * 2     # the weights' 16-bit copies; the fp32 K
 
 
 def test_a_short_completion_peaks_at_the_prefill() -> None:
