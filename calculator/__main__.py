@@ -140,9 +140,10 @@ def _bytes(b: int) -> str:
     return f"{dec:>10} {binary:>11}"
 
 
-def _render_grpo(g: dict[str, Any], s: Strings) -> list[str]:
+def _render_grpo(g: dict[str, Any], s: Strings, gpu_name: str = "") -> list[str]:
     """The answer's ``grpo`` block as text: each phase's allocated memory (the peak marked), what stays resident, the
-    peak as nvidia-smi would show it (the card's verdict below is this peak's), and a vLLM engine's claim and pool."""
+    peak as nvidia-smi would show it (the card's verdict below is this peak's), a vLLM engine's claim and pool, and
+    the time of one optimizer step by phase on the card."""
     out = ["", f"  {s.get('out.grpo.title')}"]
     for ph in g["phases"]:
         mark = f"   {s.get('out.grpo.peak_mark')}" if ph["phase"] == g["peak_phase"] else ""
@@ -155,6 +156,14 @@ def _render_grpo(g: dict[str, Any], s: Strings) -> list[str]:
         out.append(f"  {s.get('out.grpo.vllm_pool'):<34}{_bytes(v['kv_pool_bytes'])}")
         out.append("  " + _text(filled(s.get("out.grpo.vllm_seqs"), {"n": fmt_int(v["sequences_at_once"]),
                                                                       "rows": fmt_int(v["max_num_seqs"])})))
+    t = g.get("time")
+    if t:
+        out.append(f"  {_text(filled(s.get('out.grpo.time'), {'gpu': gpu_name}))}")
+        for phase, sec in t["seconds"].items():
+            if sec:
+                mark = f"   {s.get('out.grpo.dominant')}" if phase == t["dominant"] else ""
+                out.append(f"    {s.get('out.grpo.phase.' + phase):<32}{sec:>10.2f} s{mark}")
+        out.append(f"    {s.get('out.grpo.step'):<32}{t['step_s']:>10.2f} s")
     return out
 
 
@@ -202,7 +211,7 @@ def render(r: dict[str, Any], s: Strings) -> str:
     for n in r["notes"]:
         out.append(f"  {s.get(f'notes.{n}')}")
     if "grpo" in r:
-        out.extend(_render_grpo(r["grpo"], s))
+        out.extend(_render_grpo(r["grpo"], s, r["gpu"]["name"] if "gpu" in r else ""))
     if "gpu" in r:
         g = r["gpu"]
         out.append("")

@@ -96,7 +96,8 @@ def result_json(s: TrainingSetup, e: Estimate, options: dict[str, Any]) -> dict[
     }
     if s.grpo:
         # GRPO (calculator/rl.py): the headline is the training micro-step; the phases, their peak and the vLLM pool
-        # are here. The GPU table, the smallest setup, the remedies and the inverse solver are SFT's: not given.
+        # (and, with a card, their time) are here. The GPU table, the smallest setup, the remedies and the inverse
+        # solver are SFT's: not given.
         r["grpo"] = _grpo_json(s, e, GPUS[gpu] if gpu is not None else None)
         include = ()
     if "gpu_table" in include:
@@ -316,7 +317,8 @@ def _time_fields(s: TrainingSetup, options: dict[str, Any], r: dict[str, Any]) -
     * the GPU table's setups get ``tokens_per_second``, ``cost_per_million_tokens`` and, with a workload,
       ``seconds``, ``gpu_hours``, ``cost``; ``fastest_setup`` and ``cheapest_setup`` sit beside
       ``smallest_setup``.
-    * ``time_error``: the code of a time that is refused (``fp32_not_modelled``, ``no_peak``, ``grpo_not_modelled``)."""
+    * ``time_error``: the code of a time that is refused (``fp32_not_modelled``, ``no_peak``).
+    * GRPO: ``grpo.time``, the seconds of one optimizer step by phase (``rl.step_time``), instead of the above."""
     w: Workload | None = options.get("workload")
     reader_price = options.get("gpu_hour_price")
     chosen = options.get("gpu")
@@ -326,7 +328,11 @@ def _time_fields(s: TrainingSetup, options: dict[str, Any], r: dict[str, Any]) -
             "mean_tokens_per_example": w.mean_tokens_per_example if w else None, "epochs": w.epochs if w else options.get("epochs", 1.0)}
         r["inputs"].update({**given, "gpu_hour_price": reader_price})
     if chosen is not None and s.grpo:
-        r["time_error"] = "grpo_not_modelled"
+        # GRPO: its phases' time per optimizer step (rl.step_time); the supervised throughput and run are not its
+        try:
+            r["grpo"]["time"] = rl.step_time(s, GPUS[chosen])
+        except TimeNotModelled as err:
+            r["time_error"] = err.code
     elif chosen is not None:
         gpu = GPUS[chosen]
         try:

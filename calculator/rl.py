@@ -29,13 +29,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from . import memory
+from . import memory, throughput
 from .memory import (kbit_upcast_bytes, lora_adapter_bytes, master_copy_bytes, optimizer_state_bytes, weights_bytes)
-from .models import GrpoGenerator, Method, ModelArch, Precision, TrainingSetup, replaced
-from .params import base_fp32, count_params, head_dim
+from .models import GpuSpec, GrpoGenerator, Method, ModelArch, Precision, TrainingSetup, replaced
+from .params import base_fp32, count_params, head_dim, wrapped_linears
 
 __all__ = ["GrpoEstimate", "training_setup", "kv_bytes_per_token", "generation_rows", "steps_per_generation",
-           "estimate", "estimate_json", "vllm_pool", "VLLM_PROFILE_TOKENS", "VLLM_SERVE_UTILIZATION"]
+           "estimate", "estimate_json", "vllm_pool", "step_time", "VLLM_PROFILE_TOKENS", "VLLM_SERVE_UTILIZATION"]
 
 #: vLLM's profile run at start-up: TRL passes ``max_num_batched_tokens=4096`` to the colocated ``LLM``
 #: (trl/generation/vllm_generation.py 1.16.0, ``LLM(..., max_num_batched_tokens=4096)``), so vLLM profiles one
@@ -279,3 +279,59 @@ def estimate_json(s: TrainingSetup, card_bytes: int | None = None) -> dict[str, 
             "phases": [{"phase": name, "allocated_bytes": sum(terms.values()), "terms": dict(terms)}
                        for name, terms in e.phases.items()],
             "vllm": e.vllm}
+
+
+#: Kernels of one decode step outside the decoder layers: the embedding lookup (1), the final RMSNorm (8, as a
+#: layer's), lm_head on the last position (1), and the sampler (fp32 cast, temperature, softmax, multinomial, the
+#: stop checks and the concatenation of the new token: about 10). A count, for host time only.
+_DECODE_KERNELS_OUTSIDE = 20
+
+
+def step_time(s: TrainingSetup, gpu: GpuSpec, k: throughput.TimeCoefficients = throughput.COEFFICIENTS
+              ) -> dict[str, Any]:
+    """Seconds of one optimizer step by phase on ``gpu``, from the time model's own efficiencies (throughput.py:
+    the sustained matmul share and bandwidth of the card, the host time per kernel, their combination), none fitted
+    here. ``TimeNotModelled`` where throughput.check refuses.
+
+    * generation: the prefill of the R prompts (its matmuls at the sustained peak, or the weights at the bandwidth),
+      then ``C`` decode steps, each reading every weight once (or its FLOPs, ``2 x params x R``, at the peak, if
+      slower) and the KV cache of the rows at their length then, at the sustained bandwidth; host time per decode
+      step: the forward's kernels (``throughput._KERNELS_FWD_BASE`` per layer, PEFT's 5 per adapter) with
+      transformers ``generate``, none with vLLM (CUDA graphs);
+    * scoring: the no-grad forwards of the R rows (a third of the training FLOPs);
+    * training: ``throughput.step_time`` of the GRPO micro-step (prompt + completion), the existing model.
+
+    A generation feeds ``steps_per_generation x num_iterations`` micro-steps: per optimizer step of
+    ``grad_accum_steps`` micro-steps, generation and scoring run ``grad_accum_steps / that`` times. A vLLM server
+    generates on its own GPUs while the trainer waits (TRL 1.16 does not overlap them)."""
+    throughput.check(s, gpu)
+    m = s.model
+    mm = gpu.peak_tflops * 1e12 * throughput.matmul_share(gpu, k)
+    bw = gpu.memory_gb_s * 1e9 * k.bandwidth_efficiency
+    r, p, c = generation_rows(s), s.grpo_prompt_len, s.grpo_completion_len
+    params = count_params(m).total
+    cb = 4 if base_fp32(s) else 2
+    weights = params * cb
+    kv_token = kv_bytes_per_token(m, latent=s.grpo_generator is not GrpoGenerator.TRANSFORMERS, dtype_bytes=cb)
+    hf = s.grpo_generator is GrpoGenerator.TRANSFORMERS
+    kernels = (m.num_hidden_layers * throughput._KERNELS_FWD_BASE + _DECODE_KERNELS_OUTSIDE
+               + throughput._KERNELS_LORA_FWD * sum(copies for _n, _i, _o, copies in wrapped_linears(s))
+               * (s.method is not Method.FULL)) if hf else 0
+    host = kernels * k.kernel_launch_s
+    prefill = max(2.0 * params * r * p / mm, weights / bw) + r * p * kv_token / bw
+    per_step = max(2.0 * params * r / mm, weights / bw)
+    kv_read = r * kv_token * (c * p + c * (c + 1) / 2) / bw          # the cache at P + 1 ... P + C tokens
+    decode_gpu = c * per_step + kv_read
+    generation = throughput._combine(prefill, host, k.overlap_p) + c * throughput._combine(decode_gpu / c, host,
+                                                                                           k.overlap_p)
+    train_s = training_setup(s)
+    t = throughput.step_time(throughput.step_counts(train_s, gpu), gpu, k)
+    old = s.grpo_num_iterations > 1 or steps_per_generation(s) > s.grad_accum_steps
+    passes = (1 if old else 0) + (1 if s.grpo_beta else 0)
+    scoring = passes * (t.step_s - t.optimizer_s) / s.grad_accum_steps * steps_per_generation(s) / 3.0
+    per_step = s.grad_accum_steps / (steps_per_generation(s) * s.grpo_num_iterations)
+    phases = {"generation": generation * per_step, "scoring": scoring * per_step, "training": t.step_s}
+    return {"seconds": phases, "step_s": sum(phases.values()), "dominant": max(phases, key=phases.__getitem__),
+            "generation_bound": "host" if hf and host > decode_gpu / c else
+            "bandwidth" if max(2.0 * params * r / mm, weights / bw) == weights / bw else "compute",
+            "generations_per_step": per_step}

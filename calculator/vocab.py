@@ -82,7 +82,7 @@ CARD_NOTES: tuple[str, ...] = ("fp16_overflow_family", "flash_sm120_build", "fla
                                "legacy_pytorch")
 #: Why a time is refused (``time_error``): fp32 training (the model counts 16-bit tensor throughput), a card whose
 #: datasheet gives no peak.
-TIME_ERRORS: tuple[str, ...] = ("fp32_not_modelled", "no_peak", "grpo_not_modelled")
+TIME_ERRORS: tuple[str, ...] = ("fp32_not_modelled", "no_peak")
 #: Whether a setup fits a card (recommend.verdict), from the most room to none: ``fits_by_paging`` trains only because
 #: the driver moves a paged optimizer's states between host RAM and the card every step.
 VERDICTS: tuple[str, ...] = ("comfortable", "tight", "fits_by_paging", "does_not_fit")
