@@ -517,7 +517,7 @@ def _guarded(obj: Any, parse: Callable[[], tuple[TrainingSetup, dict[str, Any]]]
             options = {**options, "requested": setup, "adjusted": adjusted, "card_notes": notes}
             setup = run
         # GRPO: the headline is its training micro-step (prompt + completion tokens); answer.py adds the phases
-        e = _estimate(rl.training_setup(setup) if setup.grpo else setup)
+        e = rl.training_estimate(setup) if setup.grpo else _estimate(setup)
         _check_vllm_pool(setup, options["gpu"])
         result = result_json(setup, e, options)
         return {"ok": True, "result": result}

@@ -26,16 +26,16 @@ an upper bound for Gemma 2/3, gpt-oss). Standard library only.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from . import memory, throughput
 from .memory import (kbit_upcast_bytes, lora_adapter_bytes, master_copy_bytes, optimizer_state_bytes, weights_bytes)
-from .models import GpuSpec, GrpoGenerator, Method, ModelArch, Precision, TrainingSetup, replaced
+from .models import Estimate, GpuSpec, GrpoGenerator, Method, ModelArch, Precision, TrainingSetup, replaced
 from .params import base_fp32, count_params, head_dim, wrapped_linears
 
 __all__ = ["GrpoEstimate", "training_setup", "kv_bytes_per_token", "generation_rows", "steps_per_generation",
-           "estimate", "estimate_json", "vllm_pool", "step_time", "VLLM_PROFILE_TOKENS", "VLLM_SERVE_UTILIZATION"]
+           "estimate", "estimate_json", "vllm_pool", "step_time", "training_estimate", "VLLM_PROFILE_TOKENS", "VLLM_SERVE_UTILIZATION"]
 
 #: vLLM's profile run at start-up: TRL passes ``max_num_batched_tokens=4096`` to the colocated ``LLM``
 #: (trl/generation/vllm_generation.py 1.16.0, ``LLM(..., max_num_batched_tokens=4096)``), so vLLM profiles one
@@ -229,13 +229,12 @@ def _trl_head_bytes(ts: TrainingSetup) -> tuple[float, float]:
     return float(fwd), float(bwd)
 
 
-def _training(ts: TrainingSetup) -> int:
-    """The training micro-step's allocated peak: the estimator's training model (calculator/memory.py, its phases
-    and terms) with TRL's fused head in place of the logits (``_trl_head_bytes``)."""
-    t = memory._terms(ts)
-    fwd, bwd = _trl_head_bytes(ts)
-    comps = memory._phase_components(ts, replace(t, logits=bwd, logits_fwd=fwd))
-    return memory._peak(comps)[1]
+def training_estimate(s: TrainingSetup) -> Estimate:
+    """The GRPO training micro-step (``training_setup``): the estimator's training model (calculator/memory.py) with
+    TRL's fused head in place of the logits (``_trl_head_bytes``). The answer's headline figures are this estimate's,
+    and the ``training`` phase's ``training_step`` term is its allocated peak."""
+    ts = training_setup(s)
+    return memory.estimate(ts, logits=_trl_head_bytes(ts))
 
 
 def estimate(s: TrainingSetup, card_bytes: int | None = None) -> GrpoEstimate:
@@ -256,10 +255,10 @@ def estimate(s: TrainingSetup, card_bytes: int | None = None) -> GrpoEstimate:
     if old or s.grpo_beta != 0.0:
         # a no-grad forward of micro_batch_size rows (checkpointing disabled): one layer's working set and the
         # gathered hidden states of the fused head, no saved activations
-        work = memory.recompute_bytes(replace(train_s, gradient_checkpointing=True)) + _trl_head_bytes(train_s)[0]
+        work = memory.recompute_bytes(replaced(train_s, gradient_checkpointing=True)) + _trl_head_bytes(train_s)[0]
         phases["scoring"] = {**base, "forward": int(work), "vllm": awake}
     phases["training"] = {"reference_model": resident["reference_model"], "rollout_data": rollout,
-                          "training_step": _training(train_s), "vllm": awake}
+                          "training_step": training_estimate(s).allocated_bytes, "vllm": awake}
     totals = {name: sum(t.values()) for name, t in phases.items()}
     peak_phase = max(phases, key=lambda k: (totals[k], k == "training"))
     return GrpoEstimate(phases=phases, peak_phase=peak_phase, peak_allocated_bytes=totals[peak_phase],

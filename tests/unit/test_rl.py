@@ -250,3 +250,18 @@ def test_one_generation_feeds_steps_per_generation_times_num_iterations_micro_st
     assert once["generations_per_step"] == 0.5
     reused = grpo(micro_batch_size=8, grad_accum_steps=1, grpo_num_iterations=2, gpu="h100-80gb")["grpo"]["time"]
     assert reused["generations_per_step"] == 0.5 and reused["seconds"]["scoring"] > 0
+
+
+def test_the_headline_is_the_grpo_training_step() -> None:
+    """One figure for the training micro-step: the answer's allocated peak is the training phase's step (the TRL
+    fused head in place of the logits), not a supervised step of the same length."""
+    r = grpo(model="llama-3.2-1b", grpo_prompt_len=256, grpo_completion_len=2048, gradient_checkpointing=True)
+    assert r["allocated_bytes"] == phases(r)["training"]["training_step"]
+    sft = api.answer({"model": "llama-3.2-1b", "micro_batch_size": 8, "seq_len": 2304,
+                      "gradient_checkpointing": True, "fused_linear_cross_entropy": True, "include": []})["result"]
+    # at the end of the forward: a Liger-style fused loss keeps tokens x h x (2 + 4) and lm_head's bf16 gradient
+    # (8 x 2304 x 2048 x 6 + 128256 x 2048 x 2); TRL's keeps the gathered completion states, five fp32 statistics per
+    # completion token and the [B, S] fp32 log-probs and entropies (16384 x 2048 x 2 + 5 x 16384 x 4 + 2 x 18432 x 4)
+    liger = 8 * 2304 * 2048 * 6 + 128256 * 2048 * 2
+    trl = 16384 * 2048 * 2 + 5 * 16384 * 4 + 2 * 18432 * 4
+    assert sft["phases_allocated_bytes"]["forward"] - r["phases_allocated_bytes"]["forward"] == liger - trl
