@@ -447,6 +447,9 @@ def _check_grpo(v: dict[str, Any]) -> None:
     steps = v["grpo_steps_per_generation"] or v["grad_accum_steps"]
     if (v["micro_batch_size"] * v["num_gpus"] * steps) % v["grpo_num_generations"]:
         raise InputError("contradiction", "grpo_num_generations")
+    if v["vllm_max_model_length"] is not None and \
+            v["vllm_max_model_length"] < v["grpo_prompt_len"] + v["grpo_completion_len"]:
+        raise InputError("contradiction", "vllm_max_model_length")   # vLLM could not take a whole sequence
     if v["grpo_generator"] == "vllm_colocate" and v["gpu"] is None:
         raise InputError("contradiction", "grpo_generator")  # its claim is a share of the chosen card's memory
 

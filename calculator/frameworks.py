@@ -201,6 +201,8 @@ _TRL = (
                                          "model; vllm_mode='colocate' at :594 when use_vllm)"),
     _d("vllm_gpu_memory_utilization", 0.3, f"{_GRPO}:656 GRPOConfig.vllm_gpu_memory_utilization=0.3"),
     _d("vllm_enable_sleep_mode", False, f"{_GRPO}:612 GRPOConfig.vllm_enable_sleep_mode=False"),
+    _d("vllm_max_model_length", None, f"{_GRPO}:664 GRPOConfig.vllm_max_model_length=None (vLLM then takes the "
+                                      "model's own context length)"),
 )
 
 # --- Axolotl 0.21.0 (transformers 5.20.1, trl 1.14.1, peft 0.21.2, accelerate 1.15.0) ----------------------------------

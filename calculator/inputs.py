@@ -146,6 +146,11 @@ INPUTS: tuple[InputSpec, ...] = (
     InputSpec(name="vllm_gpu_memory_utilization", kind="float", default=0.3, low=0.01, high=1.0,
               doc="GRPO with `vllm_colocate`: the share of the card's memory vLLM claims when it starts (weights "
                   "inside, the KV pool is the remainder)"),
+    InputSpec(name="vllm_max_model_length", kind="int", default=None, low=1, high=4_194_304, unit="tokens",
+              nullable=True,
+              doc="GRPO with vLLM: `vllm_max_model_length`, the sequence vLLM's KV pool must hold at least once to "
+                  "start; `null`: `grpo_prompt_len` + `grpo_completion_len` (TRL's `None` passes the model's own "
+                  "context length, which the estimator does not read: set it)"),
     InputSpec(name="vllm_enable_sleep_mode", kind="bool", default=False,
               doc="GRPO with `vllm_colocate`: vLLM frees its weights and KV pool outside generation (sleep level 2)"),
     # --- LoRA -------------------------------------------------------------------------------------------------

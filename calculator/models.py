@@ -402,6 +402,7 @@ class TrainingSetup:
     grpo_generator: GrpoGenerator = GrpoGenerator.TRANSFORMERS
     vllm_gpu_memory_utilization: float = 0.3     # GRPOConfig.vllm_gpu_memory_utilization (colocate)
     vllm_enable_sleep_mode: bool = False         # GRPOConfig.vllm_enable_sleep_mode
+    vllm_max_model_length: int | None = None     # GRPOConfig.vllm_max_model_length (None: prompt + completion here)
 
     def __post_init__(self) -> None:
         if SETUP_CHECK:

@@ -183,7 +183,7 @@ def vllm_pool(s: TrainingSetup, card_bytes: int | None) -> dict[str, Any] | None
     """A vLLM engine's claim on its GPU and what its KV pool holds (vLLM v1 ``Worker.determine_available_memory``:
     requested memory = ``gpu_memory_utilization`` x the card's total memory; the KV cache gets what the weights and
     the profile run's peak leave of it; ``kv_cache_utils.check_enough_kv_cache_memory`` refuses to start when the
-    pool cannot hold one ``max_model_len`` sequence). The weights are vLLM's own 16-bit copy (TRL syncs the merged
+    pool cannot hold one ``max_model_len`` sequence: ``vllm_max_model_length``, else prompt + completion). The weights are vLLM's own 16-bit copy (TRL syncs the merged
     policy into it), the profile run one forward of ``VLLM_PROFILE_TOKENS`` tokens: its largest layer working set
     (the MLP's gate, up and product) and the hidden states. ``max_num_seqs`` is TRL's
     ``per_device_train_batch_size x vllm_tensor_parallel_size x steps_per_generation`` (grpo_trainer.py 1.16.0)."""
@@ -199,11 +199,14 @@ def vllm_pool(s: TrainingSetup, card_bytes: int | None) -> dict[str, Any] | None
     # logits of max_num_seqs sampled rows (vLLM v1 GPUModelRunner.profile_run: _dummy_run + _dummy_sampler_run)
     profile = VLLM_PROFILE_TOKENS * (3 * width + 4 * m.hidden_size) * 2 + rows * m.vocab_size * _FP32
     pool = max(0, claim - weights - profile)
-    per_seq = (s.grpo_prompt_len + s.grpo_completion_len) * kv_bytes_per_token(m, latent=True)
+    per_token = kv_bytes_per_token(m, latent=True)
+    per_seq = (s.grpo_prompt_len + s.grpo_completion_len) * per_token
+    longest = (s.vllm_max_model_length or s.grpo_prompt_len + s.grpo_completion_len) * per_token
     at_once = pool // per_seq
     return {"claim_bytes": claim, "weights_bytes": weights, "profile_bytes": profile, "kv_pool_bytes": pool,
             "kv_bytes_per_sequence": per_seq, "sequences_at_once": int(at_once), "max_num_seqs": rows,
-            "holds_one_sequence": at_once >= 1, "holds_generation_batch": at_once >= rows,
+            "max_model_len_bytes": longest, "holds_one_sequence": pool >= longest,
+            "holds_generation_batch": at_once >= rows,
             "on_trainer_gpu": colocated}
 
 

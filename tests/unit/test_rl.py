@@ -265,3 +265,16 @@ def test_the_headline_is_the_grpo_training_step() -> None:
     liger = 8 * 2304 * 2048 * 6 + 128256 * 2048 * 2
     trl = 16384 * 2048 * 2 + 5 * 16384 * 4 + 2 * 18432 * 4
     assert sft["phases_allocated_bytes"]["forward"] - r["phases_allocated_bytes"]["forward"] == liger - trl
+
+
+def test_vllm_must_hold_its_max_model_length_once() -> None:
+    """TRL passes ``vllm_max_model_length`` to vLLM, which refuses to start when its pool cannot hold one sequence of
+    that length: Llama 3.1 8B at 0.35 x 80 GiB (29.9 GB) less its 16.1 GB of weights leaves a pool of about 13 GB,
+    less than one 131,072-token sequence (131,072 x 128 KiB = 17.2 GB), though it holds many of 512 + 512."""
+    ok = grpo(gpu="h100-80gb", grpo_generator="vllm_colocate", vllm_gpu_memory_utilization=0.35)
+    assert ok["grpo"]["vllm"]["holds_one_sequence"] and ok["grpo"]["vllm"]["sequences_at_once"] > 8
+    assert errors({"grpo": True, "micro_batch_size": 8, "gpu": "h100-80gb", "grpo_generator": "vllm_colocate",
+                   "vllm_gpu_memory_utilization": 0.35, "vllm_max_model_length": 131072}) == [
+        ("unsupported_on_gpu", "vllm_gpu_memory_utilization")]
+    assert errors({"grpo": True, "micro_batch_size": 8, "vllm_max_model_length": 1000}) == [
+        ("contradiction", "vllm_max_model_length")]
