@@ -19,7 +19,9 @@ phases on the trainer's GPU, and what stays resident across them decides the pea
   ``[B, S, V]`` logits never exist: trl/trainer/utils.py ``add_fused_lm_head``), the loss, backward and the optimizer
   step: the estimator's training model (``memory.estimate``) on that micro-step, plus what GRPO keeps beside it.
 
-Scope (said in the answer's notes too): one GPU's memory, the trainer's DDP ranks alike; ZeRO/FSDP sharding is refused
+``step_time`` gives the seconds of each phase per optimizer step on a card, from the time model's efficiencies.
+
+Scope (ESTIMATOR.md, "GRPO"): one GPU's memory, the trainer's DDP ranks alike; ZeRO/FSDP sharding is refused
 (ZeRO-3 gathers the whole model for generation, not modelled yet). Every completion reaches ``completion_len`` (no
 EOS: the memory worst case). Sliding-window layers are counted at the full length (``ModelArch`` carries no window:
 an upper bound for Gemma 2/3, gpt-oss). Standard library only.
@@ -35,7 +37,8 @@ from .models import Estimate, GpuSpec, GrpoGenerator, Method, ModelArch, Precisi
 from .params import base_fp32, count_params, head_dim, wrapped_linears
 
 __all__ = ["GrpoEstimate", "training_setup", "kv_bytes_per_token", "generation_rows", "steps_per_generation",
-           "estimate", "estimate_json", "vllm_pool", "step_time", "training_estimate", "VLLM_PROFILE_TOKENS", "VLLM_SERVE_UTILIZATION"]
+           "estimate", "estimate_json", "vllm_pool", "step_time", "training_estimate", "VLLM_PROFILE_TOKENS",
+           "VLLM_SERVE_UTILIZATION"]
 
 #: vLLM's profile run at start-up: TRL passes ``max_num_batched_tokens=4096`` to the colocated ``LLM``
 #: (trl/generation/vllm_generation.py 1.16.0, ``LLM(..., max_num_batched_tokens=4096)``), so vLLM profiles one
@@ -62,6 +65,7 @@ class GrpoEstimate:
 
 
 def steps_per_generation(s: TrainingSetup) -> int:
+    """Micro-steps one generation feeds: ``grpo_steps_per_generation``, else TRL's default ``grad_accum_steps``."""
     return s.grpo_steps_per_generation if s.grpo_steps_per_generation is not None else s.grad_accum_steps
 
 
