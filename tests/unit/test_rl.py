@@ -78,6 +78,8 @@ def test_trl_framework_fills_grpoconfig_defaults_with_their_source() -> None:
     assert "grpo_config.py:494" in filled["grpo_completion_len"]["source"]
     assert filled["gradient_checkpointing"]["value"] is True        # GRPOConfig: on by default
     assert filled["grpo_generator"]["value"] == "transformers"      # use_vllm=False
+    sft = api.answer({"model": "llama-3.1-8b", "framework": "trl", "include": []})["result"]["framework"]
+    assert not [d for d in sft["defaults"] if d["key"].startswith(("grpo", "vllm_"))]   # only GRPO requests
 
 
 # --- the phases' terms ----------------------------------------------------------------------------------------------
