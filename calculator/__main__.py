@@ -220,10 +220,39 @@ def _bytes(b: int) -> str:
     return f"{dec:>10} {binary:>11}"
 
 
+def _render_grpo(g: dict[str, Any], s: Strings, gpu_name: str = "") -> list[str]:
+    """The answer's ``grpo`` block as text: each phase's allocated memory (the peak marked), what stays resident, the
+    peak as nvidia-smi would show it (the card's verdict below is this peak's), a vLLM engine's claim and pool, and
+    the time of one optimizer step by phase on the card."""
+    out = ["", f"  {s.get('out.grpo.title')}"]
+    for ph in g["phases"]:
+        mark = f"   {s.get('out.grpo.peak_mark')}" if ph["phase"] == g["peak_phase"] else ""
+        out.append(f"  {s.get('out.grpo.phase.' + ph['phase']):<34}{_bytes(ph['allocated_bytes'])}{mark}")
+    out.append(f"  {s.get('out.grpo.resident'):<34}{_bytes(g['resident_bytes'])}")
+    out.append(f"  {s.get('out.peak') + ' (nvidia-smi)':<34}{_bytes(g['peak_bytes_per_gpu'])}")
+    v = g.get("vllm")
+    if v:
+        out.append(f"  {s.get('out.grpo.vllm_claim'):<34}{_bytes(v['claim_bytes'])}")
+        out.append(f"  {s.get('out.grpo.vllm_pool'):<34}{_bytes(v['kv_pool_bytes'])}")
+        out.append("  " + _text(filled(s.get("out.grpo.vllm_seqs"), {"n": fmt_int(v["sequences_at_once"]),
+                                                                      "rows": fmt_int(v["max_num_seqs"])})))
+    t = g.get("time")
+    if t:
+        out.append(f"  {_text(filled(s.get('out.grpo.time'), {'gpu': gpu_name}))}")
+        for phase, sec in t["seconds"].items():
+            if sec:
+                mark = f"   {s.get('out.grpo.dominant')}" if phase == t["dominant"] else ""
+                out.append(f"    {s.get('out.grpo.phase.' + phase):<32}{sec:>10.2f} s{mark}")
+        out.append(f"    {s.get('out.grpo.step'):<32}{t['step_s']:>10.2f} s")
+    return out
+
+
 def render(r: dict[str, Any], s: Strings) -> str:
-    """The answer as text: the breakdown, the peak and its range, the counts and files, the verdict and remedies on
-    the chosen card, the smallest setup, then the time and cost (``render_time``)."""
+    """The answer as text: the breakdown, the peak and its range, the counts and files, GRPO's phases, the verdict
+    and remedies on the chosen card, the smallest setup, then the time and cost (``render_time``)."""
     out = _render_memory(r, s)
+    if "grpo" in r:
+        out += _render_grpo(r["grpo"], s, r["gpu"]["name"] if "gpu" in r else "")
     if "gpu" in r:
         out += _render_card(r, s)
     out += _render_smallest(r, s)
@@ -236,8 +265,10 @@ def _render_memory(r: dict[str, Any], s: Strings) -> list[str]:
     out = []
     m = r["model"]
     i = r["inputs"]
-    out.append(f"{m['name']} — {i['method']}{' + DPO' if i['dpo'] else ''}, {i['precision']}, {i['optimizer']}, "
-               f"micro-batch {i['micro_batch_size']} × seq {i['seq_len']}, {i['num_gpus']} GPU(s), "
+    objective = " + DPO" if i["dpo"] else " + GRPO" if i.get("grpo") else ""
+    seq = r["grpo"]["training_seq_len"] if "grpo" in r else i["seq_len"]
+    out.append(f"{m['name']} — {i['method']}{objective}, {i['precision']}, {i['optimizer']}, "
+               f"micro-batch {i['micro_batch_size']} × seq {seq}, {i['num_gpus']} GPU(s), "
                f"sharding {i['sharding']}")
     out.append("(GB = 10^9 bytes, GiB = 2^30 bytes; per GPU)")
     out.append("")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from . import frameworks, recommend, throughput
+from . import frameworks, recommend, rl, throughput
 from .catalog import ALIAS_SOURCES, GPUS, MODELS, WEIGHT_NOTES, resolve
 from .configs import model_json
 from .errors import TimeNotModelled
@@ -94,15 +94,23 @@ def result_json(s: TrainingSetup, e: Estimate, options: dict[str, Any]) -> dict[
         "framework": options.get("framework"),
         "units": {"gb": 1_000_000_000, "gib": 1 << 30},
     }
+    if s.grpo:
+        # GRPO (calculator/rl.py): the headline is the training micro-step; the phases, their peak and the vLLM pool
+        # (and, with a card, their time) are here. The GPU table, the smallest setup, the remedies and the inverse
+        # solver are SFT's: not given.
+        r["grpo"] = _grpo_json(s, e, GPUS[gpu] if gpu is not None else None)
+        include = ()
     if "gpu_table" in include:
         r["gpu_table"] = recommend.gpu_table(requested)
     if "smallest_setup" in include:
         r["smallest_setup"] = recommend.smallest_setup(requested)
     if gpu is not None:
         spec = GPUS[gpu]
+        # GRPO: the verdict is its phases' peak's, not the training micro-step's
+        peak, driver = (r["grpo"]["peak_bytes_per_gpu"],) * 2 if s.grpo else (e.peak_bytes, e.driver_bytes)
         r["gpu"] = {"id": spec.id, "name": spec.name, "memory_bytes": spec.memory_bytes,
-                    "verdict": recommend.verdict(e.peak_bytes, spec.memory_bytes, e.driver_bytes),
-                    "share_of_memory": e.peak_bytes / spec.memory_bytes}
+                    "verdict": recommend.verdict(peak, spec.memory_bytes, driver),
+                    "share_of_memory": peak / spec.memory_bytes}
         if r["gpu"]["verdict"] == "fits_by_paging":
             r["gpu"]["paging"] = _paging_json(s, e, spec)
         if "remedies" in include:
@@ -112,6 +120,17 @@ def result_json(s: TrainingSetup, e: Estimate, options: dict[str, Any]) -> dict[
             r["max_micro_batch_size"] = recommend.max_micro_batch(s, spec)
     _time_fields(s, options, r)      # throughput, run, time and cost in the GPU table, fastest/cheapest
     return r
+
+
+def _grpo_json(s: TrainingSetup, e: Estimate, gpu: GpuSpec | None) -> dict[str, Any]:
+    """The answer's ``grpo`` block (``rl.estimate_json``) with the peak as nvidia-smi would show it: the allocated
+    peak of the peak phase plus the training micro-step's allocator reserve and the CUDA context (the card's verdict
+    in ``gpu`` is this peak's);     ``gpu``'s memory for a vLLM engine's claim."""
+    out = rl.estimate_json(s, gpu.memory_bytes if gpu is not None else None)
+    peak = out["peak_allocated_bytes"] + (e.peak_bytes - e.allocated_bytes)
+    out["peak_bytes_per_gpu"] = peak
+    out["peak_gib"] = round(peak / GIB, 2)
+    return out
 
 
 def remedies_json(s: TrainingSetup, gpu: GpuSpec, options: dict[str, Any]) -> list[dict[str, Any]]:
@@ -298,7 +317,8 @@ def _time_fields(s: TrainingSetup, options: dict[str, Any], r: dict[str, Any]) -
     * the GPU table's setups get ``tokens_per_second``, ``cost_per_million_tokens`` and, with a workload,
       ``seconds``, ``gpu_hours``, ``cost``; ``fastest_setup`` and ``cheapest_setup`` sit beside
       ``smallest_setup``.
-    * ``time_error``: the code of a time that is refused (``fp32_not_modelled``, ``no_peak``)."""
+    * ``time_error``: the code of a time that is refused (``fp32_not_modelled``, ``no_peak``).
+    * GRPO: ``grpo.time``, the seconds of one optimizer step by phase (``rl.step_time``), instead of the above."""
     w: Workload | None = options.get("workload")
     reader_price = options.get("gpu_hour_price")
     chosen = options.get("gpu")
@@ -307,7 +327,13 @@ def _time_fields(s: TrainingSetup, options: dict[str, Any], r: dict[str, Any]) -
             "dataset_tokens": w.dataset_tokens if w else None, "dataset_examples": w.dataset_examples if w else None,
             "mean_tokens_per_example": w.mean_tokens_per_example if w else None, "epochs": w.epochs if w else options.get("epochs", 1.0)}
         r["inputs"].update({**given, "gpu_hour_price": reader_price})
-    if chosen is not None:
+    if chosen is not None and s.grpo:
+        # GRPO: its phases' time per optimizer step (rl.step_time); the supervised throughput and run are not its
+        try:
+            r["grpo"]["time"] = rl.step_time(s, GPUS[chosen])
+        except TimeNotModelled as err:
+            r["time_error"] = err.code
+    elif chosen is not None:
         gpu = GPUS[chosen]
         try:
             throughput.check(s, gpu)

@@ -17,7 +17,7 @@ import re
 from itertools import accumulate
 from typing import Any, Callable, Iterable, Iterator
 
-from . import frameworks, models, recommend, throughput
+from . import frameworks, models, recommend, rl, throughput
 from .answer import gpu_json, resolution_json, result_json
 from .catalog import GPUS, MODELS, resolve
 from .configs import (ALIASES, ARCH_FIELDS, CONFIG_LISTS, FIELD_KINDS, MAX_PARAMS, MODEL_FIELD_KINDS, MODEL_FIELDS,
@@ -418,6 +418,37 @@ def _check_contradictions(v: dict[str, Any]) -> None:
         raise InputError("contradiction", "gpu_hour_price")   # the price of one hour of `gpu`: no card, nothing to price
     if v["half_dtype"] == "fp16" and v["precision"] != "mixed":
         raise InputError("contradiction", "half_dtype")   # fp16 is autocast over fp32 master weights (a loss scaler)
+    if v["grpo"]:
+        _check_grpo(v)
+
+
+def _check_grpo(v: dict[str, Any]) -> None:
+    """GRPO's rules (calculator/rl.py): one objective at a time; TRL's own checks (trl/trainer/grpo_config.py
+    1.16.0 ``__post_init__``: the generation batch, ``per_device_train_batch_size x num_processes x
+    steps_per_generation``, is a multiple of ``num_generations``); what the model does not cover yet (ZeRO/FSDP,
+    which gathers the whole model for generation); a colocated vLLM needs the card whose memory it claims a share of."""
+    if v["dpo"]:
+        raise InputError("contradiction", "grpo")            # DPO or GRPO: one objective
+    if v["sharding"] != "none":
+        raise InputError("contradiction", "grpo")            # GRPO under ZeRO/FSDP is not modelled
+    steps = v["grpo_steps_per_generation"] or v["grad_accum_steps"]
+    if (v["micro_batch_size"] * v["num_gpus"] * steps) % v["grpo_num_generations"]:
+        raise InputError("contradiction", "grpo_num_generations")
+    if v["vllm_max_model_length"] is not None and \
+            v["vllm_max_model_length"] < v["grpo_prompt_len"] + v["grpo_completion_len"]:
+        raise InputError("contradiction", "vllm_max_model_length")   # vLLM could not take a whole sequence
+    if v["grpo_generator"] == "vllm_colocate" and v["gpu"] is None:
+        raise InputError("contradiction", "grpo_generator")  # its claim is a share of the chosen card's memory
+
+
+def _check_vllm_pool(setup: TrainingSetup, gpu: str | None) -> None:
+    """vLLM refuses to start when its KV pool cannot hold one whole sequence (vllm/v1/core/kv_cache_utils.py
+    ``check_enough_kv_cache_memory``, "To serve at least one request with the model's max seq len ... KV cache is
+    needed, which is larger than the available KV cache memory"): so is the request."""
+    if setup.grpo and gpu is not None:
+        pool = rl.vllm_pool(setup, GPUS[gpu].memory_bytes)
+        if pool is not None and not pool["holds_one_sequence"]:
+            raise InputError("unsupported_on_gpu", "vllm_gpu_memory_utilization", "vllm_pool_below_one_sequence")
 
 
 # =====================================================================================================================
@@ -475,7 +506,9 @@ def _guarded(obj: Any, parse: Callable[[], tuple[TrainingSetup, dict[str, Any]]]
             run, adjusted, notes = recommend.runnable(setup, GPUS[options["gpu"]])
             options = {**options, "requested": setup, "adjusted": adjusted, "card_notes": notes}
             setup = run
-        e = _estimate(setup)
+        # GRPO: the headline is its training micro-step (prompt + completion tokens); answer.py adds the phases
+        e = rl.training_estimate(setup) if setup.grpo else _estimate(setup)
+        _check_vllm_pool(setup, options["gpu"])
         result = result_json(setup, e, options)
         return {"ok": True, "result": result}
     except InputErrors as err:

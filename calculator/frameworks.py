@@ -138,6 +138,7 @@ _PEFT_HF = (
     _fused_experts("5.24.0"),
 )
 
+_GRPO = "trl/trainer/grpo_config.py"
 # --- TRL 1.16.0 (transformers 5.24.0, peft 0.21.2, accelerate 1.15.0, bitsandbytes 0.50.2, deepspeed 0.19.8) ----------
 _TRL = (
     _d("precision", "mixed", "trl/trainer/model_config.py ModelConfig.dtype='float32'; trl/trainer/base_config.py "
@@ -188,6 +189,20 @@ _TRL = (
                                                "bf16_master_weights_and_grads=False"),
     _d("ddp_gradient_as_bucket_view", False, "accelerate/utils/dataclasses.py DistributedDataParallelKwargs"),
     _fused_experts("5.24.0"),
+    # GRPO (issue 41; calculator/rl.py): GRPOConfig's defaults, file:line in the trl 1.16.0 wheel, for GRPO requests
+    _d("grpo_completion_len", 512, f"{_GRPO}:494 GRPOConfig.max_completion_length=512", grpo=True),
+    _d("grpo_num_generations", 8, f"{_GRPO}:480 GRPOConfig.num_generations=8", grpo=True),
+    _d("grpo_steps_per_generation", None, f"{_GRPO}:528 GRPOConfig.steps_per_generation=None (-> "
+                                          "gradient_accumulation_steps in __post_init__, :1098-1100)", grpo=True),
+    _d("grpo_beta", 0.0, f"{_GRPO}:681 GRPOConfig.beta=0.0 (no reference model: grpo_trainer.py:984-986)", grpo=True),
+    _d("grpo_num_iterations", 1, f"{_GRPO}:689 GRPOConfig.num_iterations=1", grpo=True),
+    _d("grpo_loss_type", "dapo", f"{_GRPO}:801 GRPOConfig.loss_type='dapo'", grpo=True),
+    _d("grpo_generator", "transformers", f"{_GRPO}:587 GRPOConfig.use_vllm=False (model.generate with the trained "
+                                         "model; vllm_mode='colocate' at :594 when use_vllm)", grpo=True),
+    _d("vllm_gpu_memory_utilization", 0.3, f"{_GRPO}:656 GRPOConfig.vllm_gpu_memory_utilization=0.3", grpo=True),
+    _d("vllm_enable_sleep_mode", False, f"{_GRPO}:612 GRPOConfig.vllm_enable_sleep_mode=False", grpo=True),
+    _d("vllm_max_model_length", None, f"{_GRPO}:664 GRPOConfig.vllm_max_model_length=None (vLLM then takes the "
+                                      "model's own context length)", grpo=True),
 )
 
 # --- Axolotl 0.21.0 (transformers 5.20.1, trl 1.14.1, peft 0.21.2, accelerate 1.15.0) ----------------------------------

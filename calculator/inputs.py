@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from .models import (LORA_MODULES, Attention, AttentionKernel, Fsdp2Upcast, KbitUpcast, Method, MoeLayout, Optimizer,
-                     Precision, QloraBackend, QuantStorage, SETUP_CHECK, Sharding, TrainingSetup)
+from .models import (LORA_MODULES, Attention, AttentionKernel, Fsdp2Upcast, GrpoGenerator, GrpoLoss, KbitUpcast,
+                     Method, MoeLayout, Optimizer, Precision, QloraBackend, QuantStorage, SETUP_CHECK, Sharding, TrainingSetup)
 from .catalog import GPUS, MODELS
 from .configs import model_json, parse_model
 from .values import (BoolKind, EnumKind, FloatKind, GpuKind, IncludeKind, IntKind, ModelKind, ModulesKind,
@@ -146,6 +146,46 @@ INPUTS: tuple[InputSpec, ...] = (
               doc="preference training (DPO) on top of the method: chosen + rejected sequences, a reference model"),
     InputSpec(name="precompute_ref_log_probs", kind="bool",
               doc="DPO with the reference log-probabilities computed beforehand: no reference model in memory"),
+    # --- online RL: GRPO (calculator/rl.py; API and CLI only for now) -------------------------------------------
+    InputSpec(name="grpo", kind="bool",
+              doc="online RL with GRPO (TRL `GRPOTrainer`) instead of supervised training: memory phase by phase "
+                  "(generation, scoring, training) in the answer's `grpo`; `micro_batch_size` is "
+                  "`per_device_train_batch_size` (completions per micro-step) and the trained sequence is "
+                  "`grpo_prompt_len` + `grpo_completion_len` (`seq_len` is not used); not with `dpo`"),
+    InputSpec(name="grpo_prompt_len", kind="int", low=1, high=4_194_304, unit="tokens",
+              doc="GRPO: tokens of each prompt (TRL 1.16 has no prompt truncation: the data's own length)"),
+    InputSpec(name="grpo_completion_len", kind="int", low=1, high=4_194_304, unit="tokens",
+              doc="GRPO: `max_completion_length`; every completion is taken to reach it (no early end: the "
+                  "memory's worst case)"),
+    InputSpec(name="grpo_num_generations", kind="int", low=2, high=65_536, unit="sequences",
+              doc="GRPO: `num_generations`, completions per prompt; the generation batch (`micro_batch_size` x "
+                  "`num_gpus` x steps per generation) must be a multiple of it"),
+    InputSpec(name="grpo_steps_per_generation", kind="int", low=1, high=1_048_576,
+              unit="micro_batches", nullable=True,
+              doc="GRPO: `steps_per_generation`, micro-steps fed by one generation (its batch is `micro_batch_size` x "
+                  "this rows per GPU); `null`: `grad_accum_steps` (TRL's default)"),
+    InputSpec(name="grpo_beta", kind="float", low=0.0, high=1_000.0,
+              doc="GRPO: the KL coefficient `beta`; above 0 TRL computes reference log-probs: a frozen copy of the "
+                  "model with full fine-tuning, the adapter disabled with LoRA"),
+    InputSpec(name="grpo_num_iterations", kind="int", low=1, high=1_024,
+              doc="GRPO: `num_iterations` (mu), optimizer steps per rollout; above 1 TRL computes old log-probs"),
+    InputSpec(name="grpo_loss_type", kind="enum", choices=_values(GrpoLoss), enum=GrpoLoss,
+              doc="GRPO: `loss_type` (the same memory for each)"),
+    InputSpec(name="grpo_generator", kind="enum", choices=_values(GrpoGenerator),
+              enum=GrpoGenerator,
+              doc="GRPO: who generates: `transformers` (`use_vllm=False`, TRL's default: `generate` with the trained "
+                  "model), `vllm_colocate` (vLLM in the trainer's process; needs `gpu`), `vllm_server` (a vLLM "
+                  "server on other GPUs)"),
+    InputSpec(name="vllm_gpu_memory_utilization", kind="float", low=0.01, high=1.0,
+              doc="GRPO with `vllm_colocate`: the share of the card's memory vLLM claims when it starts (weights "
+                  "inside, the KV pool is the remainder)"),
+    InputSpec(name="vllm_max_model_length", kind="int", low=1, high=4_194_304, unit="tokens",
+              nullable=True,
+              doc="GRPO with vLLM: `vllm_max_model_length`, the sequence vLLM's KV pool must hold at least once to "
+                  "start; `null`: `grpo_prompt_len` + `grpo_completion_len` (TRL's `None` passes the model's own "
+                  "context length, which the estimator does not read: set it)"),
+    InputSpec(name="vllm_enable_sleep_mode", kind="bool",
+              doc="GRPO with `vllm_colocate`: vLLM frees its weights and KV pool outside generation (sleep level 2)"),
     # --- LoRA -------------------------------------------------------------------------------------------------
     InputSpec(name="lora_rank", kind="int", low=1, high=65_536, control="number", group="lora",
               doc="LoRA rank r"),

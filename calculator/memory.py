@@ -10,7 +10,7 @@ Vocabulary used below: ``P`` all parameters, ``T`` trainable parameters, ``h`` h
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from . import vocab
 from .models import (
@@ -1328,11 +1328,14 @@ def allocator_reserve_bytes(s: TrainingSetup, t: _Terms, comps: dict[Phase, dict
     return int(max(0.0, pools - allocated) + fragmentation)
 
 
-def estimate(s: TrainingSetup) -> Estimate:
-    """Peak per-GPU memory and its breakdown at the peak phase."""
+def estimate(s: TrainingSetup, logits: tuple[float, float] | None = None) -> Estimate:
+    """Peak per-GPU memory and its breakdown at the peak phase. ``logits``: a trainer's own loss head in place of the
+    logits/loss terms, as (end of forward, start of backward) bytes (GRPO's fused chunked lm_head, calculator/rl.py)."""
     c = COEFFICIENTS
     pc = count_params(held_arch(s))
     t = _terms(s)
+    if logits is not None:
+        t = replace(t, logits_fwd=logits[0], logits=logits[1])
     comps = _phase_components(s, t)
     peak_phase, allocated, breakdown = _peak(comps)
     reserve = allocator_reserve_bytes(s, t, comps, allocated)

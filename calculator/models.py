@@ -301,6 +301,27 @@ class QloraBackend(StrEnum):
     TORCHAO = "torchao"            # torchtune: only the LoRA-wrapped linears are NF4
 
 
+class GrpoLoss(StrEnum):
+    """trl/trainer/grpo_config.py 1.16.0 ``GRPOConfig.loss_type`` (default ``dapo``): the same per-token [B, C] fp32
+    tensors for each, so the same memory."""
+    DAPO = "dapo"
+    GRPO = "grpo"
+    BNPO = "bnpo"
+    DR_GRPO = "dr_grpo"
+    CISPO = "cispo"
+    SAPO = "sapo"
+    LUSPO = "luspo"
+
+
+class GrpoGenerator(StrEnum):
+    """Who generates GRPO's completions (calculator/rl.py): transformers ``generate`` with the trained model (TRL's
+    ``use_vllm=False`` default), vLLM in the trainer's process (``vllm_mode="colocate"``) or a vLLM server on other
+    GPUs (``vllm_mode="server"``)."""
+    TRANSFORMERS = "transformers"
+    VLLM_COLOCATE = "vllm_colocate"
+    VLLM_SERVER = "vllm_server"
+
+
 class Phase(StrEnum):
     REFERENCE_FORWARD = "reference_forward"  # DPO: the frozen reference pass (no_grad)
     FORWARD = "forward"                      # end of the forward pass, loss computed
@@ -383,6 +404,19 @@ class TrainingSetup:
     attention_kernel: AttentionKernel = AttentionKernel.CURRENT   # speed only
     gpus_per_node: int | None = None             # None: the card's reference server (GpuSpec.gpus_per_node)
     internode_gb_s: float | None = None          # None: the card's network_gb_s, else TimeCoefficients.internode_gb_s
+    # --- online RL (GRPO, TRL 1.16 GRPOTrainer; calculator/rl.py, issue 41) ------------------------------------
+    grpo: bool = False                           # GRPO instead of SFT (DPO is the other objective: not both)
+    grpo_prompt_len: int = 512                   # tokens of each prompt
+    grpo_completion_len: int = 512               # GRPOConfig.max_completion_length (every completion reaches it)
+    grpo_num_generations: int = 8                # GRPOConfig.num_generations (completions per prompt)
+    grpo_steps_per_generation: int | None = None  # None: grad_accum_steps (GRPOConfig.__post_init__)
+    grpo_beta: float = 0.0                       # KL coefficient: != 0 adds the reference log-probs
+    grpo_num_iterations: int = 1                 # mu: optimizer steps per rollout (old log-probs when > 1)
+    grpo_loss_type: GrpoLoss = GrpoLoss.DAPO
+    grpo_generator: GrpoGenerator = GrpoGenerator.TRANSFORMERS
+    vllm_gpu_memory_utilization: float = 0.3     # GRPOConfig.vllm_gpu_memory_utilization (colocate)
+    vllm_enable_sleep_mode: bool = False         # GRPOConfig.vllm_enable_sleep_mode
+    vllm_max_model_length: int | None = None     # GRPOConfig.vllm_max_model_length (None: prompt + completion here)
 
     def __post_init__(self) -> None:
         if SETUP_CHECK:

@@ -72,8 +72,9 @@ UNSUPPORTED_REASONS: tuple[str, ...] = ("encoder_decoder", "encoder_only", "visi
 #: Why a model id is refused beyond "not in the catalogue" (``unknown_model``'s ``reason``): it is not even shaped
 #: like a Hugging Face id (catalog.is_hub_id).
 MODEL_ID_REASONS: tuple[str, ...] = ("not_a_hub_id",)
-#: Why a setup is refused on the chosen card (``unsupported_on_gpu``'s ``reason``, recommend.runnable).
-CAPABILITY_REASONS: tuple[str, ...] = ("flash_needs_ampere",)
+#: Why a setup is refused on the chosen card (``unsupported_on_gpu``'s ``reason``: recommend.runnable; api's check of
+#: a colocated vLLM's KV pool, calculator/rl.py).
+CAPABILITY_REASONS: tuple[str, ...] = ("flash_needs_ampere", "vllm_pool_below_one_sequence")
 #: How a setup was changed to run on the chosen card (``adjusted``: the figures are the changed setup's).
 ADJUSTMENTS: tuple[str, ...] = ("bf16_to_fp16_mixed", "autocast_fp16", "adapters_fp32")
 #: What the answer says about a card that runs the setup with a caveat (``card_notes``).

@@ -172,6 +172,11 @@ def traces_summary(lang: str, args: tuple[str, ...]) -> str:
     return _fence("`python benchmarks/traces.py` on the committed traces (`tests/data/traces/`):", output("traces"))
 
 
+def rl_summary(lang: str, args: tuple[str, ...]) -> str:
+    return _fence("`python benchmarks/rl.py` on the oracle's GRPO traces (`tests/data/grpo/grpo_dev.json`):",
+                  output("rl"))
+
+
 def throughput_summary(lang: str, args: tuple[str, ...]) -> str:
     from benchmarks import time_accuracy as throughput
 
@@ -282,7 +287,7 @@ def own_accuracy(lang: str, args: tuple[str, ...]) -> str:
 
 def targets(lang: str, args: tuple[str, ...]) -> str:
     """Every benchmark's targets, read from where each is declared (its ``TARGETS``)."""
-    from benchmarks import accuracy, page, traces
+    from benchmarks import accuracy, page, rl, traces
     from benchmarks import time_accuracy as throughput
 
     a, t, h, p = accuracy.TARGETS, traces.TARGETS, throughput.TARGETS, page.TARGETS
@@ -291,6 +296,8 @@ def targets(lang: str, args: tuple[str, ...]) -> str:
          f"≤ {a['median_per_method']:.0%} per method; no row beyond {a['worst']:.0%}", "`accuracy.TARGETS`"),
         ("`benchmarks/traces.py`", f"median error ≤ {t['median']:.0%}, worst ≤ {t['worst']:.0%}",
          "`traces.TARGETS`"),
+        ("`benchmarks/rl.py`", f"GRPO training and generation phases: median error ≤ {rl.TARGETS['median']:.0%}, "
+         f"worst ≤ {rl.TARGETS['worst']:.0%}, each phase", "`rl.TARGETS`"),
         ("`benchmarks/time_accuracy.py --loso`", f"median error ≤ {h['median_overall']:.0%} overall and "
          f"≤ {h['median_per_method']:.0%} per method with the shipped coefficients; with each source held out, "
          f"≤ {h['held_out_median_overall']:.0%} overall and ≤ {h['held_out_median_per_method']:.0%} per method",
@@ -347,6 +354,7 @@ BLOCKS: dict[str, Block] = {b.name: b for b in (
     Block("accuracy-summary", "accuracy", accuracy_summary, "the summary printed by benchmarks/accuracy.py"),
     Block("accuracy-rows", "accuracy", accuracy_rows, "named rows of benchmarks/accuracy.py with their error now"),
     Block("traces-summary", "accuracy", traces_summary, "the output of benchmarks/traces.py"),
+    Block("rl-summary", "accuracy", rl_summary, "the output of benchmarks/rl.py (GRPO phases against the oracle)"),
     Block("own-accuracy", "accuracy", own_accuracy, "the accuracy page's figures of our estimator alone",
           ("en", "ar")),
     Block("memory-league", "accuracy", memory_league, "the memory league table (benchmarks/peers.py --markdown)",

@@ -157,6 +157,11 @@ MACHINE_KEYS: tuple[str, ...] = ("cuda_context_bytes", "gpus_per_node", "interno
 #: (``LEFT_TO_DEFAULT``), which ``Plan.settle`` lists in ``cannot_express`` when the request asked otherwise.
 EXPORT_KEYS: tuple[str, ...] = tuple(s.name for s in api.INPUTS if s.setup and s.name not in (
     "model", "momentum") + MACHINE_KEYS) + ("epochs",)
+#: The GRPO keys (issue 41, calculator/rl.py): no target writes a GRPO trainer's files yet, so every target leaves
+#: them to its default (``LEFT_TO_DEFAULT``): a GRPO request's export is listed as not expressible (``grpo``) and its
+#: files and estimate are the supervised run's.
+GRPO_KEYS: frozenset[str] = frozenset(s.name for s in api.INPUTS if s.name == "grpo"
+                                      or s.name.startswith(("grpo_", "vllm_")))
 
 
 def defaults_for(target: str, keys: Mapping[str, Any]) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from typing import Any, Mapping
 from .. import frameworks
 from ..models import ALL_LINEAR
 from . import _yaml
+from ._common import GRPO_KEYS
 from ._common import (HF_OPTIM, MEASURE_FILE, MEASURE_PY, Plan, ReadState, accelerate_yaml, card_bf16, deepspeed_json,
                       header, hf_stack_rules, kbit_upcast_rule, learning_rate, optimizer_from, read_accelerate,
                       read_deepspeed, read_trainer_fsdp, render, sharding_rules, targets_from)
@@ -49,7 +50,7 @@ LEFT_TO_DEFAULT: frozenset[str] = frozenset((
     "lora_expert_params", "half_dtype", "keeps_logits", "optimizer_in_backward", "frozen_param_grads",
     "fsdp2_upcast", "shard_embeddings", "ddp_gradient_as_bucket_view", "deepspeed_bf16_master_weights",
     "deepspeed_bf16_optimizer_states", "untie_embeddings", "attention_kernel",
-))
+)) | GRPO_KEYS
 
 
 def plan(p: Plan) -> None:

@@ -16,6 +16,7 @@ from typing import Any, Mapping
 
 from .. import frameworks
 from . import _yaml
+from ._common import GRPO_KEYS
 from ._common import (HF_OPTIM, MEASURE_FILE, MEASURE_PY, Plan, ReadState, accelerate_yaml, card_bf16, defaults_for,
                       deepspeed_json, header, hf_stack_rules, kbit_upcast_rule, learning_rate, name_words,
                       optimizer_from,
@@ -45,7 +46,7 @@ LEFT_TO_DEFAULT: frozenset[str] = frozenset((
     "optimizer_in_backward", "frozen_param_grads", "fsdp2_upcast", "shard_embeddings",
     "ddp_gradient_as_bucket_view", "deepspeed_bf16_master_weights", "deepspeed_bf16_optimizer_states",
     "untie_embeddings", "attention_kernel",
-))
+)) | GRPO_KEYS
 
 
 def config_file(plan: Plan) -> str:

@@ -18,6 +18,7 @@ from typing import Any, Mapping
 from .. import frameworks
 from ..models import ALL_LINEAR
 from . import _yaml
+from ._common import GRPO_KEYS
 from ._common import (HF_OPTIM, Plan, ReadState, card_bf16, header, kbit_upcast_rule, learning_rate, model_from_repo,
                       optimizer_from, prequantized, render, targets_from)
 from ._quote import py_literal
@@ -44,7 +45,7 @@ LEFT_TO_DEFAULT: frozenset[str] = frozenset((
     "fsdp_version", "fsdp2_upcast", "shard_embeddings", "cpu_ram_efficient_loading",
     "ddp_gradient_as_bucket_view", "deepspeed_bf16_master_weights", "deepspeed_bf16_optimizer_states",
     "untie_embeddings", "attention_kernel",
-))
+)) | GRPO_KEYS
 
 
 def plan(p: Plan) -> None:

@@ -47,6 +47,7 @@ calculator/page/text.py
 calculator/params.py
 calculator/py.typed
 calculator/recommend.py
+calculator/rl.py
 calculator/throughput.py
 calculator/values.py
 calculator/vocab.py
