@@ -1,0 +1,121 @@
+"""MoE under transformers 5 (issue 39, point 2): whether a QLoRA quantises the fused 3-D experts (bitsandbytes does
+not; Axolotl's ``quantize_moe_experts`` does), whether LoRA reaches them, what each framework does by default, the
+answer's notes that say when a setup does not do what its name says, and the export round trip of the switch."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from calculator import api, frameworks
+from calculator import memory as mem
+from calculator import params
+from calculator.export import answer_export, answer_read, export
+
+pytestmark = pytest.mark.unit
+
+#: Qwen3-30B-A3B (config.json): 48 layers, all MoE; 128 experts of width 768 over h = 2048, gated.
+_Q3_EXPERTS = 48 * 128 * 3 * 2048 * 768
+
+
+def parsed(**kw):
+    return api.parse_request({"include": [], **kw})[0]
+
+
+def _qlora(**kw):
+    return parsed(model="qwen3-30b-a3b", method="qlora", moe_layout="fused", **kw)
+
+
+def test_quantised_experts_are_counted_in_four_bits():
+    """bitsandbytes leaves the fused experts 16-bit; Axolotl's replace_parameter_4bit quantises every one of them."""
+    off, on = _qlora(), _qlora(quantize_experts=True)
+    assert params.quantized_params(on) - params.quantized_params(off) == _Q3_EXPERTS
+    assert params.experts_left_16bit(off) and not params.experts_left_16bit(on)
+    # the weights drop by the experts' 16-bit bytes less their NF4 bytes (nf4 bits + double-quantised constants)
+    per = 2 - (4 + params.nf4_const_bits(on)) / 8
+    assert mem.weights_bytes(off) - mem.weights_bytes(on) == pytest.approx(_Q3_EXPERTS * per, rel=1e-9)
+
+
+def test_quantised_experts_are_not_cast_by_the_kbit_preparation():
+    """prepare_model_for_kbit_training casts what is not 4-bit: quantised experts leave that cast."""
+    off, on = _qlora(kbit_upcast="all"), _qlora(kbit_upcast="all", quantize_experts=True)
+    assert params.kbit_upcast_params(off) - params.kbit_upcast_params(on) == _Q3_EXPERTS
+
+
+def test_the_switch_needs_qlora_fused_experts_and_bitsandbytes():
+    for s in (parsed(model="qwen3-30b-a3b", method="lora", moe_layout="fused", quantize_experts=True),
+              parsed(model="qwen3-30b-a3b", method="qlora", quantize_experts=True),            # per_expert
+              parsed(model="llama-3.1-8b", method="qlora", moe_layout="fused", quantize_experts=True)):
+        assert not params.experts_quantized(s)
+        assert params.quantized_params(s) == params.quantized_params(replace(s, quantize_experts=False))
+
+
+def test_dequantised_expert_stack_is_saved_per_live_layer():
+    """A quantised expert is a parametrization: each MoE layer's whole (E, out, in) stack is dequantised in the
+    compute dtype and saved for backward, like the merged weight of LoRA on fused experts."""
+    on = _qlora(quantize_experts=True, gradient_checkpointing=False)
+    per_layer = 2 * 128 * 3 * 2048 * 768
+    assert mem._merged_expert_weight_bytes(on) == per_layer          # every layer of this model is MoE
+    assert mem._merged_expert_weight_bytes(_qlora(gradient_checkpointing=False)) == 0
+
+
+@pytest.mark.parametrize("model", ["qwen3-30b-a3b", "mixtral-8x7b", "gpt-oss-20b"])
+def test_notes_say_what_a_fused_moe_setup_does_not_do(model):
+    def notes(**kw):
+        out = api.answer({"model": model, "moe_layout": "fused", "include": [], **kw})
+        assert out["ok"], out
+        return out["result"]["notes"]
+
+    assert {"experts_not_quantized", "experts_not_adapted"} <= set(notes(method="qlora"))
+    assert "experts_not_quantized" not in notes(method="qlora", quantize_experts=True)
+    assert "experts_not_quantized" not in notes(method="lora")
+    assert "experts_not_adapted" in notes(method="lora")
+    assert "experts_not_adapted" not in notes(method="lora", lora_expert_params=True)
+    assert not {"experts_not_quantized", "experts_not_adapted"} & set(notes(method="full"))
+    out = api.answer({"model": model, "method": "qlora", "moe_layout": "per_expert", "include": []})
+    assert not {"experts_not_quantized", "experts_not_adapted"} & set(out["result"]["notes"])
+
+
+@pytest.mark.parametrize("framework", ["peft", "trl", "axolotl", "llamafactory"])
+def test_every_transformers_5_framework_leaves_experts_16bit_and_unadapted_by_default(framework):
+    d = frameworks.defaults(framework)
+    assert (d["moe_layout"], d["quantize_experts"], d["lora_expert_params"]) == ("fused", False, False)
+    out = api.answer({"model": "qwen3-30b-a3b", "method": "qlora", "framework": framework, "include": []})
+    assert "experts_not_quantized" in out["result"]["notes"]
+
+
+def test_axolotl_skips_the_kbit_preparation_when_it_quantises_the_experts():
+    """loaders/model.py _prepare_model_for_quantization: _moe_experts_quantized skips prepare_model_for_kbit_training."""
+    assert frameworks.defaults("axolotl", request={"method": "qlora"})["kbit_upcast"] == "all_but_embeddings"
+    assert frameworks.defaults("axolotl", request={"method": "qlora", "quantize_experts": True})["kbit_upcast"] == "none"
+
+
+def test_axolotl_writes_and_reads_quantize_moe_experts():
+    """The file says quantize_moe_experts: true and names the targets (Axolotl refuses lora_target_linear beside it:
+    schemas/config.py check_quantize_moe_experts); reading it back gives the switch."""
+    request = {"model": "qwen3-30b-a3b", "method": "qlora", "lora_targets": "all-linear", "quantize_experts": True}
+    out = answer_export({"request": request, "target": "axolotl"})
+    assert out["ok"], out
+    files = out["export"]["files"]
+    yaml = next(text for name, text in files.items() if name.endswith((".yml", ".yaml")))
+    assert "quantize_moe_experts: true" in yaml and "lora_target_linear" not in yaml
+    back = answer_read({"target": "axolotl", "files": {n: v for n, v in files.items() if n != "measure.py"}})
+    assert back["ok"], back
+    assert back["read"]["request"]["quantize_experts"] is True
+
+
+@pytest.mark.parametrize("target", ["trl", "llamafactory"])
+def test_other_targets_say_they_leave_the_experts_16bit(target):
+    e = export({"model": "qwen3-30b-a3b", "method": "qlora", "quantize_experts": True}, target)
+    assert [(c.key, c.becomes, c.reason, c.what_to_do) for c in e.cannot_express if c.key == "quantize_experts"] == [
+        ("quantize_experts", False, "bitsandbytes_skips_fused_experts", "use_axolotl_quantize_experts")]
+
+
+def test_the_notes_have_words_in_both_languages():
+    import json
+    from pathlib import Path
+    for lang in ("en", "ar"):
+        table = json.loads((Path(api.__file__).parent / "strings" / f"{lang}.json").read_text(encoding="utf-8"))
+        notes = table["calc"]["notes"]
+        assert "0.15" in notes["experts_not_quantized"] and "quantize_moe_experts" in notes["experts_not_quantized"]
+        assert "target_parameters" in notes["experts_not_adapted"]
