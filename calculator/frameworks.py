@@ -250,7 +250,11 @@ _AXOLOTL = (
                                      "micro-batch but the last unless sync_each_batch; not under DeepSpeed)",
        deepspeed=False),
     _d("fsdp_version", 1, "axolotl/utils/schemas/fsdp.py fsdp_version=None (accelerate FSDP1)"),
-    _d("fsdp2_upcast", "trainable", "accelerate/utils/fsdp_utils.py fsdp2_prepare_model 1.15.0"),
+    _d("fsdp2_upcast", "none", "axolotl/loaders/patch_manager.py (any fsdp_config: patch_accelerate_fsdp2) and "
+                               "axolotl/monkeypatch/accelerate/fsdp2.py patch_accelerate_fsdp2 (accelerate.accelerator."
+                               "fsdp2_prepare_model replaced by Axolotl's own, which has no fp32 upcast loop: every "
+                               "parameter keeps its load dtype, bf16, and accelerate's MixedPrecisionPolicy "
+                               "param_dtype = reduce_dtype = bf16, accelerate/utils/dataclasses.py set_mixed_precision)"),
     _fused_experts("5.20.1"),
     _d("quantize_experts", False, "axolotl/utils/schemas/config.py quantize_moe_experts=False (when true, "
                                   "axolotl/monkeypatch/moe_quant.py patch_moe_quantization_on_load quantises every 3-D "

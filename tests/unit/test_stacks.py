@@ -1,6 +1,8 @@
-"""MoE under transformers 5 (issue 39, point 2): whether a QLoRA quantises the fused 3-D experts (bitsandbytes does
-not; Axolotl's ``quantize_moe_experts`` does), whether LoRA reaches them, what each framework does by default, the
-answer's notes that say when a setup does not do what its name says, and the export round trip of the switch."""
+"""The 2026 stacks as they run (issue 39). Point 2, MoE under transformers 5: whether a QLoRA quantises the fused 3-D
+experts (bitsandbytes does not; Axolotl's ``quantize_moe_experts`` does), whether LoRA reaches them, what each
+framework does by default, the answer's notes that say when a setup does not do what its name says, and the export
+round trip of the switch. Point 3, Axolotl's FSDP2 without accelerate's fp32 upcast. Point 5, what one QLoRA
+dequantisation moves and launches."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -137,3 +139,28 @@ def test_a_double_quantised_dequantisation_moves_its_absmax_and_launches_three_k
     passes = 3                                   # forward, the checkpointed recompute, backward
     g = replace(nested, gradient_checkpointing=True)
     assert tp.setup_counts(g).dequant_bytes == pytest.approx(params.quantized_params(g) * (0.5 + 2 + 17 / 64) * passes)
+
+
+# --- Axolotl's FSDP2 (issue 39, point 3): what Axolotl 0.21 passes to accelerate and FSDP2 ------------------------------
+def _gpt_oss_20b_fsdp2_offload(**kw):
+    """examples/gpt-oss/gpt-oss-20b-fft-fsdp2-offload.yaml at commit 067b021 (the config, not its README): FSDP2 with
+    offload_params, micro-batch 1, 4096 tokens packed, gradient accumulation 2, checkpointing and activation
+    offloading, adamw_torch_fused, bf16, Cut Cross-Entropy."""
+    return api.answer({"model": "gpt-oss-20b", "framework": "axolotl", "method": "full", "num_gpus": 8,
+                       "sharding": "zero3", "fsdp_version": 2, "cpu_offload": True, "offload_params": True,
+                       "micro_batch_size": 1, "seq_len": 4096, "grad_accum_steps": 2, "gradient_checkpointing": True,
+                       "activation_offloading": True, "optimizer": "adamw_torch_fused", "packing": True,
+                       "fused_linear_cross_entropy": True, "gpu": "h100-80gb", "include": [], **kw})
+
+
+def test_axolotl_fsdp2_keeps_the_load_dtype():
+    """Axolotl replaces accelerate's fsdp2_prepare_model (patch_accelerate_fsdp2) with one without the fp32 upcast of
+    trainable parameters: a bf16 full fine-tune keeps bf16 weights and gradients; the gradients held unsharded
+    across the no_sync micro-batch (transformers Trainer + accelerate no_sync -> set_requires_gradient_sync(False);
+    torch FSDP2 keeps each unsharded grad) are bf16, half of what the upcast regime counted."""
+    assert frameworks.defaults("axolotl")["fsdp2_upcast"] == "none"
+    assert frameworks.defaults("trl")["fsdp2_upcast"] == "trainable"
+    axolotl, upcast = _gpt_oss_20b_fsdp2_offload(), _gpt_oss_20b_fsdp2_offload(fsdp2_upcast="trainable")
+    assert axolotl["ok"] and upcast["ok"]
+    g, g32 = axolotl["result"]["breakdown_bytes"]["gradients"], upcast["result"]["breakdown_bytes"]["gradients"]
+    assert g == pytest.approx(g32 / 2) and g == pytest.approx(2 * axolotl["result"]["trainable_params"], rel=1e-6)
