@@ -164,3 +164,20 @@ def test_axolotl_fsdp2_keeps_the_load_dtype():
     assert axolotl["ok"] and upcast["ok"]
     g, g32 = axolotl["result"]["breakdown_bytes"]["gradients"], upcast["result"]["breakdown_bytes"]["gradients"]
     assert g == pytest.approx(g32 / 2) and g == pytest.approx(2 * axolotl["result"]["trainable_params"], rel=1e-6)
+
+
+def test_fused_experts_run_one_grouped_pass_and_dequantise_only_when_quantised():
+    """transformers 5.24 grouped_mm_experts_forward: 17 forward kernels for the routed experts whatever their number
+    (the dense gated MLP counts 5); a fused expert is no Linear4bit, so it launches a dequantisation only when the
+    framework quantised it (Axolotl's parametrization)."""
+    from calculator import throughput as tp
+    from calculator.params import count_params, held_arch
+    s = _qlora()
+    moe = count_params(held_arch(s)).kinds[0]
+    fwd, calls = tp.moe_expert_kernels(s, moe, 2048)
+    assert fwd == 17 - 5
+    assert [calls(x) for x in moe.linears] == [1, 1, 1, 1, 0, 0, 0]          # q, k, v, o; the three expert tensors
+    _, calls_q = tp.moe_expert_kernels(_qlora(quantize_experts=True), moe, 2048)
+    assert [calls_q(x) for x in moe.linears] == [1] * 7
+    dense = count_params(held_arch(parsed(model="llama-3.1-8b", method="qlora"))).kinds[0]
+    assert tp.moe_expert_kernels(parsed(model="llama-3.1-8b", method="qlora"), dense, 2048)[0] == 0
