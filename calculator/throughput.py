@@ -346,26 +346,6 @@ def _card_terms(w: StepCounts, s: TrainingSetup, gpu: GpuSpec) -> tuple[float, s
     return link, kind, paging, gpu.host_link_gb_s or PCIE_FALLBACK_GB_S, inter
 
 
-#: Bytes per weight of the absmax constants bitsandbytes reads and writes to dequantise a double-quantised (nested)
-#: 4-bit weight, blocksize 64: bitsandbytes 0.50.2 functional.py ``dequantize_4bit`` (and the fallback of
-#: backends/cuda/ops.py ``_dequant_linear_fallback``) first dequantises the 8-bit absmax to fp32
-#: (``dequantize_blockwise``: read 1, write 4 bytes per 64 weights), adds the offset (read and write 4: ``absmax +=
-#: quant_state.offset``), then ``kDequantizeBlockwise`` reads the fp32 absmax (4): 17/64. Without double quantisation
-#: the kernel reads the fp32 absmax only: 4/64.
-_NESTED_ABSMAX_BYTES = 17 / 64
-_ABSMAX_BYTES = 4 / 64
-
-
-def dequant_bytes_per_weight(s: TrainingSetup) -> float:
-    """Bytes one dequantisation of a 4-bit weight moves per weight: the packed 4-bit code read, the weight written in
-    the compute dtype, and, over bitsandbytes, its absmax constants (``_NESTED_ABSMAX_BYTES`` with double
-    quantisation, ``_ABSMAX_BYTES`` without). torchao's NF4 (torchtune) keeps the figure without constants."""
-    base = NF4_BITS / 8 + compute_bytes(s)
-    if s.qlora_backend is not QloraBackend.BITSANDBYTES:
-        return base
-    return base + (_NESTED_ABSMAX_BYTES if s.double_quant else _ABSMAX_BYTES)
-
-
 def dequant_kernels(s: TrainingSetup) -> int:
     """Kernels one dequantisation of a 4-bit weight launches: ``kDequantizeBlockwise``, and over bitsandbytes with
     double quantisation the 8-bit absmax's ``dequantize_blockwise`` and the offset add before it (bitsandbytes 0.50.2
@@ -481,7 +461,7 @@ def setup_counts(s: TrainingSetup) -> StepCounts:
     # Per quantised weight: its NF4 code read (the constants, 3-12 % of that, are left out) and the weight written in
     # the compute dtype.
     q = quantized_params(s)
-    dequant = q * dequant_bytes_per_weight(s) * (fwd_passes + 1 + ref)
+    dequant = q * (NF4_BITS / 8 + cb) * (fwd_passes + 1 + ref)
 
     # --- host side: kernels launched per micro-batch (a MoE layer's experts: moe_expert_kernels)
     per_layer_fwd = _KERNELS_FWD_BASE + (0 if m.mlp_gated else -2)
