@@ -136,6 +136,11 @@ _PEFT_HF = (
                                                "bf16_master_weights_and_grads=False"),
     _d("ddp_gradient_as_bucket_view", False, "accelerate/utils/dataclasses.py DistributedDataParallelKwargs"),
     _fused_experts("5.24.0"),
+    _d("quantize_experts", False, "transformers 5.24.0 integrations/bitsandbytes.py replace_with_bnb_linear (converts "
+                                  "nn.Linear modules only: the fused 3-D experts stay in the load dtype; "
+                                  "bitsandbytes issue #1849)"),
+    _d("lora_expert_params", False, "peft/tuners/lora/config.py LoraConfig.target_parameters=None (PEFT 0.17.0 "
+                                    "and later wrap 3-D expert parameters only when it names them)"),
 )
 
 _GRPO = "trl/trainer/grpo_config.py"
@@ -189,6 +194,11 @@ _TRL = (
                                                "bf16_master_weights_and_grads=False"),
     _d("ddp_gradient_as_bucket_view", False, "accelerate/utils/dataclasses.py DistributedDataParallelKwargs"),
     _fused_experts("5.24.0"),
+    _d("quantize_experts", False, "transformers 5.24.0 integrations/bitsandbytes.py replace_with_bnb_linear (converts "
+                                  "nn.Linear modules only: the fused 3-D experts stay in the load dtype; "
+                                  "bitsandbytes issue #1849)"),
+    _d("lora_expert_params", False, "trl/trainer/model_config.py ModelConfig.lora_target_parameters=None; "
+                                    "trl/trainer/utils.py get_peft_config passes target_parameters only when set"),
     # GRPO (issue 41; calculator/rl.py): GRPOConfig's defaults, file:line in the trl 1.16.0 wheel, for GRPO requests
     _d("grpo_completion_len", 512, f"{_GRPO}:494 GRPOConfig.max_completion_length=512", grpo=True),
     _d("grpo_num_generations", 8, f"{_GRPO}:480 GRPOConfig.num_generations=8", grpo=True),
@@ -228,6 +238,10 @@ _AXOLOTL = (
     _d("packing", False, "axolotl/utils/schemas/config.py sample_packing=None"),
     _d("lora_dropout", 0.0, "axolotl/utils/schemas/peft.py lora_dropout=0.0"),
     _d("lora_dtype", "fp32", "peft/peft_model.py autocast_adapter_dtype=True (adapters in fp32)"),
+    _d("kbit_upcast", "none", "axolotl/loaders/model.py ModelLoader._prepare_model_for_quantization (_moe_experts_"
+                              "quantized: 'Parametrized expert tensors dequantize on access — would OOM', no "
+                              "prepare_model_for_kbit_training) and _configure_embedding_dtypes (norms and embeddings "
+                              "back to torch_dtype)", quantize_experts=True),
     *(_d("kbit_upcast", "embeddings", "axolotl/loaders/model.py ModelLoader._configure_embedding_dtypes (QLoRA under "
                                       "FSDP: should_convert_embedding_dtypes is False, so embed_tokens, lm_head and "
                                       "every 'norm' module go to fp32) and _prepare_model_for_quantization "
@@ -251,8 +265,16 @@ _AXOLOTL = (
                                      "micro-batch but the last unless sync_each_batch; not under DeepSpeed)",
        deepspeed=False),
     _d("fsdp_version", 1, "axolotl/utils/schemas/fsdp.py fsdp_version=None (accelerate FSDP1)"),
-    _d("fsdp2_upcast", "trainable", "accelerate/utils/fsdp_utils.py fsdp2_prepare_model 1.15.0"),
+    _d("fsdp2_upcast", "none", "axolotl/loaders/patch_manager.py (any fsdp_config: patch_accelerate_fsdp2) and "
+                               "axolotl/monkeypatch/accelerate/fsdp2.py patch_accelerate_fsdp2 (accelerate.accelerator."
+                               "fsdp2_prepare_model replaced by Axolotl's own, which has no fp32 upcast loop: every "
+                               "parameter keeps its load dtype, bf16, and accelerate's MixedPrecisionPolicy "
+                               "param_dtype = reduce_dtype = bf16, accelerate/utils/dataclasses.py set_mixed_precision)"),
     _fused_experts("5.20.1"),
+    _d("quantize_experts", False, "axolotl/utils/schemas/config.py quantize_moe_experts=False (when true, "
+                                  "axolotl/monkeypatch/moe_quant.py patch_moe_quantization_on_load quantises every 3-D "
+                                  "expert parameter with bitsandbytes replace_parameter_4bit; from 0.15.0, PR #3439)"),
+    _d("lora_expert_params", False, "axolotl/utils/schemas/peft.py LoraConfig.lora_target_parameters=None"),
 )
 
 # --- LLaMA-Factory 0.9.5 (transformers 5.6.0, trl 0.24.0, peft 0.18.1, accelerate 1.11.0) -----------------------------
@@ -298,6 +320,11 @@ _LLAMAFACTORY = (
     _d("fsdp2_upcast", "all", "accelerate/utils/fsdp_utils.py fsdp2_prepare_model 1.11.0 (the whole model to fp32 "
                               "after sharding, frozen base included)"),
     _fused_experts("5.6.0"),
+    _d("quantize_experts", False, "transformers 5.6.0 integrations/bitsandbytes.py replace_with_bnb_linear (converts "
+                                  "nn.Linear modules only: the fused 3-D experts stay in the load dtype; "
+                                  "bitsandbytes issue #1849)"),
+    _d("lora_expert_params", False, "llamafactory/hparams/finetuning_args.py (no target_parameters: lora_target "
+                                    "'all' is find_all_linear_modules, nn.Linear names only)"),
 )
 
 # --- Unsloth 2026.10.9 (transformers <= 5.17.0, trl <= 1.15.0) -----------------------------------------------------------

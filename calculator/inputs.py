@@ -231,6 +231,12 @@ INPUTS: tuple[InputSpec, ...] = (
               doc="MoE with `moe_layout` `fused`: LoRA on the experts' 3-D parameters through PEFT "
                   "`target_parameters` (r·E·(in + out) per expert tensor, each layer's merged expert weight alive "
                   "until its backward)"),
+    InputSpec(name="quantize_experts", kind="bool", default=False,
+              doc="QLoRA of a MoE with `moe_layout` `fused`: the framework quantises the experts' 3-D parameters to "
+                  "4 bits itself (Axolotl 0.15 and later, `quantize_moe_experts: true`: bitsandbytes "
+                  "`replace_parameter_4bit`, NF4), each MoE layer's experts dequantised whole for its forward and "
+                  "kept until its backward. Without it bitsandbytes leaves them 16-bit: it converts `nn.Linear` "
+                  "modules only (bitsandbytes issue #1849)"),
     # --- batch ------------------------------------------------------------------------------------------------
     InputSpec(name="micro_batch_size", kind="int", low=1, high=65_536, unit="sequences",
               control="number", group="batch", doc="sequences per GPU in one forward/backward pass"),

@@ -37,6 +37,8 @@ from .params import (
     count_params,
     expert_param_lora,
     experts_fused,
+    experts_left_16bit,
+    experts_quantized,
     expert_width,
     expert_tensors as _expert_tensors,
     fp32_trainable_master,
@@ -77,6 +79,7 @@ __all__ = [
     "kept_logits_bytes",
     "lora_adapter_bytes",
     "dequant_transient_bytes",
+    "moe_notes",
     "reference_model_bytes",
     "allocator_reserve_bytes",
     "estimate",
@@ -928,13 +931,29 @@ def _layer_activation_bytes(s: TrainingSetup) -> float:
             + _merged_expert_weight_bytes(s))
 
 
+def moe_notes(s: TrainingSetup) -> tuple[str, ...]:
+    """What a MoE setup under the fused layout silently does not do (the answer's ``notes``, shown at the result):
+    ``experts_not_quantized``, a QLoRA whose experts stay 16-bit (params.experts_left_16bit; Axolotl 0.15 and later
+    quantises them with ``quantize_moe_experts``); ``experts_not_adapted``, LoRA that reaches the attention (and any
+    shared expert) but no routed expert (PEFT 0.17 and later reaches them with ``target_parameters``)."""
+    out: tuple[str, ...] = ()
+    if experts_left_16bit(s):
+        out += ("experts_not_quantized",)
+    if s.method is not Method.FULL and experts_fused(s) and not s.lora_expert_params:
+        out += ("experts_not_adapted",)
+    return out
+
+
 def _merged_expert_weight_bytes(s: TrainingSetup) -> float:
     """LoRA on fused experts (``lora_expert_params``), per layer averaged over the stack: PEFT 0.21.2 ParamWrapper
     (tuners/lora/layer.py ``_activate_lora``) folds the update into the weight through a parametrization, so each
     forward materialises ``W + delta`` for the whole (E, out, in) expert stack in the compute dtype, and the expert
     matmul saves that merged weight for the input gradient until the layer's backward: ``cb·E·Σ in·out`` per MoE
-    layer whose activations are alive."""
-    if not expert_param_lora(s):
+    layer whose activations are alive. Experts the framework quantised (``experts_quantized``) cost the same: they
+    are a parametrization too (bitsandbytes 0.50.2 nn/parametrize.py ``replace_parameter_4bit``: ``Bnb4bitParametrization``
+    dequantises the whole (E, out, in) tensor on access, cached for the module's forward by
+    ``_enable_parametrization_cache``), and the expert matmuls save views of that dequantised stack for backward."""
+    if not (expert_param_lora(s) or experts_quantized(s)):
         return 0.0
     m = s.model
     per_layer = compute_bytes(s) * m.num_local_experts * sum(di * do for di, do in _expert_tensors(m))
@@ -1347,7 +1366,7 @@ def estimate(s: TrainingSetup, logits: tuple[float, float] | None = None) -> Est
     trainable = trainable_params(s)
     stored_ckpt = pc.total * (4 if s.precision in (Precision.FP32, Precision.MIXED) and s.method is Method.FULL
                               else 2)
-    notes = ("paged_states_excluded",) if _paged(s) and not s.cpu_offload else ()
+    notes = (("paged_states_excluded",) if _paged(s) and not s.cpu_offload else ()) + moe_notes(s)
     paged = int(paged_optimizer_state_bytes(s))
     return Estimate(
         peak_bytes=peak,

@@ -398,6 +398,7 @@ class TrainingSetup:
     deepspeed_bf16_optimizer_states: bool = False  # DeepSpeed bf16_optimizer_states
     moe_layout: MoeLayout = MoeLayout.PER_EXPERT   # experts as linears (transformers 4, Unsloth) or fused 3-D params
     lora_expert_params: bool = False             # PEFT target_parameters on the fused experts (LoRA on 3-D params)
+    quantize_experts: bool = False               # QLoRA: the framework quantises the fused 3-D experts itself (Axolotl)
     kbit_upcast: KbitUpcast = KbitUpcast.NONE     # QLoRA: non-4-bit parameters cast to fp32 (prepare_model_for_kbit_training)
     shard_embeddings: bool = False               # embeddings and lm_head their own FSDP units (torchtune)
     cpu_ram_efficient_loading: bool = False      # FSDP: only the first rank of a node loads the checkpoint on the CPU

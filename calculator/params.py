@@ -20,7 +20,7 @@ from .models import (ALL_LINEAR, LORA_MODULES, Fsdp2Upcast, KbitUpcast, Method, 
 
 __all__ = ["NF4_BITS", "NF4_CONST_BITS", "NF4_CONST_BITS_DOUBLE_QUANT", "LayerKind", "ParamCounts", "head_dim", "attention_head_dims",
            "moe_layers", "expert_width", "count_params", "VISION_TYPES", "vision_tower_params", "held_arch", "is_wrapped", "wrapped_of", "stack_targets",
-           "experts_fused", "setup_targets", "expert_param_lora", "expert_tensors", "trainable_tensors", "wrapped_linears", "trainable_params", "compute_bytes", "lm_head_quantized", "quantized_params",
+           "experts_fused", "experts_quantized", "experts_left_16bit", "setup_targets", "expert_param_lora", "expert_tensors", "trainable_tensors", "wrapped_linears", "trainable_params", "compute_bytes", "lm_head_quantized", "quantized_params",
            "nf4_const_bits", "nf4_bytes", "base_fp32", "base_bytes", "weight_bytes", "stored_weight_bytes", "gathered_weight_bytes",
            "fsdp2_upcast", "fp32_trainable_master", "adapter_bytes", "nf4_unsharded", "fsdp1_refuses_uint8", "norm_params",
            "kbit_upcast_params"]
@@ -349,6 +349,24 @@ def experts_fused(s: TrainingSetup) -> bool:
                 and m.model_type in UNFUSED_FOR_BNB)
 
 
+def experts_quantized(s: TrainingSetup) -> bool:
+    """QLoRA over bitsandbytes whose framework quantises the fused 3-D experts itself (``quantize_experts``): Axolotl
+    0.21.0 monkeypatch/moe_quant.py ``patch_moe_quantization_on_load`` (``quantize_moe_experts: true``, from Axolotl
+    0.15.0, PR #3439) calls bitsandbytes ``replace_parameter_4bit`` (nf4, double quantisation unless
+    ``bnb_4bit_use_double_quant`` is false) on every 3-D expert parameter as it loads. transformers 5.24's
+    bitsandbytes integration converts ``nn.Linear`` modules only, so elsewhere the fused experts stay 16-bit
+    (bitsandbytes issue #1849, open; PR #1965, ``Experts4bit``, unmerged)."""
+    return (s.quantize_experts and experts_fused(s) and s.method is Method.QLORA
+            and s.qlora_backend is QloraBackend.BITSANDBYTES)
+
+
+def experts_left_16bit(s: TrainingSetup) -> bool:
+    """A QLoRA over bitsandbytes that holds its fused experts in 16 bits (the answer's note ``experts_not_quantized``:
+    the setup does not do what "QLoRA" says for most of a MoE's weights)."""
+    return (s.method is Method.QLORA and s.qlora_backend is QloraBackend.BITSANDBYTES and experts_fused(s)
+            and not experts_quantized(s))
+
+
 def setup_targets(s: TrainingSetup) -> tuple[tuple[int, tuple[tuple[str, int, int, int], ...]], ...]:
     """``stack_targets`` of the setup's model, targets and expert layout."""
     return stack_targets(s.model, s.lora_targets, experts_fused(s))
@@ -470,9 +488,9 @@ def quantized_params(s: TrainingSetup) -> int:
         stack = sum(n * sum(di * do * c for _, di, do, c in lins) for n, lins in setup_targets(s))
     else:   # transformers get_keys_to_not_convert keeps lm_head 16-bit; embeddings are not nn.Linear
         stack = pc.stack_linear
-        if experts_fused(s):
+        if experts_left_16bit(s):
             # replace_with_bnb_linear converts ``type(module) is nn.Linear`` only (transformers 5.24
-            # integrations/bitsandbytes.py): fused 3-D experts stay 16-bit
+            # integrations/bitsandbytes.py): fused 3-D experts stay 16-bit unless the framework quantises them
             stack -= sum(k.count * sum(di * do * c for _, di, do, c in k.linears if c > 1) for k in pc.kinds)
     head = s.model.vocab_size * s.model.hidden_size if lm_head_quantized(s) else 0
     return stack + head

@@ -35,6 +35,8 @@ from .params import (
     NF4_BITS,
     attention_head_dims,
     compute_bytes,
+    experts_fused,
+    experts_quantized,
     count_params,
     gathered_weight_bytes,
     held_arch,
@@ -344,6 +346,34 @@ def _card_terms(w: StepCounts, s: TrainingSetup, gpu: GpuSpec) -> tuple[float, s
     return link, kind, paging, gpu.host_link_gb_s or PCIE_FALLBACK_GB_S, inter
 
 
+def dequant_kernels(s: TrainingSetup) -> int:
+    """Kernels one dequantisation of a 4-bit weight launches: ``kDequantizeBlockwise``, and over bitsandbytes with
+    double quantisation the 8-bit absmax's ``dequantize_blockwise`` and the offset add before it (bitsandbytes 0.50.2
+    functional.py ``dequantize_4bit``, ``if quant_state.nested``): 3."""
+    return 3 if s.qlora_backend is QloraBackend.BITSANDBYTES and s.double_quant else 1
+
+
+#: Forward kernels of a MoE layer's routed experts beyond the dense layer's gated MLP (5), per layout.
+#: Fused (transformers 5.24 integrations/moe.py ``grouped_mm_experts_forward``, the default ``experts_implementation``
+#: where ``_grouped_mm_can_dispatch``: modeling_utils.py ``get_correct_experts_implementation``): sort, two gathers,
+#: histc and its cast, cumsum, two grouped_mm, the gate (chunk, act, mul), the routing-weight mul, the inverse
+#: permutation (empty, arange, scatter, gather) and the top-k sum: 17, whatever the number of experts.
+_KERNELS_MOE_GROUPED = 17
+
+
+def moe_expert_kernels(s: TrainingSetup, kind: Any, tokens: float) -> tuple[float, Any]:
+    """(forward kernels a layer of ``kind`` adds for its routed experts over the dense layer's gated MLP; and how many
+    dequantisations one of its linears makes in a pass). Fused experts: one grouped-GEMM pass
+    (``_KERNELS_MOE_GROUPED``), and no dequantisation kernel unless the framework quantised them
+    (``experts_quantized``): they are no Linear4bit. Per-expert linears keep the dense count (the estimator does not
+    model the loop over experts of transformers 4's sparse MoE blocks: Unsloth, the other per-expert regime, runs its
+    own kernels, whose source is not read here)."""
+    if not any(c > 1 for *_x, c in kind.linears) or not experts_fused(s):
+        return 0.0, lambda x: 1
+    quantised = experts_quantized(s)
+    return float(_KERNELS_MOE_GROUPED - 5), lambda x: 0 if x[3] > 1 and not quantised else 1
+
+
 @lru_cache(maxsize=64)
 @dataclass(frozen=True)
 class _Passes:
@@ -446,17 +476,18 @@ def _elementwise_bytes(s: TrainingSetup, p: _Passes) -> tuple[float, float]:
 
 
 def _kernels(s: TrainingSetup, p: _Passes, kinds: tuple, wrapped: tuple) -> float:
-    """Kernels the host launches per micro-batch."""
+    """Kernels the host launches per micro-batch (a MoE layer's experts: moe_expert_kernels)."""
     per_layer_fwd = _KERNELS_FWD_BASE + (0 if s.model.mlp_gated else -2)
     layer_kernels = []
     for i, kind in enumerate(kinds):
-        per_layer = per_layer_fwd * (p.fwd + p.ref) + per_layer_fwd * _KERNELS_BWD_PER_FWD - (
+        fwd, calls = moe_expert_kernels(s, kind, p.tokens)
+        per_layer = (per_layer_fwd + fwd) * (p.fwd + p.ref) + (per_layer_fwd + fwd) * _KERNELS_BWD_PER_FWD - (
             0 if p.full else len(kind.linears))
-        n_wrapped = len(wrapped[i][1]) if wrapped else 0
+        n_wrapped = sum(calls(x) for x in wrapped[i][1]) if wrapped else 0
         per_layer += n_wrapped * (_KERNELS_LORA_FWD * p.fwd + _KERNELS_LORA_BWD)
         if s.method is Method.QLORA:
-            n_q = len(kind.linears) if s.qlora_backend is QloraBackend.BITSANDBYTES else n_wrapped
-            per_layer += n_q * (p.fwd + 1 + p.ref)
+            n_q = sum(calls(x) for x in kind.linears) if s.qlora_backend is QloraBackend.BITSANDBYTES else n_wrapped
+            per_layer += n_q * dequant_kernels(s) * (p.fwd + 1 + p.ref)
         layer_kernels.append(per_layer * kind.count)
     kernels = sum(layer_kernels) + _KERNELS_OUTSIDE_LAYERS
     if s.torch_compile:

@@ -43,7 +43,7 @@ CANNOT_REASONS: tuple[str, ...] = (
     "unsloth_compiles_itself", "unsloth_double_quant_always", "unsloth_offload_is_checkpointing",
     "unsloth_picks_attention", "transformers_fuses_experts", "files_keep_framework_default",
     "exports_write_fsdp2", "trl_compute_follows_dtype", "fsdp2_no_bnb_optimizer", "framework_sets_kbit_cast",
-    "trl_casts_4bit_adapters_bf16",
+    "trl_casts_4bit_adapters_bf16", "bitsandbytes_skips_fused_experts",
 )
 #: What the reader can do instead (``CannotExpress.what_to_do``; ``none``: nothing needed, the estimate follows the
 #: file): ``calc.run.todo.<code>``.
@@ -52,6 +52,7 @@ WHAT_TO_DO: tuple[str, ...] = (
     "deepspeed_zero", "deepspeed_for_split_offload", "use_trl_sync_each_batch", "use_trl_for_fp32_master",
     "add_liger_plugin", "use_trl_disable_dropout_false", "use_trl_for_fp32_base", "use_fsdp", "use_trl_or_axolotl",
     "enable_liger_kernel", "use_trl", "install_flash_attn", "use_unsloth",
+    "use_axolotl_quantize_experts",
 )
 #: Why a key was rewritten without changing the estimate (``Export.adjustments``): ``calc.run.adjusted.<code>``.
 ADJUST_REASONS: tuple[str, ...] = ("same_regime_lora_16bit_base", "ignored_by_estimate", "fused_replaces_chunked")
@@ -148,7 +149,7 @@ def card_bf16(gpu: str | None) -> bool:
 # Which keys matter for a request (the round trip compares these)
 # =====================================================================================================================
 _LORA_KEYS = ("lora_rank", "lora_targets", "lora_dtype", "lora_dropout")
-_QLORA_KEYS = ("double_quant", "qlora_backend", "quantize_lm_head", "dequant_cast", "kbit_upcast")
+_QLORA_KEYS = ("double_quant", "qlora_backend", "quantize_lm_head", "dequant_cast", "kbit_upcast", "quantize_experts")
 #: Request keys of the machine, not of the training files (the CUDA context, the cluster's nodes and links): carried
 #: over as given, as the card is.
 MACHINE_KEYS: tuple[str, ...] = ("cuda_context_bytes", "gpus_per_node", "internode_gb_s")
@@ -282,6 +283,8 @@ class Plan:
         if k["method"] != "qlora":
             self.adjust("double_quant", api.DEFAULTS["double_quant"], "ignored_by_estimate")
             self.adjust("kbit_upcast", api.DEFAULTS["kbit_upcast"], "ignored_by_estimate")
+        if k["method"] != "qlora" or self.arch.num_local_experts <= 0:
+            self.adjust("quantize_experts", False, "ignored_by_estimate")
         if k["chunked_cross_entropy"] and k["fused_linear_cross_entropy"]:
             self.adjust("chunked_cross_entropy", False, "fused_replaces_chunked")
         if not card_bf16(self.gpu) and k["precision"] == "bf16" and k["method"] == "full":
@@ -338,11 +341,15 @@ class Plan:
         return out
 
 
-def hf_stack_rules(p: Plan, *, bf16_adapters: bool = False) -> None:
+def hf_stack_rules(p: Plan, *, bf16_adapters: bool = False, quantizes_experts: bool = False) -> None:
     """What every transformers + PEFT + bitsandbytes + accelerate/DeepSpeed target (TRL, Axolotl, LLaMA-Factory)
     cannot write, and the closest setting it runs. ``bf16_adapters``: the target can keep LoRA adapters in bf16
-    (LLaMA-Factory's ``pure_bf16``); elsewhere PEFT autocasts them to fp32."""
+    (LLaMA-Factory's ``pure_bf16``); elsewhere PEFT autocasts them to fp32. ``quantizes_experts``: the target can
+    quantise fused MoE experts itself (Axolotl's ``quantize_moe_experts``); elsewhere bitsandbytes leaves them 16-bit
+    (params.experts_quantized)."""
     k = p.keys
+    if not quantizes_experts:
+        p.cannot_express("quantize_experts", False, "bitsandbytes_skips_fused_experts", "use_axolotl_quantize_experts")
     p.cannot_express("qlora_backend", "bitsandbytes", "bitsandbytes_only", "use_bitsandbytes")
     p.cannot_express("quantize_lm_head", False, "transformers_skips_lm_head", "lm_head_stays_16bit")
     p.cannot_express("dequant_cast", False, "not_this_frameworks_regime", "none")

@@ -33,7 +33,7 @@ WRITTEN: frozenset[str] = frozenset((
     "attention", "precision", "base_fp32", "optimizer", "chunked_cross_entropy", "torch_compile",
     "fused_linear_cross_entropy", "activation_offloading", "num_gpus", "sharding", "cpu_offload", "offload_params",
     "deepspeed", "reduce_bucket_size", "no_sync_accumulation", "packing", "epochs",
-    "fsdp_version", "cpu_ram_efficient_loading",
+    "fsdp_version", "cpu_ram_efficient_loading", "quantize_experts",
 ))
 #: The keys these files leave to axolotl's default (``Plan.settle``; a rule of ``plan`` may set one first).
 LEFT_TO_DEFAULT: frozenset[str] = frozenset((
@@ -47,7 +47,7 @@ LEFT_TO_DEFAULT: frozenset[str] = frozenset((
 
 def plan(p: Plan) -> None:
     k = p.keys
-    hf_stack_rules(p)
+    hf_stack_rules(p, quantizes_experts=True)
     if k["precision"] == "mixed":
         # bf16 loads the weights in bf16 (normalize_config): no fp32 master copy, no fp32 base under autocast; on a
         # card without bf16, fp16 weights cannot train a full model (the gradient scaler refuses fp16 gradients)
@@ -91,7 +91,10 @@ def write(p: Plan, summary: Mapping[str, Any] | None, text: Mapping[str, str] | 
         add(("lora_r", k["lora_rank"], None))       # no default: Axolotl requires it with an adapter
         add(("lora_alpha", 2 * k["lora_rank"], None))
         add(("lora_dropout", k["lora_dropout"], why("why_dropout", k["lora_dropout"], d["lora_dropout"])))
-        if tuple(k["lora_targets"]) == ALL_LINEAR:
+        if k["quantize_experts"]:          # schemas/config.py check_quantize_moe_experts (from 0.15.0, PR #3439)
+            add(("quantize_moe_experts", True, None))
+        if tuple(k["lora_targets"]) == ALL_LINEAR and not k["quantize_experts"]:
+            # check_quantize_moe_experts refuses lora_target_linear beside quantize_moe_experts: the names instead
             add(("lora_target_linear", True, None))
         else:
             add(("lora_target_modules", list(k["lora_targets"]), None))
@@ -293,6 +296,8 @@ def read(state: ReadState, cfgs: Mapping[str, Mapping[str, Any]], kinds: Mapping
         kw = state.mapping(name, "bnb_config_kwargs", t("bnb_config_kwargs"))
         state.set("double_quant", kw.get("bnb_4bit_use_double_quant", True) is True)
         state.set("qlora_backend", "bitsandbytes")
+        state.set("quantize_experts", state.typed(name, "quantize_moe_experts", t("quantize_moe_experts"), bool)
+                  or False)
     state.set("seq_len", state.typed(name, "sequence_len", t("sequence_len"), int) if "sequence_len" in cfg
               else d["seq_len"])
     state.set("packing", (state.typed(name, "sample_packing", t("sample_packing"), bool) or False) and not dpo)

@@ -45,6 +45,7 @@ WRITTEN: frozenset[str] = frozenset((
 ))
 #: The keys these files leave to llamafactory's default (``Plan.settle``; a rule of ``plan`` may set one first).
 LEFT_TO_DEFAULT: frozenset[str] = frozenset((
+    "quantize_experts",
     "kbit_upcast",
     "quantize_lm_head", "dequant_cast", "qlora_compute_dtype", "quant_storage", "moe_layout",
     "lora_expert_params", "half_dtype", "keeps_logits", "optimizer_in_backward", "frozen_param_grads",

@@ -38,6 +38,7 @@ WRITTEN: frozenset[str] = frozenset((
 ))
 #: The keys these files leave to unsloth's default (``Plan.settle``; a rule of ``plan`` may set one first).
 LEFT_TO_DEFAULT: frozenset[str] = frozenset((
+    "quantize_experts",
     "kbit_upcast",
     "quantize_lm_head", "dequant_cast", "qlora_compute_dtype", "quant_storage", "moe_layout",
     "lora_expert_params", "half_dtype", "base_fp32", "keeps_logits", "optimizer_in_backward", "cpu_offload",
@@ -81,6 +82,8 @@ def plan(p: Plan) -> None:
     if k["dpo"]:       # LoRA dropout under DPO is kept by the script: DPOConfig(disable_dropout=False)
         p.cannot_express("packing", False, "dpo_config_no_packing", "none")
     kbit_upcast_rule(p)                        # unsloth_zoo casts only the trainable parameters
+    # one nn.Linear per expert (moe_layout per_expert): bitsandbytes quantises them, nothing for a switch to do
+    p.adjust("quantize_experts", False, "ignored_by_estimate")
 
 
 def _gc(k: Mapping[str, Any]) -> Any:
