@@ -231,7 +231,7 @@ INPUTS: tuple[InputSpec, ...] = (
               doc="MoE with `moe_layout` `fused`: LoRA on the experts' 3-D parameters through PEFT "
                   "`target_parameters` (r·E·(in + out) per expert tensor, each layer's merged expert weight alive "
                   "until its backward)"),
-    InputSpec(name="quantize_experts", kind="bool", default=False,
+    InputSpec(name="quantize_experts", kind="bool",
               doc="QLoRA of a MoE with `moe_layout` `fused`: the framework quantises the experts' 3-D parameters to "
                   "4 bits itself (Axolotl 0.15 and later, `quantize_moe_experts: true`: bitsandbytes "
                   "`replace_parameter_4bit`, NF4), each MoE layer's experts dequantised whole for its forward and "
