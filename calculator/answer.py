@@ -100,6 +100,8 @@ def result_json(s: TrainingSetup, e: Estimate, options: dict[str, Any]) -> dict[
         # solver are SFT's: not given.
         r["grpo"] = _grpo_json(s, e, GPUS[gpu] if gpu is not None else None)
         include = ()
+    if not s.grpo and (dp := recommend.data_parallel(s, GPUS[gpu] if gpu is not None else None)):
+        r["data_parallel"] = dp      # several cards without sharding: DDP's full copies, and what ZeRO-3 gives
     if "gpu_table" in include:
         r["gpu_table"] = recommend.gpu_table(requested)
     if "smallest_setup" in include:
