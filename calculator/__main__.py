@@ -302,6 +302,11 @@ def _render_memory(r: dict[str, Any], s: Strings) -> list[str]:
         out.append("  " + _text(filled(s.get("out.resolved"), {"from": rv["from"], "name": rv["name"], "repo": rv["repo"]})))
     for n in r["notes"]:
         out.append(f"  {s.get(f'notes.{n}')}")
+    if "data_parallel" in r:          # several cards without sharding: DDP's full copies, and what ZeRO-3 gives
+        dp = r["data_parallel"]
+        out.append("  " + _text(filled(s.get("out.data_parallel"), {
+            "n": counted(s, "cards", dp["num_gpus"]),
+            "sharded": "{} ({})".format(*fmt_bytes(dp["sharded_peak_bytes_per_gpu"]))})))
     return out
 
 

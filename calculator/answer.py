@@ -100,6 +100,9 @@ def result_json(s: TrainingSetup, e: Estimate, options: dict[str, Any]) -> dict[
         # solver are SFT's: not given.
         r["grpo"] = _grpo_json(s, e, GPUS[gpu] if gpu is not None else None)
         include = ()
+    if not s.grpo and (dp := recommend.data_parallel(s, GPUS[gpu] if gpu is not None else None)):
+        _complete(dp["changes"], options)   # several cards without sharding: DDP's full copies, and what ZeRO-3 gives
+        r["data_parallel"] = dp
     if "gpu_table" in include:
         r["gpu_table"] = recommend.gpu_table(requested)
     if "smallest_setup" in include:
@@ -139,18 +142,26 @@ def remedies_json(s: TrainingSetup, gpu: GpuSpec, options: dict[str, Any]) -> li
     ``method``), keeps the value the remedy's figure was estimated with. The request with exactly a remedy's changes
     is then its figure (tests/property/test_remedy_laws.py)."""
     out = recommend.remedies(s, gpu)
+    for x in out:
+        _complete(x["changes"], options)
+    return out
+
+
+def _complete(changes: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
+    """``changes`` (a remedy's, or ``data_parallel``'s) completed in place for the request as given: a key the
+    request left to its framework, whose default the changes would move, keeps the value the figure was estimated
+    with."""
     fw, asked = options.get("framework") or {}, options.get("request")
     if fw.get("id", "none") == "none" or not isinstance(asked, dict):
-        return out
+        return changes
     before = {d["key"]: d["value"] for d in fw["defaults"]}
-    for x in out:
-        changed = {**asked, **x["changes"]}
-        after = frameworks.request_defaults(fw["id"], changed)
-        for key in [*before, *(k for k in after if k not in before)]:
-            old, new = before.get(key, DEFAULTS.get(key)), after.get(key, DEFAULTS.get(key))
-            if key not in changed and _listed(old) != _listed(new):
-                x["changes"][key] = _listed(old)
-    return out
+    changed = {**asked, **changes}
+    after = frameworks.request_defaults(fw["id"], changed)
+    for key in [*before, *(k for k in after if k not in before)]:
+        old, new = before.get(key, DEFAULTS.get(key)), after.get(key, DEFAULTS.get(key))
+        if key not in changed and _listed(old) != _listed(new):
+            changes[key] = _listed(old)
+    return changes
 
 
 def _listed(x: Any) -> Any:

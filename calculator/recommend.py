@@ -22,7 +22,7 @@ from .models import (Attention, Estimate, GpuSpec, Method, Optimizer, Precision,
                      replaced)
 from .vocab import ADJUSTMENTS, CAPABILITY_REASONS, CARD_NOTES
 
-__all__ = ["COMFORTABLE_SHARE", "TIGHT_SHARE", "SETUP_SIZES", "verdict", "setup_for", "gpu_table",
+__all__ = ["COMFORTABLE_SHARE", "TIGHT_SHARE", "SETUP_SIZES", "verdict", "setup_for", "data_parallel", "gpu_table",
            "smallest_setup", "remedies", "max_seq_len", "max_micro_batch", "SEQ_LEN_CAP", "MICRO_BATCH_CAP",
            "runnable", "CAPABILITY_REASONS", "ADJUSTMENTS", "CARD_NOTES"]
 
@@ -116,8 +116,11 @@ def verdict(peak_bytes: int, memory_bytes: int, driver_bytes: int | None = None)
 def setup_for(s: TrainingSetup, n: int) -> TrainingSetup:
     """The same training on n cards. More than one card shards with the chosen ZeRO stage, or ZeRO-3/FSDP when
     none was chosen (plain data parallelism would not lower per-card memory); one card drops sharding unless
-    it offloads (ZeRO-Offload)."""
-    if n == s.num_gpus:
+    it offloads (ZeRO-Offload). One rule for every count, the reader's own included: the reader's several cards
+    without sharding (DDP) are ZeRO-3 here too, so the GPU table, the smallest setup and the sharding remedy never
+    mix DDP at one count with ZeRO-3 at the others (issue 42, H1); the answer's ``data_parallel`` says what the
+    reader's DDP costs against this."""
+    if n == s.num_gpus and (n == 1 or s.sharding is not Sharding.NONE):
         return s
     if n == 1:
         if s.cpu_offload:
@@ -127,6 +130,22 @@ def setup_for(s: TrainingSetup, n: int) -> TrainingSetup:
     out = replaced(s, num_gpus=n, sharding=sharding)
     if fsdp1_refuses_uint8(out.__dict__):
         out = replaced(out, quant_storage=QuantStorage.BF16)   # the storage a sharded QLoRA run sets (params)
+    return out
+
+
+def data_parallel(s: TrainingSetup, gpu: GpuSpec | None) -> dict[str, Any] | None:
+    """Several cards without sharding (DDP): every card holds a full copy of the weights, gradients and optimizer
+    states, so more cards buy speed, not memory per card. What sharding them by ``setup_for``'s rule (ZeRO-3) would
+    give, with the request ``changes`` that ask for it and, with a card, its verdict; None for one card or a sharded
+    setup."""
+    if s.num_gpus == 1 or s.sharding is not Sharding.NONE:
+        return None
+    sharded = setup_for(s, s.num_gpus)
+    e = cached_estimate(sharded)
+    out: dict[str, Any] = {"num_gpus": s.num_gpus, "changes": _changes(s, sharded, {"sharding": sharded.sharding}),
+                           "sharded_peak_bytes_per_gpu": e.peak_bytes}
+    if gpu is not None:
+        out["sharded_verdict"] = verdict(e.peak_bytes, gpu.memory_bytes, e.driver_bytes)
     return out
 
 

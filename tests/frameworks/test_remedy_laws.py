@@ -51,3 +51,8 @@ def test_a_remedys_changes_are_its_figure(req: dict[str, Any]) -> None:
         assert again["ok"], (x, again)
         assert again["result"]["peak_bytes_per_gpu"] == x["peak_bytes_alone"], x
 
+    dp = out["result"].get("data_parallel")    # several cards without sharding: the change to ZeRO-3 is its figure
+    if dp:
+        again = api.answer({**req, **dp["changes"], "include": []})
+        assert again["ok"], (dp, again)
+        assert again["result"]["peak_bytes_per_gpu"] == dp["sharded_peak_bytes_per_gpu"], dp

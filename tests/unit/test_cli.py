@@ -163,3 +163,17 @@ def test_every_exception_class_of_the_estimator_is_in_errors_py() -> None:
         own = [name for name, obj in vars(module).items() if inspect.isclass(obj)
                and issubclass(obj, BaseException) and obj.__module__ == module.__name__]
         assert not own, f"{rel}: {own} belong in calculator/errors.py"
+
+
+def test_several_cards_without_sharding_say_ddp_and_what_zero3_gives(capsys) -> None:
+    """Issue 42, H1: 8 cards with sharding left at none hold a full copy each (DDP); the text says so with ZeRO-3's
+    figure on the same cards, and one card says nothing of it."""
+    from calculator.page.text import fmt_bytes
+    args = ["--model", "llama-3.1-8b", "--method", "full", "--gpu", "h100-80gb"]
+    zero3 = api.answer({"model": "llama-3.1-8b", "method": "full", "gpu": "h100-80gb", "num_gpus": 8,
+                        "sharding": "zero3", "include": []})["result"]["peak_bytes_per_gpu"]
+    assert main(args + ["--num-gpus", "8"]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if "DDP" in x)
+    assert "8 cards" in line and "ZeRO-3" in line and fmt_bytes(zero3)[0] in line
+    assert main(args + ["--num-gpus", "1"]) == 0
+    assert "DDP" not in capsys.readouterr().out

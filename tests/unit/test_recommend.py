@@ -46,6 +46,40 @@ def test_more_cards_shard_with_zero3_by_default() -> None:
     assert rec.setup_for(replace(S, num_gpus=4, sharding=Sharding.ZERO3), 1).sharding is Sharding.NONE
 
 
+def test_the_gpu_table_has_the_captions_regime_at_every_count_whatever_count_the_reader_typed() -> None:
+    """The caption: "with more than one card the training is sharded (ZeRO-3 unless you chose a stage)". Several
+    cards typed with sharding left at none (DDP) must not put DDP's full copies into that count's column while every
+    other count is ZeRO-3 (issue 42, H1: 8 x "does not fit" between 4 x and 16 x that fit)."""
+    h100 = GPUS["h100-80gb"]
+    for typed in (1, 2, 8):
+        reader = replace(S, num_gpus=typed)
+        row = next(r for r in rec.gpu_table(reader) if r["gpu"] == h100.id)
+        for st in row["setups"]:
+            n = st["num_gpus"]
+            regime = S if n == 1 else replace(S, num_gpus=n, sharding=Sharding.ZERO3)
+            assert st["peak_bytes_per_gpu"] == estimate(regime).peak_bytes, (typed, n)
+    # and the sharding remedy names the same count whatever count was typed (it said 4 cards at 2, 2 at 1 or 4)
+    big = TrainingSetup(model=MODELS["llama-3.1-8b"], method=Method.FULL)
+    named = {typed: [x["changes"] for x in rec.remedies(replace(big, num_gpus=typed), GPUS["a100-40gb"])
+                     if x["remedy"] == "sharding"] for typed in (1, 2, 4)}
+    assert named[1] and named[1] == named[2] == named[4]
+
+
+def test_several_cards_without_sharding_are_said_to_be_ddp_with_what_zero3_gives() -> None:
+    """DDP's full copy per card raises the per-card peak above one card's; the answer says so and gives ZeRO-3's
+    figure on the same cards, as a change the reader can make; one card or a sharded setup has no such note."""
+    base = {"model": "llama-3.1-8b", "method": "full", "gpu": "h100-80gb"}
+    r8 = api.answer({**base, "num_gpus": 8})["result"]
+    dp = r8["data_parallel"]
+    zero3 = estimate(TrainingSetup(model=MODELS["llama-3.1-8b"], method=Method.FULL, num_gpus=8,
+                                   sharding=Sharding.ZERO3)).peak_bytes
+    assert dp["num_gpus"] == 8 and dp["changes"] == {"sharding": "zero3"}
+    assert dp["sharded_peak_bytes_per_gpu"] == zero3 < r8["peak_bytes_per_gpu"]
+    assert api.answer({**base, "num_gpus": 8, **dp["changes"]})["result"]["peak_bytes_per_gpu"] == zero3
+    assert "data_parallel" not in api.answer({**base, "num_gpus": 1})["result"]
+    assert "data_parallel" not in api.answer({**base, "num_gpus": 8, "sharding": "zero2"})["result"]
+
+
 def test_smallest_setup_is_minimal() -> None:
     out = rec.smallest_setup(S)
     best = out["fits"]

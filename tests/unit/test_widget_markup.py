@@ -325,3 +325,34 @@ def test_an_articles_widget_starts_from_the_articles_assumptions_as_its_figures_
         plain[key] = asked[key]
     got, want = api.answer(asked)["result"]["inputs"], api.answer(plain)["result"]["inputs"]
     assert got == want, {k: (got.get(k), want.get(k)) for k in set(got) | set(want) if got.get(k) != want.get(k)}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_several_cards_without_sharding_are_said_at_the_result_and_the_table_keeps_its_captions_rule(lang):
+    """Issue 42, H1: at 8 cards with sharding left at none the strip says each card holds a full copy (DDP) and gives
+    ZeRO-3's figure on the same cards; the GPU table's 8-card column is that ZeRO-3 figure (its caption's rule, not
+    the reader's DDP peak) and the caption says the reader's own setup differs. One card: neither."""
+    s = S[lang]
+    page = Page(json.dumps(calc_strings(lang)), lang)
+
+    def drawn(raw):
+        out = json.loads(page.render(json.dumps({"kind": "estimator", "raw": raw, "fixed": {}})))
+        return out["html"] + "".join((out.get("slots") or {}).values())
+
+    raw = {"model": "llama-3.1-8b", "method": "full", "gpu": "h100-80gb", "num_gpus": "8"}
+    asked = WIDGET_KINDS["estimator"].requests_for(read_kind_form("estimator", raw)[0])[0]
+    r = api.answer({**asked, "include": []})["result"]
+    zero3 = api.answer({**asked, "sharding": "zero3", "include": []})["result"]["peak_bytes_per_gpu"]
+    text = drawn(raw)
+    note = re.search(r'<p[^>]*data-note="data_parallel"[^>]*>.*?</p>', text, re.S)
+    assert note and f'data-value="{zero3}"' in note.group(0) and "DDP" in plain_text(note.group(0))
+    head = re.search(r'data-calc-output="gpu_table".*?</thead>', text, re.S).group(0)
+    columns = {plain_text(c).split("×")[0].strip(): c for c in re.findall(r'<th scope="col">(.*?)</th>', head, re.S)}
+    assert f'data-value="{zero3}"' in columns["8"] and zero3 < r["peak_bytes_per_gpu"]
+
+    def caption(html):
+        return plain_text(re.search(r'<figcaption class="calc-table-caption">.*?</figcaption>', html, re.S).group(0))
+
+    assert plain_text(s.get("out.gpu_table_caption")) in caption(text) and "DDP" in caption(text)
+    one = drawn({**raw, "num_gpus": "1"})
+    assert 'data-note="data_parallel"' not in one and "DDP" not in caption(one)

@@ -92,6 +92,7 @@ def _summary(s: Strings, r: dict[str, Any]) -> Html:
                  bytes_html(r["range"]["low_bytes"], "range.low_bytes"), " ", s.get("out.range_sep"), " ",
                  bytes_html(r["range"]["high_bytes"], "range.high_bytes")),
               _paging_line(s, g),
+              _data_parallel_line(s, r),
               _run_line(s, r),
               stacked_bar(s, r["breakdown_bytes"], scale, g["memory_bytes"], s.get("out.breakdown")))
 
@@ -153,6 +154,18 @@ def _paging_line(s: Strings, g: dict[str, Any]) -> Html:
         parts += [" ", filled(s.get("out.paging_slowdown"), {"factor": ltr(fmt_number(paging["slowdown"], 1))})]
     return el("p", {"class": "calc-note", "data-note": "paging", "data-calc-output": "gpu.paging.slowdown",
                     "data-value": paging.get("slowdown")}, parts)
+
+
+def _data_parallel_line(s: Strings, r: dict[str, Any]) -> Html:
+    """Several cards without sharding: each holds a full copy (DDP), and what ZeRO-3 on the same cards gives."""
+    dp = r.get("data_parallel")
+    if not dp:
+        return join()
+    return el("p", {"class": "calc-note", "data-note": "data_parallel",
+                    "data-calc-output": "data_parallel.sharded_peak_bytes_per_gpu",
+                    "data-value": dp["sharded_peak_bytes_per_gpu"]},
+              filled(s.get("out.data_parallel"), {"n": counted(s, "cards", dp["num_gpus"]),
+                                                  "sharded": bytes_html(dp["sharded_peak_bytes_per_gpu"])}))
 
 
 def _run_line(s: Strings, r: dict[str, Any]) -> Html:
@@ -462,7 +475,11 @@ def _gpu_table(s: Strings, r: dict[str, Any], state: dict[str, Any]) -> Html:
               for klass, rows in classes.items()]
     g = r["gpu"]
     dec, binary = fmt_bytes(g["memory_bytes"])
-    caption = join(f"{s.get('out.gpu_table')}. {s.get('out.gpu_table_caption')} ",
+    # the reader's several cards without sharding are not the table's: its every count follows the caption's rule
+    dp = r.get("data_parallel")
+    yours = join(filled(s.get("out.gpu_table_ddp"), {"n": counted(s, "cards", dp["num_gpus"]),
+                                                     "peak": bytes_html(r["peak_bytes_per_gpu"])}), " ") if dp else ""
+    caption = join(f"{s.get('out.gpu_table')}. {s.get('out.gpu_table_caption')} ", yours,
                    filled(s.get("out.gpu_table_memory"), {"gpu": g["name"], "gib": binary, "gb": dec}))
     marks = el("p", {"class": "calc-marks", "aria-hidden": "true"},
                [join(el("span", {"class": f"calc-verdict calc-verdict--{v}"}, m), " ", s.get(f"verdict.{v}"), " ")
