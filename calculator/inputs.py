@@ -40,11 +40,15 @@ VALUE_KINDS: dict[str, ValueKind] = {k.name: k for k in (
 #: module. A key's kind of value (``VALUE_KINDS``) names the control that edits it.
 CONTROLS = ("checkbox", "number", "select", "modules")
 #: The estimator form's groups, in the order they appear (``model`` is drawn by the form itself).
-GROUPS = ("method", "lora", "batch", "memory", "hardware", "workload")
+GROUPS = ("method", "rl", "vllm", "lora", "batch", "memory", "hardware", "workload")
 #: When a group of the form is shown: ``{key: the values that show it}`` (the page hides it at any other value, as
-#: it changes). LoRA's settings mean nothing to full fine-tuning.
-GROUP_SHOWN_WHEN: dict[str, dict[str, tuple[str, ...]]] = {
+#: it changes). LoRA's settings mean nothing to full fine-tuning; GRPO's to supervised training; vLLM's to a
+#: generation by the trained model itself.
+GROUP_SHOWN_WHEN: dict[str, dict[str, tuple[Any, ...]]] = {
     "lora": {"method": tuple(m.value for m in Method if m is not Method.FULL)},
+    "rl": {"grpo": (True,)},
+    "vllm": {"grpo": (True,), "grpo_generator": tuple(g.value for g in GrpoGenerator
+                                                      if g is not GrpoGenerator.TRANSFORMERS)},
 }
 #: What a request may ask for beyond the estimate (each costs time; the CLI's --json asks for all).
 INCLUDE = ("gpu_table", "smallest_setup", "remedies", "inverse")
@@ -146,45 +150,49 @@ INPUTS: tuple[InputSpec, ...] = (
               doc="preference training (DPO) on top of the method: chosen + rejected sequences, a reference model"),
     InputSpec(name="precompute_ref_log_probs", kind="bool",
               doc="DPO with the reference log-probabilities computed beforehand: no reference model in memory"),
-    # --- online RL: GRPO (calculator/rl.py; API and CLI only for now) -------------------------------------------
-    InputSpec(name="grpo", kind="bool",
+    # --- online RL: GRPO (calculator/rl.py) ---------------------------------------------------------------
+    InputSpec(name="grpo", kind="bool", control="checkbox", group="method",
               doc="online RL with GRPO (TRL `GRPOTrainer`) instead of supervised training: memory phase by phase "
                   "(generation, scoring, training) in the answer's `grpo`; `micro_batch_size` is "
                   "`per_device_train_batch_size` (completions per micro-step) and the trained sequence is "
                   "`grpo_prompt_len` + `grpo_completion_len` (`seq_len` is not used); not with `dpo`"),
-    InputSpec(name="grpo_prompt_len", kind="int", low=1, high=4_194_304, unit="tokens",
+    InputSpec(name="grpo_prompt_len", kind="int", control="number", group="rl", low=1, high=4_194_304, unit="tokens",
               doc="GRPO: tokens of each prompt (TRL 1.16 has no prompt truncation: the data's own length)"),
-    InputSpec(name="grpo_completion_len", kind="int", low=1, high=4_194_304, unit="tokens",
+    InputSpec(name="grpo_completion_len", kind="int", control="number", group="rl", low=1, high=4_194_304,
+              unit="tokens",
               doc="GRPO: `max_completion_length`; every completion is taken to reach it (no early end: the "
                   "memory's worst case)"),
-    InputSpec(name="grpo_num_generations", kind="int", low=2, high=65_536, unit="sequences",
+    InputSpec(name="grpo_num_generations", kind="int", control="number", group="rl", low=2, high=65_536,
+              unit="sequences",
               doc="GRPO: `num_generations`, completions per prompt; the generation batch (`micro_batch_size` x "
                   "`num_gpus` x steps per generation) must be a multiple of it"),
-    InputSpec(name="grpo_steps_per_generation", kind="int", low=1, high=1_048_576,
+    InputSpec(name="grpo_steps_per_generation", kind="int", control="number", group="rl", low=1, high=1_048_576,
               unit="micro_batches", nullable=True,
               doc="GRPO: `steps_per_generation`, micro-steps fed by one generation (its batch is `micro_batch_size` x "
                   "this rows per GPU); `null`: `grad_accum_steps` (TRL's default)"),
-    InputSpec(name="grpo_beta", kind="float", low=0.0, high=1_000.0,
+    InputSpec(name="grpo_beta", kind="float", control="number", group="rl", low=0.0, high=1_000.0,
               doc="GRPO: the KL coefficient `beta`; above 0 TRL computes reference log-probs: a frozen copy of the "
                   "model with full fine-tuning, the adapter disabled with LoRA"),
-    InputSpec(name="grpo_num_iterations", kind="int", low=1, high=1_024,
+    InputSpec(name="grpo_num_iterations", kind="int", control="number", group="rl", low=1, high=1_024,
               doc="GRPO: `num_iterations` (mu), optimizer steps per rollout; above 1 TRL computes old log-probs"),
-    InputSpec(name="grpo_loss_type", kind="enum", choices=_values(GrpoLoss), enum=GrpoLoss,
+    InputSpec(name="grpo_loss_type", kind="enum", control="select", group="rl", choices=_values(GrpoLoss),
+              enum=GrpoLoss,
               doc="GRPO: `loss_type` (the same memory for each)"),
-    InputSpec(name="grpo_generator", kind="enum", choices=_values(GrpoGenerator),
+    InputSpec(name="grpo_generator", kind="enum", control="select", group="rl", choices=_values(GrpoGenerator),
               enum=GrpoGenerator,
               doc="GRPO: who generates: `transformers` (`use_vllm=False`, TRL's default: `generate` with the trained "
                   "model), `vllm_colocate` (vLLM in the trainer's process; needs `gpu`), `vllm_server` (a vLLM "
                   "server on other GPUs)"),
-    InputSpec(name="vllm_gpu_memory_utilization", kind="float", low=0.01, high=1.0,
+    InputSpec(name="vllm_gpu_memory_utilization", kind="float", control="number", group="vllm", low=0.01, high=1.0,
               doc="GRPO with `vllm_colocate`: the share of the card's memory vLLM claims when it starts (weights "
                   "inside, the KV pool is the remainder)"),
-    InputSpec(name="vllm_max_model_length", kind="int", low=1, high=4_194_304, unit="tokens",
+    InputSpec(name="vllm_max_model_length", kind="int", control="number", group="vllm", low=1, high=4_194_304,
+              unit="tokens",
               nullable=True,
               doc="GRPO with vLLM: `vllm_max_model_length`, the sequence vLLM's KV pool must hold at least once to "
                   "start; `null`: `grpo_prompt_len` + `grpo_completion_len` (TRL's `None` passes the model's own "
                   "context length, which the estimator does not read: set it)"),
-    InputSpec(name="vllm_enable_sleep_mode", kind="bool",
+    InputSpec(name="vllm_enable_sleep_mode", kind="bool", control="checkbox", group="vllm",
               doc="GRPO with `vllm_colocate`: vLLM frees its weights and KV pool outside generation (sleep level 2)"),
     # --- LoRA -------------------------------------------------------------------------------------------------
     InputSpec(name="lora_rank", kind="int", low=1, high=65_536, control="number", group="lora",

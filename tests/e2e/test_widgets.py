@@ -101,12 +101,17 @@ def reset(page) -> None:
     root = page.locator("#calc-estimator-1")
     _, defaults, _ = meta(root)
     root.locator('[data-calc-control="model_source"][value="preset"]').check()
-    root.locator("select[data-calc-gpu-class]").select_option("all")    # the GPU table's class filter (no recompute)
+    gpu_class = root.locator("select[data-calc-gpu-class]")   # the GPU table's class filter (no recompute); GRPO's
+    if gpu_class.count():                                       # answer has no GPU table
+        gpu_class.select_option("all")
     root.locator('[data-calc-field="method"]').select_option("lora")     # shows the LoRA fields while they are set
+    root.locator('[data-calc-field="grpo"]').check()                     # GRPO's and vLLM's too (GROUP_SHOWN_WHEN)
+    root.locator('[data-calc-field="grpo_generator"]').select_option("vllm_server")
     details = root.locator("details.calc-more")
     if details.get_attribute("open") is None:
         details.locator("summary").click()
-    for key, value in [*((k, v) for k, v in defaults.items() if k != "method"), ("method", defaults["method"])]:
+    last = ("grpo_generator", "grpo", "method")                          # the keys that show the others, set last
+    for key, value in [*((k, v) for k, v in defaults.items() if k not in last), *((k, defaults[k]) for k in last)]:
         controls = root.locator(f'[data-calc-field="{key}"]')
         if key == "lora_targets":
             for box in controls.all():

@@ -210,6 +210,70 @@ def _phases(s: Strings, r: dict[str, Any]) -> Html:
               el("p", {"class": "calc-note"}, s.get("out.phases_note")))
 
 
+def _phase_bar(s: Strings, resident: int, own: int, scale: int) -> Html:
+    """One GRPO phase against the peak phase: the part resident across phases, then the phase's own (mirrored in
+    RTL). The figures are the row's cells: the bar is drawn for the eye alone."""
+    parts, x = [], 0.0
+    for key, value in (("weights", resident), ("activations", own)):
+        w = value / scale * 1000 if scale > 0 else 0.0
+        left = 1000 - x - w if s.rtl else x
+        parts.append(el("rect", {"class": f"calc-c calc-c--{key}", "x": f"{left:.2f}", "y": 2, "width": f"{w:.2f}",
+                                 "height": 24}))
+        x += w
+    return el("svg", {"class": "calc-bar", "viewBox": "0 0 1000 28", "preserveAspectRatio": "none",
+                      "aria-hidden": "true", "focusable": "false"}, parts)
+
+
+def _grpo(s: Strings, r: dict[str, Any]) -> Html:
+    """GRPO phase by phase (the answer's ``grpo``): each phase's allocated memory on the trainer's GPU with the part
+    that stays resident across phases and a bar against the peak phase (marked), the peak as the driver shows it, a
+    colocated vLLM's claim and pool, and the time of one optimizer step by phase (the dominant one marked)."""
+    g = r.get("grpo")
+    if not g:
+        return ""
+    scale = max([g["peak_allocated_bytes"]] + [ph["allocated_bytes"] for ph in g["phases"]])
+    rows = []
+    for ph in g["phases"]:
+        peak = ph["phase"] == g["peak_phase"]
+        resident = min(g["resident_bytes"], ph["allocated_bytes"])
+        rows.append(el("tr", {"data-phase": ph["phase"], "class": "calc-table__current" if peak else None},
+                       el("th", {"scope": "row"}, s.get(f"out.grpo.phase.{ph['phase']}"),
+                          join(" ", el("strong", {}, s.get("out.grpo.peak_mark"))) if peak else ""),
+                       el("td", {}, bytes_html(ph["allocated_bytes"])), el("td", {}, bytes_html(resident)),
+                       el("td", {"class": "calc-grpo__bar"},
+                          _phase_bar(s, resident, ph["allocated_bytes"] - resident, scale))))
+    head = [el("th", {"scope": "col"}, s.get(f"out.grpo.{c}"))
+            for c in ("col_phase", "col_allocated", "col_resident", "col_bar")]
+    key = el("ul", {"class": "calc-legend"}, [
+        el("li", {"class": "calc-legend__item"},
+           el("span", {"class": f"calc-swatch calc-c--{c}", "aria-hidden": "true"}),
+           el("span", {"class": "calc-legend__name"}, s.get(f"out.grpo.{name}")))
+        for c, name in (("weights", "resident"), ("activations", "own"))])
+    facts = [(s.get("out.grpo.peak_driver"), bytes_html(g["peak_bytes_per_gpu"], "grpo.peak_bytes_per_gpu"))]
+    v = g.get("vllm")
+    if v:
+        facts += [(s.get("out.grpo.vllm_claim"), bytes_html(v["claim_bytes"])),
+                  (s.get("out.grpo.vllm_pool"), join(bytes_html(v["kv_pool_bytes"]), " — ", filled(
+                      s.get("out.grpo.vllm_seqs"), {"n": ltr(fmt_int(v["sequences_at_once"])),
+                                                    "rows": ltr(fmt_int(v["max_num_seqs"]))})))]
+    parts = [table_html({"class": "calc-table-figure calc-grpo", "data-calc-output": "grpo"}, s.get("out.grpo.title"),
+                        head, rows), key, facts_html(facts)]
+    t = g.get("time")
+    if t:
+        trows = [el("tr", {"data-phase": phase, "class": "calc-table__current" if phase == t["dominant"] else None},
+                      el("th", {"scope": "row"}, s.get(f"out.grpo.phase.{phase}"),
+                         join(" ", el("strong", {}, s.get("out.grpo.dominant"))) if phase == t["dominant"] else ""),
+                      el("td", {}, duration(s, sec)))
+                 for phase, sec in t["seconds"].items() if sec]
+        trows.append(el("tr", {}, el("th", {"scope": "row"}, s.get("out.grpo.step")),
+                        el("td", {}, duration(s, t["step_s"]))))
+        parts.append(table_html({"class": "calc-table-figure", "data-calc-output": "grpo.time"},
+                                filled(s.get("out.grpo.time"), {"gpu": r["gpu"]["name"]}),
+                                [el("th", {"scope": "col"}, s.get(f"out.grpo.{c}")) for c in ("col_phase", "col_time")],
+                                trows))
+    return el("div", {"class": "calc-block"}, parts)
+
+
 def _results(s: Strings, results: list[dict[str, Any]], state: dict[str, Any]) -> Html:
     r = results[0]
     g = r["gpu"]
@@ -230,6 +294,8 @@ def _results(s: Strings, results: list[dict[str, Any]], state: dict[str, Any]) -
     if r["host_ram_bytes"] > 0:
         facts.append((s.get("out.host_ram"), bytes_html(r["host_ram_bytes"], "host_ram_bytes")))
     for key, out, noun in (("max_seq_len", "max_seq_len", "tokens"), ("max_micro_batch", "max_micro_batch_size", "")):
+        if out not in r:                   # GRPO: the inverse solver is supervised training's (answer.py)
+            continue
         value = r[out]
         shown = (counted(s, noun, value) if noun else ltr(fmt_int(value))) if value > 0 else s.get("out.none_fits")
         facts.append((filled(s.get(f"out.{key}"), {"gpu": g["name"]}),
@@ -249,7 +315,7 @@ def _results(s: Strings, results: list[dict[str, Any]], state: dict[str, Any]) -
                  filled(s.get(f"out.adjusted.{n}"), {"gpu": g["name"]})) for n in r.get("adjusted") or []]
     notes += [el("p", {"class": "calc-note", "data-note": n}, filled(s.get(f"out.card_notes.{n}"), {"gpu": g["name"]}))
               for n in r.get("card_notes") or []]
-    return join(breakdown, _phases(s, r), facts_html(facts), notes, _time_and_cost(s, r), _remedies(s, r, g), _smallest(s, r),
+    return join(breakdown, _phases(s, r), _grpo(s, r), facts_html(facts), notes, _time_and_cost(s, r), _remedies(s, r, g), _smallest(s, r),
                 _time_cost_chart(s, r), _gpu_table(s, r, state))
 
 
