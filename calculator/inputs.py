@@ -28,7 +28,7 @@ from .values import (BoolKind, EnumKind, FloatKind, GpuKind, IncludeKind, IntKin
                      ValueKind)
 
 __all__ = ["VALUE_KINDS", "InputSpec", "INPUTS", "BY_NAME", "DEFAULTS", "ENUMS", "LIMITS", "CONTROLS", "GROUPS",
-           "GROUP_SHOWN_WHEN", "INCLUDE",
+           "GROUP_SHOWN_WHEN", "LORA_KEYS", "INCLUDE",
            "FRAMEWORK_IDS", "markdown_table", "inputs_json"]
 
 #: Every kind of value, by name: the one registry that the input table, the API, the CLI, the form, the CMS fields
@@ -50,6 +50,8 @@ GROUP_SHOWN_WHEN: dict[str, dict[str, tuple[Any, ...]]] = {
     "vllm": {"grpo": (True,), "grpo_generator": tuple(g.value for g in GrpoGenerator
                                                       if g is not GrpoGenerator.TRANSFORMERS)},
 }
+#: The keys that mean nothing to full fine-tuning: the LoRA group's, and the dropout it carries without a control.
+LORA_KEYS: tuple[str, ...] = ("lora_rank", "lora_targets", "lora_dtype", "lora_dropout")
 #: What a request may ask for beyond the estimate (each costs time; the CLI's --json asks for all).
 INCLUDE = ("gpu_table", "smallest_setup", "remedies", "inverse")
 

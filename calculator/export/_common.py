@@ -15,6 +15,7 @@ from typing import Any, Mapping
 
 from .. import api, frameworks
 from ..errors import InputError
+from ..inputs import LORA_KEYS
 from ..catalog import GATED, GPUS, MODELS, PREQUANTIZED_FORMATS, is_hub_id
 from ..models import ALL_LINEAR, LORA_MODULES
 from ..params import count_params
@@ -148,7 +149,6 @@ def card_bf16(gpu: str | None) -> bool:
 # =====================================================================================================================
 # Which keys matter for a request (the round trip compares these)
 # =====================================================================================================================
-_LORA_KEYS = ("lora_rank", "lora_targets", "lora_dtype", "lora_dropout")
 _QLORA_KEYS = ("double_quant", "qlora_backend", "quantize_lm_head", "dequant_cast", "kbit_upcast", "quantize_experts")
 #: Request keys of the machine, not of the training files (the CUDA context, the cluster's nodes and links): carried
 #: over as given, as the card is.
@@ -180,7 +180,7 @@ def relevant(keys: Mapping[str, Any]) -> dict[str, Any]:
     full fine-tuning, QLoRA keys without 4-bit, DeepSpeed keys without it, ...)."""
     out = {k: keys[k] for k in EXPORT_KEYS if k in keys}
     if keys.get("method") == "full":
-        for k in _LORA_KEYS:
+        for k in LORA_KEYS:
             out.pop(k, None)
     if keys.get("method") != "qlora":
         for k in _QLORA_KEYS:

@@ -18,7 +18,7 @@ from typing import Any, Callable
 
 from .. import api
 from ..errors import FigureUnavailable, PageError
-from ..inputs import BY_NAME
+from ..inputs import BY_NAME, LORA_KEYS
 from .figures import CARD_FIGURES, change_html, figure, figure_html, figure_names, size_text
 from .pieces import bytes_html, describe_assumptions, setup_label, table_html, verdict_html
 from .text import Html, Strings, counted, el, filled, fmt_percent, join, ltr, plain_text
@@ -63,8 +63,6 @@ TABLE_CLASS_METHODS = (("qlora", {}), ("lora", {}), ("full", {}), ("full", {"opt
 DECISION_BRANCHES = (("qlora", "nf4", {}), ("lora", "base16", {}), ("full", "bf16", {}),
                      ("full", "mixed", {"precision": "mixed"}))
 _GIB = 1 << 30
-#: The keys a full-fine-tuning table leaves out of its caption.
-_LORA_KEYS = ("lora_rank", "lora_targets", "lora_dtype", "lora_dropout")
 
 
 def class_members(label: str) -> list[str]:
@@ -106,9 +104,9 @@ def _assumed(s: Strings, article: dict[str, Any], own: dict[str, Any], assumptio
     """What a table's caption says it assumed: the article's assumptions stated above it, and only the marker's own
     keys beside them (a full-fine-tuning table leaves the LoRA settings out); without front matter, every key."""
     if not article:
-        shown = {k: v for k, v in assumptions.items() if lora or k not in _LORA_KEYS}
+        shown = {k: v for k, v in assumptions.items() if lora or k not in LORA_KEYS}
         return join(s.get("table.assuming"), " ", describe_assumptions(s, shown), ".")
-    own = {k: v for k, v in own.items() if lora or k not in _LORA_KEYS}
+    own = {k: v for k, v in own.items() if lora or k not in LORA_KEYS}
     if not own:
         return join(s.get("table.as_above"), ".")
     return join(s.get("table.as_above_but"), " ", describe_assumptions(s, own), ".")
