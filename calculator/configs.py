@@ -288,6 +288,15 @@ MODEL_TYPES: dict[str, TypeDefaults] = {
                                  fields=_fields(hidden_size=4096, num_hidden_layers=32, num_attention_heads=16,
                                                 num_key_value_heads=4, head_dim=256, intermediate_size=12288,
                                                 vocab_size=248320)),
+    # Qwen3_5MoeTextConfig (transformers models/qwen3_5_moe/modular_qwen3_5_moe.py): Qwen3NextConfig's with its own
+    # sizes (Qwen3.5-35B-A3B's), Qwen3.5's split Gated DeltaNet, and Qwen3-Next's sparse block in every layer (the class
+    # deletes intermediate_size, decoder_sparse_step and mlp_only_layers: no dense MLP is built; the experts' width
+    # stands in for the unused intermediate_size)
+    "qwen3_5_moe_text": TypeDefaults(tie=False, qk_norm="head", shared_gate=True, moe=True,
+                                     fields=_fields(hidden_size=2048, num_hidden_layers=40, num_attention_heads=16,
+                                                    num_key_value_heads=2, head_dim=256, intermediate_size=512,
+                                                    vocab_size=248320, num_local_experts=256, num_experts_per_tok=8,
+                                                    moe_intermediate_size=512, shared_expert_intermediate_size=512)),
     "qwen3_moe": TypeDefaults(tie=False, qk_norm="head", moe=True,
                               fields=_fields(intermediate_size=6144, num_local_experts=128, num_experts_per_tok=8,
                                              moe_intermediate_size=768)),
@@ -389,8 +398,9 @@ _BASE = TypeDefaults(tie=True)            # PretrainedConfig: tie_word_embedding
 _GATED_DELTANET = ("linear_attention", {"linear_num_key_heads": 16, "linear_num_value_heads": 32,
                                         "linear_key_head_dim": 128, "linear_value_head_dim": 128,
                                         "linear_conv_kernel_dim": 4}, 4)
-HYBRID_TYPES: dict[str, tuple[str, dict[str, int], int]] = {"qwen3_next": _GATED_DELTANET,
-                                                            "qwen3_5_text": _GATED_DELTANET}   # its class inherits them
+HYBRID_TYPES: dict[str, tuple[str, dict[str, int], int]] = {"qwen3_next": _GATED_DELTANET,   # the Qwen3.5 classes
+                                                            "qwen3_5_text": _GATED_DELTANET,  # inherit them
+                                                            "qwen3_5_moe_text": _GATED_DELTANET}
 #: Mamba-2 hybrids read here: model_type -> the class defaults of its mixer's fields (BambaConfig and
 #: GraniteMoeHybridConfig, whose GraniteMoeHybridMambaLayer is BambaMixer); mamba_d_head "auto": expand x h / heads.
 _BAMBA_MIXER = {"mamba_n_heads": 128, "mamba_n_groups": 1, "mamba_d_state": 256, "mamba_d_conv": 4, "mamba_expand": 2,
@@ -476,8 +486,7 @@ _VISION_AUDIO = ("vit", "clip", "clip_vision_model", "clip_text_model", "siglip"
 # State-space, recurrent, linear-attention and hybrid mixers (transformers 5.24.0 types and the flash-linear-attention
 # ``fla`` types): their state is not a softmax KV cache and their layers are not the decoder counted here.
 _NOT_ATTENTION = ("mamba", "mamba2", "falcon_mamba", "falcon_h1", "jamba", "zamba", "zamba2", "rwkv", "rwkv5",
-                  "rwkv6", "rwkv7", "recurrent_gemma", "qwen3_5_moe",
-                  "qwen3_5_moe_text", "kimi_linear", "olmo_hybrid", "bailing_hybrid", "nemotron_h",
+                  "rwkv6", "rwkv7", "recurrent_gemma", "kimi_linear", "olmo_hybrid", "bailing_hybrid", "nemotron_h",
                   "lfm2", "lfm2_moe", "xlstm", "minimax", "plamo2", "hunyuan_v1_moe", "gla",
                   "retnet", "delta_net", "gated_deltanet", "hgrn", "hgrn2", "rodimus", "mesa_net", "lightnet", "gsa",
                   "abc", "samba")
@@ -489,7 +498,8 @@ _TOWER_UNREAD = ("llava_next", "llava_next_video", "llava_onevision", "paligemma
                  "smolvlm", "mllama", "internvl", "phi4_multimodal", "qwen3_vl", "aya_vision", "gemma3n_vision",
                  "got_ocr2", "emu3", "chameleon", "janus", "fuyu", "kosmos-2", "florence2", "qwen2_audio",
                  "qwen2_5_omni", "voxtral", "molmo", "ovis2", "cohere2_vision", "glm4v", "glm4v_moe", "kimi_vl",
-                 "qwen3_5")      # Qwen3.5's Qwen3-VL tower (its language model alone, qwen3_5_text, is read)
+                 "qwen3_5", "qwen3_5_moe")   # Qwen3.5's Qwen3-VL tower (its language models alone, qwen3_5_text
+#                                              and qwen3_5_moe_text, are read)
 # model_type -> why it is refused (the reason is in the answer, shown with the message; ESTIMATOR.md lists them)
 UNSUPPORTED_TYPES: dict[str, str] = {
     **{t: "encoder_decoder" for t in _ENCODER_DECODER},

@@ -217,3 +217,32 @@ def test_granite_4_hybrids_with_and_without_experts():
 def test_what_the_mamba_reader_cannot_read_is_refused_with_a_code(cfg):
     r = answer({"model": cfg})
     assert r["ok"] is False and r["error"]["code"] in ("unsupported_model", "contradiction", "wrong_type")
+
+
+def test_qwen3_5s_moe_text_model_is_qwen3_5s_deltanet_with_qwen3_nexts_sparse_block_in_every_layer():
+    """Qwen3_5MoeTextConfig's defaults (transformers models/qwen3_5_moe/modular_qwen3_5_moe.py, the Qwen3.5-35B-A3B
+    style: h 2048, 40 layers, 16 heads of 256, 2 kv heads, vocabulary 248320, 256 experts of 512 with 8 routed, a
+    shared expert of 512) and Qwen3_5MoeDecoderLayer: a Qwen3_5GatedDeltaNet or gated attention (every 4th layer),
+    then Qwen3NextSparseMoeBlock (router h -> 256 without bias, the shared expert and its gate h -> 1) in every
+    layer. Its checkpoint with the vision tower (qwen3_5_moe) is refused for the tower."""
+    h, d = 2048, 256
+    attention = h * 2 * 16 * d + 2 * h * 2 * d + 16 * d * h + 2 * d
+    key, value = 16 * 128, 32 * 128
+    deltanet = h * (2 * key + value) + h * value + 2 * h * 32 + (2 * key + value) * 4 + 2 * 32 + 128 + value * h
+    moe = 256 * 3 * h * 512 + h * 256 + 3 * h * 512 + h
+    norms = 2 * h
+    cfg = {"model_type": "qwen3_5_moe_text", "hidden_size": h, "num_hidden_layers": 40, "num_attention_heads": 16,
+           "num_key_value_heads": 2, "head_dim": 256, "vocab_size": 248320, "num_experts": 256,
+           "num_experts_per_tok": 8, "moe_intermediate_size": 512, "shared_expert_intermediate_size": 512}
+    m = parse_model(cfg)
+    total = 10 * (attention + moe + norms) + 30 * (deltanet + moe + norms) + 2 * 248320 * h + h
+    assert (m.linear_attention_layers, m.num_local_experts) == (30, 256)
+    assert count_params(m).total == total == 34_660_610_688
+    sparse = {"model_type": "qwen3_5_moe_text"} | {k: cfg[k] for k in ("hidden_size", "num_hidden_layers",
+                                                                       "num_attention_heads", "num_key_value_heads",
+                                                                       "vocab_size")}
+    assert count_params(parse_model(sparse)).total == total      # the class defaults fill the rest
+    assert count_params(parse_model(model_json(m))) == count_params(m)
+    assert answer({"model": cfg, "method": "lora", "gpu": "h100-80gb"})["ok"]
+    vlm = answer({"model": {"model_type": "qwen3_5_moe", "text_config": cfg, "vision_config": {"depth": 27}}})
+    assert vlm["error"]["code"] == "unsupported_model" and vlm["error"]["reason"] == "vision_tower"

@@ -85,7 +85,8 @@ def test_an_unknown_repo_is_unknown() -> None:
     ({"model_type": "rwkv7"}, "not_attention"),
     ({"model_type": "delta_net"}, "not_attention"),
     ({"model_type": "qwen3_5"}, "vision_tower"),          # its Gated DeltaNet text model is read, its tower is not
-    ({"model_type": "qwen3_5_moe_text"}, "not_attention"),
+    ({"model_type": "qwen3_5_moe"}, "vision_tower"),      # so is its MoE text model (qwen3_5_moe_text)
+    ({"model_type": "kimi_linear"}, "not_attention"),
     ({"model_type": "qwen3_next", "layer_types": ["linear_attention", "mamba"]}, "not_attention"),   # a mixer not read
     ({"model_type": "llama", "layer_types": ["linear_attention", "full_attention"]}, "not_attention"),   # nor here
     ({"model_type": "my_mixer", "attn_mode": "chunk"}, "not_attention"),
