@@ -168,7 +168,8 @@ MODEL_FIELDS: tuple[ModelField, ...] = (
     ModelField("num_local_experts", low=0, high=100_000, aliases=("num_experts", "n_routed_experts", "moe_num_experts")),
     ModelField("num_experts_per_tok", low=0, high=100_000, aliases=("experts_per_token",)),
     ModelField("moe_intermediate_size", "int_or_null", low=1, high=10_000_000),
-    ModelField("shared_expert_intermediate_size", low=0, high=100_000_000, aliases=("shared_intermediate_size",)),
+    ModelField("shared_expert_intermediate_size", low=0, high=100_000_000,
+               aliases=("shared_intermediate_size", "moe_shared_expert_intermediate_size")),
     ModelField("shared_expert_gate", "bool"),
     ModelField("first_k_dense_replace", low=0, high=10_000),
     ModelField("moe_layer_step", low=1, high=10_000, aliases=("interleave_moe_layer_step", "decoder_sparse_step")),
@@ -187,13 +188,16 @@ MODEL_FIELDS: tuple[ModelField, ...] = (
     ModelField("linear_conv_kernel_dim", low=0, high=1_000),
     ModelField("attn_output_gate", "bool"),
     ModelField("mamba_layers", low=0, high=10_000),
-    ModelField("mamba_n_heads", low=0, high=100_000),
-    ModelField("mamba_d_head", low=0, high=100_000),
-    ModelField("mamba_n_groups", low=0, high=100_000),
-    ModelField("mamba_d_state", low=0, high=100_000),
-    ModelField("mamba_d_conv", low=0, high=1_000),
-    ModelField("mamba_conv_bias", "bool"),
-    ModelField("mamba_proj_bias", "bool"),
+    # Nemotron-H's names: NemotronHConfig (mamba_num_heads, mamba_head_dim, n_groups, ssm_state_size, conv_kernel,
+    # use_conv_bias; use_bias biases its Mamba-2 in_proj and out_proj only)
+    ModelField("mamba_n_heads", low=0, high=100_000, aliases=("mamba_num_heads",)),
+    ModelField("mamba_d_head", low=0, high=100_000, aliases=("mamba_head_dim",)),
+    ModelField("mamba_n_groups", low=0, high=100_000, aliases=("n_groups",)),
+    ModelField("mamba_d_state", low=0, high=100_000, aliases=("ssm_state_size",)),
+    ModelField("mamba_d_conv", low=0, high=1_000, aliases=("conv_kernel",)),
+    ModelField("mamba_conv_bias", "bool", aliases=("use_conv_bias",)),
+    ModelField("mamba_proj_bias", "bool", aliases=("use_bias",)),
+    ModelField("mlp_blocks", low=0, high=10_000),
 )
 #: Config fields read only to compute others (the layer pattern of an MoE stack, DeepSeek's shared experts).
 READ_ONLY_FIELDS: tuple[ModelField, ...] = (
@@ -202,6 +206,7 @@ READ_ONLY_FIELDS: tuple[ModelField, ...] = (
     ModelField("intermediate_size_mlp", low=1, high=10_000_000),     # Llama 4's dense layers
     ModelField("full_attention_interval", low=1, high=10_000),       # Qwen3-Next without layer_types
     ModelField("mamba_expand", low=1, high=1_000),                   # Mamba-2's inner width over hidden_size
+    ModelField("moe_latent_size", low=1, high=1_000_000),            # Nemotron-H's latent experts (refused)
 )
 MAX_PARAMS = 100_000_000_000_000     # total parameters of a pasted model (too_large beyond)
 
@@ -220,7 +225,7 @@ if _unknown_kinds:
     raise TypeError(f"configs.MODEL_FIELDS: kinds {_unknown_kinds} are not in FIELD_KINDS")
 QK_NORMS: tuple[str, ...] = next(f.choices for f in MODEL_FIELDS if f.name == "qk_norm")
 #: Config fields read as lists (no field of ours): anything else there is ``wrong_type`` (the page asks for a list).
-CONFIG_LISTS: tuple[str, ...] = ("layer_types", "mlp_only_layers", "moe_layers")
+CONFIG_LISTS: tuple[str, ...] = ("layer_types", "mlp_only_layers", "moe_layers", "layers_block_type")
 # Keys a model object may carry that describe it rather than its shape (never reported as ignored).
 _META = frozenset({"id", "name", "_name_or_path", "family", "ignored_fields", "architectures", "model_type",
                    "is_encoder_decoder", "text_config", "params"})
@@ -247,6 +252,8 @@ class TypeDefaults:
     #                                   intermediate_size_mlp, every interleave_moe_layer_step-th layer MoE
     qk_norm_flag: bool = False        # use_qk_norm switches q/k RMSNorms over head_dim on (GLM-4.5)
     given_only: bool = False          # not a transformers class (Kimi K2): no default, a missing field is refused
+    shared_counted: bool = False      # n_shared_experts counts the shared expert whose width is its own field
+    #                                   (Nemotron-H): it adds no width
     #: the class defaults of the fields above's kin (our names): the MLP width, the expert layout, head_dim where the
     #: class fixes one; a nested text_config (which transformers writes sparse) also takes the required fields here
     fields: dict[str, Any] = dataclass_field(default_factory=dict)
@@ -325,6 +332,16 @@ MODEL_TYPES: dict[str, TypeDefaults] = {
     "granitemoehybrid": TypeDefaults(tie=False, moe=True,
                                      fields=_fields(intermediate_size=11008, num_local_experts=8, num_experts_per_tok=2,
                                                     shared_expert_intermediate_size=1024)),
+    # NemotronHConfig (transformers models/nemotron_h): blocks of one part each (NemotronHBlock: an RMSNorm and one
+    # mixer), hybrid_override_pattern / layers_block_type (_blocks); attention with Llama's attention_bias, Mamba-2
+    # (MAMBA_TYPES), an ungated relu2 MLP (up, down; mlp_bias) and DeepSeek-V3's MoE with ungated experts of
+    # moe_intermediate_size, a router with its e_score_correction_bias and one shared expert of
+    # moe_shared_expert_intermediate_size; the class's expert fields mean nothing without MoE blocks
+    "nemotron_h": TypeDefaults(tie=False, gated=False, norms=1, moe=True, router_bias=True, shared_counted=True,
+                               fields=_fields(hidden_size=4096, num_attention_heads=32, num_key_value_heads=8,
+                                              head_dim=128, intermediate_size=21504, vocab_size=131072,
+                                              num_local_experts=8, num_experts_per_tok=2, moe_intermediate_size=7688,
+                                              shared_expert_intermediate_size=7688)),
     "olmo": TypeDefaults(tie=False, fields=_fields(intermediate_size=11008)),
     "olmo2": TypeDefaults(tie=False, qk_norm="full", fields=_fields(intermediate_size=11008)),
     "olmoe": TypeDefaults(tie=False, qk_norm="full", moe=True,
@@ -405,7 +422,17 @@ HYBRID_TYPES: dict[str, tuple[str, dict[str, int], int]] = {"qwen3_next": _GATED
 #: GraniteMoeHybridConfig, whose GraniteMoeHybridMambaLayer is BambaMixer); mamba_d_head "auto": expand x h / heads.
 _BAMBA_MIXER = {"mamba_n_heads": 128, "mamba_n_groups": 1, "mamba_d_state": 256, "mamba_d_conv": 4, "mamba_expand": 2,
                 "mamba_conv_bias": True, "mamba_proj_bias": False}
-MAMBA_TYPES: dict[str, dict[str, Any]] = {"bamba": _BAMBA_MIXER, "granitemoehybrid": _BAMBA_MIXER}
+MAMBA_TYPES: dict[str, dict[str, Any]] = {
+    "bamba": _BAMBA_MIXER, "granitemoehybrid": _BAMBA_MIXER,
+    # NemotronHConfig: its NemotronHMamba2Mixer (Zamba2's) has BambaMixer's tensors, head_dim its own field
+    "nemotron_h": {"mamba_n_heads": 128, "mamba_d_head": 64, "mamba_n_groups": 8, "mamba_d_state": 128,
+                   "mamba_d_conv": 4, "mamba_conv_bias": True, "mamba_proj_bias": False}}
+#: Nemotron-H's block kinds: hybrid_override_pattern's characters (NemotronHConfig._pattern_to_list) and
+#: layers_block_type's names (both spellings transformers has used), as our kinds.
+NEMOTRON_BLOCKS: dict[str, str] = {"M": "mamba", "*": "attention", "-": "mlp", "E": "moe",
+                                   "mamba": "mamba", "linear_attention": "mamba", "attention": "attention",
+                                   "full_attention": "attention", "mlp": "mlp", "moe": "moe"}
+_NEMOTRON_DEFAULT = ("mamba", "moe", "attention", "mlp")      # NemotronHConfig's layers_block_type default
 # DeepseekV2Config / DeepseekV3Config defaults (transformers 5.24.0) for a config that omits an MLA field
 _MLA_DEFAULTS = {"q_lora_rank": 1536, "kv_lora_rank": 512, "qk_nope_head_dim": 128, "qk_rope_head_dim": 64,
                  "v_head_dim": 128}
@@ -486,7 +513,7 @@ _VISION_AUDIO = ("vit", "clip", "clip_vision_model", "clip_text_model", "siglip"
 # State-space, recurrent, linear-attention and hybrid mixers (transformers 5.24.0 types and the flash-linear-attention
 # ``fla`` types): their state is not a softmax KV cache and their layers are not the decoder counted here.
 _NOT_ATTENTION = ("mamba", "mamba2", "falcon_mamba", "falcon_h1", "jamba", "zamba", "zamba2", "rwkv", "rwkv5",
-                  "rwkv6", "rwkv7", "recurrent_gemma", "kimi_linear", "olmo_hybrid", "bailing_hybrid", "nemotron_h",
+                  "rwkv6", "rwkv7", "recurrent_gemma", "kimi_linear", "olmo_hybrid", "bailing_hybrid",
                   "lfm2", "lfm2_moe", "xlstm", "minimax", "plamo2", "hunyuan_v1_moe", "gla",
                   "retnet", "delta_net", "gated_deltanet", "hgrn", "hgrn2", "rodimus", "mesa_net", "lightnet", "gsa",
                   "abc", "samba")
@@ -606,7 +633,9 @@ def _refuse_type(cfg: dict, mt: str, prefix: str = "") -> None:
     # the one linear mixer this type's reader knows (model_json writes a hybrid with our linear_attention_layers)
     mixer = HYBRID_TYPES[mt][0] if mt in HYBRID_TYPES else "mamba" if mt in MAMBA_TYPES or cfg.get("mamba_layers") \
         else "linear_attention" if cfg.get("linear_attention_layers") else None
-    if isinstance(layer_types, list) and any(t not in _ATTENTION_LAYERS and t != mixer for t in layer_types):
+    if mt == "nemotron_h":
+        pass                                                  # its blocks are read by _blocks, each kind checked
+    elif isinstance(layer_types, list) and any(t not in _ATTENTION_LAYERS and t != mixer for t in layer_types):
         refuse("not_attention")                               # mamba / conv / linear-attention layers not read here
     if mixer is None and any(k in cfg and not (k in ARCH_FIELDS and cfg[k] in (0, None)) for k in _MIXER_MARKERS):
         refuse("not_attention")                               # (model_json's zeros of a model without them)
@@ -745,6 +774,7 @@ class _Parse:
     td: TypeDefaults
     got: dict[str, Any] = dataclass_field(default_factory=dict)
     expert_width: int | None = None           # Llama 4's intermediate_size: the experts' and the shared expert's
+    blocks: dict[str, int] | None = None      # Nemotron-H's blocks by kind (_blocks); None: layers of mixer + MLP
 
     @property
     def cls(self) -> dict[str, Any]:
@@ -864,9 +894,13 @@ def _experts(p: _Parse) -> None:
     expert fields, so they are reported as ignored); a missing field takes the class default (none for Kimi K2)."""
     td = p.td
     p.got.update(_NO_EXPERTS)
+    if p.blocks is not None and not p.blocks["moe"]:
+        _no_moe_blocks(p)
+        return
     E = (p.read("num_local_experts", default=p.cls.get("num_local_experts") if td.moe else None, required=td.moe)
          or 0) if td.moe or p.generic else 0
-    if td.moe and not E and p.mt != "granitemoehybrid":   # Granite 4.0-H without experts: _granite_dense
+    if td.moe and not E and p.mt not in ("granitemoehybrid", "nemotron_h"):
+        # (Granite 4.0-H without experts: _granite_dense; Nemotron-H without MoE blocks is dense)
         raise InputError("out_of_range", "model.num_local_experts")   # an MoE type with no experts: never dense
     if not E:
         _no_experts(p)
@@ -897,9 +931,62 @@ def _expert_widths(p: _Parse) -> None:
     ours = p.r.has("shared_expert_intermediate_size")     # model_json's own name: no class default on top
     n_shared = p.read("n_shared_experts", default=0 if ours else p.cls.get("n_shared_experts", 0),
                       required=p.td.given_only and not ours) or 0
-    if n_shared:
+    if n_shared and not p.td.shared_counted:
         shared += n_shared * (moe_i or p.got["intermediate_size"])   # DeepSeek: one MLP of n_shared × moe width
     p.got["shared_expert_intermediate_size"] = shared
+
+
+def _no_moe_blocks(p: _Parse) -> None:
+    """A block stack without MoE blocks (Nemotron-H 8B, Nano v2): its config class's expert fields build nothing;
+    they are read (not news), the model is dense."""
+    for name in ("num_local_experts", "num_experts_per_tok", "moe_intermediate_size",
+                 "shared_expert_intermediate_size", "n_shared_experts", "router_bias", "first_k_dense_replace"):
+        p.r.raw(name)
+
+
+def _blocks(p: _Parse) -> None:
+    """Nemotron-H's stack of one-part blocks (NemotronHBlock: one RMSNorm and one of a Mamba-2 mixer, attention, an
+    MLP or a MoE), from ``layers_block_type`` (``layer_types``) or ``hybrid_override_pattern`` (its class default
+    without either); the stack's length is the list's, as NemotronHConfig.num_hidden_layers is. A block kind
+    this reader does not know is refused naming it; latent experts (moe_latent_size) are refused (``moe_layout``).
+    ``mlp_blocks`` of our own (model_json) is read for any type: the custom form's round trip."""
+    p.got["mlp_blocks"] = p.read("mlp_blocks", default=0) or 0
+    if p.mt != "nemotron_h" or p.r.has("mlp_blocks"):
+        return
+    listed = p.r.raw("layers_block_type")
+    listed = p.r.raw("layer_types") if listed is None else listed
+    pattern = p.r.raw("hybrid_override_pattern")
+    if listed is not None:
+        field, kinds = "layers_block_type", listed
+        if not isinstance(kinds, list) or any(not isinstance(k, str) for k in kinds):
+            raise InputError("wrong_type", f"model.{field}")
+    elif pattern is not None:
+        field, kinds = "hybrid_override_pattern", pattern
+        if not isinstance(kinds, str):
+            raise InputError("wrong_type", f"model.{field}")
+    else:
+        field, kinds = "layers_block_type", list(_NEMOTRON_DEFAULT)
+    if not kinds:
+        raise InputError("out_of_range", f"model.{field}")
+    if any(k not in NEMOTRON_BLOCKS for k in kinds):
+        raise InputError("unsupported_model", f"model.{field}", "not_attention")   # a block kind not read here
+    if len(kinds) > MODEL_LIMITS["num_hidden_layers"][1]:
+        raise InputError("out_of_range", f"model.{field}")
+    if p.read("moe_latent_size") is not None:
+        raise InputError("unsupported_model", "model.moe_latent_size", "moe_layout")
+    p.blocks = {kind: 0 for kind in ("mamba", "attention", "mlp", "moe")}
+    for k in kinds:
+        p.blocks[NEMOTRON_BLOCKS[k]] += 1
+    p.got["num_hidden_layers"] = len(kinds)
+    p.got["mlp_blocks"] = p.blocks["mlp"] + p.blocks["moe"]
+    # the MoE blocks counted from the first (dense) MLP blocks on: moe_layers gives mlp_blocks - first_k_dense_replace
+    p.r.read.add("first_k_dense_replace")
+
+
+def _moe_blocks_first(p: _Parse) -> None:
+    """Nemotron-H's MoE blocks as moe_layers counts them: every MLP block but the dense ones."""
+    if p.blocks is not None and p.got["num_local_experts"]:
+        p.got["first_k_dense_replace"], p.got["moe_layer_step"] = p.blocks["mlp"], 1
 
 
 def _no_experts(p: _Parse) -> None:
@@ -959,11 +1046,12 @@ def _vision(p: _Parse) -> None:
 def _hybrid(p: _Parse) -> None:
     """The linear-attention (Gated DeltaNet) or Mamba-2 layers of a hybrid: _linear_layers, _mamba_layers."""
     L, h = p.got["num_hidden_layers"], p.got["hidden_size"]
-    p.got.update({**_linear_layers(p.r, p.mt, L), **_mamba_layers(p.r, p.mt, L, h)})
+    mamba = p.blocks["mamba"] if p.blocks is not None else None
+    p.got.update({**_linear_layers(p.r, p.mt, L), **_mamba_layers(p.r, p.mt, L, h, mamba)})
 
 
-STEPS: tuple[Callable[[_Parse], None], ...] = (_shape, _widths, _type_defaults, _experts, _latent_attention, _vision,
-                                               _hybrid)
+STEPS: tuple[Callable[[_Parse], None], ...] = (_shape, _widths, _type_defaults, _blocks, _experts, _moe_blocks_first,
+                                               _latent_attention, _vision, _hybrid)
 
 
 def _arch(p: _Parse) -> ModelArch:
@@ -973,12 +1061,14 @@ def _arch(p: _Parse) -> ModelArch:
         name = p.outer.raw("name")
     arch = ModelArch(id="custom", name=name[:200] if isinstance(name, str) and name else "Custom model",
                      family="Custom", model_type=p.mt[:100], **p.got)
-    if p.td.moe and not arch.num_local_experts:
+    if p.mt == "granitemoehybrid" and not arch.num_local_experts:
         arch = _granite_dense(arch, p.r, p.mt)
     L = arch.num_hidden_layers
     if arch.linear_attention_layers + arch.mamba_layers > L:
         raise InputError("contradiction", "model.mamba_layers")
-    if (arch.linear_attention_layers or arch.mamba_layers) and 0 < moe_layers(arch) < L:
+    if arch.mlp_blocks >= L or arch.linear_attention_layers + arch.mamba_layers + arch.mlp_blocks > L:
+        raise InputError("contradiction", "model.mlp_blocks")
+    if (arch.linear_attention_layers or arch.mamba_layers) and 0 < moe_layers(arch) < L and not arch.mlp_blocks:
         # which layers are linear and which MoE is not kept: a stack mixing both kinds of MLP is not counted
         raise InputError("unsupported_model", "model.mlp_only_layers", "moe_layout")
     if count_params(arch).total > MAX_PARAMS:
@@ -1041,11 +1131,12 @@ def _linear_layers(r: _Reader, mt: str, L: int) -> dict[str, Any]:
 _MAMBA_FIELDS = ("mamba_n_heads", "mamba_n_groups", "mamba_d_state", "mamba_d_conv")
 
 
-def _mamba_layers(r: _Reader, mt: str, L: int, h: int) -> dict[str, Any]:
+def _mamba_layers(r: _Reader, mt: str, L: int, h: int, blocks: int | None = None) -> dict[str, Any]:
     """The Mamba-2 layers of a hybrid (MAMBA_TYPES, or our own ``mamba_layers`` as model_json writes it): how many
     (``layer_types`` / ``layers_block_type`` entries "mamba"; Bamba's layers outside ``attn_layer_indices``; every
     layer when neither is given, as both classes build them) and the mixer's fields, each missing one its class
-    default (``mamba_d_head`` "auto": ``mamba_expand`` x hidden_size / heads). {} for a model without them."""
+    default (``mamba_d_head`` "auto": ``mamba_expand`` x hidden_size / heads, where the class has no head width of its
+    own); ``blocks``: Nemotron-H's Mamba-2 blocks, counted by _blocks. {} for a model without them."""
     dflt = MAMBA_TYPES.get(mt)
     ours = r.int("mamba_layers")
     if dflt is None and not ours:
@@ -1056,6 +1147,8 @@ def _mamba_layers(r: _Reader, mt: str, L: int, h: int) -> dict[str, Any]:
     dflt = dflt or {}
     if ours is not None:
         n = ours
+    elif blocks is not None:
+        n = blocks
     else:
         types = r.raw("layer_types")
         types = r.raw("layers_block_type") if types is None else types
@@ -1078,6 +1171,8 @@ def _mamba_layers(r: _Reader, mt: str, L: int, h: int) -> dict[str, Any]:
         if n and not out[name]:
             raise InputError("out_of_range", f"model.{name}")
     raw_head = r.raw("mamba_d_head")
+    if raw_head is None and "mamba_d_head" in dflt:
+        raw_head = dflt["mamba_d_head"]
     if raw_head in (None, "auto"):
         expand = r.int("mamba_expand", default=dflt.get("mamba_expand", 2)) or 2
         inner = expand * h
@@ -1085,7 +1180,7 @@ def _mamba_layers(r: _Reader, mt: str, L: int, h: int) -> dict[str, Any]:
             raise InputError("contradiction", "model.mamba_n_heads")     # the heads must divide the inner width
         out["mamba_d_head"] = inner // out["mamba_n_heads"] if n else 0
     else:
-        out["mamba_d_head"] = r.int("mamba_d_head") or 0
+        out["mamba_d_head"] = r.int("mamba_d_head", default=dflt.get("mamba_d_head")) or 0
     if n and out["mamba_n_heads"] % out["mamba_n_groups"]:
         raise InputError("contradiction", "model.mamba_n_groups")
     out["mamba_conv_bias"] = r.bool("mamba_conv_bias", bool(dflt.get("mamba_conv_bias", False)))

@@ -31,6 +31,7 @@ from .params import (
     linear_attention_widths,
     mamba_widths,
     adapter_bytes,
+    attention_layers,
     base_bytes,
     base_fp32,
     compute_bytes,
@@ -692,11 +693,12 @@ def _mlp_act_widths(m: ModelArch) -> tuple[float, float, float]:
     gathered inputs (``k·h`` per MoE layer) and the router's fp32 probabilities (``E`` per MoE layer)."""
     L = m.num_hidden_layers
     n_moe = moe_layers(m)
+    n_mlp = m.mlp_blocks or L                        # Nemotron-H: only its MLP blocks have one
     if not n_moe:
-        return float(m.intermediate_size), 0.0, 0.0
+        return n_mlp * m.intermediate_size / L, 0.0, 0.0
     k = m.num_experts_per_tok
     moe_width = k * expert_width(m) + m.shared_expert_intermediate_size
-    width = ((L - n_moe) * m.intermediate_size + n_moe * moe_width) / L
+    width = ((n_mlp - n_moe) * m.intermediate_size + n_moe * moe_width) / L
     return width, n_moe * k * m.hidden_size / L, n_moe * m.num_local_experts / L
 
 
@@ -717,24 +719,27 @@ def _act_per_token_layer(s: TrainingSetup) -> float:
     attn = cb * (q_w + k_w + v_w + o_in)                 # q, k, v, attention output (SDPA/flash save them)
     if m.attn_output_gate:
         attn += cb * 2 * q_w                             # Qwen3-Next: the gate's sigmoid and the gated output
-    if m.linear_attention_layers or m.mamba_layers:      # a hybrid: the average of its mixers' saved tensors
+    if m.linear_attention_layers or m.mamba_layers or m.mlp_blocks:   # the average of the mixers' saved tensors
         n, n_m, L = m.linear_attention_layers, m.mamba_layers, m.num_hidden_layers
-        attn = ((L - n - n_m) * attn + (n * _linear_attn_saved(s) if n else 0)
+        attn = ((L - m.mlp_blocks - n - n_m) * attn + (n * _linear_attn_saved(s) if n else 0)
                 + (n_m * _mamba_saved(s) if n_m else 0)) / L
+    # the inputs each layer normalises (and, under full fine-tuning, feeds to a linear): the mixer's and the MLP's;
+    # a stack of one-part blocks (Nemotron-H) has one per block
+    inputs_per_layer = 1 if m.mlp_blocks else 2
     # torch.compile (AOTAutograd's min-cut partitioner) recomputes cheap pointwise ops in the backward instead of
     # saving their outputs: an RMSNorm keeps its 16-bit input (and a per-token rstd) instead of the fp32 upcast, and
     # a gated MLP keeps gate and up but recomputes act(gate) and the product (act(fc) in a plain one).
     norm_in = cb if s.torch_compile else 4
     if frozen:
-        norms = norm_in * (2 * h + latent)               # inputs of the RMSNorms (fp32 upcast when eager)
+        norms = norm_in * (inputs_per_layer * h + latent)   # inputs of the RMSNorms (fp32 upcast when eager)
         mlp_saved = (2 if s.torch_compile else 3) if m.mlp_gated else 1
         mlp = cb * mlp_saved * i + 4 * router            # gate, act(gate), up  | act input; router probabilities
         base = (norms + attn + mlp) * c.act_scale_frozen
     else:
-        norms = (norm_in + cb) * (2 * h + latent)        # norm input + normalised output (for the weight grad)
+        norms = (norm_in + cb) * (inputs_per_layer * h + latent)   # norm input + normalised output (weight grad)
         # q/k/v input, MLP input, and o_proj's input, which is the attention output SDPA / flash attention already
         # save (see _lora_act_per_token_layer); eager attention's output is a fresh tensor
-        inputs = cb * (h + h + (o_in if s.attention is Attention.EAGER else 0))
+        inputs = cb * (inputs_per_layer * h + (o_in if s.attention is Attention.EAGER else 0))
         mlp_saved = (2 if s.torch_compile else 4) if m.mlp_gated else 1 if s.torch_compile else 2
         mlp = cb * (mlp_saved * i + 2 * gathered) + 4 * router   # gate, act, up, product | fc out, act out
         base = (norms + attn + inputs + mlp) * c.act_scale_full
@@ -749,7 +754,7 @@ def _act_per_token_layer(s: TrainingSetup) -> float:
             # in fp32 under ``qlora_compute_dtype`` fp32.
             q_i, q_gathered = (i - routed, 0.0) if experts_fused(s) else (i, gathered)
             saved = 4 if s.qlora_compute_dtype is Precision.FP32 else cb
-            extra += saved * (h + o_in + latent + h + q_gathered + q_i) * c.qlora_saved_input_scale
+            extra += saved * (inputs_per_layer * h + o_in + latent + q_gathered + q_i) * c.qlora_saved_input_scale
         if expert_param_lora(s):
             # LoRA on the fused expert weights makes them require grad, so each expert matmul saves its input for the
             # weight gradient: the routed tokens' gathered inputs (k·h) and the down projection's inputs (k·i)
@@ -836,7 +841,17 @@ def _autocast_weight_casts_per_layer(s: TrainingSetup) -> float:
 
 def _lora_act_per_token_layer(s: TrainingSetup) -> float:
     """LoRA branch: lora_A's input (a dropout output + mask, an fp32 cast, or the shared 16-bit input) and
-    lora_A's output (r values) per wrapped module (PEFT LoraLayer.forward; IBM fm-training-estimator lora.py)."""
+    lora_A's output (r values) per wrapped module (PEFT LoraLayer.forward; IBM fm-training-estimator lora.py), of
+    the largest layer; in a stack of one-part blocks (Nemotron-H), whose blocks wrap different linears, the average
+    block's."""
+    m = s.model
+    if m.mlp_blocks:
+        return sum(n * _lora_act_of(s, lins) for n, lins in setup_targets(s)) / m.num_hidden_layers
+    return _lora_act_of(s, wrapped_linears(s))
+
+
+def _lora_act_of(s: TrainingSetup, wrapped: tuple[tuple[str, int, int, int], ...]) -> float:
+    """``_lora_act_per_token_layer`` of one layer whose wrapped linears are ``wrapped``."""
     m = s.model
     ab = _adapter_bytes_per(s)
     cb = compute_bytes(s)
@@ -848,7 +863,7 @@ def _lora_act_per_token_layer(s: TrainingSetup) -> float:
     # nothing more is kept. Eager attention's output is a fresh matmul result. Trace
     # lora-llama32-3b-all-bf16adapters-s4096.
     attention_out_saved = s.attention is not Attention.EAGER
-    for name, di, _do, copies in wrapped_linears(s):
+    for name, di, _do, copies in wrapped:
         fan = k if copies > 1 else 1
         if _autocast_casts(s):
             # autocast casts the fp32 input to 16-bit for lora_A's matmul, which saves the cast (one per module);
@@ -906,11 +921,13 @@ def _scores_per_layer(s: TrainingSetup) -> int:
 
 
 def _eager_per_layer(s: TrainingSetup) -> float:
+    """Eager attention's saved scores, per layer averaged over the stack (a hybrid's other layers have none)."""
     if s.attention is not Attention.EAGER:
         return 0.0
     c = COEFFICIENTS
     per = c.eager_score_bytes_fp32 if s.precision is Precision.FP32 else c.eager_score_bytes_16bit
-    return _scores_per_layer(s) * per
+    m = s.model
+    return _scores_per_layer(s) * per * attention_layers(m) / m.num_hidden_layers
 
 
 def attention_backward_bytes(s: TrainingSetup) -> float:

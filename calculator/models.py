@@ -136,6 +136,10 @@ class ModelArch:
     mamba_d_conv: int = 0
     mamba_conv_bias: bool = False
     mamba_proj_bias: bool = False
+    # --- blocks of one part each (Nemotron-H: transformers models/nemotron_h NemotronHBlock, one norm and one mixer,
+    # attention, Mamba-2, MLP or MoE, per block) --------------------------------------------------------------------
+    mlp_blocks: int = 0                        # blocks whose only part is an MLP (dense or MoE: moe_layers counts the
+    #                                            MoE ones); when > 0 every other block holds a token mixer alone
     model_type: str = ""                       # the config's model_type ("" when none was given)
     published_params: int | None = None  # the count the model card / safetensors index states, for tests
     source: str = ""                     # where the numbers come from (official config.json URL)

@@ -19,7 +19,7 @@ from .models import (ALL_LINEAR, LORA_MODULES, Fsdp2Upcast, KbitUpcast, Method, 
                      QuantStorage, Sharding, TrainingSetup, VisionTower)
 
 __all__ = ["NF4_BITS", "NF4_CONST_BITS", "NF4_CONST_BITS_DOUBLE_QUANT", "LayerKind", "ParamCounts", "head_dim", "attention_head_dims",
-           "moe_layers", "expert_width", "count_params", "VISION_TYPES", "vision_tower_params", "held_arch", "is_wrapped", "wrapped_of", "stack_targets",
+           "moe_layers", "attention_layers", "expert_width", "count_params", "VISION_TYPES", "vision_tower_params", "held_arch", "is_wrapped", "wrapped_of", "stack_targets",
            "experts_fused", "experts_quantized", "experts_left_16bit", "setup_targets", "expert_param_lora", "expert_tensors", "trainable_tensors", "wrapped_linears", "trainable_params", "compute_bytes", "lm_head_quantized", "quantized_params",
            "nf4_const_bits", "nf4_bytes", "base_fp32", "base_bytes", "weight_bytes", "stored_weight_bytes", "gathered_weight_bytes",
            "fsdp2_upcast", "fp32_trainable_master", "adapter_bytes", "nf4_unsharded", "fsdp1_refuses_uint8", "norm_params",
@@ -174,8 +174,16 @@ def moe_layers(m: ModelArch) -> int:
     ``(idx + 1) % decoder_sparse_step == 0``); the rest are dense."""
     if m.num_local_experts <= 0:
         return 0
+    if m.mlp_blocks:                                   # blocks of one part each: the MLP blocks from the first k
+        return max(0, m.mlp_blocks - m.first_k_dense_replace)    # dense ones on (configs.py writes k that way)
     step = max(1, m.moe_layer_step)
     return sum(1 for idx in range(m.first_k_dense_replace, m.num_hidden_layers) if (idx + 1) % step == 0)
+
+
+def attention_layers(m: ModelArch) -> int:
+    """Layers (blocks) whose token mixer is softmax attention: all but a hybrid's linear-attention and Mamba-2
+    layers and, in a stack of one-part blocks (Nemotron-H), its MLP blocks."""
+    return m.num_hidden_layers - m.mlp_blocks - m.linear_attention_layers - m.mamba_layers
 
 
 def expert_width(m: ModelArch) -> int:
@@ -189,13 +197,14 @@ def count_params(m: ModelArch) -> ParamCounts:
     (``num_local_experts × h``, + a bias), the shared expert and its gate."""
     h = m.hidden_size
     # the token mixers: softmax attention, and in a hybrid's other layers a Gated DeltaNet or a Mamba-2 mixer
-    # (configs.py refuses a hybrid whose stack also mixes dense and MoE MLPs, so each mixer's layers share one MLP)
+    # (configs.py refuses a hybrid whose stack also mixes dense and MoE MLPs, so each mixer's layers share one MLP);
+    # in a stack of one-part blocks (mlp_blocks: Nemotron-H) mixers and MLPs are blocks of their own
     n_lin, n_mamba = m.linear_attention_layers, m.mamba_layers
-    mixers = [(n, *make(m)) for n, make in ((m.num_hidden_layers - n_lin - n_mamba, _attention),
+    mixers = [(n, *make(m)) for n, make in ((attention_layers(m), _attention),
                                             (n_lin, _linear_attention), (n_mamba, _mamba)) if n]
     kinds: list[LayerKind] = []
     n_moe = moe_layers(m)
-    n_dense = m.num_hidden_layers - n_moe
+    n_dense = (m.mlp_blocks or m.num_hidden_layers) - n_moe
     mlps = []
     if n_dense:
         mlps.append((n_dense, *_mlp(m, m.intermediate_size, 1)))
@@ -208,6 +217,11 @@ def count_params(m: ModelArch) -> ParamCounts:
             mlp += shared
             bias += sbias + (h if m.shared_expert_gate else 0)
         mlps.append((n_moe, mlp, bias))
+    if m.mlp_blocks:
+        for n, lin_list, other in mixers + mlps:
+            linear = sum(di * do * c for _, di, do, c in lin_list)
+            kinds.append(LayerKind(n, linear + m.norms_per_layer * h + other, linear, tuple(lin_list)))
+        mlps = []
     for n_mlp, mlp, bias in mlps:
         for n_mix, mix, mix_other in mixers:
             count = n_mlp if len(mixers) == 1 else n_mix if len(mlps) == 1 else 0

@@ -34,6 +34,7 @@ from .models import (Attention, GpuSpec, Method, Optimizer, Precision, QloraBack
 from .params import (
     NF4_BITS,
     attention_head_dims,
+    attention_layers,
     compute_bytes,
     experts_fused,
     experts_quantized,
@@ -453,7 +454,7 @@ def _attention_flops(s: TrainingSetup, p: _Passes) -> tuple[float, float]:
     (FlashAttention-2 paper, §3.1); eager computes the full s x s matrix and its backward is 2 x forward."""
     m = s.model
     qk_d, v_d = attention_head_dims(m)
-    a, L = m.num_attention_heads, m.num_hidden_layers
+    a, L = m.num_attention_heads, attention_layers(m)     # a hybrid's other layers have no s x s scores
     if s.attention is Attention.EAGER:
         att_fwd = 2.0 * p.tokens * p.seq_len * a * (qk_d + v_d)
         att_bwd = 2.0 * att_fwd

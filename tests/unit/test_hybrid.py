@@ -10,7 +10,8 @@ import pytest
 
 from calculator.api import answer
 from calculator.configs import model_json, parse_model
-from calculator.memory import _linear_attn_saved, _mamba_saved, activation_bytes, linear_state_backward
+from calculator.memory import (_linear_attn_saved, _lora_act_per_token_layer, _mamba_saved, activation_bytes,
+                               linear_state_backward)
 from calculator.models import Method, TrainingSetup
 from calculator.params import count_params
 
@@ -212,7 +213,11 @@ def test_granite_4_hybrids_with_and_without_experts():
     {"model_type": "granitemoehybrid", "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4,
      "vocab_size": 100, "layer_types": ["mamba", "rwkv"]},     # a mixer this reader does not know
     {"model_type": "nemotron_h", "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4,
-     "vocab_size": 100},                                       # blocks of one mixer or one MLP each: not this layout
+     "vocab_size": 100, "hybrid_override_pattern": "M*X"},    # a block kind this reader does not know
+    {"model_type": "nemotron_h", "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4,
+     "vocab_size": 100, "hybrid_override_pattern": "ME", "moe_latent_size": 32},   # latent experts: not counted
+    {"model_type": "nemotron_h", "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4,
+     "vocab_size": 100, "hybrid_override_pattern": ["M", "*"]},    # the pattern is a string
 ])
 def test_what_the_mamba_reader_cannot_read_is_refused_with_a_code(cfg):
     r = answer({"model": cfg})
@@ -246,3 +251,74 @@ def test_qwen3_5s_moe_text_model_is_qwen3_5s_deltanet_with_qwen3_nexts_sparse_bl
     assert answer({"model": cfg, "method": "lora", "gpu": "h100-80gb"})["ok"]
     vlm = answer({"model": {"model_type": "qwen3_5_moe", "text_config": cfg, "vision_config": {"depth": 27}}})
     assert vlm["error"]["code"] == "unsupported_model" and vlm["error"]["reason"] == "vision_tower"
+
+
+# Nemotron-H (transformers models/nemotron_h/modular_nemotron_h.py): a stack of NemotronHBlock, each one RMSNorm and
+# one part: a Mamba-2 mixer (M: NemotronHMamba2Mixer, BambaMixer's tensors with heads x head_dim its own fields),
+# attention (*: q/k/v/o without biases), an ungated relu2 MLP (-: up_proj, down_proj) or a MoE (E: NemotronHMoE).
+# Nemotron-H-8B-Base-8K's config.json as NVIDIA's Megatron-Bridge documents it (docs/models/llm/nemotronh.md: 52
+# layers of this pattern, hidden 4096, FFN 21504, 32 heads and 8 kv groups of 128, Mamba-2 128 heads of 64, state 128).
+NEMOTRON_8B = {"model_type": "nemotron_h", "architectures": ["NemotronHForCausalLM"], "hidden_size": 4096,
+               "num_hidden_layers": 52, "hybrid_override_pattern": "M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M-",
+               "num_attention_heads": 32, "num_key_value_heads": 8, "head_dim": 128, "intermediate_size": 21504,
+               "vocab_size": 131072, "mamba_num_heads": 128, "mamba_head_dim": 64, "ssm_state_size": 128,
+               "n_groups": 8, "conv_kernel": 4, "use_conv_bias": True, "use_bias": False, "mlp_bias": False,
+               "attention_bias": False, "tie_word_embeddings": False, "mlp_hidden_act": "relu2", "expand": 2}
+
+
+def test_nemotron_h_counts_each_block_as_its_one_part():
+    h = 4096
+    inner, conv = 128 * 64, 128 * 64 + 2 * 8 * 128
+    mamba = h * (inner + conv + 128) + inner * h + conv * 4 + conv + 3 * 128 + inner   # in/out_proj, conv+bias, dt/A/D, norm
+    attention = h * 4096 + 2 * h * 1024 + 4096 * h
+    mlp = 2 * h * 21504
+    m = parse_model(NEMOTRON_8B)
+    assert (m.mamba_layers, m.mlp_blocks, m.num_local_experts) == (24, 24, 0)
+    total = 24 * (mamba + h) + 4 * (attention + h) + 24 * (mlp + h) + 2 * 131072 * h + h
+    # 8,100,852,736: the same total a layer-by-layer count of the released checkpoint's tensors gives
+    assert count_params(m).total == total == 8_100_852_736
+    assert count_params(parse_model(model_json(m))) == count_params(m)            # the custom form round trip
+    listed = {k: v for k, v in NEMOTRON_8B.items() if k != "hybrid_override_pattern"}
+    names = {"M": "mamba", "*": "attention", "-": "mlp"}
+    listed["layers_block_type"] = [names[c] for c in NEMOTRON_8B["hybrid_override_pattern"]]
+    assert count_params(parse_model(listed)).total == total                    # the list form says the same
+    for method in ("full", "lora", "qlora"):
+        r = answer({"model": NEMOTRON_8B, "method": method, "gpu": "h100-80gb"})
+        assert r["ok"] and r["result"]["params"] == total
+
+
+def test_nemotron_h_activations_and_state_are_its_blocks_own():
+    """Per block and token (LoRA, bf16, no checkpointing) the stack saves its 24 Mamba-2 blocks' tensors, its 4
+    attention blocks' and its 24 MLP blocks' inputs, one normalised input per block; its backward recomputes the Mamba-2 state (128 heads x 64 x 128, fp32, per 256-token chunk) with its gradient."""
+    m = parse_model(NEMOTRON_8B)
+    s = TrainingSetup(model=m, method=Method.LORA, seq_len=2048, micro_batch_size=1, gradient_checkpointing=False)
+    assert linear_state_backward(s) == 2 * 8 * 128 * 64 * 128 * 4
+    # LoRA on up_proj and down_proj wraps the 24 MLP blocks only: per block on average 24/52 of an MLP block's
+    # branch (fp32 adapters, PEFT's default: lora_A's input cast to fp32, up_proj's 4096 and down_proj's 21504
+    # features, and its r = 16 fp32 outputs each)
+    mlp_only = replace(s, lora_targets=("up_proj", "down_proj"), lora_dropout=0.0, lora_rank=16)
+    assert _lora_act_per_token_layer(mlp_only) == 24 * (4 * (4096 + 21504) + 4 * 2 * 16) / 52
+
+
+def test_nemotron_h_moe_blocks_are_deepseek_v3s_router_with_ungated_experts():
+    """NemotronHMoE (DeepseekV3MoE): a router h -> E with its e_score_correction_bias, E ungated experts (up i x h,
+    down h x i) and one shared NemotronHMLP of moe_shared_expert_intermediate_size (n_shared_experts counts it);
+    a dense MLP block beside MoE blocks keeps intermediate_size."""
+    h, E, i, shared, dense = 64, 4, 32, 48, 96
+    cfg = {"model_type": "nemotron_h", "hidden_size": h, "num_hidden_layers": 6, "num_attention_heads": 4,
+           "num_key_value_heads": 2, "head_dim": 16, "vocab_size": 100, "hybrid_override_pattern": "ME*E-M",
+           "mamba_num_heads": 8, "mamba_head_dim": 16, "ssm_state_size": 8, "n_groups": 2, "n_routed_experts": E,
+           "num_experts_per_tok": 2, "moe_intermediate_size": i, "moe_shared_expert_intermediate_size": shared,
+           "n_shared_experts": 1, "intermediate_size": dense}
+    inner, conv = 8 * 16, 8 * 16 + 2 * 2 * 8
+    mamba = h * (inner + conv + 8) + inner * h + conv * 4 + conv + 3 * 8 + inner
+    attention = h * 64 + 2 * h * 32 + 64 * h
+    moe = E * 2 * h * i + E * h + E + 2 * h * shared
+    m = parse_model(cfg)
+    assert (m.mlp_blocks, m.num_local_experts) == (3, E)
+    total = 2 * (mamba + h) + (attention + h) + 2 * (moe + h) + (2 * h * dense + h) + 2 * 100 * h + h
+    assert count_params(m).total == total
+    assert count_params(parse_model(model_json(m))) == count_params(m)
+    assert answer({"model": cfg, "method": "lora"})["ok"]
+    no_mlp = parse_model({**cfg, "hybrid_override_pattern": "MM*M"})      # blocks of mixers alone: no MLP at all
+    assert no_mlp.mlp_blocks == 0 and count_params(parse_model(model_json(no_mlp))) == count_params(no_mlp)
