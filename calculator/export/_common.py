@@ -16,7 +16,7 @@ from typing import Any, Mapping
 from .. import api, frameworks
 from ..errors import InputError
 from ..inputs import LORA_KEYS
-from ..catalog import GATED, GPUS, MODELS, PREQUANTIZED_FORMATS, is_hub_id
+from ..catalog import GATED, GPUS, PREQUANTIZED_FORMATS, is_hub_id, resolve
 from ..models import ALL_LINEAR, LORA_MODULES
 from ..params import count_params
 from . import _yaml
@@ -795,13 +795,13 @@ def prequantized(repo: Any) -> bool:
 
 
 def model_from_repo(repo: Any) -> str | None:
-    """The catalogue id whose Hugging Face repository is ``repo`` (``meta-llama/Llama-3.1-8B``), else None."""
+    """The catalogue id a file's Hugging Face id names, as every model id is read (``catalog.resolve``: the entry's
+    repository, an alias or derivative, the same with a weight-format suffix, a name without its owner that only one
+    entry carries), else None (unknown or ambiguous)."""
     if not isinstance(repo, str):
         return None
-    for m in MODELS.values():
-        if m.source == f"https://huggingface.co/{repo}/blob/main/config.json":
-            return m.id
-    return None
+    found = resolve(repo)
+    return found.model or None if found is not None else None
 
 
 #: An import at the start of a line: every Python script that uses FastLanguageModel has one, and no YAML mapping

@@ -380,3 +380,22 @@ def test_fsdp_set_in_the_training_file_is_read(target, text, version, sharding, 
     q = r.request
     assert (q["fsdp_version"], q["sharding"], q["cpu_offload"], q["deepspeed"]) == (version, sharding, offload, False)
     assert not {"fsdp", "fsdp_config"} & {u["key"] for u in r.unread}
+
+
+@pytest.mark.parametrize("repo, model", [
+    ("meta-llama/Llama-3.1-8B", "llama-3.1-8b"),                  # the entry's own repository
+    ("Qwen/Qwen3-30B-A3B-Instruct-2507", "qwen3-30b-a3b"),         # an alias of the same config
+    ("mistralai/Devstral-Small-2507", "mistral-small-3-24b"),      # a derivative whose card states its shapes
+    ("Qwen/Qwen3-14B-FP8", "qwen3-14b"),                           # a weight-format suffix
+    ("Llama-3.3-70B-Instruct", "llama-3.3-70b"),                   # a name without its owner, one entry's
+    ("someone/not-a-model", None),
+    (None, None),
+])
+def test_a_files_model_id_resolves_as_every_model_id_does(repo, model):
+    """Issue 40: a framework file's base model goes through catalog.resolve, the one resolver of model ids (the page's
+    and the CLI's), not a comparison with each entry's config.json address, which knew no alias or derivative."""
+    from calculator.catalog import resolve
+    from calculator.export._common import model_from_repo
+    assert model_from_repo(repo) == model
+    if isinstance(repo, str) and model is not None:
+        assert resolve(repo).model == model
