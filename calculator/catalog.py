@@ -669,6 +669,22 @@ _MODEL_LIST: tuple[ModelArch, ...] = (
         hf_id="ibm-granite/granite-3.3-8b-instruct",
         aliases=("ibm-granite/granite-3.3-8b-base",),
     ),
+    # --- Nemotron-H (NVIDIA: hybrid blocks of one part each, transformers models/nemotron_h) ----------------------
+    ModelArch(
+        # hybrid_override_pattern "M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M-": 24 Mamba-2 blocks (128 heads
+        # of 64, 8 groups, state 128, conv 4 with bias), 4 attention blocks (32 heads, 8 kv heads of 128) and 24 relu2
+        # MLP blocks of 21504, as NVIDIA's Megatron-Bridge documents the family (docs/models/llm/nemotronh.md)
+        id="nemotron-h-8b", name="Nemotron-H 8B", family="Nemotron", model_type="nemotron_h",
+        hidden_size=4096, num_hidden_layers=52, num_attention_heads=32, num_key_value_heads=8, head_dim=128,
+        intermediate_size=21_504, vocab_size=131_072, mlp_gated=False, norms_per_layer=1, mlp_blocks=24,
+        mamba_layers=24, mamba_n_heads=128, mamba_d_head=64, mamba_n_groups=8, mamba_d_state=128, mamba_d_conv=4,
+        mamba_conv_bias=True,
+        published_params=8_100_852_736, source=_hf("nvidia/Nemotron-H-8B-Base-8K"),
+        count_source=("the released checkpoint's named_parameters, 8,100,852,736 (a public layer-by-layer analysis: "
+                      "mixer.in_proj 18560 x 4096 in 24 blocks, attention in blocks 7, 18, 29, 40, 53 norms); "
+                      "headline 8B"),
+        hf_id="nvidia/Nemotron-H-8B-Base-8K",
+    ),
     # --- TinyLlama (Llama 2 architecture) ----------------------------------------------------------------------------
     ModelArch(
         id="tinyllama-1.1b", name="TinyLlama 1.1B", family="TinyLlama",

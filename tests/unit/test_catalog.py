@@ -71,6 +71,15 @@ def _count_params(arch: ModelArch) -> int:
         layers = kinds.count("dense") * dense_layer + kinds.count("moe") * moe_layer
     else:
         layers = arch.num_hidden_layers * dense_layer
+    if arch.mlp_blocks:     # Nemotron-H's NemotronHBlock: one RMSNorm and one part (Mamba-2, attention or MLP)
+        inner = arch.mamba_n_heads * arch.mamba_d_head
+        conv = inner + 2 * arch.mamba_n_groups * arch.mamba_d_state     # x, B and C through the depthwise conv
+        mamba = (h * (inner + conv + arch.mamba_n_heads) + inner * h                     # in_proj (z, xBC, dt), out_proj
+                 + conv * arch.mamba_d_conv + (conv if arch.mamba_conv_bias else 0)     # conv1d
+                 + 3 * arch.mamba_n_heads + inner)                                      # dt_bias, A_log, D, gated norm
+        n_attention = arch.num_hidden_layers - arch.mlp_blocks - arch.mamba_layers
+        layers = (arch.mamba_layers * (mamba + h) + n_attention * (attention + h)
+                  + arch.mlp_blocks * (mlp(arch.intermediate_size) + h))
     embeddings = arch.vocab_size * h * (1 if arch.tie_word_embeddings else 2)
     return layers + h + embeddings + VISION_PARAMS.get(arch.id, 0)
 

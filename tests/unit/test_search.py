@@ -85,6 +85,7 @@ def test_every_card_is_found_first(value: str) -> None:
     ("gemma 3 12", "gemma-3-12b"), ("llama 3 8", "llama-3-8b"), ("llama 3.1 8", "llama-3.1-8b"),
     ("r1 distill 1.5", "deepseek-r1-distill-qwen-1.5b"), ("kimi", "kimi-k2"), ("maverick", "llama-4-maverick-17b-128e"),
     ("8x7", "mixtral-8x7b"), ("mixtral 47b", "mixtral-8x7b"),
+    ("nemotron", "nemotron-h-8b"), ("nemotron-h ٨", "nemotron-h-8b"), ("nvidia/Nemotron-H-8B-Base-8K", "nemotron-h-8b"),
 ])
 def test_the_readers_examples(lang: str, query: str, first: str) -> None:
     assert search(S[lang], "model", query)[0] == first
