@@ -165,6 +165,7 @@ MODEL_FIELDS: tuple[ModelField, ...] = (
     ModelField("qk_norm", "enum", choices=("", "head", "full")),
     ModelField("attention_sinks", "bool"),
     ModelField("norms_per_layer", low=0, high=64),
+    ModelField("activation_params", low=0, high=1_000_000),
     ModelField("num_local_experts", low=0, high=100_000, aliases=("num_experts", "n_routed_experts", "moe_num_experts")),
     ModelField("num_experts_per_tok", low=0, high=100_000, aliases=("experts_per_token",)),
     ModelField("moe_intermediate_size", "int_or_null", low=1, high=10_000_000),
@@ -247,6 +248,7 @@ class TypeDefaults:
     moe: bool = False                 # the estimator reads this type's MoE fields
     mla: bool = False                 # multi-head latent attention with the DeepseekV2Config defaults below
     norms: int = 2                    # norms of width hidden_size per decoder layer (Gemma 2 / 3: 4)
+    act_params: int = 0               # learnable scalars of each MLP's activation module (Apertus's xIELU: 2)
     ffn_4h: bool = False              # the class builds a missing MLP width as 4 x hidden_size (GPT-2 n_inner null)
     layout: str = ""                  # "llama4": experts and the shared expert of intermediate_size, dense layers of
     #                                   intermediate_size_mlp, every interleave_moe_layer_step-th layer MoE
@@ -350,8 +352,10 @@ MODEL_TYPES: dict[str, TypeDefaults] = {
     # Olmo3Config is Olmo2Config's (OLMo 2 attention; 3 of 4 layers sliding, which changes no count)
     "olmo3": TypeDefaults(tie=False, qk_norm="full", fields=_fields(intermediate_size=11008)),
     # ApertusConfig: Llama attention with q/k RMSNorms over head_dim, an ungated up/down MLP (NemotronMLP) whose xIELU
-    # activation holds 2 scalar parameters per layer (alpha_p, alpha_n: not counted, 2 per layer)
-    "apertus": TypeDefaults(tie=False, gated=False, qk_norm="head", fields=_fields(intermediate_size=14336)),
+    # activation (transformers activations.py XIELUActivation, one instance per MLP) holds 2 parameters, alpha_p and
+    # alpha_n (its beta and eps are buffers, not parameters)
+    "apertus": TypeDefaults(tie=False, gated=False, qk_norm="head", act_params=2,
+                            fields=_fields(intermediate_size=14336)),
     # SeedOssConfig: q/k/v biases (attention_bias, true by default), o_proj's own attention_out_bias (false)
     "seed_oss": TypeDefaults(tie=False, qkv_bias=True, o_bias_follows=False,
                              fields=_fields(intermediate_size=27648, head_dim=128)),
@@ -872,6 +876,7 @@ TYPE_DEFAULTS: tuple[tuple[str, Callable[[_Parse], Any]], ...] = (
     ("mlp_bias", lambda p: p.td.mlp_bias),
     ("attention_sinks", lambda p: p.td.sinks),
     ("norms_per_layer", lambda p: p.td.norms),
+    ("activation_params", lambda p: p.td.act_params),
     ("qk_norm", _qk_norm_default),
 )
 

@@ -96,6 +96,7 @@ class ModelArch:
     mlp_bias: bool = False             # every MLP linear carries a bias (Llama mlp_bias; gpt-oss experts)
     qk_norm: str = ""                  # "" | "head" (RMSNorm over head_dim on q and k: Qwen3) | "full" (OLMoE, OLMo 2)
     attention_sinks: bool = False      # one learned sink logit per head and layer (gpt-oss)
+    activation_params: int = 0         # learnable scalars of each MLP's activation (Apertus's xIELU: alpha_p, alpha_n)
     norms_per_layer: int = 2           # RMSNorm/LayerNorm weights of width hidden_size per decoder layer: 2 (input,
     #                                    post-attention), 4 in Gemma 2 / Gemma 3 (pre/post attention and pre/post MLP)
     # --- mixture of experts (num_local_experts > 0) ------------------------------------------------------------------

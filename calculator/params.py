@@ -165,7 +165,7 @@ def _mlp(m: ModelArch, width: int, copies: int) -> tuple[list[tuple[str, int, in
     lin = [("gate_proj", h, width, copies)] if m.mlp_gated else []
     lin += [("up_proj", h, width, copies), ("down_proj", width, h, copies)]
     bias = ((2 if m.mlp_gated else 1) * width + h) * copies if m.mlp_bias else 0
-    return lin, bias
+    return lin, bias + m.activation_params           # the activation module's own scalars (Apertus's xIELU)
 
 
 def moe_layers(m: ModelArch) -> int:

@@ -120,10 +120,11 @@ def test_granitemoe_is_read_as_the_mixtral_layout_its_parallel_experts_are():
 # each count derived by hand from the class's defaults and its modelling file in transformers
 # (models/<type>/modular_<type>.py).
 @pytest.mark.parametrize("cfg, total", [
-    # ApertusConfig: h 4096, 32 layers, 32 heads (kv = heads), MLP up/down of 14336 (ungated), q/k norms over 128
+    # ApertusConfig: h 4096, 32 layers, 32 heads (kv = heads), MLP up/down of 14336 (ungated) whose xIELU activation
+    # has 2 parameters (alpha_p, alpha_n), q/k norms over 128
     ({"model_type": "apertus", "hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32,
       "vocab_size": 131072},
-     32 * (4 * 4096 * 4096 + 2 * 128 + 2 * 4096 * 14336 + 2 * 4096) + 2 * 131072 * 4096 + 4096),
+     32 * (4 * 4096 * 4096 + 2 * 128 + 2 * 4096 * 14336 + 2 + 2 * 4096) + 2 * 131072 * 4096 + 4096),
     # SeedOssConfig: 80 heads of 128, 8 kv heads, q/k/v biases, no o_proj bias, gated MLP of 27648
     ({"model_type": "seed_oss", "hidden_size": 4096, "num_hidden_layers": 64, "num_attention_heads": 80,
       "num_key_value_heads": 8, "vocab_size": 155136},
