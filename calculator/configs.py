@@ -904,8 +904,8 @@ def _experts(p: _Parse) -> None:
         return
     E = (p.read("num_local_experts", default=p.cls.get("num_local_experts") if td.moe else None, required=td.moe)
          or 0) if td.moe or p.generic else 0
-    if td.moe and not E and p.mt not in ("granitemoehybrid", "nemotron_h"):
-        # (Granite 4.0-H without experts: _granite_dense; Nemotron-H without MoE blocks is dense)
+    if td.moe and not E and p.mt != "granitemoehybrid" and not (p.mt == "nemotron_h" and p.blocks is None):
+        # (Granite 4.0-H without experts: _granite_dense; Nemotron-H's own mlp_blocks without experts: dense)
         raise InputError("out_of_range", "model.num_local_experts")   # an MoE type with no experts: never dense
     if not E:
         _no_experts(p)

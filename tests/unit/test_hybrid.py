@@ -219,10 +219,15 @@ def test_granite_4_hybrids_with_and_without_experts():
      "vocab_size": 100, "hybrid_override_pattern": "ME", "moe_latent_size": 32},   # latent experts: not counted
     {"model_type": "nemotron_h", "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4,
      "vocab_size": 100, "hybrid_override_pattern": ["M", "*"]},    # the pattern is a string
+    {"model_type": "nemotron_h", "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4,
+     "vocab_size": 100, "hybrid_override_pattern": "MEE", "n_routed_experts": 0},   # MoE blocks without experts
+    {"model_type": "nemotron_h", "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 4,
+     "vocab_size": 100, "hybrid_override_pattern": "---"},      # no mixer at all
 ])
 def test_what_the_mamba_reader_cannot_read_is_refused_with_a_code(cfg):
     r = answer({"model": cfg})
-    assert r["ok"] is False and r["error"]["code"] in ("unsupported_model", "contradiction", "wrong_type")
+    assert r["ok"] is False and r["error"]["code"] in ("unsupported_model", "contradiction", "wrong_type",
+                                                       "out_of_range")
 
 
 def test_qwen3_5s_moe_text_model_is_qwen3_5s_deltanet_with_qwen3_nexts_sparse_block_in_every_layer():
