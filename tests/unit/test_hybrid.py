@@ -328,3 +328,26 @@ def test_nemotron_h_moe_blocks_are_deepseek_v3s_router_with_ungated_experts():
     assert answer({"model": cfg, "method": "lora"})["ok"]
     no_mlp = parse_model({**cfg, "hybrid_override_pattern": "MM*M"})      # blocks of mixers alone: no MLP at all
     assert no_mlp.mlp_blocks == 0 and count_params(parse_model(model_json(no_mlp))) == count_params(no_mlp)
+
+
+def test_only_a_hybrids_attention_layers_hold_attention_scores():
+    """Eager attention saves an s x s score matrix per head in each softmax-attention layer; Qwen3-Next's 36 Gated
+    DeltaNet layers have none, so its stack (12 attention layers of 48) saves a quarter of what the same stack with
+    every layer attention would."""
+    from calculator.memory import _eager_per_layer
+    from calculator.models import Attention
+    m = parse_model(NEXT)
+    s = TrainingSetup(model=m, method=Method.LORA, seq_len=1024, micro_batch_size=1, attention=Attention.EAGER)
+    all_attention = replace(s, model=replace(m, linear_attention_layers=0))
+    assert _eager_per_layer(s) > 0 and 4 * _eager_per_layer(s) == _eager_per_layer(all_attention)
+
+
+def test_only_a_hybrids_attention_layers_cost_attention_flops():
+    """The time model's attention FLOPs (scores and values, 2·s·a·d per token each) are those of the 12 attention
+    layers of Qwen3-Next's 48, not of every layer."""
+    from calculator.throughput import _attention_flops, _passes
+    m = parse_model(NEXT)
+    s = TrainingSetup(model=m, method=Method.LORA, seq_len=1024, micro_batch_size=1)
+    all_attention = replace(s, model=replace(m, linear_attention_layers=0))
+    hybrid, dense = _attention_flops(s, _passes(s)), _attention_flops(all_attention, _passes(all_attention))
+    assert hybrid[0] > 0 and 4 * hybrid[0] == dense[0] and 4 * hybrid[1] == dense[1]
