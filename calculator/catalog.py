@@ -678,7 +678,7 @@ _MODEL_LIST: tuple[ModelArch, ...] = (
         hidden_size=4096, num_hidden_layers=52, num_attention_heads=32, num_key_value_heads=8, head_dim=128,
         intermediate_size=21_504, vocab_size=131_072, mlp_gated=False, norms_per_layer=1, mlp_blocks=24,
         mamba_layers=24, mamba_n_heads=128, mamba_d_head=64, mamba_n_groups=8, mamba_d_state=128, mamba_d_conv=4,
-        mamba_conv_bias=True,
+        mamba_conv_bias=True, mamba_chunk_size=128,
         published_params=8_100_852_736, source=_hf("nvidia/Nemotron-H-8B-Base-8K"),
         count_source=("the released checkpoint's named_parameters, 8,100,852,736 (a public layer-by-layer analysis: "
                       "mixer.in_proj 18560 x 4096 in 24 blocks, attention in blocks 7, 18, 29, 40, 53 norms); "

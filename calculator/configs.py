@@ -198,6 +198,7 @@ MODEL_FIELDS: tuple[ModelField, ...] = (
     ModelField("mamba_d_conv", low=0, high=1_000, aliases=("conv_kernel",)),
     ModelField("mamba_conv_bias", "bool", aliases=("use_conv_bias",)),
     ModelField("mamba_proj_bias", "bool", aliases=("use_bias",)),
+    ModelField("mamba_chunk_size", low=0, high=1_000_000, aliases=("chunk_size",)),
     ModelField("mlp_blocks", low=0, high=10_000),
 )
 #: Config fields read only to compute others (the layer pattern of an MoE stack, DeepSeek's shared experts).
@@ -425,12 +426,12 @@ HYBRID_TYPES: dict[str, tuple[str, dict[str, int], int]] = {"qwen3_next": _GATED
 #: Mamba-2 hybrids read here: model_type -> the class defaults of its mixer's fields (BambaConfig and
 #: GraniteMoeHybridConfig, whose GraniteMoeHybridMambaLayer is BambaMixer); mamba_d_head "auto": expand x h / heads.
 _BAMBA_MIXER = {"mamba_n_heads": 128, "mamba_n_groups": 1, "mamba_d_state": 256, "mamba_d_conv": 4, "mamba_expand": 2,
-                "mamba_conv_bias": True, "mamba_proj_bias": False}
+                "mamba_conv_bias": True, "mamba_proj_bias": False, "mamba_chunk_size": 256}
 MAMBA_TYPES: dict[str, dict[str, Any]] = {
     "bamba": _BAMBA_MIXER, "granitemoehybrid": _BAMBA_MIXER,
     # NemotronHConfig: its NemotronHMamba2Mixer (Zamba2's) has BambaMixer's tensors, head_dim its own field
     "nemotron_h": {"mamba_n_heads": 128, "mamba_d_head": 64, "mamba_n_groups": 8, "mamba_d_state": 128,
-                   "mamba_d_conv": 4, "mamba_conv_bias": True, "mamba_proj_bias": False}}
+                   "mamba_d_conv": 4, "mamba_conv_bias": True, "mamba_proj_bias": False, "mamba_chunk_size": 128}}
 #: Nemotron-H's block kinds: hybrid_override_pattern's characters (NemotronHConfig._pattern_to_list) and
 #: layers_block_type's names (both spellings transformers has used), as our kinds.
 NEMOTRON_BLOCKS: dict[str, str] = {"M": "mamba", "*": "attention", "-": "mlp", "E": "moe",
@@ -1145,7 +1146,7 @@ def _mamba_layers(r: _Reader, mt: str, L: int, h: int, blocks: int | None = None
     dflt = MAMBA_TYPES.get(mt)
     ours = r.int("mamba_layers")
     if dflt is None and not ours:
-        for name in _MAMBA_FIELDS + ("mamba_d_head", "mamba_conv_bias", "mamba_proj_bias"):
+        for name in _MAMBA_FIELDS + ("mamba_d_head", "mamba_conv_bias", "mamba_proj_bias", "mamba_chunk_size"):
             if r.cfg.get(name) in (0, False) and name in r.cfg:
                 r.read.add(name)                          # model_json's values of a model without them
         return {}
@@ -1188,6 +1189,7 @@ def _mamba_layers(r: _Reader, mt: str, L: int, h: int, blocks: int | None = None
         out["mamba_d_head"] = r.int("mamba_d_head", default=dflt.get("mamba_d_head")) or 0
     if n and out["mamba_n_heads"] % out["mamba_n_groups"]:
         raise InputError("contradiction", "model.mamba_n_groups")
+    out["mamba_chunk_size"] = r.int("mamba_chunk_size", default=dflt.get("mamba_chunk_size")) or 0
     out["mamba_conv_bias"] = r.bool("mamba_conv_bias", bool(dflt.get("mamba_conv_bias", False)))
     out["mamba_proj_bias"] = r.bool("mamba_proj_bias", bool(dflt.get("mamba_proj_bias", False)))
     return out

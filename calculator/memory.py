@@ -783,7 +783,8 @@ def _linear_attn_saved(s: TrainingSetup) -> float:
     return cb * saved + 4 * 2 * nv
 
 
-#: Tokens per chunk of Mamba-2's chunked scan (BambaConfig / GraniteMoeHybridConfig mamba_chunk_size default).
+#: Tokens per chunk of Mamba-2's chunked scan when the model gives none (BambaConfig / GraniteMoeHybridConfig
+#: mamba_chunk_size default; NemotronHConfig's chunk_size is 128).
 MAMBA_CHUNK = 256
 
 
@@ -801,8 +802,8 @@ def linear_state_backward(s: TrainingSetup) -> float:
     """A linear layer's recurrent state in its backward, the fixed-size state it has instead of a key-value cache,
     recomputed at every chunk boundary with its gradient of the same shape, for the layer being differentiated (the
     larger of a hybrid's two kinds): a Gated DeltaNet's ``nv × dk × dv`` per sequence and 64-token chunk in the compute
-    dtype, a Mamba-2 mixer's ``n_heads × d_head × d_state`` per sequence and 256-token chunk in fp32. 0 without
-    them."""
+    dtype, a Mamba-2 mixer's ``n_heads × d_head × d_state`` per sequence and chunk (``mamba_chunk_size`` tokens) in
+    fp32. 0 without them."""
     m = s.model
     seqs = s.micro_batch_size * (2 if s.dpo else 1)
     out = 0.0
@@ -811,7 +812,8 @@ def linear_state_backward(s: TrainingSetup) -> float:
         out = 2 * seqs * -(-s.seq_len // GDN_CHUNK) * state * compute_bytes(s)
     if m.mamba_layers:
         state = m.mamba_n_heads * m.mamba_d_head * m.mamba_d_state
-        out = max(out, 2 * seqs * -(-s.seq_len // MAMBA_CHUNK) * state * 4)
+        chunk = m.mamba_chunk_size or MAMBA_CHUNK
+        out = max(out, 2 * seqs * -(-s.seq_len // chunk) * state * 4)
     return out
 
 

@@ -137,6 +137,7 @@ class ModelArch:
     mamba_d_conv: int = 0
     mamba_conv_bias: bool = False
     mamba_proj_bias: bool = False
+    mamba_chunk_size: int = 0                  # tokens per chunk of the chunked scan (0: memory.MAMBA_CHUNK)
     # --- blocks of one part each (Nemotron-H: transformers models/nemotron_h NemotronHBlock, one norm and one mixer,
     # attention, Mamba-2, MLP or MoE, per block) --------------------------------------------------------------------
     mlp_blocks: int = 0                        # blocks whose only part is an MLP (dense or MoE: moe_layers counts the

@@ -295,10 +295,14 @@ def test_nemotron_h_counts_each_block_as_its_one_part():
 
 def test_nemotron_h_activations_and_state_are_its_blocks_own():
     """Per block and token (LoRA, bf16, no checkpointing) the stack saves its 24 Mamba-2 blocks' tensors, its 4
-    attention blocks' and its 24 MLP blocks' inputs, one normalised input per block; its backward recomputes the Mamba-2 state (128 heads x 64 x 128, fp32, per 256-token chunk) with its gradient."""
+    attention blocks' and its 24 MLP blocks' inputs, one normalised input per block; its backward recomputes the
+    Mamba-2 state (128 heads x 64 x 128, fp32, per chunk of NemotronHConfig's chunk_size, 128 tokens) with its
+    gradient."""
     m = parse_model(NEMOTRON_8B)
     s = TrainingSetup(model=m, method=Method.LORA, seq_len=2048, micro_batch_size=1, gradient_checkpointing=False)
-    assert linear_state_backward(s) == 2 * 8 * 128 * 64 * 128 * 4
+    assert linear_state_backward(s) == 2 * 16 * 128 * 64 * 128 * 4
+    wider = replace(s, model=parse_model({**NEMOTRON_8B, "chunk_size": 256}))
+    assert linear_state_backward(wider) == linear_state_backward(s) / 2
     # LoRA on up_proj and down_proj wraps the 24 MLP blocks only: per block on average 24/52 of an MLP block's
     # branch (fp32 adapters, PEFT's default: lora_A's input cast to fp32, up_proj's 4096 and down_proj's 21504
     # features, and its r = 16 fp32 outputs each)
