@@ -216,7 +216,7 @@ FORMATS: dict[str, FigureFormat] = {f.name: f for f in (
                                                          raw, {})),
     FigureFormat("state_per_param", lambda s, raw, unit, digits: (
         filled(s.get("figure.model_states_per_param"), {"n": fmt_number(raw, digits if digits is not None else 1)}),
-        raw, {})),
+        raw, {}), phrase=True),
     FigureFormat("fit", _fit_text, phrase=True),
     FigureFormat("int", lambda s, raw, unit, digits: (ltr(fmt_int(raw)), raw, {})),
     FigureFormat("verdict", lambda s, raw, unit, digits: (s.get(f"verdict.{raw}"), raw, {})),
