@@ -49,7 +49,7 @@ WORDS = {
 }
 STAYS = {"en": r"\bstays\b|\bstill\b", "ar": r"يبقى|لا يزال|على حالها"}
 PER_PARAM = {"en": r"per parameter|B/param", "ar": r"لكل معامل"}
-MODEL_STATES = {"en": r"model states", "ar": r"حالات? النموذج"}
+MODEL_STATES = {"en": r"model states", "ar": r"حال(?:ة|ات) النموذج"}
 PERCENT = re.compile(r"(\d+(?:\.\d+)?)\s*%")
 SIZE = re.compile(r"(?P<num>\d[\d,]*(?:\.\d+)?)\s*(?P<unit>MiB|GiB|TiB|MB|GB|TB)\b")
 UNIT_BYTES = {"MB": 10**6, "GB": 10**9, "TB": 10**12, "MiB": 2**20, "GiB": 2**30, "TiB": 2**40}
