@@ -70,6 +70,7 @@ def test_each_needs_table_fits_when_its_tab_is_shown(page, guard, site_url, lang
         page.set_viewport_size(viewport)
         page.goto(url(site_url, lang, "articles/vram-guide/"))
         loaded(page)
+        page.evaluate("for (const d of document.querySelectorAll('article details')) d.open = true")
         labels = page.locator(".tabbed-set .tabbed-labels label")
         count = labels.count()
         assert count >= 4
