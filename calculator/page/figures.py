@@ -67,6 +67,27 @@ def _card(field: str, what: str) -> Callable[[dict[str, Any]], Any]:
     return read
 
 
+def _grpo(r: dict[str, Any]) -> dict[str, Any]:
+    if not r.get("grpo"):
+        raise FigureUnavailable("no GRPO cycle: give grpo=true")
+    return r["grpo"]
+
+
+def _grpo_term(term: str) -> Callable[[dict[str, Any]], int]:
+    """The largest a GRPO cycle's term gets over its phases (generation, scoring, training): the KV cache of the
+    generation, the reference model."""
+    def read(r: dict[str, Any]) -> int:
+        return max((p["terms"].get(term, 0) for p in _grpo(r)["phases"]), default=0)
+    return read
+
+
+def _grpo_vllm(r: dict[str, Any]) -> int:
+    v = _grpo(r).get("vllm")
+    if not v:
+        raise FigureUnavailable("no vLLM engine on the card: give grpo_generator=vllm_colocate")
+    return v["claim_bytes"]
+
+
 def _state_bytes_per_param(r: dict[str, Any]) -> float:
     b = r["breakdown_bytes"]
     return (b["weights"] + b["master_copy"] + b["gradients"] + b["optimizer_states"]) / r["params"]
@@ -140,6 +161,12 @@ _READS: dict[str, tuple[str, Callable[[dict[str, Any]], Any], tuple[str, ...]]] 
     # a paged optimizer (bitsandbytes): its states outside the allocator's statistics, and the driver's figure with
     # them resident
     "paged_states": ("bytes", lambda r: r["paged_optimizer_bytes"], ()),
+    # online RL (grpo=true, calculator/rl.py): the cycle's peak, the phase it falls in, and what the generation adds
+    "grpo_peak": ("bytes", lambda r: _grpo(r)["peak_bytes_per_gpu"], ()),
+    "grpo_peak_phase": ("phase", lambda r: _grpo(r)["peak_phase"], ()),
+    "grpo_kv_cache": ("bytes", _grpo_term("kv_cache"), ()),
+    "grpo_reference": ("bytes", _grpo_term("reference_model"), ()),
+    "grpo_vllm": ("bytes", _grpo_vllm, ()),
     "driver": ("bytes", lambda r: r["driver_bytes"], ()),
 }
 
@@ -227,6 +254,7 @@ FORMATS: dict[str, FigureFormat] = {f.name: f for f in (
     FigureFormat("bandwidth", lambda s, raw, unit, digits: (ltr(f"{fmt_number(raw, digits or 0)} GB/s"), raw, {})),
     FigureFormat("setup", _setup, phrase=True),
     FigureFormat("evidence", _evidence, phrase=True),
+    FigureFormat("phase", lambda s, raw, unit, digits: (s.get(f"figure.grpo_phase.{raw}"), raw, {}), phrase=True),
 )}
 
 

@@ -122,3 +122,24 @@ def test_the_stacks_table_shows_the_estimators_answer_under_each_framework():
             request = {**articles.TABLE_ASSUMPTIONS, **request} if stack == "guide" else {**request, "framework": stack}
             shown = re.search(r'data-calc-output="peak_bytes_per_gpu" data-value="(\d+)"', cells[stack]).group(1)
             assert int(shown) == _ask(request)["peak_bytes_per_gpu"], (name, stack)
+
+
+def test_the_grpo_figures_read_the_cycle_the_estimator_computed():
+    """Issue 43 point 7: the RL section's figures are the GRPO cycle's (calculator/rl.py): its peak and the phase it
+    falls in, the generation's KV cache, the reference model, vLLM's claim; a request without GRPO has none."""
+    from calculator.errors import FigureUnavailable
+    from calculator.page.figures import figure_html
+    request = {**articles.TABLE_ASSUMPTIONS, "model": "qwen3-8b", "method": "lora", "grpo": True,
+               "grad_accum_steps": 8, "include": []}
+    r = _ask(request)
+    shown = figure_html(S["en"], "grpo_peak", r)
+    assert f'data-calc-value="{r["grpo"]["peak_bytes_per_gpu"]}"' in shown
+    kv = max(p["terms"].get("kv_cache", 0) for p in r["grpo"]["phases"])
+    assert kv > 0 and f'data-calc-value="{kv}"' in figure_html(S["en"], "grpo_kv_cache", r)
+    assert S["ar"].get(f'figure.grpo_phase.{r["grpo"]["peak_phase"]}') in figure_html(S["ar"], "grpo_peak_phase", r)
+    colocated = _ask({**request, "grpo_generator": "vllm_colocate", "gpu": "h100-80gb"})
+    assert f'data-calc-value="{colocated["grpo"]["vllm"]["claim_bytes"]}"' in figure_html(S["en"], "grpo_vllm", colocated)
+    with pytest.raises(FigureUnavailable):
+        figure_html(S["en"], "grpo_vllm", r)
+    with pytest.raises(FigureUnavailable):
+        figure_html(S["en"], "grpo_peak", _ask({**request, "grpo": False, "grad_accum_steps": 1}))
