@@ -53,6 +53,7 @@ GPU_CLASSES = (("24 GB", 20.0, 26.0, ("consumer", "datacenter")),
                ("32 GB", 30.0, 34.0, ("consumer",)),
                ("48 GB", 44.0, 50.0, ("workstation", "datacenter")),
                ("80 GB", 78.0, 82.0, ("datacenter",)),
+               ("94–96 GB", 90.0, 100.0, ("workstation", "datacenter")),
                ("141 GB", 135.0, 150.0, ("datacenter",)),
                ("180–192 GB", 170.0, 200.0, ("datacenter",)))
 #: The methods the class table answers for, in the order a reader with one card tries them (QLoRA first), with the
