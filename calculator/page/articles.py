@@ -16,11 +16,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from .. import api, frameworks
+from .. import api
 from ..errors import FigureUnavailable, PageError
 from ..inputs import BY_NAME, LORA_KEYS
 from .figures import CARD_FIGURES, change_html, figure, figure_html, figure_names, size_text
-from .pieces import bytes_html, describe_assumptions, names_html, phrase_html, setup_label, table_html, verdict_html
+from .pieces import bytes_html, describe_assumptions, phrase_html, setup_label, table_html, verdict_html
 from .text import Html, Strings, counted, el, filled, fmt_percent, join, ltr, plain_text
 
 __all__ = ["Ask", "ArticleTable", "ARTICLE_TABLES", "TABLE_SIZES", "TABLE_CARD", "TABLE_COUNTS", "TABLE_ASSUMPTIONS",
@@ -297,10 +297,11 @@ _STACK_FIXED = {"micro_batch_size": 1, "grad_accum_steps": 1, "lora_rank": 16, "
 
 def _stack_request(stack: str, method: str, key: str, assumptions: dict[str, Any]) -> dict[str, Any] | None:
     """The request keys a stack gives a run of ``method``: the article's assumptions for the guide, a framework's
-    defaults (``frameworks.request_defaults``) otherwise; None when that framework's table does not set ``key``."""
+    defaults otherwise (``api.framework_json``: what calculator/frameworks.py fills); None when that framework's table
+    does not set ``key``."""
     if stack == "guide":
         return {**api.DEFAULTS, **assumptions, "method": method}
-    given = frameworks.request_defaults(stack, {"method": method})
+    given = {d["key"]: d["value"] for d in api.framework_json({"framework": stack, "method": method})["defaults"]}
     return {**given, "method": method} if key in given else None
 
 
@@ -318,17 +319,15 @@ def _stack_value(s: Strings, key: str, requests: dict[str, dict[str, Any] | None
 
 
 def _stacks(s: Strings, options: dict[str, Any], assumptions: dict[str, Any], said: Html, ask: Ask) -> Html:
-    """One column per stack, one row per memory-relevant default and per workload: each cell is the estimator's
-    regime table (calculator/frameworks.py) or its answer for that stack, never a typed value."""
+    """One column per stack (its name and pinned version, the string table's), one row per memory-relevant default
+    and per workload: each cell is the estimator's regime table (calculator/frameworks.py, through the API) or its
+    answer for that stack, never a typed value."""
     heads = []
     for stack in STACKS:
         if stack == "guide":
             heads.append(s.get("table.stacks_guide"))
             continue
-        fw = frameworks.get(stack)
-        heads.append(join(s.get(f"options.framework.{stack}"), " ",
-                          el("span", {"class": "calc-muted calc-rowmodel"},
-                             names_html(s, [f"{p} {v}" for p, v in fw.stack.items() if p != stack]))))
+        heads.append(s.get(f"options.framework.{stack}"))
     labels = [plain_text(h) for h in heads]
     head = [el("th", {"scope": "col"}, s.get("table.stacks_setting"))] + [el("th", {"scope": "col"}, h) for h in heads]
     body = []
