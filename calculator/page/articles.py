@@ -119,9 +119,12 @@ def _on_cards(n: int) -> dict[str, Any]:
 
 
 def _fit_cell(s: Strings, r: dict[str, Any]) -> Html:
-    """The verdict of one estimate, with its share of the card: "✓ comfortable 58%"."""
+    """The verdict of one estimate, with its share of the card: "✓ comfortable 58%"; a share that whole percents
+    would print as "100%" beside "does not fit" (100.5%) or "tight" (99.6%) keeps one decimal."""
+    share = r["gpu"]["share_of_memory"]
+    digits = 1 if fmt_percent(share, 0) == fmt_percent(1.0, 0) and share != 1.0 else 0
     return el("span", {"class": "calc-fitcell"}, verdict_html(s, r["gpu"]["verdict"]), " ",
-              el("span", {"class": "calc-fitcell__share"}, ltr(fmt_percent(r["gpu"]["share_of_memory"], 0))))
+              el("span", {"class": "calc-fitcell__share"}, ltr(fmt_percent(share, digits))))
 
 
 def _needs_by_size(s: Strings, options: dict[str, Any], assumptions: dict[str, Any], said: Html, ask: Ask) -> Html:

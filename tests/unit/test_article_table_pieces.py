@@ -143,3 +143,12 @@ def test_the_grpo_figures_read_the_cycle_the_estimator_computed():
         figure_html(S["en"], "grpo_vllm", r)
     with pytest.raises(FigureUnavailable):
         figure_html(S["en"], "grpo_peak", _ask({**request, "grpo": False, "grad_accum_steps": 1}))
+
+
+@pytest.mark.parametrize("share, shown", [(1.005, "100.5%"), (0.996, "99.6%"), (1.0, "100%"), (0.58, "58%"),
+                                          (1.03, "103%")])
+def test_a_table_cell_never_prints_100_percent_beside_does_not_fit(share, shown):
+    """Content review 2026-12-07 §7: the class table read "✗ 100%" for 100.5%, a contradiction on its face."""
+    verdict = "comfortable" if share <= 0.85 else "tight" if share <= 1.0 else "does_not_fit"
+    html = articles._fit_cell(S["en"], {"gpu": {"verdict": verdict, "share_of_memory": share}})
+    assert re.search(r'calc-fitcell__share"><bdi[^>]*>' + re.escape(shown) + "<", html), html
