@@ -10,6 +10,7 @@ Markers (the same in both language files; anything else that starts with ``<!-- 
                                                   ``gpu-memory``: the cards' reported memory, ``decision``: the chart)
     <!-- calc:value out=peak [unit=gib] [digits=1] [key=value …] -->   one computed figure, inline in a sentence
     <!-- calc:value out=verdict gpu=… [key=value …] to.seq_len=8192 -->   the same figure told as a change
+    <!-- calc:value out=logits_loss … to.dpo=true compare=true -->   a size change with the words for its ratio
     <!-- calc:assumptions -->                     the article's shared assumptions as a sentence
 
 ``key=value`` are request keys of the estimator (``calculator/inputs.py``) with values in the API's own form; a
@@ -104,7 +105,7 @@ class ValueMarker(StaticMarker):
     """``calc:value out=…``: one computed figure, inline; ``to.<key>=…`` tells it as a change."""
 
     name = "value"
-    options = frozenset({"out", "unit", "digits"})
+    options = frozenset({"out", "unit", "digits", "compare"})
 
     def own_attribute(self, marker_name, key, value, options, where):
         if key.startswith("to.") and key[3:] in BY_NAME and key[3:] != "include":

@@ -20,11 +20,11 @@ from .. import api
 from ..errors import FigureUnavailable, PageError
 from ..inputs import BY_NAME, LORA_KEYS
 from .figures import CARD_FIGURES, change_html, figure, figure_html, figure_names, size_text
-from .pieces import bytes_html, describe_assumptions, setup_label, table_html, verdict_html
+from .pieces import bytes_html, describe_assumptions, phrase_html, setup_label, table_html, verdict_html
 from .text import Html, Strings, counted, el, filled, fmt_percent, join, ltr, plain_text
 
 __all__ = ["Ask", "ArticleTable", "ARTICLE_TABLES", "TABLE_SIZES", "TABLE_CARD", "TABLE_COUNTS", "TABLE_ASSUMPTIONS",
-           "GPU_CLASSES", "TABLE_CLASS_METHODS", "DECISION_BRANCHES", "class_members", "class_card", "table_html_for",
+           "GPU_CLASSES", "TABLE_CLASS_METHODS", "STACKS", "STACK_KEYS", "STACK_WORKLOADS", "DECISION_BRANCHES", "class_members", "class_card", "table_html_for",
            "value_html", "assumptions_html"]
 
 #: The result of one request (the ``result`` of ``api.answer``); raises on a refusal.
@@ -53,6 +53,7 @@ GPU_CLASSES = (("24 GB", 20.0, 26.0, ("consumer", "datacenter")),
                ("32 GB", 30.0, 34.0, ("consumer",)),
                ("48 GB", 44.0, 50.0, ("workstation", "datacenter")),
                ("80 GB", 78.0, 82.0, ("datacenter",)),
+               ("94–96 GB", 90.0, 100.0, ("workstation", "datacenter")),
                ("141 GB", 135.0, 150.0, ("datacenter",)),
                ("180–192 GB", 170.0, 200.0, ("datacenter",)))
 #: The methods the class table answers for, in the order a reader with one card tries them (QLoRA first), with the
@@ -118,9 +119,12 @@ def _on_cards(n: int) -> dict[str, Any]:
 
 
 def _fit_cell(s: Strings, r: dict[str, Any]) -> Html:
-    """The verdict of one estimate, with its share of the card: "✓ comfortable 58%"."""
+    """The verdict of one estimate, with its share of the card: "✓ comfortable 58%"; a share that whole percents
+    would print as "100%" beside "does not fit" (100.5%) or "tight" (99.6%) keeps one decimal."""
+    share = r["gpu"]["share_of_memory"]
+    digits = 1 if fmt_percent(share, 0) == fmt_percent(1.0, 0) and share != 1.0 else 0
     return el("span", {"class": "calc-fitcell"}, verdict_html(s, r["gpu"]["verdict"]), " ",
-              el("span", {"class": "calc-fitcell__share"}, ltr(fmt_percent(r["gpu"]["share_of_memory"], 0))))
+              el("span", {"class": "calc-fitcell__share"}, ltr(fmt_percent(share, digits))))
 
 
 def _needs_by_size(s: Strings, options: dict[str, Any], assumptions: dict[str, Any], said: Html, ask: Ask) -> Html:
@@ -274,6 +278,86 @@ def _decision(s: Strings, options: dict[str, Any], assumptions: dict[str, Any], 
               el("ol", {"class": "calc-decision__methods"}, tree))
 
 
+# ---------------------------------------------------------------------------------------------------------------
+# The stacks table: what each framework's defaults do to memory (calculator/frameworks.py, the estimator's regimes)
+# ---------------------------------------------------------------------------------------------------------------
+#: The columns of the stacks table: the article's own assumptions ("guide"), then each framework of the estimator's
+#: regime table at its pinned version (``frameworks.LATEST``).
+STACKS = ("guide", "peft", "trl", "axolotl", "llamafactory", "unsloth", "torchtune")
+#: The request keys whose framework default moves memory, one row each, resolved for the methods named (a value that
+#: differs between them is shown per method).
+STACK_KEYS = (("precision", ("qlora", "full")), ("base_fp32", ("full",)),
+              ("gradient_checkpointing", ("qlora", "full")), ("fused_linear_cross_entropy", ("full",)),
+              ("chunked_cross_entropy", ("full",)), ("qlora_compute_dtype", ("qlora",)),
+              ("kbit_upcast", ("qlora",)), ("lora_dtype", ("qlora",)), ("fsdp_version", ("full",)),
+              ("moe_layout", ("qlora",)), ("quantize_experts", ("qlora",)))
+#: The workloads each stack is asked for (model, method, tokens and batch fixed; the stack fills the rest): the
+#: guide's 8,192-token QLoRA example on the 24 GB class's smallest card, and full fine-tuning of 8B on the node card.
+STACK_WORKLOADS = (("qlora_8k", {"model": "llama-3.1-8b", "method": "qlora", "seq_len": 8192, "gpu": "l4"}),
+                   ("full_8b", {"model": "llama-3.1-8b", "method": "full", "seq_len": 2048, "gpu": TABLE_CARD}))
+_STACK_FIXED = {"micro_batch_size": 1, "grad_accum_steps": 1, "lora_rank": 16, "lora_targets": "all-linear"}
+
+
+def _stack_request(stack: str, method: str, key: str, assumptions: dict[str, Any]) -> dict[str, Any] | None:
+    """The request keys a stack gives a run of ``method``: the article's assumptions for the guide, a framework's
+    defaults otherwise (``api.framework_json``: what calculator/frameworks.py fills); None when that framework's table
+    does not set ``key``."""
+    if stack == "guide":
+        return {**api.DEFAULTS, **assumptions, "method": method}
+    given = {d["key"]: d["value"] for d in api.framework_json({"framework": stack, "method": method})["defaults"]}
+    return {**given, "method": method} if key in given else None
+
+
+def _stack_value(s: Strings, key: str, requests: dict[str, dict[str, Any] | None]) -> Html:
+    """A stack's value of ``key`` per method, once when the methods agree; a framework whose table does not set the
+    key (None) shows a dash, not the estimator's own default."""
+    spec = BY_NAME[key]
+    said = {m: s.get("table.stacks_unset") if r is None else phrase_html(s, spec.value_kind.describe(spec, r[key]))
+            for m, r in requests.items()}
+    values = {repr(None if r is None else r[key]) for r in requests.values()}
+    if len(values) == 1:
+        return next(iter(said.values()))
+    return join(*[join(el("span", {"class": "calc-muted"}, s.get(f"table.{m}"), s.get("out.colon")), v,
+                       s.get("out.list_sep") if i < len(said) - 1 else "") for i, (m, v) in enumerate(said.items())])
+
+
+def _stacks(s: Strings, options: dict[str, Any], assumptions: dict[str, Any], said: Html, ask: Ask) -> Html:
+    """One column per stack (its name and pinned version, the string table's), one row per memory-relevant default
+    and per workload: each cell is the estimator's regime table (calculator/frameworks.py, through the API) or its
+    answer for that stack, never a typed value."""
+    heads = []
+    for stack in STACKS:
+        if stack == "guide":
+            heads.append(s.get("table.stacks_guide"))
+            continue
+        heads.append(s.get(f"options.framework.{stack}"))
+    labels = [plain_text(h) for h in heads]
+    head = [el("th", {"scope": "col"}, s.get("table.stacks_setting"))] + [el("th", {"scope": "col"}, h) for h in heads]
+    body = []
+    for key, methods in STACK_KEYS:
+        cells = [el("td", {"data-stack": stack, "data-label": label},
+                    _stack_value(s, key, {m: _stack_request(stack, m, key, assumptions) for m in methods}))
+                 for stack, label in zip(STACKS, labels)]
+        body.append(el("tr", {"data-key": key}, el("th", {"scope": "row"}, s.get(f"fields.{key}.label")), cells))
+    for name, workload in STACK_WORKLOADS:
+        cells = []
+        for stack, label in zip(STACKS, labels):
+            request = {**workload, **_STACK_FIXED, "include": []}
+            if stack == "guide":
+                request = {**assumptions, **request}
+            else:
+                request["framework"] = stack
+            r = ask(request)
+            cells.append(el("td", {"data-stack": stack, "data-label": label},
+                            bytes_html(r["peak_bytes_per_gpu"], "peak_bytes_per_gpu"), " ", _fit_cell(s, r)))
+        row_head = filled(s.get(f"table.stacks_{name}"), {"gpu": ltr(api.GPUS[workload["gpu"]].name),
+                                                           "model": ltr(api.MODELS[workload["model"]].name)})
+        body.append(el("tr", {"data-workload": name}, el("th", {"scope": "row"}, row_head), cells))
+    caption = join(s.get("table.stacks_title"), " ", said)
+    return table_html({"class": "calc-table-figure calc-static", "data-calc-table": "stacks"}, caption, head, body,
+                      "calc-table calc-table--cards calc-table--stacks")
+
+
 #: Every kind of article table, by its marker name (``<!-- calc:table NAME … -->``): the one registry that the
 #: markers and the build read.
 ARTICLE_TABLES: dict[str, ArticleTable] = {t.name: t for t in (
@@ -282,6 +366,7 @@ ARTICLE_TABLES: dict[str, ArticleTable] = {t.name: t for t in (
     ArticleTable("gpu-classes", frozenset(), _gpu_classes),
     ArticleTable("gpu-memory", frozenset(), _gpu_memory),
     ArticleTable("decision", frozenset(), _decision),
+    ArticleTable("stacks", frozenset(), _stacks),
 )}
 
 
@@ -307,10 +392,13 @@ def value_html(s: Strings, options: dict[str, Any], own: dict[str, Any], article
     unit = options.get("unit", fig.unit)
     if unit not in ("gb", "gib"):
         raise PageError("calc:value unit must be gb or gib")
+    if options.get("compare") and not options.get("to"):
+        raise PageError("calc:value compare=true compares the figure with its to.<key> change: give one")
     to = options.get("to")
     try:
         if to:
-            return change_html(s, out, answer, ask({**request, **to}), unit, options.get("digits"))
+            return change_html(s, out, answer, ask({**request, **to}), unit, options.get("digits"),
+                               bool(options.get("compare")))
         return figure_html(s, out, answer, unit, options.get("digits"))
     except FigureUnavailable as exc:
         raise FigureUnavailable(f"calc:value out={out}: {exc}") from exc

@@ -18,10 +18,10 @@ from .. import api, vocab
 from ..errors import FigureUnavailable
 from .pieces import setup_label
 from .text import (GB, GIB, MB, MIB, Html, Strings, counted, duration, el, filled, fmt_count, fmt_int,
-                   fmt_number, fmt_percent, ltr, money, rate)
+                   fmt_number, fmt_percent, join, ltr, money, rate)
 
 __all__ = ["FigureFormat", "FORMATS", "Figure", "FIGURES", "figure", "figure_names", "figure_html", "change_html",
-           "size_text", "CHANGES", "CARD_FIGURES"]
+           "size_text", "CHANGES", "CARD_FIGURES", "RATIO_WORDS", "ratio_key"]
 
 
 def _speed(r: dict[str, Any]) -> dict[str, Any]:
@@ -65,6 +65,27 @@ def _card(field: str, what: str) -> Callable[[dict[str, Any]], Any]:
             raise FigureUnavailable(f"{r['gpu']['name']} has no {what} in the catalogue")
         return value
     return read
+
+
+def _grpo(r: dict[str, Any]) -> dict[str, Any]:
+    if not r.get("grpo"):
+        raise FigureUnavailable("no GRPO cycle: give grpo=true")
+    return r["grpo"]
+
+
+def _grpo_term(term: str) -> Callable[[dict[str, Any]], int]:
+    """The largest a GRPO cycle's term gets over its phases (generation, scoring, training): the KV cache of the
+    generation, the reference model."""
+    def read(r: dict[str, Any]) -> int:
+        return max((p["terms"].get(term, 0) for p in _grpo(r)["phases"]), default=0)
+    return read
+
+
+def _grpo_vllm(r: dict[str, Any]) -> int:
+    v = _grpo(r).get("vllm")
+    if not v:
+        raise FigureUnavailable("no vLLM engine on the card: give grpo_generator=vllm_colocate")
+    return v["claim_bytes"]
 
 
 def _state_bytes_per_param(r: dict[str, Any]) -> float:
@@ -124,6 +145,9 @@ _READS: dict[str, tuple[str, Callable[[dict[str, Any]], Any], tuple[str, ...]]] 
     # cards with measured speeds alone
     "fastest_basis": ("evidence", lambda r: _basis(r, "fastest"), ("gpu_table", "smallest_setup")),
     "cheapest_basis": ("evidence", lambda r: _basis(r, "cheapest"), ("gpu_table", "smallest_setup")),
+    "fastest_measured_basis": ("evidence", lambda r: _basis(r, "fastest_measured"), ("gpu_table", "smallest_setup")),
+    "cheapest_measured_basis": ("evidence", lambda r: _basis(r, "cheapest_measured"),
+                                ("gpu_table", "smallest_setup")),
     "fastest_measured": ("setup", lambda r: r.get("fastest_measured_setup"), ("gpu_table", "smallest_setup")),
     "cheapest_measured": ("setup", lambda r: r.get("cheapest_measured_setup"), ("gpu_table", "smallest_setup")),
     "fastest_measured_hours": ("duration", lambda r: _best(r, "fastest_measured")["seconds"],
@@ -137,6 +161,12 @@ _READS: dict[str, tuple[str, Callable[[dict[str, Any]], Any], tuple[str, ...]]] 
     # a paged optimizer (bitsandbytes): its states outside the allocator's statistics, and the driver's figure with
     # them resident
     "paged_states": ("bytes", lambda r: r["paged_optimizer_bytes"], ()),
+    # online RL (grpo=true, calculator/rl.py): the cycle's peak, the phase it falls in, and what the generation adds
+    "grpo_peak": ("bytes", lambda r: _grpo(r)["peak_bytes_per_gpu"], ()),
+    "grpo_peak_phase": ("phase", lambda r: _grpo(r)["peak_phase"], ()),
+    "grpo_kv_cache": ("bytes", _grpo_term("kv_cache"), ()),
+    "grpo_reference": ("bytes", _grpo_term("reference_model"), ()),
+    "grpo_vllm": ("bytes", _grpo_vllm, ()),
     "driver": ("bytes", lambda r: r["driver_bytes"], ()),
 }
 
@@ -181,11 +211,21 @@ def _count(s: Strings, raw: Any, unit: str, digits: int | None) -> tuple[Any, An
 
 
 def _evidence(s: Strings, raw: Any, unit: str, digits: int | None) -> tuple[Any, Any, dict[str, Any]]:
-    """What a time rests on, as a clause: the measured runs on that card, or its datasheet alone."""
-    if raw["basis"] == "measured":
-        return (filled(s.get("figure.evidence.measured"), {"runs": counted(s, "measured_runs", raw["rows"])}),
-                raw["rows"], {"data-calc-basis": "measured"})
-    return s.get("figure.evidence.datasheet"), 0, {"data-calc-basis": "datasheet"}
+    """What a time rests on, as a clause: the runs measured on that card for this method and this count of cards;
+    for this method on other counts only; for other methods only (the time is then the model's extrapolation, and
+    the clause names what was measured); or the card's datasheet alone. The evidence's ``method_measured`` and
+    ``count_measured`` choose the words, not the card's having some measured row (issue 43 point 3)."""
+    if raw["basis"] != "measured":
+        return s.get("figure.evidence.datasheet"), 0, {"data-calc-basis": "datasheet"}
+    key = ("measured" if raw["count_measured"] else "other_counts") if raw["method_measured"] else "other_methods"
+    sep = s.get("out.item_sep")
+    methods = join(*[join(s.get(f"figure.evidence.method.{m}"), sep if i < len(raw["methods"]) - 1 else "")
+                     for i, m in enumerate(raw["methods"])])
+    counts = join(*[join(ltr(fmt_int(n)), sep if i < len(raw["gpu_counts"]) - 1 else "")
+                    for i, n in enumerate(raw["gpu_counts"])])
+    return (filled(s.get(f"figure.evidence.{key}"), {"runs": counted(s, "measured_runs", raw["rows"]),
+                                                     "methods": methods, "counts": counts}),
+            raw["rows"], {"data-calc-basis": "measured" if key == "measured" else f"measured_{key}"})
 
 
 def _setup(s: Strings, raw: Any, unit: str, digits: int | None) -> tuple[Any, Any, dict[str, Any]]:
@@ -203,7 +243,7 @@ FORMATS: dict[str, FigureFormat] = {f.name: f for f in (
                                                          raw, {})),
     FigureFormat("state_per_param", lambda s, raw, unit, digits: (
         filled(s.get("figure.model_states_per_param"), {"n": fmt_number(raw, digits if digits is not None else 1)}),
-        raw, {})),
+        raw, {}), phrase=True),
     FigureFormat("fit", _fit_text, phrase=True),
     FigureFormat("int", lambda s, raw, unit, digits: (ltr(fmt_int(raw)), raw, {})),
     FigureFormat("verdict", lambda s, raw, unit, digits: (s.get(f"verdict.{raw}"), raw, {})),
@@ -214,6 +254,7 @@ FORMATS: dict[str, FigureFormat] = {f.name: f for f in (
     FigureFormat("bandwidth", lambda s, raw, unit, digits: (ltr(f"{fmt_number(raw, digits or 0)} GB/s"), raw, {})),
     FigureFormat("setup", _setup, phrase=True),
     FigureFormat("evidence", _evidence, phrase=True),
+    FigureFormat("phase", lambda s, raw, unit, digits: (s.get(f"figure.grpo_phase.{raw}"), raw, {}), phrase=True),
 )}
 
 
@@ -279,12 +320,36 @@ def _verdict_change(s: Strings, before: dict[str, Any], after: dict[str, Any], u
     return filled(s.get(f"figure.change.verdict_stays.{v1}"), {"shares": shares})
 
 
+#: How a size change is compared in words, by the ratio after / before (``ratio_key``): half and twice only where the
+#: ratio rounds to 0.5 or 2.0 at one decimal, a multiple from there up, a share of more or less in between.
+RATIO_WORDS = ("half", "less", "more", "twice", "times")
+
+
+def ratio_key(ratio: float) -> tuple[str, dict[str, str]]:
+    """The words that compare two sizes (``figure.change.ratio.<key>``) and their figure: "twice as much" only for a
+    ratio that reads 2.0, "33% more" for 1.33, "2.5 times as much" for 2.5, "half as much" for 0.5."""
+    if round(ratio, 1) == 2.0:
+        return "twice", {}
+    if round(ratio, 1) == 0.5:
+        return "half", {}
+    if ratio > 2.0:
+        return "times", {"times": fmt_number(ratio, 1)}
+    return ("more" if ratio > 1 else "less"), {"share": fmt_percent(abs(ratio - 1), 0)}
+
+
 def _size_change(s: Strings, before: dict[str, Any], after: dict[str, Any], read: Callable[[dict[str, Any]], Any],
-                 unit: str, digits: int | None) -> Html:
+                 unit: str, digits: int | None, compare: bool = False) -> Html:
+    """"from 3.2 GB to 4.2 GB"; with ``compare`` the words that say how much it grew or shrank are chosen from the
+    ratio (``ratio_key``), so the sentence never says "doubles" beside +33%."""
     a, b = size_text(read(before), unit, digits), size_text(read(after), unit, digits)
     if a == b:
         return filled(s.get("figure.change.size_stays"), {"before": a})
-    return filled(s.get("figure.change.size_moves"), {"before": a, "after": b})
+    moves = filled(s.get("figure.change.size_moves"), {"before": a, "after": b})
+    if not compare or not read(before):
+        return moves
+    key, fields = ratio_key(read(after) / read(before))
+    return filled(s.get("figure.change.size_compared"), {
+        "moves": moves, "ratio": filled(s.get(f"figure.change.ratio.{key}"), fields)})
 
 
 def _time_change(s: Strings, before: dict[str, Any], after: dict[str, Any], read: Callable[[dict[str, Any]], Any],
@@ -303,10 +368,10 @@ CHANGES = ("verdict", "bytes", "duration")
 
 
 def change_html(s: Strings, out: str, before: dict[str, Any], after: dict[str, Any], unit: str = "gb",
-                digits: int | None = None) -> Html:
+                digits: int | None = None, compare: bool = False) -> Html:
     """Figure ``out`` going from one answer to another, as one phrase: a verdict "stays tight (85% → 92%)" or "goes
     from comfortable (45%) to tight (95%)"; a size "from 11.6 GB to 24.4 GB" or "stays at 57.0 GB"; a time "29% more
-    time". The span carries the later figure (``data-calc-value``) and the earlier (``data-calc-before``)."""
+    time"; ``compare`` adds to a size the words for its ratio ("from 3.2 GB to 4.2 GB, 33% more"). The span carries the later figure (``data-calc-value``) and the earlier (``data-calc-before``)."""
     fig = figure(out)
     if fig is None:
         raise KeyError(out)
@@ -315,7 +380,7 @@ def change_html(s: Strings, out: str, before: dict[str, Any], after: dict[str, A
     if fig.format.name == "verdict":
         text = _verdict_change(s, before, after, unit, digits)
     elif fig.format.name == "bytes":
-        text = _size_change(s, before, after, fig.read, unit, digits)
+        text = _size_change(s, before, after, fig.read, unit, digits, compare)
     else:
         text = _time_change(s, before, after, fig.read, unit, digits)
     return el("span", {"class": "calc-value calc-value--phrase", "data-calc-out": out, "data-calc-change": True,

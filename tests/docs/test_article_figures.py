@@ -48,7 +48,7 @@ VERDICT = re.compile(
 MODEL_SIZE = re.compile(r"\b\d+(?:\.\d+)?(?:\s*[–-]\s*\d+(?:\.\d+)?)?B\b")
 # "a 24 GB card", "24 GB class", "a 48 GB L40S", "H100 80GB" / «بطاقة بسعة 24 GB», «فئة 48 GB», «ببطاقة 48 GB»
 CARD_AFTER = re.compile(r"^\s*(?:cards?|GPUs?|class(?:es)?|[A-Z]+\s?\d)")
-CARD_BEFORE = re.compile(r"(?:\b[A-Z]{1,4}\d{2,4}\s*|(?:بطاق\S*|ببطاق\S*|فئة|بسعة)\s*)$")
+CARD_BEFORE = re.compile(r"(?:\b[A-Z]{1,4}\d{2,4}\s*|(?:بطاق\S*|ببطاق\S*|فئة|بسعة)\s*(?:\d+\s*[–-]\s*)?)$")   # «فئة 94–96 GB»
 RULE_WORDS = re.compile(r"comfortable|tight|comfort rule|مريح|ضيق|قاعدة الراحة", re.I)
 SENTENCE_END = re.compile(r"(?<=[.!?؟])\s+|\n")
 
@@ -280,7 +280,8 @@ def test_size_tables_use_the_assumptions_of_the_prose(built_site, lang):
 #: The guide's sizes (calculator/page/articles.py TABLE_SIZES), written out here so that the test does not read them back.
 GUIDE_SIZES = ["llama-3.1-8b", "qwen2.5-14b", "qwen2.5-32b", "llama-3.1-70b"]
 #: The classes by the memory their cards report (GiB): the band each class label stands for.
-CLASS_BANDS = {"24 GB": (20, 26), "32 GB": (30, 34), "48 GB": (44, 50), "80 GB": (78, 82), "141 GB": (135, 150),
+CLASS_BANDS = {"24 GB": (20, 26), "32 GB": (30, 34), "48 GB": (44, 50), "80 GB": (78, 82), "94–96 GB": (90, 100),
+               "141 GB": (135, 150),
                "180–192 GB": (170, 200)}
 
 
@@ -293,7 +294,7 @@ def test_gpu_class_table_gives_the_largest_size_that_fits_per_method(built_site,
     start = page.index('data-calc-table="gpu-classes"')
     table = page[start:page.index("</table>", start)]
     rows = re.findall(r'<tr data-gpu="([^"]+)" data-class="([^"]+)">(.*?)</tr>', table, re.S)
-    assert {c for _, c, _ in rows} >= {"24 GB", "32 GB", "48 GB", "80 GB", "141 GB"}
+    assert {c for _, c, _ in rows} >= {"24 GB", "32 GB", "48 GB", "80 GB", "94–96 GB", "141 GB"}
     schema = {g["id"]: g for g in api.schema()["gpus"]}
     shared = front_matter_calc("vram-guide")
     for gpu, klass, body in rows:

@@ -103,3 +103,22 @@ def test_the_checker_catches_a_variant_and_spares_the_term():
     assert occurrences("التعريف", "عمود التعريفات", "ar") == 1
     assert occurrences("microbatch", "a micro-batch of one", "en") == 0
     assert occurrences("fine tuning", "fine-tuning and fine tuning", "en") == 1
+
+
+#: Generated phrasings that read as template tics (content review of 2026-12-07, §6; issue 43 point 8): the old fit
+#: phrase «تسعه البطاقة» after «على بطاقة … واحدة» (the card named twice, a pronoun without its antecedent), a label
+#: glued into a sentence, and the calques the review lists. Neither a page nor a string table may carry them again.
+TICS = {
+    "ar": ("تسعه البطاقة", "تسعه كل بطاقة", "تسعه البطاقات", "لا تسعه", "حالة النموذج:",
+           # the calques of the review's §6
+           "الذاكرة المضيفة", "تلفّها", "بطاقات المستهلكين", "ينقل الانتقال", "وما يراه كل إحصاء", "في كفّة الحساب",
+           "تعيد إعادة", "الملاحظات البشرية", "من حاسبة واحدة"),
+    "en": ("model states:",),
+}
+
+
+@pytest.mark.parametrize("lang", ("ar", "en"))
+def test_no_page_and_no_string_carries_a_template_tic(lang):
+    offenders = [f"{name}: {tic!r} ({n}×)" for name, text in texts(lang).items() for tic in TICS[lang]
+                 if (n := occurrences(tic, text, lang))]
+    assert not offenders, "\n".join(offenders)

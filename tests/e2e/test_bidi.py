@@ -66,6 +66,8 @@ def test_card_counts_figures_and_ranges_keep_their_order_in_arabic(started):
 
 
 def _article_runs(page) -> None:
+    # the reference tables sit in closed disclosures (issue 43 point 9): read them as a reader who opens them
+    page.evaluate("for (const d of document.querySelectorAll('article details')) d.open = true")
     # Column headers of the size table: "1 × 80 GB" … "8 × 80 GB" (count first, reading left to right).
     headers = page.locator('[data-calc-table="needs-by-size"] thead th:visible').filter(has_text="×")
     assert headers.count() >= 4
@@ -86,3 +88,24 @@ def _article_runs(page) -> None:
             reads_left_to_right(ranges.nth(k), text[0], text[-1])
             found += 1
     assert found >= 1
+
+
+def test_a_phone_cards_column_label_is_a_run_of_its_own_in_arabic(started):
+    """On a phone each article table's row is a card whose answers stand under their column's name, drawn by a
+    ``::before`` from ``data-label``. Inheriting the Arabic page's direction unisolated, "1 × 80 GB" read «GB 80 × 1»
+    (content review 2026-12-07, §7): the label is isolated and takes its direction from its own first letter."""
+    article = started("ar", "articles/vram-guide/")
+    page = article.page
+    page.set_viewport_size({"width": 390, "height": 844})
+    try:
+        page.evaluate("for (const d of document.querySelectorAll('article details')) d.open = true")
+        labels = page.evaluate("""() => [...document.querySelectorAll('[data-calc-table] td[data-label]')].map(td => {
+            const before = getComputedStyle(td, '::before');
+            return {label: td.dataset.label, content: before.content, bidi: before.unicodeBidi};
+        })""")
+        assert any("×" in item["label"] for item in labels), labels[:3]
+        for item in labels:
+            assert item["content"].strip('"') == item["label"], item
+            assert item["bidi"] in ("plaintext", "isolate"), item
+    finally:
+        article.restore_viewport()

@@ -202,7 +202,8 @@ def test_without_javascript_the_build_time_figures_are_there(browser, site_url):
             page.goto(url(site_url, lang, "articles/vram-guide/"))
             tables = page.locator("[data-calc-table]")
             assert tables.count() >= 2
-            expect(tables.first).to_be_visible()
+            # the reference tables sit in closed disclosures (issue 43 point 9); the decision chart is always shown
+            expect(page.locator('[data-calc-table="decision"]')).to_be_visible()
     finally:
         context.close()
 

@@ -44,11 +44,12 @@ SIZES = sorted({round(10 ** (6 + i / 4)) for i in range(25)} | {16_777_216, 999_
 #: The words of each verdict in each language, as the templates write them (bare or inflected).
 WORDS = {
     "en": {"comfortable": r"comfortabl", "tight": r"tight", "does_not_fit": r"does not fit|doesn't fit"},
-    "ar": {"comfortable": r"مريح|براحة", "tight": r"ضيق|بضيق", "does_not_fit": r"يتجاوز الذاكرة|لا تسعه"},
+    "ar": {"comfortable": r"مريح|براحة", "tight": r"ضيق|بضيق",
+           "does_not_fit": r"يتجاوز (?:التدريب )?(?:الذاكرة|ذاكرة)"},
 }
 STAYS = {"en": r"\bstays\b|\bstill\b", "ar": r"يبقى|لا يزال|على حالها"}
 PER_PARAM = {"en": r"per parameter|B/param", "ar": r"لكل معامل"}
-MODEL_STATES = {"en": r"model states", "ar": r"حالة النموذج"}
+MODEL_STATES = {"en": r"model states", "ar": r"حال(?:ة|ات) النموذج"}
 PERCENT = re.compile(r"(\d+(?:\.\d+)?)\s*%")
 SIZE = re.compile(r"(?P<num>\d[\d,]*(?:\.\d+)?)\s*(?P<unit>MiB|GiB|TiB|MB|GB|TB)\b")
 UNIT_BYTES = {"MB": 10**6, "GB": 10**9, "TB": 10**12, "MiB": 2**20, "GiB": 2**30, "TiB": 2**40}
@@ -59,13 +60,13 @@ def s(request) -> Strings:
     return Strings(calc_strings(request.param), request.param)
 
 
-def change_html(s: Strings, out: str, before: dict, after: dict, unit: str = "gb"):
+def change_html(s: Strings, out: str, before: dict, after: dict, unit: str = "gb", **options):
     """The change template (before -> after) of ``out``; without one, a sentence strings two figures together, as
     "from tight to tight" did."""
     change = getattr(figures, "change_html", None)
     if change is None:
         pytest.fail("no change template: a sentence puts two figures side by side and cannot say 'stays'")
-    return change(s, out, before, after, unit)
+    return change(s, out, before, after, unit, **options)
 
 
 def verdict_of(share: float) -> str:
@@ -181,6 +182,18 @@ def test_the_fit_phrase_carries_its_verb_and_its_share(s):
                 assert re.match(r"(fits|does not fit)\b", t), f"the phrase starts with its verb: {t!r}"
 
 
+def test_the_fit_phrase_names_the_run_and_opens_no_parenthesis(s):
+    """Issue 43 point 8: the fit phrase stood after "on an H100 80GB" and read «لا تسعه البطاقة (157% من ذاكرتها)»
+    (the card named twice, a pronoun with no antecedent), and an article that put it in parentheses nested them. It
+    names the run as its subject in Arabic, never «تسعه», and opens no parenthesis of its own in either language."""
+    for v, shares in SHARES.items():
+        for share, n in itertools.product(shares, (1, 8)):
+            t = text(figure_html(s, "fit", answer(share=share, num_gpus=n)))
+            assert "(" not in t and ")" not in t, t
+            if s.lang == "ar":
+                assert "تسعه" not in t and "التدريب" in t, t
+
+
 def test_the_bare_verdict_is_a_label_and_nothing_more(s):
     for v in SHARE_VERDICTS:
         t = text(figure_html(s, "verdict", answer(share=SHARES[v][1])))
@@ -211,3 +224,61 @@ def test_a_time_change_is_a_share_more_or_less_or_the_same(s):
         else:
             (pct,) = PERCENT.findall(t)
             assert float(pct) == pytest.approx(abs(after / before - 1) * 100, abs=0.5), t
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Comparative words (issue 43 point 5)
+# ---------------------------------------------------------------------------------------------------------------
+#: The comparative words of each language and the ratios (after / before) they may stand for.
+RATIO_SAYS = {
+    "en": ((r"\btwice\b", 1.95, 2.05), (r"\bhalf\b", 0.45, 0.55)),
+    "ar": ((r"الضعف", 1.95, 2.05), (r"النصف", 0.45, 0.55)),
+}
+TIMES = {"en": r"([\d.]+) times as much", "ar": r"أي ([\d.]+) ضعف"}
+MORE = {"en": r"(\d+)% (more|less)", "ar": r"(أكثر|أقل) بنسبة (\d+)%"}
+
+
+@pytest.mark.parametrize("ratio", [0.3, 0.49, 0.5, 0.56, 0.9, 1.04, 1.333, 1.5, 1.94, 1.96, 2.0, 2.04, 2.06, 2.5,
+                                   5.3])
+def test_a_compared_size_change_says_what_its_ratio_says(s, ratio):
+    """"Doubles" beside +33%, "a little more" beside +29.5 GB: a size change told with compare=true takes its words
+    from the ratio of its two figures, and each word stands only for the ratios it means."""
+    before = 10 * GB
+    t = text(change_html(s, "peak", answer(size=before), answer(size=round(before * ratio)), compare=True))
+    for pattern, lo, hi in RATIO_SAYS[s.lang]:
+        assert bool(re.search(pattern, t)) == (lo <= ratio < hi), (ratio, t)
+    times = re.search(TIMES[s.lang], t)
+    assert bool(times) == (ratio >= 2.05), (ratio, t)
+    if times:
+        assert float(times.group(1)) == pytest.approx(ratio, abs=0.05), t
+    more = re.search(MORE[s.lang], t)
+    if more:
+        pct = float(more.group(1) if s.lang == "en" else more.group(2))
+        assert pct == pytest.approx(abs(ratio - 1) * 100, abs=0.5), t
+        grew = (more.group(2) == "more") if s.lang == "en" else (more.group(1) == "أكثر")
+        assert grew == (ratio > 1), t
+    assert times or more or any(re.search(p, t) for p, _lo, _hi in RATIO_SAYS[s.lang]), t
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# What a time rests on (issue 43 point 3)
+# ---------------------------------------------------------------------------------------------------------------
+EXTRAPOLATED = {"en": r"extrapolation", "ar": r"تقدير من نموذج السرعة"}
+RESTS_ON = {"en": r"rests on", "ar": r"مبنية على"}
+
+
+@pytest.mark.parametrize("method_measured, count_measured", [(True, True), (True, False), (False, False),
+                                                             (False, True)])
+def test_measured_is_said_of_the_method_and_the_count_the_runs_measured(s, method_measured, count_measured):
+    """The H100's 11 runs are all full fine-tuning on 8, 64 and 128 cards: a QLoRA time on one H100 "rests on" none
+    of them. The clause takes its words from the evidence's method_measured and count_measured, and names what was
+    measured when the answer is the model's extrapolation."""
+    evidence = {"basis": "measured", "rows": 11, "methods": ["full"], "gpu_counts": [8, 64, 128],
+                "method_measured": method_measured, "count_measured": count_measured}
+    best = {"gpu": "h100-80gb", "num_gpus": 1, "seconds": 3600.0, "cost": 2.0, "evidence": evidence}
+    t = text(figure_html(s, "cheapest_measured_basis", {"cheapest_measured_setup": best}))
+    exact = method_measured and count_measured
+    assert bool(re.search(EXTRAPOLATED[s.lang], t)) == (not exact), t
+    if not method_measured:
+        assert not re.search(RESTS_ON[s.lang], t), t
+        assert s.get("figure.evidence.method.full") in t and "128" in t, t
