@@ -103,6 +103,9 @@ def result_json(s: TrainingSetup, e: Estimate, options: dict[str, Any]) -> dict[
     if not s.grpo and (dp := recommend.data_parallel(s, GPUS[gpu] if gpu is not None else None)):
         _complete(dp["changes"], options)   # several cards without sharding: DDP's full copies, and what ZeRO-3 gives
         r["data_parallel"] = dp
+    if not s.grpo:
+        # the keys of its stack that move the figure away from the plain stack's, each with what it adds or saves
+        r["stack"] = [{**x, "changes": _complete(dict(x["changes"]), options)} for x in recommend.stack(s)]
     if "gpu_table" in include:
         r["gpu_table"] = recommend.gpu_table(requested)
     if "smallest_setup" in include:

@@ -15,7 +15,7 @@ from typing import Any
 
 from .catalog import GPUS
 from .errors import InputError
-from .inputs import LIMITS, inputs_json
+from .inputs import BY_NAME, DEFAULTS, LIMITS, inputs_json
 from .memory import estimate as _estimate
 from .params import fsdp1_refuses_uint8, trainable_params
 from .models import (Attention, Estimate, GpuSpec, Method, Optimizer, Precision, QuantStorage, Sharding, TrainingSetup,
@@ -24,7 +24,7 @@ from .vocab import ADJUSTMENTS, CAPABILITY_REASONS, CARD_NOTES
 
 __all__ = ["COMFORTABLE_SHARE", "TIGHT_SHARE", "SETUP_SIZES", "verdict", "setup_for", "data_parallel", "gpu_table",
            "smallest_setup", "remedies", "max_seq_len", "max_micro_batch", "SEQ_LEN_CAP", "MICRO_BATCH_CAP",
-           "runnable", "CAPABILITY_REASONS", "ADJUSTMENTS", "CARD_NOTES"]
+           "runnable", "CAPABILITY_REASONS", "ADJUSTMENTS", "CARD_NOTES", "STACK_KEYS", "STACK_LARGE_SHARE", "stack"]
 
 COMFORTABLE_SHARE = 0.85
 TIGHT_SHARE = 1.0
@@ -130,6 +130,42 @@ def setup_for(s: TrainingSetup, n: int) -> TrainingSetup:
     out = replaced(s, num_gpus=n, sharding=sharding)
     if fsdp1_refuses_uint8(out.__dict__):
         out = replaced(out, quant_storage=QuantStorage.BF16)   # the storage a sharded QLoRA run sets (params)
+    return out
+
+
+#: The keys of a training stack that move a figure away from the plain stack (``framework`` none: the input table's
+#: defaults), issue 42 (H2): the load dtype and precision, the 4-bit compute dtype, checkpointing, the loss, the
+#: adapters' dtype, and the experts' layout and storage, in the order the answer lists them.
+STACK_KEYS = ("base_fp32", "precision", "qlora_compute_dtype", "gradient_checkpointing", "fused_linear_cross_entropy",
+              "lora_dtype", "moe_layout", "quantize_experts")
+#: A key's delta is large, said with its figure and offered as a remedy when it adds memory, from this share of the
+#: peak (5 %: under the estimate's own spread, calibration README caveat 2, it would not change a verdict alone).
+STACK_LARGE_SHARE = 0.05
+
+
+def _plain(key: str) -> Any:
+    spec = BY_NAME[key]
+    return spec.enum(DEFAULTS[key]) if spec.enum else DEFAULTS[key]
+
+
+def stack(s: TrainingSetup) -> list[dict[str, Any]]:
+    """Each ``STACK_KEYS`` key whose value moves the peak away from the plain stack's, with that value, the plain
+    one, ``delta_bytes`` (this peak minus the peak re-estimated with that key alone at the plain stack's value:
+    positive when the key adds memory) and ``large``; ``changes``, the request that takes the plain value. A key that
+    moves nothing (the experts' layout of a dense model) is left out."""
+    peak = cached_estimate(s).peak_bytes
+    shown = inputs_json(s)
+    out = []
+    for key in STACK_KEYS:
+        if shown[key] == DEFAULTS[key]:
+            continue
+        plain = replaced(s, **{key: _plain(key)})
+        if plain.precision is Precision.FP32:
+            plain = replaced(plain, lora_dtype=Precision.FP32)          # adapters follow an fp32 model (api)
+        delta = peak - cached_estimate(plain).peak_bytes
+        if delta:
+            out.append({"key": key, "value": shown[key], "plain": DEFAULTS[key], "delta_bytes": delta,
+                        "large": abs(delta) >= STACK_LARGE_SHARE * peak, "changes": {key: DEFAULTS[key]}})
     return out
 
 
