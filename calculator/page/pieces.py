@@ -177,7 +177,7 @@ def stack_html(s: Strings, r: dict[str, Any], fields: tuple[str, ...] | None = N
         setting = describe_assumptions(s, {x["key"]: x["value"]})
         delta = x["delta_bytes"]
         figure = join(" (", ltr(("+" if delta > 0 else "−") + fmt_bytes(abs(delta))[0]), ")") if x["large"] else ""
-        button = el("button", {"type": "button", "class": "calc-stack__apply",
+        button = el("button", {"type": "button", "class": "calc-button",
                                "data-calc-write": write_attr(x["changes"], fields)},
                     filled(s.get("out.stack_apply"), {"setting": describe_assumptions(s, {x["key"]: x["plain"]})})) \
             if fields is not None and x["large"] and delta > 0 else ""

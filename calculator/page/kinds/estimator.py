@@ -105,7 +105,7 @@ def _marks(s: Strings, state: dict[str, Any]) -> dict[str, Html]:
     name = s.get(f"options.framework.{state['framework']}")
     out = {k: filled(s.get("out.framework_default"), {"framework": name, "value": phrase_html(
         s, BY_NAME[k].value_kind.describe(BY_NAME[k], v))}) for k, v in theirs.items()}
-    out["framework"] = el("button", {"type": "button", "class": "calc-stack__apply",
+    out["framework"] = el("button", {"type": "button", "class": "calc-button",
                                      "data-calc-write": write_attr(theirs, FIELDS)},
                           filled(s.get("out.framework_take"), {"framework": name}))
     return out
