@@ -183,3 +183,40 @@ def test_the_cli_says_the_stack_and_what_each_key_adds(lang):
     precision = next(x for x in r["stack"] if x["key"] == "precision")
     from calculator.page.text import fmt_bytes
     assert f"(+{fmt_bytes(precision['delta_bytes'])[0]})" in text
+
+
+def test_the_gpu_table_times_several_cards_that_hold_the_setup_as_data_parallelism():
+    """Issue 42, point 3 (the review's M6): QLoRA of Llama 3.1 8B fits one RTX 4090, so two of them are data
+    parallelism (DDP): the same setup on each card, the batches shared, more tokens per second than one card (ZeRO-3
+    made two look slower: 1,391 against 1,801); a card that cannot hold the setup alone is sharded; a stage the reader
+    chose is used at every count."""
+    request = {"model": "llama-3.1-8b", "method": "qlora", "gpu": "rtx-4090", "gradient_checkpointing": True,
+               "include": ["gpu_table"]}
+    rows = {row["gpu"]: {st["num_gpus"]: st for st in row["setups"]}
+            for row in api.answer(request)["result"]["gpu_table"]}
+    card = rows["rtx-4090"]
+    assert card[1]["parallelism"] == "none" and card[2]["parallelism"] == card[8]["parallelism"] == "ddp"
+    ddp = {k: v for k, v in request.items() if k != "include"}
+    assert card[2]["peak_bytes_per_gpu"] == _peak({**ddp, "num_gpus": 2})     # the reader's own DDP, as answered
+    assert card[2]["tokens_per_second"] > 1.5 * card[1]["tokens_per_second"]
+    assert card[8]["tokens_per_second"] > 3 * card[2]["tokens_per_second"]
+    longer = api.answer({**request, "gpu": "h100-80gb", "seq_len": 8192})["result"]["gpu_table"]
+    small = [row["setups"] for row in longer if row["setups"] and row["setups"][0]["verdict"] == "does_not_fit"
+             and len(row["setups"]) > 1]
+    assert small and all(st["parallelism"] == "zero3" for setups in small for st in setups[1:])
+    staged = api.answer({**request, "num_gpus": 2, "sharding": "zero2"})["result"]
+    assert {st["parallelism"] for row in staged["gpu_table"] for st in row["setups"] if st["num_gpus"] > 1} \
+        == {"zero2"}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_gpu_tables_ddp_cells_are_marked_and_its_caption_says_the_rule(lang):
+    s = S[lang]
+    state = {**EST.state({}), "gpu": "h100-80gb"}
+    fragment, _results, errors = render_results(s, "estimator", state, {})
+    assert not errors
+    row = re.search(r'<tr data-gpu="h100-80gb".*?</tr>', str(fragment)).group(0)
+    cells = re.findall(r'<td class="calc-cell[^"]*" data-parallelism="(\w+)">(.*?)</td>', row)
+    assert [p for p, _ in cells] == ["none", "ddp", "ddp", "ddp"]
+    assert all((s.get("out.ddp_mark") in plain_text(c)) == (p == "ddp") for p, c in cells)
+    assert plain_text(s.get("out.gpu_table_caption")) in plain_text(fragment)

@@ -583,10 +583,13 @@ def _gpu_table(s: Strings, r: dict[str, Any], state: dict[str, Any]) -> Html:
     table = r.get("gpu_table") or []
     if not table:
         return join()
-    peaks: dict[int, int] = {}     # the per-card peak of each count, as asked (a card that adjusts the setup differs)
+    # the per-card peak of each count, as asked and sharded (a card that adjusts the setup differs; one that holds it
+    # whole runs DDP, its cell marked)
+    peaks: dict[int, int] = {}
     for row in sorted(table, key=lambda row: bool(row.get("adjusted"))):
-        for st in row["setups"]:
-            peaks.setdefault(st["num_gpus"], st["peak_bytes_per_gpu"])
+        for st in sorted(row["setups"], key=lambda st: st.get("parallelism") == "ddp"):
+            if st.get("parallelism") != "ddp" or st["num_gpus"] not in peaks:
+                peaks.setdefault(st["num_gpus"], st["peak_bytes_per_gpu"])
     counts = sorted(peaks)
     head = [el("th", {"scope": "col"}, s.get("out.gpu_col")), el("th", {"scope": "col"}, s.get("out.memory_col"))]
     head += [el("th", {"scope": "col"}, filled(s.get("out.cards_col"), {"n": n}), el("br"), bytes_html(peaks[n]))
@@ -631,7 +634,7 @@ def _gpu_row(s: Strings, row: dict[str, Any], counts: list[int], current: bool, 
     datasheet = any(_datasheet(st) for st in row["setups"])      # its times rest on its datasheet alone
     key = ("gpu_row", row["gpu"], tuple(counts), current, with_run, refused, tuple(row.get("adjusted", ())), datasheet,
            tuple((st["num_gpus"], st["verdict"], st.get("tokens_per_second"), st.get("seconds"), st.get("cost"),
-                  st.get("cost_per_million_tokens")) for st in row["setups"]))
+                  st.get("cost_per_million_tokens"), st.get("parallelism")) for st in row["setups"]))
 
     def cells() -> list[Html]:
         if row.get("unsupported"):
@@ -646,9 +649,13 @@ def _gpu_row(s: Strings, row: dict[str, Any], counts: list[int], current: bool, 
                               el("span", {"aria-hidden": "true"}, "—"),
                               el("span", {"class": "calc-sr-only"}, s.get("out.not_offered"))))
                 continue
-            out.append(el("td", {"class": f"calc-cell calc-cell--{st['verdict']}"}, verdict_html(s, st["verdict"]),
+            ddp = st.get("parallelism") == "ddp"
+            out.append(el("td", {"class": f"calc-cell calc-cell--{st['verdict']}",
+                                 "data-parallelism": st.get("parallelism")}, verdict_html(s, st["verdict"]),
                           el("span", {"class": "calc-cell__time"}, setup_time_cost(s, st, with_run))
-                          if st["verdict"] != "does_not_fit" and st.get("tokens_per_second") else ""))
+                          if st["verdict"] != "does_not_fit" and st.get("tokens_per_second") else "",
+                          join(" ", el("span", {"class": "calc-cell__ddp"}, ltr(s.get("out.ddp_mark")))) if ddp
+                          else ""))
         return out
 
     def draw() -> Html:
