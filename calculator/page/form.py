@@ -95,7 +95,8 @@ def _select(wid: str, key: str, label: Any, help_text: Any, options: Html, ltr_t
     return el("div", {"class": "calc-field", "data-calc-wrap": key},
               el("label", {"class": "calc-field__label", "for": field_id(wid, key)}, label),
               el("select", {"class": "calc-field__input", "id": field_id(wid, key), "data-calc-field": key,
-                            "dir": "ltr" if ltr_text else None, "aria-describedby": f"{field_id(wid, key)}-help {field_id(wid, key)}-read"},
+                            "dir": "ltr" if ltr_text else None,
+                            "aria-describedby": f"{field_id(wid, key)}-help {field_id(wid, key)}-read"},
                  options),
               _help_and_error(wid, key, help_text))
 

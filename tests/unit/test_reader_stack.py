@@ -219,4 +219,6 @@ def test_the_gpu_tables_ddp_cells_are_marked_and_its_caption_says_the_rule(lang)
     cells = re.findall(r'<td class="calc-cell[^"]*" data-parallelism="(\w+)">(.*?)</td>', row)
     assert [p for p, _ in cells] == ["none", "ddp", "ddp", "ddp"]
     assert all((s.get("out.ddp_mark") in plain_text(c)) == (p == "ddp") for p, c in cells)
-    assert plain_text(s.get("out.gpu_table_caption")) in plain_text(fragment)
+    caption = plain_text(re.search(r'<figcaption class="calc-table-caption">.*?</figcaption>', str(fragment),
+                                   re.S).group(0))
+    assert plain_text(s.get("out.gpu_table_caption")) in caption and s.get("options.framework.none") in caption

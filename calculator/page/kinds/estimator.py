@@ -15,7 +15,7 @@ from .base import FIRST_SETUP, WidgetKind
 from ..form import control, field_id, mirror_controls, model_fieldset, when_attrs
 from ..run import import_box, run_section
 from ..pieces import (VERDICT_MARKS, bytes_html, effective_batch, facts_html, fit_word, gpu_name, legend, setup_label,
-                      phrase_html, setup_time_cost, stack_html, stacked_bar, table_html, verdict_html, write_attr)
+                      phrase_html, setup_time_cost, stack_html, stack_name, stacked_bar, table_html, verdict_html, write_attr)
 from ..text import (Html, Strings, counted, duration, el, filled, fmt_bytes, fmt_int, fmt_number, fmt_percent, join, ltr,
                     money, plain_text, rate)
 
@@ -610,7 +610,8 @@ def _gpu_table(s: Strings, r: dict[str, Any], state: dict[str, Any]) -> Html:
     yours = join(filled(s.get("out.gpu_table_ddp"), {"n": counted(s, "cards", dp["num_gpus"]),
                                                      "peak": bytes_html(r["peak_bytes_per_gpu"])}), " ") if dp else ""
     caption = join(f"{s.get('out.gpu_table')}. {s.get('out.gpu_table_caption')} ", yours,
-                   filled(s.get("out.gpu_table_memory"), {"gpu": g["name"], "gib": binary, "gb": dec}))
+                   filled(s.get("out.gpu_table_memory"), {"gpu": g["name"], "gib": binary, "gb": dec}), " ",
+                   stack_name(s, r))
     marks = el("p", {"class": "calc-marks", "aria-hidden": "true"},
                [join(el("span", {"class": f"calc-verdict calc-verdict--{v}"}, m), " ", s.get(f"verdict.{v}"), " ")
                 for v, m in VERDICT_MARKS.items()])
