@@ -39,6 +39,7 @@ from .api import MAX_INPUT_CHARS, answer, answer_text, read_json
 from .errors import FileRefused, HubRefused, InputError, StaleFiles
 from .export._quote import escape as _escape      # one escape for what the CLI echoes and what an export writes
 from .inputs import INPUTS, InputSpec
+from .page.pieces import describe_assumptions, stack_name
 from .page.text import (STRING_TABLES, Strings, counted, duration, filled, fmt_bytes, fmt_int, fmt_number,
                         fmt_percent, money, plain_text, rate)
 
@@ -302,11 +303,23 @@ def _render_memory(r: dict[str, Any], s: Strings) -> list[str]:
         out.append("  " + _text(filled(s.get("out.resolved"), {"from": rv["from"], "name": rv["name"], "repo": rv["repo"]})))
     for n in r["notes"]:
         out.append(f"  {s.get(f'notes.{n}')}")
+    out += _render_stack(r, s)
     if "data_parallel" in r:          # several cards without sharding: DDP's full copies, and what ZeRO-3 gives
         dp = r["data_parallel"]
         out.append("  " + _text(filled(s.get("out.data_parallel"), {
             "n": counted(s, "cards", dp["num_gpus"]),
             "sharded": "{} ({})".format(*fmt_bytes(dp["sharded_peak_bytes_per_gpu"]))})))
+    return out
+
+
+def _render_stack(r: dict[str, Any], s: Strings) -> list[str]:
+    """The framework the figure was estimated with, and each key that moves it away from the plain stack, with what
+    it adds (+) or saves (−) when that is large (the page's ``stack_html`` in lines)."""
+    out = ["  " + _text(stack_name(s, r)) + (" " + s.get("out.stack_moved") if r.get("stack") else "")]
+    for x in r.get("stack") or ():
+        d = x["delta_bytes"]
+        figure = f" ({'+' if d > 0 else '−'}{fmt_bytes(abs(d))[0]})" if x["large"] else ""
+        out.append(f"    {_text(describe_assumptions(s, {x['key']: x['value']}))}{figure}")
     return out
 
 

@@ -103,6 +103,9 @@ def result_json(s: TrainingSetup, e: Estimate, options: dict[str, Any]) -> dict[
     if not s.grpo and (dp := recommend.data_parallel(s, GPUS[gpu] if gpu is not None else None)):
         _complete(dp["changes"], options)   # several cards without sharding: DDP's full copies, and what ZeRO-3 gives
         r["data_parallel"] = dp
+    if not s.grpo:
+        # the keys of its stack that move the figure away from the plain stack's, each with what it adds or saves
+        r["stack"] = [{**x, "changes": _complete(dict(x["changes"]), options)} for x in recommend.stack(s)]
     if "gpu_table" in include:
         r["gpu_table"] = recommend.gpu_table(requested)
     if "smallest_setup" in include:
@@ -264,9 +267,9 @@ def _setup_times(s: TrainingSetup, s_eff: TrainingSetup, work: throughput.StepCo
 
 def annotate_gpu_table(table: list[dict[str, Any]], s: TrainingSetup, w: Workload | None, chosen: str | None,
                        reader_price: float | None) -> None:
-    """Add time and cost to every card and count of ``recommend.gpu_table`` (same setups: ``setup_for``). Each
+    """Add time and cost to every card and count of ``recommend.gpu_table`` (same setups: ``table_setup``). Each
     count's setup is counted once (``throughput.setup_counts``) and timed on every card."""
-    setups: dict[tuple[TrainingSetup, int], TrainingSetup] = {}
+    setups: dict[tuple[TrainingSetup, GpuSpec, int], TrainingSetup] = {}
     for row in table:
         gpu = GPUS[row["gpu"]]
         price, source = _price(gpu, chosen, reader_price)
@@ -277,9 +280,9 @@ def annotate_gpu_table(table: list[dict[str, Any]], s: TrainingSetup, w: Workloa
         base = recommend.runnable(s, gpu)[0]           # as the card runs it (fp16 where it has no bf16)
         for setup in row["setups"]:
             n = setup["num_gpus"]
-            if (base, n) not in setups:
-                setups[(base, n)] = recommend.setup_for(base, n)
-            setup.update(_card_times(setups[(base, n)], gpu, w, price))
+            if (base, gpu, n) not in setups:
+                setups[(base, gpu, n)] = recommend.table_setup(base, gpu, n)
+            setup.update(_card_times(setups[(base, gpu, n)], gpu, w, price))
             if setup.get("tokens_per_second") is not None:
                 setup["evidence"] = time_evidence(gpu.id, base.method.value, n)
 

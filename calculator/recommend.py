@@ -15,7 +15,7 @@ from typing import Any
 
 from .catalog import GPUS
 from .errors import InputError
-from .inputs import LIMITS, inputs_json
+from .inputs import BY_NAME, DEFAULTS, LIMITS, inputs_json
 from .memory import estimate as _estimate
 from .params import fsdp1_refuses_uint8, trainable_params
 from .models import (Attention, Estimate, GpuSpec, Method, Optimizer, Precision, QuantStorage, Sharding, TrainingSetup,
@@ -24,7 +24,7 @@ from .vocab import ADJUSTMENTS, CAPABILITY_REASONS, CARD_NOTES
 
 __all__ = ["COMFORTABLE_SHARE", "TIGHT_SHARE", "SETUP_SIZES", "verdict", "setup_for", "data_parallel", "gpu_table",
            "smallest_setup", "remedies", "max_seq_len", "max_micro_batch", "SEQ_LEN_CAP", "MICRO_BATCH_CAP",
-           "runnable", "CAPABILITY_REASONS", "ADJUSTMENTS", "CARD_NOTES"]
+           "runnable", "CAPABILITY_REASONS", "ADJUSTMENTS", "CARD_NOTES", "table_setup", "STACK_KEYS", "STACK_LARGE_SHARE", "stack"]
 
 COMFORTABLE_SHARE = 0.85
 TIGHT_SHARE = 1.0
@@ -133,6 +133,42 @@ def setup_for(s: TrainingSetup, n: int) -> TrainingSetup:
     return out
 
 
+#: The keys of a training stack that move a figure away from the plain stack (``framework`` none: the input table's
+#: defaults), issue 42 (H2): the load dtype and precision, the 4-bit compute dtype, checkpointing, the loss, the
+#: adapters' dtype, and the experts' layout and storage, in the order the answer lists them.
+STACK_KEYS = ("base_fp32", "precision", "qlora_compute_dtype", "gradient_checkpointing", "fused_linear_cross_entropy",
+              "lora_dtype", "moe_layout", "quantize_experts")
+#: A key's delta is large, said with its figure and offered as a remedy when it adds memory, from this share of the
+#: peak (5 %: under the estimate's own spread, calibration README caveat 2, it would not change a verdict alone).
+STACK_LARGE_SHARE = 0.05
+
+
+def _plain(key: str) -> Any:
+    spec = BY_NAME[key]
+    return spec.enum(DEFAULTS[key]) if spec.enum else DEFAULTS[key]
+
+
+def stack(s: TrainingSetup) -> list[dict[str, Any]]:
+    """Each ``STACK_KEYS`` key whose value moves the peak away from the plain stack's, with that value, the plain
+    one, ``delta_bytes`` (this peak minus the peak re-estimated with that key alone at the plain stack's value:
+    positive when the key adds memory) and ``large``; ``changes``, the request that takes the plain value. A key that
+    moves nothing (the experts' layout of a dense model) is left out."""
+    peak = cached_estimate(s).peak_bytes
+    shown = inputs_json(s)
+    out = []
+    for key in STACK_KEYS:
+        if shown[key] == DEFAULTS[key]:
+            continue
+        plain = replaced(s, **{key: _plain(key)})
+        if plain.precision is Precision.FP32:
+            plain = replaced(plain, lora_dtype=Precision.FP32)          # adapters follow an fp32 model (api)
+        delta = peak - cached_estimate(plain).peak_bytes
+        if delta:
+            out.append({"key": key, "value": shown[key], "plain": DEFAULTS[key], "delta_bytes": delta,
+                        "large": abs(delta) >= STACK_LARGE_SHARE * peak, "changes": {key: DEFAULTS[key]}})
+    return out
+
+
 def data_parallel(s: TrainingSetup, gpu: GpuSpec | None) -> dict[str, Any] | None:
     """Several cards without sharding (DDP): every card holds a full copy of the weights, gradients and optimizer
     states, so more cards buy speed, not memory per card. What sharding them by ``setup_for``'s rule (ZeRO-3) would
@@ -156,6 +192,24 @@ def _peak(s: TrainingSetup, n: int) -> tuple[int, int]:
     return e.peak_bytes, e.driver_bytes
 
 
+def table_setup(s: TrainingSetup, g: GpuSpec, n: int) -> TrainingSetup:
+    """The setup of ``n`` cards ``g`` in the GPU table (issue 42, point 3): where the reader chose no sharding and
+    the setup runs on one such card, several of them are data parallelism (DDP: each holds the whole setup and they
+    share the batches), which buys speed where sharding would only trade memory for traffic; where DDP's copies do
+    not fit, or the reader chose a stage, ``setup_for``'s sharding (ZeRO-3 unless chosen)."""
+    if n > 1 and s.sharding is Sharding.NONE and not s.cpu_offload:
+        one = setup_for(s, 1)
+        ddp = replaced(one, num_gpus=n)
+        if _peak_fits(one, g) and _peak_fits(ddp, g):
+            return ddp
+    return setup_for(s, n)
+
+
+def _peak_fits(s: TrainingSetup, g: GpuSpec) -> bool:
+    e = cached_estimate(s)
+    return verdict(e.peak_bytes, g.memory_bytes, e.driver_bytes) in ("comfortable", "tight")
+
+
 def _card_setup(s: TrainingSetup, g: GpuSpec) -> tuple[TrainingSetup | None, tuple[str, ...], dict[str, str] | None]:
     """(the setup as the card runs it or None, its adjustments, the refusal {field, reason} or None)."""
     try:
@@ -166,8 +220,8 @@ def _card_setup(s: TrainingSetup, g: GpuSpec) -> tuple[TrainingSetup | None, tup
 
 
 def gpu_table(s: TrainingSetup) -> list[dict[str, Any]]:
-    """Verdict for every catalogue GPU in each card count it is offered in (``GpuSpec.counts``; the per-card peak
-    depends on the count, not on the card). A card that cannot run the setup has no setups and says why
+    """Verdict for every catalogue GPU in each card count it is offered in (``GpuSpec.counts``), each count's setup
+    by ``table_setup`` (data parallelism where the card holds the whole setup, else sharding: ``parallelism``). A card that cannot run the setup has no setups and says why
     (``unsupported``); one that runs it adjusted (fp16 on a card without bf16) has that setup's peaks and says so
     (``adjusted``)."""
     rows = []
@@ -181,10 +235,14 @@ def gpu_table(s: TrainingSetup) -> list[dict[str, Any]]:
             if adjusted:
                 row["adjusted"] = list(adjusted)
             for n in g.counts:
-                peak, driver = _peak(run, n)
+                setup = table_setup(run, g, n)
+                e = cached_estimate(setup)
+                peak, driver = e.peak_bytes, e.driver_bytes
                 row["setups"].append({"num_gpus": n, "peak_bytes_per_gpu": peak, "driver_bytes_per_gpu": driver,
                                       "verdict": verdict(peak, g.memory_bytes, driver),
-                                      "share_of_memory": round(peak / g.memory_bytes, 4)})
+                                      "share_of_memory": round(peak / g.memory_bytes, 4),
+                                      "parallelism": "ddp" if n > 1 and setup.sharding is Sharding.NONE
+                                      else setup.sharding.value if n > 1 else "none"})
         rows.append(row)
     return rows
 

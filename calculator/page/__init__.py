@@ -231,7 +231,7 @@ class Page:
                 todo = [(key, r) for key, r in self._pending[1] if key not in self._answered]
             else:
                 msg = _read_message(message)
-                kind, state, fixed, errors = self._read(msg)
+                kind, state, fixed, errors, _written = self._read(msg)
                 todo = [] if errors or msg["state"] is not None else _unanswered(kind.name, state, fixed, self._answered)
             self._pending = None
             done = _answer_into(self._answered, todo, float(budget_ms)) if todo else None
@@ -244,13 +244,6 @@ class Page:
         except Exception:  # noqa: BLE001 - the boundary never raises; the render answers
             self._pending = None
             return 0
-
-    def form_rules(self) -> str:
-        """The form rules of every widget kind (JSON, ``{kind: WidgetKind.rules()}``): what the page script writes
-        into a form as the reader edits it (a framework's regime when one is picked). The worker sends them once,
-        with "ready"; they are not in every page's markup (11 kB), since nothing can be edited before then."""
-        return json.dumps({name: k.rules() for name, k in WIDGET_KINDS.items() if k.rules()}, sort_keys=True,
-                          separators=(",", ":"))
 
     def search(self, message: str) -> str:
         """A picker's search (``{"kind": "model" | "gpu", "text": what was typed}``): the values it finds, best
@@ -302,17 +295,21 @@ class Page:
         except Exception:  # noqa: BLE001 - the boundary never raises
             return json.dumps({"ok": False, "code": "internal_error", "message": str(self.s.get("errors.internal_error"))})
 
-    def _read(self, msg: dict[str, Any]) -> tuple[WidgetKind, dict[str, Any], dict[str, Any], list[FieldError]]:
-        """The kind, the state read from the raw controls, the fixed keys (the article's, then a pasted config's
-        keys beyond the form: ``imported``), and the errors of reading them."""
+    def _read(self, msg: dict[str, Any]
+              ) -> tuple[WidgetKind, dict[str, Any], dict[str, Any], list[FieldError], dict[str, Any]]:
+        """The kind, the state read from the raw controls after the kind's form rule (``WidgetKind.regime``), the
+        fixed keys (the article's, then a pasted config's keys beyond the form: ``imported``), the errors of reading
+        them, and the control values the rule writes into the form."""
         kind = WIDGET_KINDS[msg["kind"]]
         fixed = dict(msg.get("fixed") or {})
         imported = msg.get("imported") or {}
         bad = check_imported(kind.fields, imported)
         if bad is not None:
-            return kind, {}, fixed, [FieldError(bad or None, "unknown_key")]
-        state, errors = read_form(kind.fields, kind.defaults, msg.get("raw") or {})
-        return kind, state, {**fixed, **imported}, errors
+            return kind, {}, fixed, [FieldError(bad or None, "unknown_key")], {}
+        raw = msg.get("raw") or {}
+        state, errors = read_form(kind.fields, kind.defaults, raw)
+        state, written = kind.regime(state, raw) if not errors else (state, {})
+        return kind, state, {**fixed, **imported}, errors, written
 
     def _render(self, message: str) -> dict[str, Any]:
         try:
@@ -324,18 +321,20 @@ class Page:
             controls = form_controls(self.s, kind.fields, msg["state"], kind.model_sources)
             if controls is None:
                 return {"ok": False, "errors": [self._error(FieldError(None, "unknown_key"))]}
-            return {"ok": True, "controls": controls}
-        kind, state, fixed, errors = self._read(msg)
+            return {"ok": True, "controls": {**controls, **kind.regime(msg["state"], None)[1]}}
+        kind, state, fixed, errors, written = self._read(msg)
         read = readings(self.s, kind.fields, raw)               # the typed numbers as read, shown beside their fields
+        for key, mark in kind.marks(self.s, state).items():     # and a framework's default the reader's differs from
+            read[key] = join(read[key], " ", mark) if key in read else mark
         if not errors:
             fragment, results, errors = render_results(self.s, kind.name, state, fixed, self._answered)
         if errors:
-            return {"ok": False, "read": read, "errors": [
+            return {"ok": False, "read": read, **({"controls": written} if written else {}), "errors": [
                 {**self._error(e), "slots": error_slots(e.field, e.code, raw, msg["edited"])} for e in errors]}
         link, spare = link_state(raw, state)
         return {"ok": True, "html": fragment, "state": state, "link": link, "spare": spare,
                 "slots": kind.slots(self.s, results), "summary": kind.summary(self.s, results), "read": read,
-                "controls": kind.controls(results, raw)}
+                "controls": {**kind.controls(results, raw), **written}}
 
     def run(self, message: str) -> str:
         """The "Run it" section's requests (after the worker loaded the exporters): ``{"action": "export", kind,
@@ -357,7 +356,7 @@ class Page:
                     return _json_text(answer)
             except InputError as err:
                 return _json_text({"ok": False, "errors": [self._error(FieldError(err.field, err.code))]})
-            kind, state, fixed, errors = self._read(msg)
+            kind, state, fixed, errors, _written = self._read(msg)
             if not errors:
                 try:
                     html = render_exports(self.s, str(msg.get("wid") or kind.name), {**fixed, **state})

@@ -46,7 +46,11 @@ def field_id(wid: str, key: str) -> str:
 
 
 def _help_and_error(wid: str, key: str, help_text: Any) -> Html:
+    """Under a control: its help, what Python says of its value (``Page.render``'s ``read``: a typed number as read,
+    a framework's default the reader's value differs from), and its error box."""
     return join(el("p", {"class": "calc-field__help", "id": f"{field_id(wid, key)}-help"}, help_text),
+                el("p", {"class": "calc-field__read", "id": f"{field_id(wid, key)}-read", "data-calc-read-for": key,
+                         "hidden": True}),
                 el("p", {"class": "calc-field__error", "id": f"{field_id(wid, key)}-error", "data-calc-error-for": key,
                          "role": "alert", "hidden": True}))
 
@@ -75,8 +79,6 @@ def _number(s: Strings, wid: str, key: str, value: Any, label: Any, help_text: A
         hint = join(" ", el("span", {"class": "calc-field__range"}, filled(s.get("fields.range"), {"min": lo, "max": hi})))
     return el("div", {"class": "calc-field", "data-calc-wrap": key},
               el("label", {"class": "calc-field__label", "for": field_id(wid, key)}, label), el("input", attrs),
-              el("p", {"class": "calc-field__read", "id": f"{field_id(wid, key)}-read", "data-calc-read-for": key,
-                       "hidden": True}),
               _help_and_error(wid, key, join(help_text, hint)))
 
 
@@ -84,7 +86,7 @@ def _checkbox(wid: str, key: str, value: bool, label: Any, help_text: Any) -> Ht
     return el("div", {"class": "calc-field calc-field--check", "data-calc-wrap": key},
               el("input", {"class": "calc-field__check", "id": field_id(wid, key), "type": "checkbox",
                            "data-calc-field": key, "checked": bool(value),
-                           "aria-describedby": f"{field_id(wid, key)}-help"}),
+                           "aria-describedby": f"{field_id(wid, key)}-help {field_id(wid, key)}-read"}),
               el("label", {"class": "calc-field__label", "for": field_id(wid, key)}, label),
               _help_and_error(wid, key, help_text))
 
@@ -93,7 +95,8 @@ def _select(wid: str, key: str, label: Any, help_text: Any, options: Html, ltr_t
     return el("div", {"class": "calc-field", "data-calc-wrap": key},
               el("label", {"class": "calc-field__label", "for": field_id(wid, key)}, label),
               el("select", {"class": "calc-field__input", "id": field_id(wid, key), "data-calc-field": key,
-                            "dir": "ltr" if ltr_text else None, "aria-describedby": f"{field_id(wid, key)}-help"},
+                            "dir": "ltr" if ltr_text else None,
+                            "aria-describedby": f"{field_id(wid, key)}-help {field_id(wid, key)}-read"},
                  options),
               _help_and_error(wid, key, help_text))
 
@@ -133,7 +136,7 @@ def _modules_control(s: Strings, wid: str, spec: InputSpec, value: Any, label: A
                 " ", ltr(el("code", {}, o.value)))
              for o in spec.value_kind.options(spec)]
     return el("fieldset", {"class": "calc-field calc-field--targets", "data-calc-wrap": key,
-                           "aria-describedby": f"{field_id(wid, key)}-help"},
+                           "aria-describedby": f"{field_id(wid, key)}-help {field_id(wid, key)}-read"},
               el("legend", {"class": "calc-field__label"}, label),
               el("div", {"class": "calc-targets"}, boxes), _help_and_error(wid, key, help_text))
 

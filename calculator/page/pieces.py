@@ -7,6 +7,8 @@ import functools
 from collections.abc import Iterable
 from typing import Any
 
+import json
+
 from .. import api, vocab
 from ..inputs import INPUTS
 from ..values import Phrase, plain_number
@@ -14,7 +16,7 @@ from .text import Html, Strings, duration, el, filled, fmt_bytes, fmt_int, join,
 
 __all__ = ["VERDICT_MARKS", "bytes_html", "verdict_html", "setup_label", "gpu_name", "stacked_bar", "legend",
            "union_breakdown", "table_html", "facts_html", "fit_word", "phrase_html", "bounds_text", "effective_batch",
-           "describe_assumptions", "setup_time_cost", "time_cost_text"]
+           "describe_assumptions", "setup_time_cost", "time_cost_text", "stack_html", "stack_name", "write_attr"]
 
 
 @functools.lru_cache(maxsize=4096)
@@ -146,6 +148,44 @@ def describe_assumptions(s: Strings, request: dict[str, Any]) -> Html:
         label = s.get(f"fields.{spec.name}.label", "") or ltr(spec.name)
         parts.append(el("span", {"class": "calc-assumption", "data-key": spec.name}, label, s.get("out.colon"), text))
     return join(*[join(p, s.get("out.list_sep") if i < len(parts) - 1 else "") for i, p in enumerate(parts)])
+
+
+def write_attr(changes: dict[str, Any], fields: tuple[str, ...]) -> str:
+    """A button's ``data-calc-write``: the request ``changes`` as the control values to write (the keys the widget
+    shows) and the keys beyond its form (``imported``, kept beside it as a pasted config's are); calc.js writes
+    them and computes."""
+    return json.dumps({"controls": {k: v for k, v in changes.items() if k in fields},
+                       "imported": {k: v for k, v in changes.items() if k not in fields}},
+                      sort_keys=True, separators=(",", ":"))
+
+
+def stack_name(s: Strings, r: dict[str, Any]) -> Html:
+    """"Training stack: TRL 1.16.": the framework whose defaults an answer was estimated with."""
+    return filled(s.get("out.stack"), {"framework": s.get(f"options.framework.{r['inputs']['framework']}")})
+
+
+def stack_html(s: Strings, r: dict[str, Any], fields: tuple[str, ...] | None = None, brief: bool = False) -> Html:
+    """The answer's stack (issue 42, H2): the framework whose defaults it was estimated with, and each key of that
+    stack that moves the figure away from the plain stack (``framework`` none), with what it adds (+) or saves (−)
+    when that is large; with ``fields`` (the widget's form), a key that adds much is a one-click remedy that takes
+    the plain stack's value. ``brief`` (the estimator's strip): the keys that add much alone."""
+    framework = r["inputs"]["framework"]
+    items = []
+    for x in r.get("stack") or ():
+        if brief and not (x["large"] and x["delta_bytes"] > 0):
+            continue
+        setting = describe_assumptions(s, {x["key"]: x["value"]})
+        delta = x["delta_bytes"]
+        figure = join(" (", ltr(("+" if delta > 0 else "−") + fmt_bytes(abs(delta))[0]), ")") if x["large"] else ""
+        button = el("button", {"type": "button", "class": "calc-button",
+                               "data-calc-write": write_attr(x["changes"], fields)},
+                    filled(s.get("out.stack_apply"), {"setting": describe_assumptions(s, {x["key"]: x["plain"]})})) \
+            if fields is not None and x["large"] and delta > 0 else ""
+        items.append(el("li", {"data-key": x["key"], "data-value": delta}, setting, figure, " " if button else "",
+                        button))
+    return el("div", {"class": "calc-stack", "data-calc-output": "stack", "data-framework": framework},
+              el("p", {"class": "calc-stack__head"}, stack_name(s, r), " ", s.get("out.stack_moved") if items else ""),
+              el("ul", {"class": "calc-stack__keys"}, items) if items else "")
 
 
 def setup_time_cost(s: Strings, st: dict[str, Any], with_run: bool) -> Html:

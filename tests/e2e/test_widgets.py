@@ -193,7 +193,7 @@ def test_estimator_follows_every_kind_of_input(live, lang):
         ('[data-calc-field="seq_len"]', "fill", "٤٠٩٦", {"seq_len": 4096}),        # Arabic-Indic digits
         ('[data-calc-field="micro_batch_size"]', "fill", "４", {"micro_batch_size": 4}),  # full-width digits
         ('[data-calc-field="gpu"]', "select", "rtx-3090", {"gpu": "rtx-3090"}),             # a card with no price
-        # checkpointing is on under the form's framework (TRL): off, then on again (both kinds of click)
+        # checkpointing is on in the form's first setup: off, then on again (both kinds of click)
         ('[data-calc-field="gradient_checkpointing"]', "uncheck", None, {"gradient_checkpointing": False}),
         ('[data-calc-field="gradient_checkpointing"]', "check", None, {"gradient_checkpointing": True}),
         ('[data-calc-field="lora_targets"][value="lm_head"]', "check", None, {}),
@@ -222,7 +222,7 @@ def test_estimator_follows_every_kind_of_input(live, lang):
         assert root.locator('[data-calc-output="run.cost"]').first.get_attribute("data-value")
         expect(root.locator('[data-setup="fastest"]').first).to_be_visible()
         expect(root.locator('[data-calc-output="time_cost_chart"] circle').first).to_be_attached()
-        # "More settings": compile and a fused loss shrink the logits term (TRL's fused loss may already be on); the
+        # "More settings": compile and a fused loss shrink the logits term (a framework's fused loss may be on); the
         # page still equals CPython.
         root.locator("details.calc-more > summary").click()
         for key in [k for k in ("torch_compile", "fused_linear_cross_entropy") if not defaults[k]]:
@@ -589,15 +589,17 @@ def _value(el) -> str:
     return el.evaluate("e => e.type === 'checkbox' || e.type === 'radio' ? String(e.checked) : e.value")
 
 
-def test_the_first_answer_is_the_forms_framework_and_another_framework_resets_its_regime(live):
-    """Llama 3.1 70B QLoRA on an RTX A6000, as a first-time reader asks it: the form starts from TRL's defaults
-    (calculator/frameworks.py: checkpointing on, the fp32 load and compute, uint8 storage, LoRA on q/v), so the first
-    answer is TRL's and not the estimator's own defaults; picking "None" puts the estimator's regime into the form."""
+def test_the_first_answer_is_the_plain_stack_and_a_framework_fills_what_the_reader_left(live):
+    """Llama 3.1 70B QLoRA on an RTX A6000: the form starts from the plain stack (framework none, as every widget
+    and article does; issue 42), with checkpointing on; picking TRL puts TRL's regime into the fields still at the
+    form's values (calculator/frameworks.py: the fp32 load and compute, uint8 storage, LoRA on q/v), so the answer is
+    TRL's; picking "None" again gives the plain stack's back, checkpointing (TRL's default too) off."""
+    from calculator.page.kinds.estimator import framework_form
     page = live["en"]
     root = page.locator("#calc-estimator-1")
     _, defaults, _ = meta(root)
-    assert defaults["framework"] == "trl"
-    expect(root.locator('[data-calc-field="framework"]')).to_have_value("trl")
+    assert defaults["framework"] == "none"
+    expect(root.locator('[data-calc-field="framework"]')).to_have_value("none")
     expect(root.locator('[data-calc-field="gradient_checkpointing"]')).to_be_checked()
     ask = {"model": "llama-3.1-70b", "method": "qlora", "gpu": "rtx-a6000"}
     try:
@@ -607,22 +609,25 @@ def test_the_first_answer_is_the_forms_framework_and_another_framework_resets_it
             wait_rendered(root)
         state = {**defaults, **ask}
         assert_shows(root, state)
-        trl = api.answer({**state, "include": []})["result"]
-        plain = api.answer({**ask, "include": []})["result"]
-        # the TRL run's own regime, each default with its source
-        filled = {d["key"]: d["value"] for d in trl["framework"]["defaults"]}
+        plain = api.answer({**state, "include": []})["result"]
+        arm(root)
+        root.locator('[data-calc-field="framework"]').select_option("trl")
+        wait_rendered(root)
+        trl_state = {**state, "framework": "trl", **framework_form("trl", "qlora")}
+        trl = api.answer({**trl_state, "include": []})["result"]
+        filled = {d["key"]: d["value"] for d in trl["framework"]["defaults"]}   # the regime TRL fills, with sources
         assert filled["base_fp32"] is True and filled["qlora_compute_dtype"] == "fp32"
         assert filled["quant_storage"] == "uint8"
         peak = root.locator('[data-calc-summary] [data-calc-output="peak_bytes_per_gpu"]')
-        expect(peak).to_have_attribute("data-value", str(trl["peak_bytes_per_gpu"]))
-        assert trl["peak_bytes_per_gpu"] < plain["peak_bytes_per_gpu"] / 2   # checkpointing on, as TRL runs it
-        # another framework: its regime goes into the form, the reader's model, method and card stay
+        expect(peak).to_have_attribute("data-value", str(trl["peak_bytes_per_gpu"]), timeout=RENDER_MS)
+        assert_shows(root, trl_state)
+        assert trl["peak_bytes_per_gpu"] != plain["peak_bytes_per_gpu"]
         arm(root)
         root.locator('[data-calc-field="framework"]').select_option("none")
         wait_rendered(root)
         expect(root.locator('[data-calc-field="gradient_checkpointing"]')).not_to_be_checked()
         expect(root.locator('[data-calc-field="method"]')).to_have_value("qlora")
-        expect(peak).to_have_attribute("data-value", str(plain["peak_bytes_per_gpu"]), timeout=RENDER_MS)
+        assert_shows(root, {**state, "gradient_checkpointing": False})
     finally:
         reset(page)
 

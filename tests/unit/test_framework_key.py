@@ -85,41 +85,21 @@ def test_a_framework_the_table_does_not_hold_is_refused() -> None:
     assert not out["ok"] and out["error"] == {"code": "unknown_value", "field": "framework"}
 
 
-def test_the_form_starts_from_trls_defaults_and_carries_every_frameworks() -> None:
+def test_the_form_starts_from_the_plain_stack_and_knows_every_frameworks_regime() -> None:
+    """One default framework for every widget and article (issue 42, H2): none, the plain stack."""
     d = estimator.KIND.defaults
-    assert d["framework"] == estimator.DEFAULT_FRAMEWORK == "trl"
+    assert d["framework"] == estimator.DEFAULT_FRAMEWORK == "none"
     for key in estimator.FRAMEWORK_FORM_KEYS:
-        # the form's first method (QLoRA): a default may hold for one method only (TRL's bf16 adapters of a 4-bit model)
-        want = frameworks.request_defaults("trl", {"method": d["method"]}).get(key, DEFAULTS[key])
+        want = DEFAULTS[key] if key != "gradient_checkpointing" else True      # FIRST_SETUP turns it on
         if key == "lora_targets":
             want = list(api.check_value(BY_NAME[key], want))
         assert d[key] == want, key
-    assert d["gradient_checkpointing"] is True and d["lora_targets"] == ["q_proj", "v_proj"]
-    table = estimator.framework_table()
-    assert set(table) == set(frameworks.IDS)
-    assert table["none"]["full"]["gradient_checkpointing"] is False
-    assert table["torchtune"]["full"]["optimizer"] == "paged_adamw_8bit"
-    assert table["torchtune"]["lora"]["optimizer"] == "adamw_torch_fused"
-    for fw in table.values():
-        for values in fw.values():
-            assert set(values) == set(estimator.FRAMEWORK_FORM_KEYS)
-
-
-def test_the_worker_hands_the_page_the_framework_table_and_no_page_markup_carries_it() -> None:
-    """The framework picker's values come from the worker as the estimator's form rule (Page.form_rules, sent with
-    "ready": the framework's values for the method shown): the 11 kB table left every estimator's markup."""
-    from calculator.page import Page, render_widget
-    from calculator.page.text import Strings
-    from sitebuild.strings import calc_strings
-
-    page = Page(json.dumps(calc_strings("en")), "en")
-    rules = json.loads(page.form_rules())
-    assert rules == {"estimator": {"framework": {"with": "method", "values": estimator.framework_table()}}}
-    table = rules["estimator"]["framework"]["values"]
-    assert table["trl"]["qlora"]["gradient_checkpointing"] is True
-    html = str(render_widget(Strings(calc_strings("en"), "en"), "estimator", "calc-estimator-1",
-                             estimator.KIND.state({}, fixed={}), {}))
-    assert "framework-defaults" not in html and '&quot;torchtune&quot;' not in html and '"torchtune":' not in html
+    assert estimator.framework_form("none", "full")["gradient_checkpointing"] is False
+    assert estimator.framework_form("torchtune", "full")["optimizer"] == "paged_adamw_8bit"
+    assert estimator.framework_form("torchtune", "lora")["optimizer"] == "adamw_torch_fused"
+    assert estimator.framework_form("trl", "qlora")["gradient_checkpointing"] is True
+    for fw in frameworks.IDS:
+        assert set(estimator.framework_form(fw, "lora")) == set(estimator.FRAMEWORK_FORM_KEYS)
 
 
 @pytest.mark.parametrize(("change", "rule"), [

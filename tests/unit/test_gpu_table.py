@@ -136,8 +136,8 @@ def test_a_card_that_cannot_run_the_setup_says_why_and_one_that_adjusts_it_is_ma
         else:
             assert len(cells) == 1 + len(counts)
     # bf16 on a T4: the row is marked, and the estimator on the T4 says what it computed instead
-    html, r = estimator(lang, gpu="t4", precision="bf16")
-    # (the form's TRL QLoRA has bf16 adapters, SFTTrainer's cast of a 4-bit model's: fp32 on a card without bf16)
+    # (with bf16 adapters, TRL's cast of a 4-bit model's, they become fp32 on a card without bf16)
+    html, r = estimator(lang, gpu="t4", precision="bf16", lora_dtype="bf16")
     assert r["adjusted"] == ["bf16_to_fp16_mixed", "adapters_fp32"] and r["inputs"]["precision"] == "mixed"
     assert 'data-note="bf16_to_fp16_mixed"' in html
     row = re.search(r'<tr data-gpu="t4".*?</tr>', html).group(0)

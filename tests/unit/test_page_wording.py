@@ -126,7 +126,9 @@ def test_a_remedy_that_raises_the_peak_alone_is_marked_and_explained(lang):
 
 
 def test_a_remedy_that_saves_little_says_how_little():
+    # under TRL (the 8-bit states are a small part of a 70B QLoRA whose frozen base TRL loads in fp32)
     state = WIDGET_KINDS["estimator"].state({"model": "llama-3.1-70b", "method": "qlora", "seq_len": 4096,
+                                             **framework_form("trl", "qlora"), "framework": "trl",
                                              "gradient_checkpointing": True, "gpu": "rtx-a6000"})
     fragment, results, _ = render_results(S["en"], "estimator", state)
     step = next(x for x in results[0]["remedies"] if x["remedy"] == "8bit_optimizer")

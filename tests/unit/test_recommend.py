@@ -32,7 +32,7 @@ def test_gpu_table_covers_catalogue_and_the_counts_each_card_comes_in() -> None:
         run = rec.runnable(S, g)[0]
         for x in r["setups"]:
             assert x["verdict"] == rec.verdict(x["peak_bytes_per_gpu"], r["memory_bytes"])
-            assert x["peak_bytes_per_gpu"] == estimate(rec.setup_for(run, x["num_gpus"])).peak_bytes
+            assert x["peak_bytes_per_gpu"] == estimate(rec.table_setup(run, g, x["num_gpus"])).peak_bytes
     # the counts that exist: Kaggle's two T4s, one P100, 8-card nodes of the data-centre cards
     assert GPUS["t4"].counts == (1, 2, 4, 8) and GPUS["p100"].counts == (1,)
     assert all(8 in g.counts for g in GPUS.values() if g.klass == "datacenter" and g.gpus_per_node >= 8)

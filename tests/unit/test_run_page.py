@@ -198,9 +198,9 @@ def test_each_tabs_estimate_is_the_one_its_framework_reaches_and_names_it(lang):
     version; where the files cannot express a key that changes the peak, the form's peak beside it."""
     from calculator import frameworks
     from calculator.page.text import fmt_bytes
-    # The form's first framework (TRL: the loss through a fused output layer, an fp32 base): Axolotl cannot fuse the
-    # loss, LLaMA-Factory loads the base in 16 bits, Unsloth always quantizes twice, so their files reach another
-    # peak than the form's; TRL writes the form's setup as it is.
+    # The form's first framework (none, the plain stack: a bf16 base, the full logits; issue 42): TRL always computes
+    # the loss through its fused output layer and Unsloth always quantizes twice, so their files reach another peak
+    # than the form's; Axolotl and LLaMA-Factory write the form's setup as it is.
     raw = {"model": "llama-3.1-8b", "method": "qlora", "gpu": "rtx-4090"}
     answer = _run(lang, action="export", kind="estimator", raw=raw, fixed={}, imported={}, wid="w")
     assert answer["ok"], answer
@@ -218,7 +218,7 @@ def test_each_tabs_estimate_is_the_one_its_framework_reaches_and_names_it(lang):
             assert "data-differs" in attrs and fmt_bytes(form_peak)[0] in text, (target, text)
         else:
             assert "data-differs" not in attrs, (target, text)
-    assert differs == {"axolotl", "llamafactory", "unsloth"}, differs
+    assert differs == {"trl", "unsloth"}, differs
 
 
 @pytest.mark.parametrize("lang, sep", [("ar", "، "), ("en", ", ")])

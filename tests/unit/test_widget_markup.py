@@ -353,6 +353,7 @@ def test_several_cards_without_sharding_are_said_at_the_result_and_the_table_kee
     def caption(html):
         return plain_text(re.search(r'<figcaption class="calc-table-caption">.*?</figcaption>', html, re.S).group(0))
 
-    assert plain_text(s.get("out.gpu_table_caption")) in caption(text) and "DDP" in caption(text)
+    yours = plain_text(s.get("out.gpu_table_ddp")).split("{")[0]       # "Your setup (" and its Arabic
+    assert plain_text(s.get("out.gpu_table_caption")) in caption(text) and yours in caption(text)
     one = drawn({**raw, "num_gpus": "1"})
-    assert 'data-note="data_parallel"' not in one and "DDP" not in caption(one)
+    assert 'data-note="data_parallel"' not in one and yours not in caption(one)

@@ -54,9 +54,13 @@ class WidgetKind:
     form: Callable[[Strings, str, dict[str, Any], list[dict[str, Any]]], Html] | None = None
     slots: Callable[[Strings, list[dict[str, Any]]], dict[str, Html]] = lambda s, results: {}
     summary: Callable[[Strings, list[dict[str, Any]]], str] = lambda s, results: s.get("out.updated")
-    #: The form's rules the page script applies as the reader edits, as data (``{control: {"with": another control,
-    #: "values": {its value: {the other's value: {control: value to write}}}}}``): the worker sends them once.
-    rules: Callable[[], dict[str, Any]] = lambda: {}
+    #: The form's rule as the reader edits (a framework picked fills its regime where the reader set nothing): from
+    #: the state read and the raw controls (None: a link's state, written as it is), the state to answer and the
+    #: control values to write into the form.
+    regime: Callable[[dict[str, Any], dict[str, Any] | None], tuple[dict[str, Any], dict[str, Any]]] = \
+        lambda state, raw: (state, {})
+    #: What Python says beside a control about the state's value (a framework's default the reader's differs from).
+    marks: Callable[[Strings, dict[str, Any]], dict[str, Html]] = lambda s, state: {}
     #: Control values to write into the form after an answer, from its results and the raw controls.
     controls: Callable[[list[dict[str, Any]], dict[str, Any]], dict[str, Any]] = lambda results, raw: {}
     #: Whether its form has the model fieldset (a catalogue model, a custom architecture, a pasted config).
@@ -65,11 +69,6 @@ class WidgetKind:
     #: A part under the results that the results do not redraw (the estimator's "Run it" section), by widget id.
     tail: Callable[[Strings, str], Html] | None = None
     combine: Callable[[list[dict[str, Any]]], list[dict[str, Any]]] = lambda results: results
-    #: The defaults of a widget in an article (a page that states its assumptions), where they differ from the kind's
-    #: on a page of its own: the article's figures are the estimator's with those assumptions, so its widgets start
-    #: from the same (the estimator's framework ``none``, not the form's TRL with its fused loss and fp32 load).
-    article_defaults: dict[str, Any] | None = None
-
     def draw_form(self, s: Strings, wid: str, state: dict[str, Any], results: list[dict[str, Any]]) -> Html:
         return (self.form or _compact(self))(s, wid, state, results)
 
@@ -77,7 +76,7 @@ class WidgetKind:
         """The widget's editable state for a marker: its fields, from the marker's attributes, else the article's
         assumptions, else the kind's defaults, else the API's. Values in the API's form."""
         fixed = fixed or {}
-        defaults = self.article_defaults if fixed and self.article_defaults is not None else self.defaults
+        defaults = self.defaults
         state: dict[str, Any] = {}
         for key in self.fields:
             value = attrs.get(key, fixed.get(key, defaults.get(key, DEFAULTS.get(key))))

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from .base import COMPACT, DEFAULT_GPU, DEFAULT_MODEL, WidgetKind
-from ..pieces import bytes_html, legend, setup_time_cost, stacked_bar, union_breakdown, verdict_html
+from ..pieces import bytes_html, legend, setup_time_cost, stack_html, stack_name, stacked_bar, union_breakdown, verdict_html
 from ..text import Html, Strings, el, filled, join
 
 __all__ = ["KIND", "COMPARE_VARIANTS", "variants"]
@@ -51,9 +51,11 @@ def results(s: Strings, results: list[dict[str, Any]], state: dict[str, Any]) ->
                        el("span", {"class": "calc-row__label"}, label),
                        stacked_bar(s, r["breakdown_bytes"], scale, g["memory_bytes"], str(label)),
                        el("span", {"class": "calc-row__value"}, bytes_html(r["peak_bytes_per_gpu"], "peak_bytes_per_gpu"),
-                          " ", verdict_html(s, r["gpu"]["verdict"]), _time(s, r))))
+                          " ", verdict_html(s, r["gpu"]["verdict"]), _time(s, r)),
+                       stack_html(s, r) if r.get("stack") else ""))
     return el("figure", {"class": "calc-figure"},
-              el("figcaption", {"class": "calc-subtitle"}, filled(s.get("out.compare_caption"), {"gpu": g["name"]})),
+              el("figcaption", {"class": "calc-subtitle"}, filled(s.get("out.compare_caption"), {"gpu": g["name"]}),
+                 " ", stack_name(s, results[0])),
               el("ul", {"class": "calc-rows"}, rows), legend(s, union_breakdown(results), with_bytes=False))
 
 

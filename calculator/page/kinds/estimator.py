@@ -10,24 +10,25 @@ import re
 from typing import Any
 
 from ... import api, vocab
-from ...inputs import BY_NAME, GROUP_SHOWN_WHEN, GROUPS, INPUTS
+from ...inputs import BY_NAME, GROUP_SHOWN_WHEN, GROUPS, INPUTS, LORA_KEYS
 from .base import FIRST_SETUP, WidgetKind
 from ..form import control, field_id, mirror_controls, model_fieldset, when_attrs
 from ..run import import_box, run_section
 from ..pieces import (VERDICT_MARKS, bytes_html, effective_batch, facts_html, fit_word, gpu_name, legend, setup_label,
-                      setup_time_cost, stacked_bar, table_html, verdict_html)
+                      phrase_html, setup_time_cost, stack_html, stack_name, stacked_bar, table_html, verdict_html, write_attr)
 from ..text import (Html, Strings, counted, duration, el, filled, fmt_bytes, fmt_int, fmt_number, fmt_percent, join, ltr,
                     money, plain_text, rate)
 
-__all__ = ["KIND", "FIELDS", "framework_table"]
+__all__ = ["KIND", "FIELDS", "REGIME_FIELD"]
 
 #: The full estimator edits every key the form shows (inputs.py: ``control``), plus the model.
 FIELDS = ("model",) + tuple(s.name for s in INPUTS if s.control is not None)
-#: The form's framework: TRL, the stack most readers run. Its SFTTrainer and DPOTrainer are what Axolotl,
-#: LLaMA-Factory and Unsloth themselves run (each drives TRL's trainers), and it is the path the Hugging Face
-#: documentation teaches; its defaults are the ones a first-time reader's run has (checkpointing on, mixed precision
-#: over an fp32 load, the fused AdamW, its fused loss, LoRA on q_proj and v_proj).
-DEFAULT_FRAMEWORK = "trl"
+#: The framework every widget and article starts from (issue 42, H2): none, the plain stack (the input table's
+#: defaults: a model loaded in its bf16 checkpoint, pure bf16, the PyTorch AdamW, the full logits). Each answer names
+#: the keys by which any other stack moves its figure away from this one (``recommend.stack``), so one baseline is
+#: what makes the frameworks comparable; the articles' figures and the compact widgets were already estimated on
+#: it, so the calculator page's estimator and its side-by-side give the same figure for the same visible inputs.
+DEFAULT_FRAMEWORK = "none"
 #: What picking a framework sets in the form: the keys of its training regime (the method, LoRA and memory groups).
 #: The method, the batch and sequence (the reader's data), the hardware and the run stay as the reader set them; the
 #: framework's defaults for them still fill the request keys the form does not show (calculator/frameworks.py).
@@ -42,15 +43,74 @@ def framework_form(framework: str, method: str) -> dict[str, Any]:
     return out
 
 
-def framework_table() -> dict[str, dict[str, dict[str, Any]]]:
-    """Every framework's form values per method: ``{framework: {method: values}}``."""
-    return {fw: {m: framework_form(fw, m) for m in BY_NAME["method"].choices} for fw in BY_NAME["framework"].choices}
+#: A hidden control of the form: the framework and method whose defaults its regime keys were last filled from
+#: ("trl qlora"). A framework or method changed since then is a switch: ``_regime`` applies it.
+REGIME_FIELD = "regime"
 
 
-def _rules() -> dict[str, Any]:
-    """The form's rule for the page script (``WidgetKind.rules``): a framework picked puts its regime for the
-    method shown into the form (the method, batch, hardware and run stay as the reader set them)."""
-    return {"framework": {"with": "method", "values": framework_table()}}
+def _regime_of(state: dict[str, Any]) -> str:
+    return f"{state.get('framework')} {state.get('method')}"
+
+
+def _same(key: str, a: Any, b: Any) -> bool:
+    """Two values of a form key, as the estimator reads them (a typed "16" is 16, a list of modules in any order)."""
+    try:
+        return api.check_value(BY_NAME[key], a) == api.check_value(BY_NAME[key], b)
+    except Exception:  # noqa: BLE001 - a value the estimator refuses is the reader's own
+        return False
+
+
+def _regime(state: dict[str, Any], raw: dict[str, Any] | None) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The reader's values are the reader's (issue 42, H3): on a switch of framework or method (``REGIME_FIELD``
+    names the pair the form was filled from), a regime key (``FRAMEWORK_FORM_KEYS``) still at the old pair's default
+    was not set by the reader and takes the new pair's; one the reader set keeps its value (``_marks`` says the
+    framework's beside it). Returns the state to answer and the controls to write. A link's state (``raw`` None)
+    switches nothing: the form is told which pair it shows; a message without the hidden control, neither."""
+    if "framework" not in state or "method" not in state:
+        return state, {}
+    now = _regime_of(state)
+    if raw is None:
+        return state, {REGIME_FIELD: now}
+    if REGIME_FIELD not in raw or raw[REGIME_FIELD] == now:
+        return state, {}
+    was, controls = str(raw[REGIME_FIELD]).split(" "), {REGIME_FIELD: now}
+    if len(was) != 2 or " ".join(was) == now or was[0] not in BY_NAME["framework"].choices \
+            or was[1] not in BY_NAME["method"].choices or now.split(" ")[0] not in BY_NAME["framework"].choices \
+            or state.get("method") not in BY_NAME["method"].choices:
+        return state, controls
+    old, new = framework_form(*was), framework_form(state["framework"], state["method"])
+    state = dict(state)
+    for key in FRAMEWORK_FORM_KEYS:
+        if _same(key, state[key], old[key]) and not _same(key, state[key], new[key]):
+            state[key] = controls[key] = new[key]
+    return state, controls
+
+
+def _differing(state: dict[str, Any]) -> dict[str, Any]:
+    """The regime keys the reader set away from the chosen framework's defaults for the method (none for framework
+    none, whose defaults are the estimator's own; the LoRA keys for full fine-tuning mean nothing)."""
+    if state.get("framework") in (None, "none") or state.get("method") not in BY_NAME["method"].choices:
+        return {}
+    fw = framework_form(state["framework"], state["method"])
+    return {k: fw[k] for k in FRAMEWORK_FORM_KEYS
+            if not (state["method"] == "full" and k in LORA_KEYS) and not _same(k, state[k], fw[k])}
+
+
+def _marks(s: Strings, state: dict[str, Any]) -> dict[str, Html]:
+    """Beside each regime key the reader set away from the framework's default: "TRL's default: 16"; beside the
+    framework, the one action that takes all of its values."""
+    theirs = _differing(state)
+    if not theirs:
+        return {}
+    name = s.get(f"options.framework.{state['framework']}")
+    out = {k: filled(s.get("out.framework_default"), {"framework": name, "value": phrase_html(
+        s, BY_NAME[k].value_kind.describe(BY_NAME[k], v))}) for k, v in theirs.items()}
+    out["framework"] = el("button", {"type": "button", "class": "calc-button",
+                                     "data-calc-write": write_attr(theirs, FIELDS)},
+                          filled(s.get("out.framework_take"), {"framework": name}))
+    return out
+
+
 #: Config fields a pasted model had that the estimator did not read, listed by name in the note (the rest counted).
 IGNORED_SHOWN = 40
 
@@ -93,6 +153,7 @@ def _summary(s: Strings, r: dict[str, Any]) -> Html:
                  bytes_html(r["range"]["high_bytes"], "range.high_bytes")),
               _paging_line(s, g),
               _data_parallel_line(s, r),
+              stack_html(s, r, FIELDS, brief=True),
               _run_line(s, r),
               stacked_bar(s, r["breakdown_bytes"], scale, g["memory_bytes"], s.get("out.breakdown")))
 
@@ -315,7 +376,7 @@ def _results(s: Strings, results: list[dict[str, Any]], state: dict[str, Any]) -
                  filled(s.get(f"out.adjusted.{n}"), {"gpu": g["name"]})) for n in r.get("adjusted") or []]
     notes += [el("p", {"class": "calc-note", "data-note": n}, filled(s.get(f"out.card_notes.{n}"), {"gpu": g["name"]}))
               for n in r.get("card_notes") or []]
-    return join(breakdown, _phases(s, r), _grpo(s, r), facts_html(facts), notes, _time_and_cost(s, r), _remedies(s, r, g), _smallest(s, r),
+    return join(stack_html(s, r, FIELDS), breakdown, _phases(s, r), _grpo(s, r), facts_html(facts), notes, _time_and_cost(s, r), _remedies(s, r, g), _smallest(s, r),
                 _time_cost_chart(s, r), _gpu_table(s, r, state))
 
 
@@ -522,10 +583,13 @@ def _gpu_table(s: Strings, r: dict[str, Any], state: dict[str, Any]) -> Html:
     table = r.get("gpu_table") or []
     if not table:
         return join()
-    peaks: dict[int, int] = {}     # the per-card peak of each count, as asked (a card that adjusts the setup differs)
+    # the per-card peak of each count, as asked and sharded (a card that adjusts the setup differs; one that holds it
+    # whole runs DDP, its cell marked)
+    peaks: dict[int, int] = {}
     for row in sorted(table, key=lambda row: bool(row.get("adjusted"))):
-        for st in row["setups"]:
-            peaks.setdefault(st["num_gpus"], st["peak_bytes_per_gpu"])
+        for st in sorted(row["setups"], key=lambda st: st.get("parallelism") == "ddp"):
+            if st.get("parallelism") != "ddp" or st["num_gpus"] not in peaks:
+                peaks.setdefault(st["num_gpus"], st["peak_bytes_per_gpu"])
     counts = sorted(peaks)
     head = [el("th", {"scope": "col"}, s.get("out.gpu_col")), el("th", {"scope": "col"}, s.get("out.memory_col"))]
     head += [el("th", {"scope": "col"}, filled(s.get("out.cards_col"), {"n": n}), el("br"), bytes_html(peaks[n]))
@@ -546,7 +610,8 @@ def _gpu_table(s: Strings, r: dict[str, Any], state: dict[str, Any]) -> Html:
     yours = join(filled(s.get("out.gpu_table_ddp"), {"n": counted(s, "cards", dp["num_gpus"]),
                                                      "peak": bytes_html(r["peak_bytes_per_gpu"])}), " ") if dp else ""
     caption = join(f"{s.get('out.gpu_table')}. {s.get('out.gpu_table_caption')} ", yours,
-                   filled(s.get("out.gpu_table_memory"), {"gpu": g["name"], "gib": binary, "gb": dec}))
+                   filled(s.get("out.gpu_table_memory"), {"gpu": g["name"], "gib": binary, "gb": dec}), " ",
+                   stack_name(s, r))
     marks = el("p", {"class": "calc-marks", "aria-hidden": "true"},
                [join(el("span", {"class": f"calc-verdict calc-verdict--{v}"}, m), " ", s.get(f"verdict.{v}"), " ")
                 for v, m in VERDICT_MARKS.items()])
@@ -570,7 +635,7 @@ def _gpu_row(s: Strings, row: dict[str, Any], counts: list[int], current: bool, 
     datasheet = any(_datasheet(st) for st in row["setups"])      # its times rest on its datasheet alone
     key = ("gpu_row", row["gpu"], tuple(counts), current, with_run, refused, tuple(row.get("adjusted", ())), datasheet,
            tuple((st["num_gpus"], st["verdict"], st.get("tokens_per_second"), st.get("seconds"), st.get("cost"),
-                  st.get("cost_per_million_tokens")) for st in row["setups"]))
+                  st.get("cost_per_million_tokens"), st.get("parallelism")) for st in row["setups"]))
 
     def cells() -> list[Html]:
         if row.get("unsupported"):
@@ -585,9 +650,13 @@ def _gpu_row(s: Strings, row: dict[str, Any], counts: list[int], current: bool, 
                               el("span", {"aria-hidden": "true"}, "—"),
                               el("span", {"class": "calc-sr-only"}, s.get("out.not_offered"))))
                 continue
-            out.append(el("td", {"class": f"calc-cell calc-cell--{st['verdict']}"}, verdict_html(s, st["verdict"]),
+            ddp = st.get("parallelism") == "ddp"
+            out.append(el("td", {"class": f"calc-cell calc-cell--{st['verdict']}",
+                                 "data-parallelism": st.get("parallelism")}, verdict_html(s, st["verdict"]),
                           el("span", {"class": "calc-cell__time"}, setup_time_cost(s, st, with_run))
-                          if st["verdict"] != "does_not_fit" and st.get("tokens_per_second") else ""))
+                          if st["verdict"] != "does_not_fit" and st.get("tokens_per_second") else "",
+                          join(" ", el("span", {"class": "calc-cell__ddp"}, ltr(s.get("out.ddp_mark")))) if ddp
+                          else ""))
         return out
 
     def draw() -> Html:
@@ -605,7 +674,8 @@ def _gpu_row(s: Strings, row: dict[str, Any], counts: list[int], current: bool, 
 def _form(s: Strings, wid: str, state: dict[str, Any], results: list[dict[str, Any]]) -> Html:
     """The model fieldset, then every key the form shows (inputs.py ``control``) by group, the advanced ones under
     "More settings"; the effective batch among the batch inputs."""
-    parts = [import_box(s, wid), model_fieldset(s, wid, state, results[0]["model"])]
+    parts = [import_box(s, wid), model_fieldset(s, wid, state, results[0]["model"]),
+             el("input", {"type": "hidden", "data-calc-field": REGIME_FIELD, "value": _regime_of(state)})]
     for group in GROUPS:
         keys = [spec.name for spec in INPUTS if spec.group == group and not spec.advanced]
         controls = [control(s, wid, key, state[key]) for key in keys]
@@ -648,6 +718,6 @@ def _summary_text(s: Strings, results: list[dict[str, Any]]) -> str:
 KIND = WidgetKind("estimator", FIELDS, {"framework": DEFAULT_FRAMEWORK,
                                         **framework_form(DEFAULT_FRAMEWORK, FIRST_SETUP["method"]), **FIRST_SETUP},
                   _requests, _results, form=_form,
-                  slots=_slots, summary=_summary_text, rules=_rules,
+                  slots=_slots, summary=_summary_text, regime=_regime, marks=_marks,
                   controls=lambda results, raw: mirror_controls(raw, results[0]["model"]), model_sources=True,
-                  tail=run_section, combine=_combine, article_defaults={"framework": "none", **FIRST_SETUP})
+                  tail=run_section, combine=_combine)

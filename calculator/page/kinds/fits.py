@@ -5,8 +5,8 @@ from typing import Any
 
 from ... import api
 from .base import COMPACT, DEFAULT_GPU, WidgetKind
-from ..pieces import bytes_html, table_html, verdict_html
-from ..text import Html, Strings, el, filled, ltr
+from ..pieces import bytes_html, stack_name, table_html, verdict_html
+from ..text import Html, Strings, el, filled, join, ltr
 
 __all__ = ["KIND", "FITS_METHODS"]
 
@@ -43,7 +43,9 @@ def results(s: Strings, results: list[dict[str, Any]], state: dict[str, Any]) ->
     bodies = [el("tbody", {"data-family": family},
                  el("tr", {"class": "calc-table__group"}, el("th", {"scope": "rowgroup", "colspan": k + 1}, ltr(family))),
                  rows) for family, rows in families.items()]
-    return table_html({}, filled(s.get("out.fits_caption"), {"gpu": g["name"]}), head, [], "calc-table calc-table--fits",
+    caption = join(filled(s.get("out.fits_caption"), {"gpu": g["name"]}), " ",
+                   stack_name(s, results[0]))
+    return table_html({}, caption, head, [], "calc-table calc-table--fits",
                       bodies=bodies)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from .base import COMPACT, DEFAULT_GPU, DEFAULT_MODEL, WidgetKind
-from ..pieces import bytes_html, legend, table_html, union_breakdown, verdict_html
+from ..pieces import bytes_html, legend, stack_name, table_html, union_breakdown, verdict_html
 from ..text import GB, Html, Strings, counted, el, filled, fmt_bytes, fmt_int, fmt_number, join, ltr
 
 __all__ = ["KIND", "SEQLEN_POINTS"]
@@ -74,7 +74,8 @@ def results(s: Strings, results: list[dict[str, Any]], state: dict[str, Any]) ->
     y = f"{y_of(g['memory_bytes']):.2f}"
     cols.append(el("line", {"class": "calc-bar__limit", "x1": 0, "x2": _COL_STEP * n, "y1": y, "y2": y}))
     chart = el("figure", {"class": "calc-figure"},
-               el("figcaption", {"class": "calc-subtitle"}, filled(s.get("out.seqlen_caption"), {"gpu": g["name"]})),
+               el("figcaption", {"class": "calc-subtitle"}, filled(s.get("out.seqlen_caption"), {"gpu": g["name"]}),
+                  " ", stack_name(s, results[0])),
                el("div", {"class": "calc-plot"},
                   el("ol", {"class": "calc-yaxis", "aria-hidden": "true"}, ticks),
                   el("svg", {"class": "calc-columns", "viewBox": f"0 0 {_COL_STEP * n} {_COL_H}",

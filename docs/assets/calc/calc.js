@@ -159,13 +159,6 @@ const runtime = {
       if (message.status === STATUS.READY && typeof message.from === "string") {
         document.documentElement.dataset.calcRuntimeFrom = message.from;   // "start" or "snapshot" (benchmarks/page.py)
       }
-      if (message.status === STATUS.READY) {
-        try {
-          this.rules = JSON.parse(String(message.rules));      // Page.form_rules()
-        } catch (error) {
-          this.rules = {};
-        }
-      }
       if (Object.values(STATUS).includes(message.status)) {
         const progress = message.status === STATUS.DOWNLOADING ? { done: message.done, total: message.total } : null;
         this.set(message.status, message.code || null, progress);
@@ -367,7 +360,7 @@ function onHashChange() {
 // alone: a checkbox of a multi-choice (data-calc-multi) is one value of a list, a radio the value of its group, a
 // checkbox a flag, anything else its text (cut at its transport limit). Which parts are shown is the rule Python
 // wrote on them (data-calc-when: {control: [values that show the part]}). Nothing here knows a key or a value's
-// meaning: Python does (form.py, the answers' `controls`, the worker's form rules).
+// meaning: Python does (form.py, the answers' `controls`, a kind's `regime`).
 class Form {
   constructor(root) {
     this.root = root;
@@ -417,15 +410,6 @@ class Form {
     }
   }
 
-  // A control changed whose form rule (Page.form_rules) writes other controls: the values for its new value and
-  // the value of the control the rule reads with it (a framework's regime for the method shown).
-  applyRule(key, rules) {
-    const rule = rules && rules[key];
-    if (!rule) return;
-    const raw = this.read();
-    const values = ((rule.values || {})[raw[key]] || {})[raw[rule.with]];
-    if (values) this.write(values);
-  }
 }
 
 // Errors next to the controls they are about, in boxes the build wrote (role="alert": read out when they appear), at
@@ -538,6 +522,17 @@ class Widget {
       if (!(event.target instanceof Element) || !event.target.matches("[data-calc-gpu-class]")) return;
       this.gpuClass = event.target.value;
       this.showGpuClass();
+    });
+    // A button Python wrote with the values it sets (a remedy, a framework's own values: data-calc-write holds the
+    // control values and the keys beyond the form, pieces.write_attr): written, then computed like an edit.
+    root.addEventListener("click", (event) => {
+      const button = event.target instanceof Element && event.target.closest("[data-calc-write]");
+      if (!button || !root.contains(button)) return;
+      const { controls, imported } = JSON.parse(button.dataset.calcWrite);
+      this.form.write(controls || {});
+      this.imported = { ...this.imported, ...(imported || {}) };
+      this.lastEdited = Object.keys(controls || {})[0] || this.lastEdited;
+      this.schedule(false);
     });
   }
 
@@ -746,7 +741,6 @@ class Widget {
     const typed = target.matches("input[type=text], input:not([type]), textarea");
     if (typing !== typed) return;  // typed text recomputes on input (debounced), everything else on change
     this.lastEdited = target.dataset.calcField;
-    if (!typing) this.form.applyRule(this.lastEdited, (runtime.rules || {})[this.kind]);
     this.form.sync();
     this.noticeEl.hidden = true;
     this.schedule(typing);
@@ -777,6 +771,7 @@ class Widget {
     }
     if (token !== this.token) return false;
     this.showReadings(answer && answer.read);
+    if (answer && answer.controls) this.form.write(answer.controls);   // what Python's form rules set (a framework's)
     if (!answer || answer.ok !== true) {
       this.errors.show(Array.isArray(answer && answer.errors) ? answer.errors : internalAnswer().errors,
         this.lastEdited, options.fromLink ? null : (box) => this.reveal(box));
@@ -794,7 +789,6 @@ class Widget {
       const slot = this.root.querySelector(`[data-calc-slot-out="${CSS.escape(name)}"]`);
       if (slot) slot.innerHTML = html;
     }
-    this.form.write(answer.controls || {});     // the custom fields follow the model read from another source
     this.good = answer.link;
     this.spare = Array.isArray(answer.spare) ? answer.spare : [];
     this.root.dataset.calcState = "ready";

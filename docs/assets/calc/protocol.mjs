@@ -35,8 +35,8 @@ export const STATUS = Object.freeze({
  *   the next change finds its answers, and never drawn)
  * @typedef {{type: "run", id: number, action: "preload"|"export"|"import", payload: string}} RunMessage
  * @typedef {{type: "later", status: "loading"|"ready"|"failed"}} LaterMessage
- * @typedef {{type: "status", status: string, code?: string, done?: number, total?: number, from?: string,
- *            rules?: string}} StatusMessage   (with "ready": how it began, Page.form_rules())
+ * @typedef {{type: "status", status: string, code?: string, done?: number, total?: number, from?: string}}
+ *   StatusMessage   (with "ready": how it began)
  * @typedef {{type: "rendered", id: number, answer: string, ms: number, longest?: number}} RenderedMessage
  *   (ms: time in Python, all calls; longest: the longest one call, a render being answered in slices)
  * @typedef {{type: "search", id: number, kind: string, text: string, listbox?: string}} SearchMessage

@@ -310,12 +310,10 @@ async function init(message) {
       }
       page = answers(pyodide, strings, lang, false);
     }
-    // The forms' rules (Page.form_rules: a framework's regime, 11 kB): here, not in every page's markup.
-    const rules = String(page.form_rules());
     // The snapshot's write starts before "ready": the widgets' warm-ups that "ready" brings then share the worker with
     // it instead of going first, so a reader who leaves soon after still leaves the next page a snapshot.
     if (made) writeSnapshot(key, made);
-    status(STATUS.READY, { from, rules });
+    status(STATUS.READY, { from });
   } catch (error) {
     fail("start");             // a file that failed to arrive has been reported as such already
   }
