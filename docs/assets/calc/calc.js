@@ -170,7 +170,7 @@ const runtime = {
         const progress = message.status === STATUS.DOWNLOADING ? { done: message.done, total: message.total } : null;
         this.set(message.status, message.code || null, progress);
       }
-    } else if (message.type === MESSAGE.RENDERED || message.type === MESSAGE.SEARCHED) {
+    } else if (message.type === MESSAGE.ANSWER) {
       const entry = this.pending.get(message.id);
       if (!entry) return;
       this.pending.delete(message.id);
@@ -180,26 +180,11 @@ const runtime = {
     }
   },
 
-  // One widget's state, read, estimated and drawn by Page.render (worker.mjs answers it in slices): a RENDER
-  // message's fields (protocol.mjs).
-  render(fields) {
-    return this.ask({ type: MESSAGE.RENDER, ...fields }, REQUEST_TIMEOUT_MS);
-  },
-
-  // The "Run it" section's requests (Page.run); the first one loads the exporters (the second wheel) first.
-  run(action, payload = {}) {
-    const timeout = this.later === STATUS.READY ? REQUEST_TIMEOUT_MS : START_TIMEOUT_MS;
-    return this.ask({ type: MESSAGE.RUN, action, payload: JSON.stringify({ action, ...payload }) }, timeout);
-  },
-
-  // A picker's search (Page.search in the worker): {answer: JSON text}.
-  search(kind, text, listbox) {
-    return this.ask({ type: MESSAGE.SEARCH, kind, text, listbox });
-  },
-
-  // One step of reading a model's config from Hugging Face (Page.hub): {answer: JSON text}.
-  hub(repo, replies) {
-    return this.ask({ type: MESSAGE.HUB, repo, replies });
+  // One call of calculator.page.Page in the worker (`op`: render, search, hub, run; the other fields are the
+  // message it reads): {answer: JSON text, ms, longest}. "Run it"'s first call loads the exporters first.
+  call(op, fields) {
+    const timeout = op === "run" && this.later !== STATUS.READY ? START_TIMEOUT_MS : REQUEST_TIMEOUT_MS;
+    return this.ask({ type: MESSAGE.CALL, op, ...fields }, timeout);
   },
 
   ask(message, timeout = REQUEST_TIMEOUT_MS) {
@@ -633,7 +618,7 @@ class Widget {
         this.root.dataset.calcState = "ready";
         // The figures on screen are the build's; their answers go into the worker's memo now, while the reader
         // reads, so that a first change which shares most of them ("what fits" with another card) asks one.
-        runtime.render({ kind: this.kind, raw: this.form.read(), fixed: this.fixed, imported: this.imported,
+        runtime.call("render", { kind: this.kind, raw: this.form.read(), fixed: this.fixed, imported: this.imported,
                          widget: this.id, warm: true }).catch(() => {});
       }
     }
@@ -675,7 +660,7 @@ class Widget {
     this.imported = imported || {};
     let answer = null;
     try {
-      answer = JSON.parse((await runtime.render({ kind: this.kind, state: { ...this.defaults, ...values } })).answer);
+      answer = JSON.parse((await runtime.call("render", { kind: this.kind, state: { ...this.defaults, ...values } })).answer);
     } catch (error) {
       // refused below
     }
@@ -721,7 +706,7 @@ class Widget {
     this.showHub("", "");
     try {
       for (let step = 0; step < 4; step++) {
-        answer = JSON.parse((await runtime.hub(this.hubBox.dataset.repo, replies)).answer);
+        answer = JSON.parse((await runtime.call("hub", { repo: this.hubBox.dataset.repo, replies })).answer);
         if (!answer.fetch) break;
         this.hubBox.querySelector("[data-calc-hub-status]").textContent = answer.reading;
         replies[answer.fetch] = await hubGet(answer.fetch, answer.max_bytes, answer.timeout_ms);
@@ -766,7 +751,7 @@ class Widget {
     let pythonMs = 0;
     let longestMs = 0;
     try {
-      const reply = await runtime.render({ kind: this.kind, raw: this.form.read(), fixed: this.fixed,
+      const reply = await runtime.call("render", { kind: this.kind, raw: this.form.read(), fixed: this.fixed,
                                            imported: this.imported, edited: this.lastEdited, widget: this.id });
       pythonMs = reply.ms;
       longestMs = reply.longest;
@@ -891,7 +876,7 @@ class Picker {
     const token = ++this.token;
     let answer;
     try {
-      answer = JSON.parse((await runtime.search(this.key, this.input.value, this.list.id)).answer);
+      answer = JSON.parse((await runtime.call("search", { kind: this.key, text: this.input.value, listbox: this.list.id })).answer);
     } catch (error) {
       return false;
     }
@@ -1031,7 +1016,7 @@ class RunIt {
 
   preload() {
     if (runtime.status !== STATUS.READY || runtime.later === STATUS.READY || runtime.later === STATUS.LOADING) return;
-    runtime.run("preload").catch(() => {});
+    runtime.call("run", { action: "preload" }).catch(() => {});
   }
 
   refreshSoon() {
@@ -1055,7 +1040,7 @@ class RunIt {
     this.section.dataset.calcRunState = "loading";
     let answer;
     try {
-      const reply = await runtime.run("export", { kind: this.widget.kind, raw: this.widget.form.read(),
+      const reply = await runtime.call("run", { action: "export", kind: this.widget.kind, raw: this.widget.form.read(),
         fixed: this.widget.fixed, imported: this.widget.imported, wid: this.widget.id });
       answer = JSON.parse(reply.answer);
     } catch (error) {
@@ -1196,7 +1181,7 @@ class RunIt {
     this.importBox.dataset.calcImportState = "reading";
     let answer;
     try {
-      answer = JSON.parse((await runtime.run("import", { kind: this.widget.kind, files })).answer);
+      answer = JSON.parse((await runtime.call("run", { action: "import", kind: this.widget.kind, files })).answer);
     } catch (error) {
       answer = internalAnswer();
     }

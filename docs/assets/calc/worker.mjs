@@ -356,13 +356,13 @@ async function render(message) {
     }
   };
   if (page) {
-    const { type, id, widget: _, warm, ...fields } = message;   // what Page.render reads
+    const { type, id, op, widget: _, warm, ...fields } = message;   // what Page.render reads
     const text = JSON.stringify(fields);
     try {
       while (Number(timed(() => page.prepare(text))) > 0) {
         await nextTask();
         if (stale()) {
-          post({ type: MESSAGE.RENDERED, id: message.id, answer: SUPERSEDED, ms: python, longest });
+          post({ type: MESSAGE.ANSWER, id: message.id, answer: SUPERSEDED, ms: python, longest });
           return;
         }
       }
@@ -374,7 +374,7 @@ async function render(message) {
       answer = internalError;
     }
   }
-  post({ type: MESSAGE.RENDERED, id: message.id, answer, ms: python, longest });
+  post({ type: MESSAGE.ANSWER, id: message.id, answer, ms: python, longest });
 }
 
 // Python's answer to one call (JSON text), or `fallback` where the call fails outside Python's own boundary.
@@ -387,24 +387,11 @@ function answerOf(call, fallback = internalError) {
   }
 }
 
-// A picker's search: the matches of what the reader typed, best first (calculator/page/search.py); where it fails,
-// the empty answer: the picker keeps its options as they are.
-function search(message) {
-  const { type, id, ...fields } = message;
-  const answer = answerOf(() => page.search(JSON.stringify(fields)),
-                          JSON.stringify({ ok: false, values: [], announce: "", named: null }));
-  post({ type: MESSAGE.SEARCHED, id, answer });
-}
-
-// One step of reading a model's config from Hugging Face (Page.hub): the next address to ask, or what was read.
-function hub(message) {
-  let answer = internalError;
-  try {
-    if (page) answer = String(page.hub(JSON.stringify({ repo: message.repo, replies: message.replies })));
-  } catch (error) {
-    answer = internalError;
-  }
-  post({ type: MESSAGE.SEARCHED, id: message.id, answer });
+// A picker's search (Page.search) or one step of reading a model's config from Hugging Face (Page.hub): the
+// method's answer to the message's fields.
+function call(message) {
+  const { type, id, op, ...fields } = message;
+  post({ type: MESSAGE.ANSWER, id, answer: answerOf(() => page[op](JSON.stringify(fields))) });
 }
 
 // The second load, once: the exporters' wheel and the pure-Python YAML library (sitebuild/wheel.py), from this site.
@@ -430,12 +417,13 @@ function loadLater() {
 }
 
 async function run(message) {
+  const { type, id, op, ...fields } = message;   // what Page.run reads
   let answer = internalError;
   const started = performance.now();
   if (page && await loadLater()) {
-    answer = message.action === "preload" ? JSON.stringify({ ok: true }) : answerOf(() => page.run(String(message.payload)));
+    answer = fields.action === "preload" ? JSON.stringify({ ok: true }) : answerOf(() => page.run(JSON.stringify(fields)));
   }
-  post({ type: MESSAGE.RENDERED, id: message.id, answer, ms: performance.now() - started });
+  post({ type: MESSAGE.ANSWER, id, answer, ms: performance.now() - started });
 }
 
 // A runtime file that failed leaves promises inside Pyodide rejected with nobody waiting on them: that failure
@@ -447,11 +435,10 @@ self.addEventListener("unhandledrejection", (event) => {
   }
 });
 
+const CALLS = { render, run, search: call, hub: call };   // the Page methods a CALL may name
+
 self.onmessage = (event) => {
   const message = event.data || {};
   if (message.type === MESSAGE.INIT) init(message);
-  else if (message.type === MESSAGE.RENDER) render(message);
-  else if (message.type === MESSAGE.SEARCH) search(message);
-  else if (message.type === MESSAGE.RUN) run(message);
-  else if (message.type === MESSAGE.HUB) hub(message);
+  else if (message.type === MESSAGE.CALL && Object.hasOwn(CALLS, message.op)) CALLS[message.op](message);
 };
