@@ -109,9 +109,9 @@ const runtime = {
     if (status === STATUS.READY || status === STATUS.FAILED) clearTimeout(this.timer);
     if (status === STATUS.FAILED) {
       if (this.worker) this.worker.terminate();  // Pyodide may still be waiting on what failed: stop it
-      for (const { reject, timer } of this.pending.values()) {
+      for (const { lost, timer } of this.pending.values()) {
         clearTimeout(timer);
-        reject(new Error("runtime failed"));
+        lost();
       }
       this.pending.clear();
     }
@@ -175,30 +175,39 @@ const runtime = {
       if (!entry) return;
       this.pending.delete(message.id);
       clearTimeout(entry.timer);
-      entry.resolve({ answer: String(message.answer), ms: Number(message.ms) || 0,
-                      longest: Number(message.longest) || 0 });
+      let answer = null;
+      try {
+        answer = JSON.parse(String(message.answer));
+      } catch (error) {
+        // an unreadable answer is an internal error
+      }
+      entry.resolve({ answer: answer && typeof answer === "object" ? answer : internalAnswer(),
+                      ms: Number(message.ms) || 0, longest: Number(message.longest) || 0 });
     }
   },
 
   // One call of calculator.page.Page in the worker (`op`: render, search, hub, run; the other fields are the
-  // message it reads): {answer: JSON text, ms, longest}. "Run it"'s first call loads the exporters first.
+  // message it reads): {answer, ms, longest}. "Run it"'s first call loads the exporters first.
   call(op, fields) {
     const timeout = op === "run" && this.later !== STATUS.READY ? START_TIMEOUT_MS : REQUEST_TIMEOUT_MS;
     return this.ask({ type: MESSAGE.CALL, op, ...fields }, timeout);
   },
 
+  // Never rejects: a call that cannot be answered (a runtime not ready or failed, a timeout, an unreadable answer)
+  // is answered with the API's internal_error, `lost` when no answer came.
   ask(message, timeout = REQUEST_TIMEOUT_MS) {
-    return new Promise((resolve, reject) => {
+    return new Promise((resolve) => {
+      const lost = () => resolve({ answer: internalAnswer(), ms: 0, longest: 0, lost: true });
       if (this.status !== STATUS.READY) {
-        reject(new Error("runtime not ready"));
+        lost();
         return;
       }
       const id = ++this.seq;
       const timer = setTimeout(() => {
         this.pending.delete(id);
-        reject(new Error("request timeout"));
+        lost();
       }, timeout);
-      this.pending.set(id, { resolve, reject, timer });
+      this.pending.set(id, { resolve, lost, timer });
       this.worker.postMessage({ ...message, id });
     });
   },
@@ -465,7 +474,9 @@ class Errors {
     if (first && reveal) reveal(first);
   }
 
-  clear() {
+  // `forget`: also where the errors were shown (the state on screen is good again).
+  clear(forget = false) {
+    if (forget) this.placed = new Map();
     for (const box of this.root.querySelectorAll("[data-calc-error-for]")) {
       box.hidden = true;
       box.textContent = "";
@@ -475,10 +486,6 @@ class Errors {
     for (const el of this.root.querySelectorAll("[aria-invalid]")) invalid(el, null);
     delete this.root.dataset.calcStale;
     if (this.staleNote) this.staleNote.hidden = true;
-  }
-
-  forget() {
-    this.placed = new Map();
   }
 }
 
@@ -619,7 +626,7 @@ class Widget {
         // The figures on screen are the build's; their answers go into the worker's memo now, while the reader
         // reads, so that a first change which shares most of them ("what fits" with another card) asks one.
         runtime.call("render", { kind: this.kind, raw: this.form.read(), fixed: this.fixed, imported: this.imported,
-                         widget: this.id, warm: true }).catch(() => {});
+                         widget: this.id, warm: true });
       }
     }
   }
@@ -658,13 +665,8 @@ class Widget {
   async applyLink(entry) {
     const { imported, ...values } = entry;
     this.imported = imported || {};
-    let answer = null;
-    try {
-      answer = JSON.parse((await runtime.call("render", { kind: this.kind, state: { ...this.defaults, ...values } })).answer);
-    } catch (error) {
-      // refused below
-    }
-    if (!answer || answer.ok !== true || !this.form.write(answer.controls || {})) {
+    const { answer } = await runtime.call("render", { kind: this.kind, state: { ...this.defaults, ...values } });
+    if (answer.ok !== true || !this.form.write(answer.controls || {})) {
       this.resetToDefaults();
       return;
     }
@@ -704,18 +706,14 @@ class Widget {
     const replies = {};
     let answer = null;
     this.showHub("", "");
-    try {
-      for (let step = 0; step < 4; step++) {
-        answer = JSON.parse((await runtime.call("hub", { repo: this.hubBox.dataset.repo, replies })).answer);
-        if (!answer.fetch) break;
-        this.hubBox.querySelector("[data-calc-hub-status]").textContent = answer.reading;
-        replies[answer.fetch] = await hubGet(answer.fetch, answer.max_bytes, answer.timeout_ms);
-      }
-    } catch (error) {
-      answer = null;
+    for (let step = 0; step < 4; step++) {
+      answer = (await runtime.call("hub", { repo: this.hubBox.dataset.repo, replies })).answer;
+      if (!answer.fetch) break;
+      this.hubBox.querySelector("[data-calc-hub-status]").textContent = answer.reading;
+      replies[answer.fetch] = await hubGet(answer.fetch, answer.max_bytes, answer.timeout_ms);
     }
-    if (!answer || answer.ok !== true || answer.fetch) {
-      this.showHub("", (answer && answer.message) || text("errors.internal_error"));
+    if (answer.ok !== true || answer.fetch) {
+      this.showHub("", answer.message || text("errors.internal_error"));
       return;
     }
     this.form.write(answer.controls || {});   // the paste box (a link stores it as a paste) or a catalogue entry
@@ -747,31 +745,20 @@ class Widget {
     if (runtime.status !== STATUS.READY) return false;
     const token = ++this.token;
     const started = performance.now();
-    let answer;
-    let pythonMs = 0;
-    let longestMs = 0;
-    try {
-      const reply = await runtime.call("render", { kind: this.kind, raw: this.form.read(), fixed: this.fixed,
-                                           imported: this.imported, edited: this.lastEdited, widget: this.id });
-      pythonMs = reply.ms;
-      longestMs = reply.longest;
-      answer = JSON.parse(reply.answer);
-    } catch (error) {
-      if (token !== this.token || runtime.status !== STATUS.READY) return false;
-      answer = internalAnswer();
-    }
-    if (token !== this.token) return false;
-    this.showReadings(answer && answer.read);
-    if (!answer || answer.ok !== true) {
-      this.errors.show(Array.isArray(answer && answer.errors) ? answer.errors : internalAnswer().errors,
+    const { answer, ms: pythonMs, longest: longestMs, lost } = await runtime.call("render", {
+      kind: this.kind, raw: this.form.read(), fixed: this.fixed, imported: this.imported, edited: this.lastEdited,
+      widget: this.id });
+    if (token !== this.token || (lost && runtime.status !== STATUS.READY)) return false;
+    this.showReadings(answer.read);
+    if (answer.ok !== true) {
+      this.errors.show(Array.isArray(answer.errors) ? answer.errors : internalAnswer().errors,
         this.lastEdited, options.fromLink ? null : (box) => this.reveal(box));
       if (this.run) this.run.markStale();
       if (options.fromLink) this.resetToDefaults();
       else this.root.dispatchEvent(new CustomEvent("calc:refused"));
       return false;
     }
-    this.errors.clear();
-    this.errors.forget();
+    this.errors.clear(true);
     this.fragment.innerHTML = answer.html;   // markup made and escaped by calculator.page
     if (this.gpuClass !== "all") this.showGpuClass();
     for (const picker of this.pickers) picker.markSelected();   // a link or a reset may have changed the drop-down
@@ -874,13 +861,8 @@ class Picker {
   // Ask Python for the matches of what is typed, grouped, the groups in the order of their best match.
   async query(announce, highlight = true) {
     const token = ++this.token;
-    let answer;
-    try {
-      answer = JSON.parse((await runtime.call("search", { kind: this.key, text: this.input.value, listbox: this.list.id })).answer);
-    } catch (error) {
-      return false;
-    }
-    if (token !== this.token || !answer || answer.ok !== true || typeof answer.options !== "string") return false;
+    const { answer } = await runtime.call("search", { kind: this.key, text: this.input.value, listbox: this.list.id });
+    if (token !== this.token || answer.ok !== true || typeof answer.options !== "string") return false;
     this.list.innerHTML = answer.options;   // markup made and escaped by calculator.page
     this.markSelected();
     const shown = this.shown();
@@ -1016,7 +998,7 @@ class RunIt {
 
   preload() {
     if (runtime.status !== STATUS.READY || runtime.later === STATUS.READY || runtime.later === STATUS.LOADING) return;
-    runtime.call("run", { action: "preload" }).catch(() => {});
+    runtime.call("run", { action: "preload" });
   }
 
   refreshSoon() {
@@ -1038,17 +1020,11 @@ class RunIt {
     const token = ++this.token;
     if (runtime.later !== STATUS.READY) this.say("run.loading");
     this.section.dataset.calcRunState = "loading";
-    let answer;
-    try {
-      const reply = await runtime.call("run", { action: "export", kind: this.widget.kind, raw: this.widget.form.read(),
-        fixed: this.widget.fixed, imported: this.widget.imported, wid: this.widget.id });
-      answer = JSON.parse(reply.answer);
-    } catch (error) {
-      answer = null;
-    }
+    const { answer, lost } = await runtime.call("run", { action: "export", kind: this.widget.kind,
+      raw: this.widget.form.read(), fixed: this.widget.fixed, imported: this.widget.imported, wid: this.widget.id });
     if (token !== this.token) return;
-    if (!answer || answer.ok !== true) {
-      if (runtime.later === STATUS.FAILED || !answer) {
+    if (answer.ok !== true) {
+      if (runtime.later === STATUS.FAILED || lost) {
         this.say("run.failed");
         this.section.dataset.calcRunState = "error";
       } else {
@@ -1179,16 +1155,10 @@ class RunIt {
     for (const area of this.importBox.querySelectorAll("[data-calc-import]")) files[area.dataset.calcImport] = area.value;
     this.showImportErrors([]);
     this.importBox.dataset.calcImportState = "reading";
-    let answer;
-    try {
-      answer = JSON.parse((await runtime.call("run", { action: "import", kind: this.widget.kind, files })).answer);
-    } catch (error) {
-      answer = internalAnswer();
-    }
-    if (!answer || answer.ok !== true) {
-      const errors = Array.isArray(answer && answer.errors) ? answer.errors : internalAnswer().errors;
-      this.showImportErrors(errors);
-      this.showImported(answer && answer.html ? answer.html : "");
+    const { answer } = await runtime.call("run", { action: "import", kind: this.widget.kind, files });
+    if (answer.ok !== true) {
+      this.showImportErrors(Array.isArray(answer.errors) ? answer.errors : internalAnswer().errors);
+      this.showImported(answer.html || "");
       this.importBox.dataset.calcImportState = "error";
       return;
     }
