@@ -1,16 +1,10 @@
-// The calculator widgets on the page. Their markup (form and results) is rendered by Python: at build time by
-// calculator.page on CPython, and live by the same functions in Pyodide, in the worker. This module only moves data:
-//   * it starts ONE module worker (worker.mjs) when the first widget comes into view or is touched, and shows the
-//     runtime's stage (downloading, with a progress bar, -> starting -> loading -> ready | failed) in every widget;
-//   * on every change it sends the widget's raw control values to the worker and swaps in the fragment it gets back,
-//     or shows the errors it gets back next to their controls (opening the section that holds them) and marks the
-//     results as out of date;
-//   * it keeps the inputs in the address's fragment (#calc=<JSON {widget id: inputs that differ from the defaults}>,
-//     after the section's anchor when there is one: #<anchor>&calc=…), which the browser never sends to the server,
-//     so a link, a reload, a click in the table of contents and the language switcher (assets/site.js) keep them and
-//     no request carries them. Links of the older ?calc=… form are read once and rewritten to the fragment.
-// No number formatting, no unit conversion, no chart arithmetic, no request expansion and no form rule (which part
-// shows, what a link or a framework puts into which control, where an error goes) here: Python does all of it.
+// The calculator widgets on the page. This module only moves data between the page and the one Pyodide worker
+// (worker.mjs, started when the first widget comes into view or is touched; messages: protocol.mjs): it shows the
+// runtime's stage in every widget, sends a widget's raw control values on each change and swaps in the markup
+// Python answers, or shows each error next to its control, and keeps the inputs in the address's fragment
+// (#calc=… or #<anchor>&calc=…; an older ?calc=… is read once and moved). Python renders every piece of markup and
+// decides every form rule (CONTRIBUTING.md, "One renderer for every figure"): no number formatting, no unit
+// conversion, no chart arithmetic, no request expansion and no form rule here.
 
 import { MESSAGE, STATUS } from "./protocol.mjs";
 
@@ -462,7 +456,6 @@ class Errors {
       else box.textContent = text("errors.internal_error");
       box.hidden = false;
       box.dataset.code = String(error.code);
-      box.dataset.calcErrorField = String(error.field || "");
       const details = box.closest("details");
       if (details) details.open = true;                  // never an error inside a closed section
       if (!first || slot === lastEdited) first = box;
@@ -481,7 +474,6 @@ class Errors {
       box.hidden = true;
       box.textContent = "";
       delete box.dataset.code;
-      delete box.dataset.calcErrorField;
     }
     for (const el of this.root.querySelectorAll("[aria-invalid]")) invalid(el, null);
     delete this.root.dataset.calcStale;
@@ -601,7 +593,6 @@ class Widget {
       // estimator loads (stages with no measure of their own), gone when ready or failed.
       const loading = [STATUS.DOWNLOADING, STATUS.STARTING, STATUS.LOADING].includes(status);
       this.progressEl.hidden = !loading;
-      this.progressEl.dataset.calcStage = status;
       if (status === STATUS.DOWNLOADING && progress && progress.total > 0) {
         this.progressEl.max = progress.total;
         this.progressEl.value = Math.min(progress.done || 0, progress.total);
@@ -991,7 +982,6 @@ class RunIt {
   }
 
   laterStatus(status) {
-    this.section.dataset.calcLater = status;
     if (status === STATUS.LOADING && this.isOpen()) this.say("run.loading");
     if (status === STATUS.FAILED && (this.isOpen() || this.importBox)) this.say("run.failed");
   }
@@ -1154,23 +1144,19 @@ class RunIt {
     const files = {};
     for (const area of this.importBox.querySelectorAll("[data-calc-import]")) files[area.dataset.calcImport] = area.value;
     this.showImportErrors([]);
-    this.importBox.dataset.calcImportState = "reading";
     const { answer } = await runtime.call("run", { action: "import", kind: this.widget.kind, files });
     if (answer.ok !== true) {
       this.showImportErrors(Array.isArray(answer.errors) ? answer.errors : internalAnswer().errors);
       this.showImported(answer.html || "");
-      this.importBox.dataset.calcImportState = "error";
       return;
     }
     const w = this.widget;
     if (!answer.controls || !w.form.write(answer.controls)) {
       this.showImportErrors(internalAnswer().errors);
-      this.importBox.dataset.calcImportState = "error";
       return;
     }
     w.imported = answer.imported || {};
     this.showImported(answer.html);
-    this.importBox.dataset.calcImportState = "read";
     await w.compute();
   }
 

@@ -62,12 +62,6 @@ function fail(code) {
   post({ type: MESSAGE.STATUS, status: STATUS.FAILED, code });
 }
 
-function urlOf(input) {
-  if (typeof input === "string") return input;
-  if (input && typeof input.url === "string") return input.url;
-  return String(input);
-}
-
 // ---------------------------------------------------------------------------------------------------------------
 // Progress: bytes of the runtime's files against the total the build measured (its core files). Files fetched with
 // fetch() (the wasm, the standard library, the lock file) are counted chunk by chunk; the two module scripts, which
@@ -77,20 +71,23 @@ const arrived = new Map();   // URL -> bytes so far
 let total = 0;
 let reportTimer = 0;
 
-function report() {
-  if (page || stage > 0) return;
+function received() {
   let done = 0;
   for (const n of arrived.values()) done += n;
-  if (total && done >= total) {
+  return done;
+}
+
+function report() {
+  if (page || stage > 0) return;
+  if (total && received() >= total) {
     clearTimeout(reportTimer);
     status(STATUS.DOWNLOADING, { done: total, total });   // the bar full, then Python starts
     status(STATUS.STARTING);
   } else if (!reportTimer) {
     reportTimer = setTimeout(() => {
       reportTimer = 0;
-      let sum = 0;
-      for (const n of arrived.values()) sum += n;
-      if (stage <= 0 && sum < total) status(STATUS.DOWNLOADING, { done: sum, total });
+      const done = received();
+      if (stage <= 0 && done < total) status(STATUS.DOWNLOADING, { done, total });
     }, REPORT_MS);
   }
 }
@@ -116,7 +113,7 @@ async function count(url, response) {
 function watchDownloads() {
   const realFetch = self.fetch.bind(self);
   self.fetch = async (input, init) => {
-    const url = urlOf(input);
+    const url = typeof input === "string" ? input : String((input && input.url) || input);
     const ours = url.startsWith(runtimeBase) || url === wheelURL;
     let response;
     try {
