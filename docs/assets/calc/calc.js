@@ -1082,31 +1082,28 @@ class RunIt {
     if (download) this.download(download);
   }
 
-  fileText(button, attr) {
-    const pre = document.getElementById(button.getAttribute(attr));
-    return pre ? pre.textContent : "";
+  // The file a copy or download button is for: its <pre>, named by the button's attribute.
+  fileOf(button, attr) {
+    return document.getElementById(button.getAttribute(attr)) || document.createElement("pre");
   }
 
   async copy(button) {
-    const pre = document.getElementById(button.dataset.calcCopy);
+    const pre = this.fileOf(button, "data-calc-copy");
     const name = button.closest("[data-calc-file]").dataset.calcFile;
     try {
-      await navigator.clipboard.writeText(this.fileText(button, "data-calc-copy"));
+      await navigator.clipboard.writeText(pre.textContent);
       this.statusEl.replaceChildren(...filledNodes(text("run.copied"), { file: name }));
     } catch (error) {
-      if (pre) {                                  // select it, so that the reader's own copy takes it
-        const range = document.createRange();
-        range.selectNodeContents(pre);
-        const selection = getSelection();
-        selection.removeAllRanges();
-        selection.addRange(range);
-      }
+      const range = document.createRange();     // select it, so that the reader's own copy takes it
+      range.selectNodeContents(pre);
+      getSelection().removeAllRanges();
+      getSelection().addRange(range);
       this.say("run.copy_failed");
     }
   }
 
   download(button) {
-    const blob = new Blob([this.fileText(button, "data-calc-download")], { type: "text/plain;charset=utf-8" });
+    const blob = new Blob([this.fileOf(button, "data-calc-download").textContent], { type: "text/plain;charset=utf-8" });
     const link = document.createElement("a");
     link.href = URL.createObjectURL(blob);
     link.download = button.dataset.file;
