@@ -51,6 +51,10 @@ function same(a, b) {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
+function isObject(value) {   // a JSON object: not null, not a list
+  return Boolean(value) && typeof value === "object" && !Array.isArray(value);
+}
+
 // Megabytes of the runtime's download, one decimal, Latin digits grouped by thousands: the format of
 // calculator.page.text.fmt_number, which cannot run before the runtime it counts has arrived.
 const MEGABYTES = new Intl.NumberFormat("en-US", { minimumFractionDigits: 1, maximumFractionDigits: 1 });
@@ -175,7 +179,7 @@ const runtime = {
       } catch (error) {
         // an unreadable answer is an internal error
       }
-      entry.resolve({ answer: answer && typeof answer === "object" ? answer : internalAnswer(),
+      entry.resolve({ answer: isObject(answer) ? answer : internalAnswer(),
                       ms: Number(message.ms) || 0, longest: Number(message.longest) || 0 });
     }
   },
@@ -278,20 +282,14 @@ function moveQueryState() {
 function readLink(hash = location.hash) {
   const { state } = splitHash(hash);
   if (state === null) return { present: false };
-  let raw;
   try {
-    raw = decodeURIComponent(state);
+    const raw = decodeURIComponent(state);
+    const data = raw.length <= MAX_STATE_CHARS ? JSON.parse(raw) : null;
+    if (isObject(data)) return { present: true, valid: true, data };
   } catch (error) {
-    return { present: true, valid: false };
+    // not a state this page can read: refused below, as one too long or not an object is
   }
-  if (raw.length > MAX_STATE_CHARS) return { present: true, valid: false };
-  try {
-    const data = JSON.parse(raw);
-    if (!data || typeof data !== "object" || Array.isArray(data)) return { present: true, valid: false };
-    return { present: true, valid: true, data };
-  } catch (error) {
-    return { present: true, valid: false };
-  }
+  return { present: true, valid: false };
 }
 
 function writeUrlSoon() {
@@ -640,9 +638,7 @@ class Widget {
 
   takeLink(entry) {
     // Checked now for shape; applied when the runtime is ready (the inputs are disabled until then).
-    if (!entry || typeof entry !== "object" || Array.isArray(entry)) return false;
-    if ("imported" in entry && (!entry.imported || typeof entry.imported !== "object"
-      || Array.isArray(entry.imported))) return false;
+    if (!isObject(entry) || ("imported" in entry && !isObject(entry.imported))) return false;
     this.pendingLink = entry;
     if (runtime.status === STATUS.READY) {
       this.pendingLink = null;
