@@ -374,13 +374,13 @@ async function render(message) {
   post({ type: MESSAGE.ANSWER, id: message.id, answer, ms: python, longest });
 }
 
-// Python's answer to one call (JSON text), or `fallback` where the call fails outside Python's own boundary.
-function answerOf(call, fallback = internalError) {
+// Python's answer to one call (JSON text), or internal_error where the call fails outside Python's own boundary.
+function answerOf(call) {
   try {
-    const out = page ? call() : fallback;
-    return typeof out === "string" ? out : fallback;
+    const out = page ? call() : internalError;
+    return typeof out === "string" ? out : internalError;
   } catch (error) {
-    return fallback;
+    return internalError;
   }
 }
 
