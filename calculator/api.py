@@ -23,7 +23,7 @@ from .catalog import GPUS, MODELS, resolve
 from .configs import (ALIASES, ARCH_FIELDS, CONFIG_LISTS, FIELD_KINDS, MAX_PARAMS, MODEL_FIELD_KINDS, MODEL_FIELDS,
                       MODEL_LIMITS, QK_NORMS, REQUIRED_FIELDS, parse_model)
 from .errors import EstimatorError, InputError, InputErrors
-from .inputs import BY_NAME, DEFAULTS, ENUMS, INPUTS, LIMITS, InputSpec, inputs_json
+from .inputs import BY_NAME, DEFAULTS, ENUMS, INPUTS, LIMITS, InputSpec, check_setup, inputs_json
 from .memory import estimate as _estimate
 from .params import count_params, fsdp1_refuses_uint8, trainable_params
 from .recommend import verdict
@@ -311,7 +311,9 @@ def parse_request(obj: Any) -> tuple[TrainingSetup, dict[str, Any]]:
 
 
 def _counted(setup: TrainingSetup) -> TrainingSetup:
-    """The setup, if it trains something: adapters with no module to wrap are refused."""
+    """The setup, checked (``inputs.check_setup``: the record checks nothing itself), if it trains something:
+    adapters with no module to wrap are refused."""
+    check_setup(setup)
     if setup.method is not Method.FULL and trainable_params(setup) == 0:
         raise InputError("contradiction", "lora_targets")   # e.g. gate_proj on a model with a plain MLP
     return setup

@@ -5,7 +5,7 @@ where), and what it means. Everything else is derived from this table: request p
 (``api.parse_request`` is a loop over it plus the few rules that span several keys), ``api.schema()``, the CLI flags
 (``__main__``), the estimator form and its range hints (``page.form``), and the key table of ESTIMATOR.md (checked
 against ``markdown_table()`` by tests/unit/test_inputs.py), and the check every ``TrainingSetup`` runs on itself
-(``check_setup``). A key that is a ``TrainingSetup`` field states no default here: its one home is the field's,
+(``check_setup``, which the API runs on every setup it reads). A key that is a ``TrainingSetup`` field states no default here: its one home is the field's,
 which the spec reads in request form (``ValueKind.request_value``). The kinds of value are made here
 (``VALUE_KINDS``), the two that look a value up with the catalogue and the config reader.
 
@@ -21,7 +21,7 @@ from enum import Enum
 from typing import Any
 
 from .models import (LORA_MODULES, Attention, AttentionKernel, Fsdp2Upcast, GrpoGenerator, GrpoLoss, KbitUpcast,
-                     Method, MoeLayout, Optimizer, Precision, QloraBackend, QuantStorage, SETUP_CHECK, Sharding, TrainingSetup)
+                     Method, MoeLayout, Optimizer, Precision, QloraBackend, QuantStorage, Sharding, TrainingSetup)
 from .catalog import GPUS, MODELS
 from .configs import model_json, parse_model
 from .values import (BoolKind, EnumKind, FloatKind, GpuKind, IncludeKind, IntKind, ModelKind, ModulesKind,
@@ -426,17 +426,16 @@ _SETUP_FIELDS = tuple((spec.name, _SETUP_DEFAULTS.get(spec.name, dataclasses.MIS
 
 
 def check_setup(setup: TrainingSetup) -> None:
-    """Every TrainingSetup checks itself with this (``models.SETUP_CHECK``): each field that is a request key by
-    its kind of value (``ValueKind.check_typed``); ``InputError(code, field)``. It lives beside the table it reads,
-    below the boundary: a setup is checked wherever the declarations are imported, with or without ``api``."""
+    """A setup made from outside data, checked: each field that is a request key by its kind of value
+    (``ValueKind.check_typed``); ``InputError(code, field)``. The API runs it on every setup it reads
+    (``api.parse_request``); a Python caller who makes a ``TrainingSetup`` by hand runs it too (the record itself
+    checks nothing: the ranges it reads have their one home in this table)."""
     fields = setup.__dict__
     for name, default, spec in _SETUP_FIELDS:
         value = fields[name]
         if value is not default and (value.__class__ is not default.__class__ or value != default):
             spec.value_kind.check_typed(spec, value)
 
-
-SETUP_CHECK[:] = [check_setup]
 
 
 def _doc_default(spec: InputSpec) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
-from typing import Any, Callable, TypeVar
+from typing import Any, TypeVar
 
 _T = TypeVar("_T")
 
@@ -347,12 +347,16 @@ ALL_LINEAR: tuple[str, ...] = LORA_MODULES[:-1]   # PEFT "all-linear" excludes t
 class TrainingSetup:
     """Everything one estimate depends on. Defaults are those documented in ESTIMATOR.md (the common HF stack).
 
-    A setup checks itself (``__post_init__``, so ``dataclasses.replace`` too; ``inputs.check_setup``): every field
-    that is a request key as the API checks that key (an enum field is its Enum, a number of the key's type, finite
-    and not below its lowest value), and the model as a pasted config of the same fields would be read. So no
-    caller of the typed layer gets a negative or undefined figure: what the API would refuse there raises
-    ``errors.InputError(code, field)``. The keys' highest values are the API's own bound on what it reads; the
-    estimator derives setups beyond them (DPO's two sequences per example, a remedy's accumulation)."""
+    A plain record: making one checks nothing, and this module reads no table above it. What a setup must satisfy
+    is declared once, per request key, in ``calculator/inputs.py``'s table, and checked where setups come in from
+    outside: ``api.parse_request`` (every request, link, form and paste) runs ``inputs.check_setup`` on the setup
+    it made. A Python caller who makes a setup by hand checks it the same way, ``inputs.check_setup(setup)``: every
+    field that is a request key as the API checks that key (an enum field is its Enum, a number of the key's type,
+    finite and not below its lowest value), and the model as a pasted config of the same fields would be read;
+    ``errors.InputError(code, field)``. Unchecked, a negative or undefined field gives undefined figures. The keys'
+    highest values are the API's own bound on what it reads; the estimator derives setups beyond them (DPO's two
+    sequences per example, a remedy's accumulation), and a setup it derives from a checked one is not checked
+    again."""
 
     model: ModelArch
     method: Method = Method.FULL
@@ -425,16 +429,6 @@ class TrainingSetup:
     vllm_enable_sleep_mode: bool = False         # GRPOConfig.vllm_enable_sleep_mode
     vllm_max_model_length: int | None = None     # GRPOConfig.vllm_max_model_length (None: prompt + completion here)
 
-    def __post_init__(self) -> None:
-        if SETUP_CHECK:
-            SETUP_CHECK[0](self)
-
-
-#: The check every ``TrainingSetup`` runs on itself (``__post_init__``): ``calculator.inputs.check_setup``, installed
-#: when the input table is imported (every module that makes setups from outside data imports it, and
-#: ``calculator/__init__`` imports the API, which does, first). It lives there because it reads the input table and,
-#: for the model, the config reader, which both import this module.
-SETUP_CHECK: list[Callable[[TrainingSetup], None]] = []
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -213,6 +213,14 @@ class Page:
         self._pending = None
 
     def render(self, message: str) -> str:
+        """One widget's state (``{"kind", "raw": every control's value by its data-calc-field, "fixed", "imported",
+        "edited": the control changed last, where a conflict is shown}``), read, estimated and drawn: ``{"ok": true,
+        "html", "state", "link": the state as the address keeps it, "spare": its keys an address too long drops,
+        "summary", "slots", "read", "controls": values to write into the form}``; with ``"state"`` (a link's) instead
+        of ``raw``, ``{"ok": true, "controls"}`` that show it; else ``{"ok": false, "errors": [{field, code, quiet,
+        message, slots: the controls whose boxes may show it, best first}]}`` with the API's codes. A render that a
+        newer change of the same widget overtook is answered by the worker, ``{"ok": false, "superseded": true}``.
+        Never raises."""
         try:
             return _json_text(self._render(message))
         except Exception:  # noqa: BLE001 - the boundary never raises

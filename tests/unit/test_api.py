@@ -272,10 +272,11 @@ def test_answers_of_a_run_of_requests_equal_each_answer_alone(state) -> None:
 
 def test_replaced_is_dataclasses_replace_with_its_check() -> None:
     """models.replaced (answer_each's copy of a setup for the next catalogue model, and the advice's bisections and
-    remedies) makes what dataclasses.replace makes: equal, hashed alike, not carrying the old kept hash, checked the
-    same way, and refusing a name that is no field."""
+    remedies) makes what dataclasses.replace makes: equal, hashed alike, not carrying the old kept hash, and refusing a name that is no field."""
     import dataclasses
 
+    from calculator.errors import InputError
+    from calculator.inputs import check_setup
     from calculator.models import Method, TrainingSetup, replaced
 
     base, _ = api.parse_request({"model": "qwen3-8b", "method": "lora", "seq_len": 4096})
@@ -289,10 +290,9 @@ def test_replaced_is_dataclasses_replace_with_its_check() -> None:
         assert base.model is MODELS["qwen3-8b"] and base.seq_len == 4096
     arch = MODELS["qwen3-8b"]
     assert replaced(arch, name="X") == dataclasses.replace(arch, name="X")          # a model too
-    bad = dataclasses.replace(arch, num_hidden_layers=0)        # the setup's own check refuses it
-    with pytest.raises(Exception) as by_replace:
-        dataclasses.replace(base, model=bad)
-    with pytest.raises(type(by_replace.value)):
-        replaced(base, model=bad)
+    bad = dataclasses.replace(arch, num_hidden_layers=0)        # a record checks nothing: the API's check refuses it
+    assert replaced(base, model=bad) == dataclasses.replace(base, model=bad)
+    with pytest.raises(InputError):
+        check_setup(replaced(base, model=bad))
     with pytest.raises(TypeError):
         replaced(base, no_such_field=1)

@@ -18,6 +18,7 @@ from calculator import api
 from calculator.__main__ import MAX_CONFIG_BYTES, main, printable
 from calculator.catalog import MODELS
 from calculator.errors import InputError
+from calculator.inputs import check_setup
 from calculator.memory import estimate
 from calculator.models import Method, Precision, Sharding, TrainingSetup
 from calculator.page import Page
@@ -255,7 +256,7 @@ def test_a_price_without_a_card_is_refused() -> None:
 
 
 # ---------------------------------------------------------------------------------------------------------------
-# F9: the typed layer checks itself
+# F9: a setup made by hand is checked by the input table's check, the one the API runs
 # ---------------------------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("fields,code,field", [
     ({"cuda_context_bytes": -10**12}, "out_of_range", "cuda_context_bytes"),      # peak -914,879,230,772
@@ -271,12 +272,22 @@ def test_a_price_without_a_card_is_refused() -> None:
     ({"model": replace(MODELS["llama-3.1-8b"], hidden_size=-4096)}, "out_of_range", "model.hidden_size"),
     ({"model": replace(MODELS["mixtral-8x7b"], num_experts_per_tok=9)}, "contradiction", "model.num_experts_per_tok"),
 ])
-def test_a_setup_the_api_would_refuse_cannot_be_made(fields, code, field) -> None:
+def test_a_setup_the_api_would_refuse_is_refused_by_its_check(fields, code, field) -> None:
     with pytest.raises(InputError) as e:
-        TrainingSetup(**{"model": MODELS["llama-3.1-8b"], **fields})
+        check_setup(TrainingSetup(**{"model": MODELS["llama-3.1-8b"], **fields}))
     assert (e.value.code, e.value.field) == (code, field)
     with pytest.raises(InputError):            # nor derived from a good one
-        replace(TrainingSetup(model=MODELS["llama-3.1-8b"]), **fields)
+        check_setup(replace(TrainingSetup(model=MODELS["llama-3.1-8b"]), **fields))
+
+
+def test_the_api_runs_the_setup_check_on_every_setup_it_reads(monkeypatch) -> None:
+    """The check is the boundary's: a request is refused with the check's code and field (here made to refuse
+    every setup, so that a request the per-key reading lets through shows where the check runs)."""
+    def refuse(setup):
+        raise InputError("out_of_range", "seq_len")
+    monkeypatch.setattr(api, "check_setup", refuse)
+    out = api.answer({"model": "llama-3.1-8b"})
+    assert out["ok"] is False and out["error"] == {"code": "out_of_range", "field": "seq_len"}, out
 
 
 def test_a_setup_beyond_the_apis_highest_values_is_still_a_setup() -> None:

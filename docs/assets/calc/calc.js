@@ -1,16 +1,10 @@
-// The calculator widgets on the page. Their markup (form and results) is rendered by Python: at build time by
-// calculator.page on CPython, and live by the same functions in Pyodide, in the worker. This module only moves data:
-//   * it starts ONE module worker (worker.mjs) when the first widget comes into view or is touched, and shows the
-//     runtime's stage (downloading, with a progress bar, -> starting -> loading -> ready | failed) in every widget;
-//   * on every change it sends the widget's raw control values to the worker and swaps in the fragment it gets back,
-//     or shows the errors it gets back next to their controls (opening the section that holds them) and marks the
-//     results as out of date;
-//   * it keeps the inputs in the address's fragment (#calc=<JSON {widget id: inputs that differ from the defaults}>,
-//     after the section's anchor when there is one: #<anchor>&calc=…), which the browser never sends to the server,
-//     so a link, a reload, a click in the table of contents and the language switcher (assets/site.js) keep them and
-//     no request carries them. Links of the older ?calc=… form are read once and rewritten to the fragment.
-// No number formatting, no unit conversion, no chart arithmetic, no request expansion and no form rule (which part
-// shows, what a link or a framework puts into which control, where an error goes) here: Python does all of it.
+// The calculator widgets on the page. This module only moves data between the page and the one Pyodide worker
+// (worker.mjs, started when the first widget comes into view or is touched; messages: protocol.mjs): it shows the
+// runtime's stage in every widget, sends a widget's raw control values on each change and swaps in the markup
+// Python answers, or shows each error next to its control, and keeps the inputs in the address's fragment
+// (#calc=… or #<anchor>&calc=…; an older ?calc=… is read once and moved). Python renders every piece of markup and
+// decides every form rule (CONTRIBUTING.md, "One renderer for every figure"): no number formatting, no unit
+// conversion, no chart arithmetic, no request expansion and no form rule here.
 
 import { MESSAGE, STATUS } from "./protocol.mjs";
 
@@ -55,6 +49,10 @@ function text(path, fallback = "") {
 
 function same(a, b) {
   return JSON.stringify(a) === JSON.stringify(b);
+}
+
+function isObject(value) {   // a JSON object: not null, not a list
+  return Boolean(value) && typeof value === "object" && !Array.isArray(value);
 }
 
 // Megabytes of the runtime's download, one decimal, Latin digits grouped by thousands: the format of
@@ -109,9 +107,9 @@ const runtime = {
     if (status === STATUS.READY || status === STATUS.FAILED) clearTimeout(this.timer);
     if (status === STATUS.FAILED) {
       if (this.worker) this.worker.terminate();  // Pyodide may still be waiting on what failed: stop it
-      for (const { reject, timer } of this.pending.values()) {
+      for (const { lost, timer } of this.pending.values()) {
         clearTimeout(timer);
-        reject(new Error("runtime failed"));
+        lost();
       }
       this.pending.clear();
     }
@@ -163,50 +161,44 @@ const runtime = {
         const progress = message.status === STATUS.DOWNLOADING ? { done: message.done, total: message.total } : null;
         this.set(message.status, message.code || null, progress);
       }
-    } else if (message.type === MESSAGE.RENDERED || message.type === MESSAGE.SEARCHED) {
+    } else if (message.type === MESSAGE.ANSWER) {
       const entry = this.pending.get(message.id);
       if (!entry) return;
       this.pending.delete(message.id);
       clearTimeout(entry.timer);
-      entry.resolve({ answer: String(message.answer), ms: Number(message.ms) || 0,
-                      longest: Number(message.longest) || 0 });
+      let answer = null;
+      try {
+        answer = JSON.parse(String(message.answer));
+      } catch (error) {
+        // an unreadable answer is an internal error
+      }
+      entry.resolve({ answer: isObject(answer) ? answer : internalAnswer(),
+                      ms: Number(message.ms) || 0, longest: Number(message.longest) || 0 });
     }
   },
 
-  // One widget's state, read, estimated and drawn by Page.render (worker.mjs answers it in slices): a RENDER
-  // message's fields (protocol.mjs).
-  render(fields) {
-    return this.ask({ type: MESSAGE.RENDER, ...fields }, REQUEST_TIMEOUT_MS);
+  // One call of calculator.page.Page in the worker (`op`: render, search, hub, run; the other fields are the
+  // message it reads): {answer, ms, longest}. "Run it"'s first call loads the exporters first.
+  call(op, fields) {
+    const timeout = op === "run" && this.later !== STATUS.READY ? START_TIMEOUT_MS : REQUEST_TIMEOUT_MS;
+    return this.ask({ type: MESSAGE.CALL, op, ...fields }, timeout);
   },
 
-  // The "Run it" section's requests (Page.run); the first one loads the exporters (the second wheel) first.
-  run(action, payload = {}) {
-    const timeout = this.later === STATUS.READY ? REQUEST_TIMEOUT_MS : START_TIMEOUT_MS;
-    return this.ask({ type: MESSAGE.RUN, action, payload: JSON.stringify({ action, ...payload }) }, timeout);
-  },
-
-  // A picker's search (Page.search in the worker): {answer: JSON text}.
-  search(kind, text, listbox) {
-    return this.ask({ type: MESSAGE.SEARCH, kind, text, listbox });
-  },
-
-  // One step of reading a model's config from Hugging Face (Page.hub): {answer: JSON text}.
-  hub(repo, replies) {
-    return this.ask({ type: MESSAGE.HUB, repo, replies });
-  },
-
+  // Never rejects: a call that cannot be answered (a runtime not ready or failed, a timeout, an unreadable answer)
+  // is answered with the API's internal_error, `lost` when no answer came.
   ask(message, timeout = REQUEST_TIMEOUT_MS) {
-    return new Promise((resolve, reject) => {
+    return new Promise((resolve) => {
+      const lost = () => resolve({ answer: internalAnswer(), ms: 0, longest: 0, lost: true });
       if (this.status !== STATUS.READY) {
-        reject(new Error("runtime not ready"));
+        lost();
         return;
       }
       const id = ++this.seq;
       const timer = setTimeout(() => {
         this.pending.delete(id);
-        reject(new Error("request timeout"));
+        lost();
       }, timeout);
-      this.pending.set(id, { resolve, reject, timer });
+      this.pending.set(id, { resolve, lost, timer });
       this.worker.postMessage({ ...message, id });
     });
   },
@@ -283,20 +275,14 @@ function moveQueryState() {
 function readLink(hash = location.hash) {
   const { state } = splitHash(hash);
   if (state === null) return { present: false };
-  let raw;
   try {
-    raw = decodeURIComponent(state);
+    const raw = decodeURIComponent(state);
+    const data = raw.length <= MAX_STATE_CHARS ? JSON.parse(raw) : null;
+    if (isObject(data)) return { present: true, valid: true, data };
   } catch (error) {
-    return { present: true, valid: false };
+    // not a state this page can read: refused below, as one too long or not an object is
   }
-  if (raw.length > MAX_STATE_CHARS) return { present: true, valid: false };
-  try {
-    const data = JSON.parse(raw);
-    if (!data || typeof data !== "object" || Array.isArray(data)) return { present: true, valid: false };
-    return { present: true, valid: true, data };
-  } catch (error) {
-    return { present: true, valid: false };
-  }
+  return { present: true, valid: false };
 }
 
 function writeUrlSoon() {
@@ -452,7 +438,6 @@ class Errors {
       else box.textContent = text("errors.internal_error");
       box.hidden = false;
       box.dataset.code = String(error.code);
-      box.dataset.calcErrorField = String(error.field || "");
       const details = box.closest("details");
       if (details) details.open = true;                  // never an error inside a closed section
       if (!first || slot === lastEdited) first = box;
@@ -464,20 +449,17 @@ class Errors {
     if (first && reveal) reveal(first);
   }
 
-  clear() {
+  // `forget`: also where the errors were shown (the state on screen is good again).
+  clear(forget = false) {
+    if (forget) this.placed = new Map();
     for (const box of this.root.querySelectorAll("[data-calc-error-for]")) {
       box.hidden = true;
       box.textContent = "";
       delete box.dataset.code;
-      delete box.dataset.calcErrorField;
     }
     for (const el of this.root.querySelectorAll("[aria-invalid]")) invalid(el, null);
     delete this.root.dataset.calcStale;
     if (this.staleNote) this.staleNote.hidden = true;
-  }
-
-  forget() {
-    this.placed = new Map();
   }
 }
 
@@ -604,7 +586,6 @@ class Widget {
       // estimator loads (stages with no measure of their own), gone when ready or failed.
       const loading = [STATUS.DOWNLOADING, STATUS.STARTING, STATUS.LOADING].includes(status);
       this.progressEl.hidden = !loading;
-      this.progressEl.dataset.calcStage = status;
       if (status === STATUS.DOWNLOADING && progress && progress.total > 0) {
         this.progressEl.max = progress.total;
         this.progressEl.value = Math.min(progress.done || 0, progress.total);
@@ -628,8 +609,8 @@ class Widget {
         this.root.dataset.calcState = "ready";
         // The figures on screen are the build's; their answers go into the worker's memo now, while the reader
         // reads, so that a first change which shares most of them ("what fits" with another card) asks one.
-        runtime.render({ kind: this.kind, raw: this.form.read(), fixed: this.fixed, imported: this.imported,
-                         widget: this.id, warm: true }).catch(() => {});
+        runtime.call("render", { kind: this.kind, raw: this.form.read(), fixed: this.fixed, imported: this.imported,
+                         widget: this.id, warm: true });
       }
     }
   }
@@ -652,9 +633,7 @@ class Widget {
 
   takeLink(entry) {
     // Checked now for shape; applied when the runtime is ready (the inputs are disabled until then).
-    if (!entry || typeof entry !== "object" || Array.isArray(entry)) return false;
-    if ("imported" in entry && (!entry.imported || typeof entry.imported !== "object"
-      || Array.isArray(entry.imported))) return false;
+    if (!isObject(entry) || ("imported" in entry && !isObject(entry.imported))) return false;
     this.pendingLink = entry;
     if (runtime.status === STATUS.READY) {
       this.pendingLink = null;
@@ -668,13 +647,8 @@ class Widget {
   async applyLink(entry) {
     const { imported, ...values } = entry;
     this.imported = imported || {};
-    let answer = null;
-    try {
-      answer = JSON.parse((await runtime.render({ kind: this.kind, state: { ...this.defaults, ...values } })).answer);
-    } catch (error) {
-      // refused below
-    }
-    if (!answer || answer.ok !== true || !this.form.write(answer.controls || {})) {
+    const { answer } = await runtime.call("render", { kind: this.kind, state: { ...this.defaults, ...values } });
+    if (answer.ok !== true || !this.form.write(answer.controls || {})) {
       this.resetToDefaults();
       return;
     }
@@ -714,18 +688,14 @@ class Widget {
     const replies = {};
     let answer = null;
     this.showHub("", "");
-    try {
-      for (let step = 0; step < 4; step++) {
-        answer = JSON.parse((await runtime.hub(this.hubBox.dataset.repo, replies)).answer);
-        if (!answer.fetch) break;
-        this.hubBox.querySelector("[data-calc-hub-status]").textContent = answer.reading;
-        replies[answer.fetch] = await hubGet(answer.fetch, answer.max_bytes, answer.timeout_ms);
-      }
-    } catch (error) {
-      answer = null;
+    for (let step = 0; step < 4; step++) {
+      answer = (await runtime.call("hub", { repo: this.hubBox.dataset.repo, replies })).answer;
+      if (!answer.fetch) break;
+      this.hubBox.querySelector("[data-calc-hub-status]").textContent = answer.reading;
+      replies[answer.fetch] = await hubGet(answer.fetch, answer.max_bytes, answer.timeout_ms);
     }
-    if (!answer || answer.ok !== true || answer.fetch) {
-      this.showHub("", (answer && answer.message) || text("errors.internal_error"));
+    if (answer.ok !== true || answer.fetch) {
+      this.showHub("", answer.message || text("errors.internal_error"));
       return;
     }
     this.form.write(answer.controls || {});   // the paste box (a link stores it as a paste) or a catalogue entry
@@ -756,32 +726,21 @@ class Widget {
     if (runtime.status !== STATUS.READY) return false;
     const token = ++this.token;
     const started = performance.now();
-    let answer;
-    let pythonMs = 0;
-    let longestMs = 0;
-    try {
-      const reply = await runtime.render({ kind: this.kind, raw: this.form.read(), fixed: this.fixed,
-                                           imported: this.imported, edited: this.lastEdited, widget: this.id });
-      pythonMs = reply.ms;
-      longestMs = reply.longest;
-      answer = JSON.parse(reply.answer);
-    } catch (error) {
-      if (token !== this.token || runtime.status !== STATUS.READY) return false;
-      answer = internalAnswer();
-    }
-    if (token !== this.token) return false;
-    this.showReadings(answer && answer.read);
-    if (answer && answer.controls) this.form.write(answer.controls);   // what Python's form rules set (a framework's)
-    if (!answer || answer.ok !== true) {
-      this.errors.show(Array.isArray(answer && answer.errors) ? answer.errors : internalAnswer().errors,
+    const { answer, ms: pythonMs, longest: longestMs, lost } = await runtime.call("render", {
+      kind: this.kind, raw: this.form.read(), fixed: this.fixed, imported: this.imported, edited: this.lastEdited,
+      widget: this.id });
+    if (token !== this.token || (lost && runtime.status !== STATUS.READY)) return false;
+    this.showReadings(answer.read);
+    if (answer.controls) this.form.write(answer.controls);   // what Python's form rules set (a framework's)
+    if (answer.ok !== true) {
+      this.errors.show(Array.isArray(answer.errors) ? answer.errors : internalAnswer().errors,
         this.lastEdited, options.fromLink ? null : (box) => this.reveal(box));
       if (this.run) this.run.markStale();
       if (options.fromLink) this.resetToDefaults();
       else this.root.dispatchEvent(new CustomEvent("calc:refused"));
       return false;
     }
-    this.errors.clear();
-    this.errors.forget();
+    this.errors.clear(true);
     this.fragment.innerHTML = answer.html;   // markup made and escaped by calculator.page
     if (this.gpuClass !== "all") this.showGpuClass();
     for (const picker of this.pickers) picker.markSelected();   // a link or a reset may have changed the drop-down
@@ -883,13 +842,8 @@ class Picker {
   // Ask Python for the matches of what is typed, grouped, the groups in the order of their best match.
   async query(announce, highlight = true) {
     const token = ++this.token;
-    let answer;
-    try {
-      answer = JSON.parse((await runtime.search(this.key, this.input.value, this.list.id)).answer);
-    } catch (error) {
-      return false;
-    }
-    if (token !== this.token || !answer || answer.ok !== true || typeof answer.options !== "string") return false;
+    const { answer } = await runtime.call("search", { kind: this.key, text: this.input.value, listbox: this.list.id });
+    if (token !== this.token || answer.ok !== true || typeof answer.options !== "string") return false;
     this.list.innerHTML = answer.options;   // markup made and escaped by calculator.page
     this.markSelected();
     const shown = this.shown();
@@ -1018,14 +972,13 @@ class RunIt {
   }
 
   laterStatus(status) {
-    this.section.dataset.calcLater = status;
     if (status === STATUS.LOADING && this.isOpen()) this.say("run.loading");
     if (status === STATUS.FAILED && (this.isOpen() || this.importBox)) this.say("run.failed");
   }
 
   preload() {
     if (runtime.status !== STATUS.READY || runtime.later === STATUS.READY || runtime.later === STATUS.LOADING) return;
-    runtime.run("preload").catch(() => {});
+    runtime.call("run", { action: "preload" });
   }
 
   refreshSoon() {
@@ -1047,17 +1000,11 @@ class RunIt {
     const token = ++this.token;
     if (runtime.later !== STATUS.READY) this.say("run.loading");
     this.section.dataset.calcRunState = "loading";
-    let answer;
-    try {
-      const reply = await runtime.run("export", { kind: this.widget.kind, raw: this.widget.form.read(),
-        fixed: this.widget.fixed, imported: this.widget.imported, wid: this.widget.id });
-      answer = JSON.parse(reply.answer);
-    } catch (error) {
-      answer = null;
-    }
+    const { answer, lost } = await runtime.call("run", { action: "export", kind: this.widget.kind,
+      raw: this.widget.form.read(), fixed: this.widget.fixed, imported: this.widget.imported, wid: this.widget.id });
     if (token !== this.token) return;
-    if (!answer || answer.ok !== true) {
-      if (runtime.later === STATUS.FAILED || !answer) {
+    if (answer.ok !== true) {
+      if (runtime.later === STATUS.FAILED || lost) {
         this.say("run.failed");
         this.section.dataset.calcRunState = "error";
       } else {
@@ -1125,31 +1072,28 @@ class RunIt {
     if (download) this.download(download);
   }
 
-  fileText(button, attr) {
-    const pre = document.getElementById(button.getAttribute(attr));
-    return pre ? pre.textContent : "";
+  // The file a copy or download button is for: its <pre>, named by the button's attribute.
+  fileOf(button, attr) {
+    return document.getElementById(button.getAttribute(attr)) || document.createElement("pre");
   }
 
   async copy(button) {
-    const pre = document.getElementById(button.dataset.calcCopy);
+    const pre = this.fileOf(button, "data-calc-copy");
     const name = button.closest("[data-calc-file]").dataset.calcFile;
     try {
-      await navigator.clipboard.writeText(this.fileText(button, "data-calc-copy"));
+      await navigator.clipboard.writeText(pre.textContent);
       this.statusEl.replaceChildren(...filledNodes(text("run.copied"), { file: name }));
     } catch (error) {
-      if (pre) {                                  // select it, so that the reader's own copy takes it
-        const range = document.createRange();
-        range.selectNodeContents(pre);
-        const selection = getSelection();
-        selection.removeAllRanges();
-        selection.addRange(range);
-      }
+      const range = document.createRange();     // select it, so that the reader's own copy takes it
+      range.selectNodeContents(pre);
+      getSelection().removeAllRanges();
+      getSelection().addRange(range);
       this.say("run.copy_failed");
     }
   }
 
   download(button) {
-    const blob = new Blob([this.fileText(button, "data-calc-download")], { type: "text/plain;charset=utf-8" });
+    const blob = new Blob([this.fileOf(button, "data-calc-download").textContent], { type: "text/plain;charset=utf-8" });
     const link = document.createElement("a");
     link.href = URL.createObjectURL(blob);
     link.download = button.dataset.file;
@@ -1187,29 +1131,19 @@ class RunIt {
     const files = {};
     for (const area of this.importBox.querySelectorAll("[data-calc-import]")) files[area.dataset.calcImport] = area.value;
     this.showImportErrors([]);
-    this.importBox.dataset.calcImportState = "reading";
-    let answer;
-    try {
-      answer = JSON.parse((await runtime.run("import", { kind: this.widget.kind, files })).answer);
-    } catch (error) {
-      answer = internalAnswer();
-    }
-    if (!answer || answer.ok !== true) {
-      const errors = Array.isArray(answer && answer.errors) ? answer.errors : internalAnswer().errors;
-      this.showImportErrors(errors);
-      this.showImported(answer && answer.html ? answer.html : "");
-      this.importBox.dataset.calcImportState = "error";
+    const { answer } = await runtime.call("run", { action: "import", kind: this.widget.kind, files });
+    if (answer.ok !== true) {
+      this.showImportErrors(Array.isArray(answer.errors) ? answer.errors : internalAnswer().errors);
+      this.showImported(answer.html || "");
       return;
     }
     const w = this.widget;
     if (!answer.controls || !w.form.write(answer.controls)) {
       this.showImportErrors(internalAnswer().errors);
-      this.importBox.dataset.calcImportState = "error";
       return;
     }
     w.imported = answer.imported || {};
     this.showImported(answer.html);
-    this.importBox.dataset.calcImportState = "read";
     await w.compute();
   }
 

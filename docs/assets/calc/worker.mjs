@@ -62,12 +62,6 @@ function fail(code) {
   post({ type: MESSAGE.STATUS, status: STATUS.FAILED, code });
 }
 
-function urlOf(input) {
-  if (typeof input === "string") return input;
-  if (input && typeof input.url === "string") return input.url;
-  return String(input);
-}
-
 // ---------------------------------------------------------------------------------------------------------------
 // Progress: bytes of the runtime's files against the total the build measured (its core files). Files fetched with
 // fetch() (the wasm, the standard library, the lock file) are counted chunk by chunk; the two module scripts, which
@@ -77,20 +71,23 @@ const arrived = new Map();   // URL -> bytes so far
 let total = 0;
 let reportTimer = 0;
 
-function report() {
-  if (page || stage > 0) return;
+function received() {
   let done = 0;
   for (const n of arrived.values()) done += n;
-  if (total && done >= total) {
+  return done;
+}
+
+function report() {
+  if (page || stage > 0) return;
+  if (total && received() >= total) {
     clearTimeout(reportTimer);
     status(STATUS.DOWNLOADING, { done: total, total });   // the bar full, then Python starts
     status(STATUS.STARTING);
   } else if (!reportTimer) {
     reportTimer = setTimeout(() => {
       reportTimer = 0;
-      let sum = 0;
-      for (const n of arrived.values()) sum += n;
-      if (stage <= 0 && sum < total) status(STATUS.DOWNLOADING, { done: sum, total });
+      const done = received();
+      if (stage <= 0 && done < total) status(STATUS.DOWNLOADING, { done, total });
     }, REPORT_MS);
   }
 }
@@ -116,7 +113,7 @@ async function count(url, response) {
 function watchDownloads() {
   const realFetch = self.fetch.bind(self);
   self.fetch = async (input, init) => {
-    const url = urlOf(input);
+    const url = typeof input === "string" ? input : String((input && input.url) || input);
     const ours = url.startsWith(runtimeBase) || url === wheelURL;
     let response;
     try {
@@ -354,13 +351,13 @@ async function render(message) {
     }
   };
   if (page) {
-    const { type, id, widget: _, warm, ...fields } = message;   // what Page.render reads
+    const { type, id, op, widget: _, warm, ...fields } = message;   // what Page.render reads
     const text = JSON.stringify(fields);
     try {
       while (Number(timed(() => page.prepare(text))) > 0) {
         await nextTask();
         if (stale()) {
-          post({ type: MESSAGE.RENDERED, id: message.id, answer: SUPERSEDED, ms: python, longest });
+          post({ type: MESSAGE.ANSWER, id: message.id, answer: SUPERSEDED, ms: python, longest });
           return;
         }
       }
@@ -372,37 +369,24 @@ async function render(message) {
       answer = internalError;
     }
   }
-  post({ type: MESSAGE.RENDERED, id: message.id, answer, ms: python, longest });
+  post({ type: MESSAGE.ANSWER, id: message.id, answer, ms: python, longest });
 }
 
-// Python's answer to one call (JSON text), or `fallback` where the call fails outside Python's own boundary.
-function answerOf(call, fallback = internalError) {
+// Python's answer to one call (JSON text), or internal_error where the call fails outside Python's own boundary.
+function answerOf(call) {
   try {
-    const out = page ? call() : fallback;
-    return typeof out === "string" ? out : fallback;
+    const out = page ? call() : internalError;
+    return typeof out === "string" ? out : internalError;
   } catch (error) {
-    return fallback;
+    return internalError;
   }
 }
 
-// A picker's search: the matches of what the reader typed, best first (calculator/page/search.py); where it fails,
-// the empty answer: the picker keeps its options as they are.
-function search(message) {
-  const { type, id, ...fields } = message;
-  const answer = answerOf(() => page.search(JSON.stringify(fields)),
-                          JSON.stringify({ ok: false, values: [], announce: "", named: null }));
-  post({ type: MESSAGE.SEARCHED, id, answer });
-}
-
-// One step of reading a model's config from Hugging Face (Page.hub): the next address to ask, or what was read.
-function hub(message) {
-  let answer = internalError;
-  try {
-    if (page) answer = String(page.hub(JSON.stringify({ repo: message.repo, replies: message.replies })));
-  } catch (error) {
-    answer = internalError;
-  }
-  post({ type: MESSAGE.SEARCHED, id: message.id, answer });
+// A picker's search (Page.search) or one step of reading a model's config from Hugging Face (Page.hub): the
+// method's answer to the message's fields.
+function call(message) {
+  const { type, id, op, ...fields } = message;
+  post({ type: MESSAGE.ANSWER, id, answer: answerOf(() => page[op](JSON.stringify(fields))) });
 }
 
 // The second load, once: the exporters' wheel and the pure-Python YAML library (sitebuild/wheel.py), from this site.
@@ -428,12 +412,13 @@ function loadLater() {
 }
 
 async function run(message) {
+  const { type, id, op, ...fields } = message;   // what Page.run reads
   let answer = internalError;
   const started = performance.now();
   if (page && await loadLater()) {
-    answer = message.action === "preload" ? JSON.stringify({ ok: true }) : answerOf(() => page.run(String(message.payload)));
+    answer = fields.action === "preload" ? JSON.stringify({ ok: true }) : answerOf(() => page.run(JSON.stringify(fields)));
   }
-  post({ type: MESSAGE.RENDERED, id: message.id, answer, ms: performance.now() - started });
+  post({ type: MESSAGE.ANSWER, id, answer, ms: performance.now() - started });
 }
 
 // A runtime file that failed leaves promises inside Pyodide rejected with nobody waiting on them: that failure
@@ -445,11 +430,10 @@ self.addEventListener("unhandledrejection", (event) => {
   }
 });
 
+const CALLS = { render, run, search: call, hub: call };   // the Page methods a CALL may name
+
 self.onmessage = (event) => {
   const message = event.data || {};
   if (message.type === MESSAGE.INIT) init(message);
-  else if (message.type === MESSAGE.RENDER) render(message);
-  else if (message.type === MESSAGE.SEARCH) search(message);
-  else if (message.type === MESSAGE.RUN) run(message);
-  else if (message.type === MESSAGE.HUB) hub(message);
+  else if (message.type === MESSAGE.CALL && Object.hasOwn(CALLS, message.op)) CALLS[message.op](message);
 };
