@@ -63,7 +63,7 @@ def export(request: Mapping[str, Any], target: str, *,
     tables' ``calc.run.comments``); without it a comment is its code and values.
     """
     module = _MODULES[target]
-    plan = Plan(target, request)
+    plan = Plan(target, request, module.GRPO_REFUSAL)
     module.plan(plan)
     plan.settle(module.WRITTEN)
     adjusted = plan.request()
@@ -138,7 +138,9 @@ def read(target: str, files: Mapping[str, str]) -> Read:
             # (not the LoRA targets', which are the model's)
             api.parse_request(request if "model" in request else {**request, "model": _STAND_IN})
         except InputError as err:
-            if "model" in request or (err.code == "contradiction" and err.field != "lora_targets"):
+            if err.code == "contradiction" and err.field == "grpo_generator" and request.get("gpu") is None:
+                pass        # a colocated vLLM's claim is a share of the card, which the reader chooses, not the file
+            elif "model" in request or (err.code == "contradiction" and err.field != "lora_targets"):
                 state.error(err.code, None, err.field)
                 request = None
     return Read(target=target, request=request, unread=tuple(state.unread), errors=tuple(state.errors))
