@@ -63,17 +63,25 @@ def export(request: Mapping[str, Any], target: str, *,
     tables' ``calc.run.comments``); without it a comment is its code and values.
     """
     module = _MODULES[target]
+    _estimable(request)
     plan = Plan(target, request, module.GRPO_REFUSAL)
     module.plan(plan)
     plan.settle(module.WRITTEN)
     adjusted = plan.request()
-    api.parse_request({k: v for k, v in adjusted.items()})      # the adjusted request must be one the estimator takes
+    _estimable(adjusted)                # the adjusted request must be one the estimator takes
     if callable(summary):
         summary = summary(dict(adjusted))
     files = module.write(plan, summary if summary is not None else summary_of(plan), text)
     return Export(target=target, framework_version=plan.framework.version, stack=dict(plan.framework.stack),
                   files=files,
                   cannot_express=tuple(plan.cannot), request=adjusted, adjustments=tuple(plan.adjustments))
+
+
+def _estimable(request: Mapping[str, Any]) -> None:
+    """Raises ``InputError`` where the estimator refuses ``request``: its keys (``api.parse_request``) and, for GRPO
+    with vLLM, a KV pool that cannot hold one sequence (vLLM would not start; ``api.answer`` refuses it likewise)."""
+    setup, options = api.parse_request(dict(request))
+    api._check_vllm_pool(setup, options["gpu"])
 
 
 def _fill(state: ReadState) -> None:

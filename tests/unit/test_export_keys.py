@@ -201,3 +201,14 @@ def test_grpo_offloading_is_listed_where_grpoconfig_has_no_field() -> None:
     assert "activation_offloading" not in out["export"]["files"]["grpo.yaml"].split("# placeholders")[-1]
     assert {c["key"]: c["reason"] for c in out["export"]["cannot_express"]}["activation_offloading"] == \
         "grpo_config_no_activation_offloading"
+
+
+def test_an_export_refuses_a_grpo_setup_whose_vllm_pool_cannot_hold_one_sequence() -> None:
+    """The estimator refuses it (vLLM would not start: ``unsupported_on_gpu``), so the export does too, for every
+    target (the supervised files of another target would otherwise state an estimate the reader was refused)."""
+    request = {**_GRPO, "vllm_gpu_memory_utilization": 0.2, "vllm_max_model_length": 1_000_000}
+    assert api.answer(request)["error"]["code"] == "unsupported_on_gpu"
+    for target in TARGETS:
+        out = answer_export({"request": request, "target": target})
+        assert not out["ok"] and out["error"] == {"code": "unsupported_on_gpu",
+                                                  "field": "vllm_gpu_memory_utilization"}, (target, out)
