@@ -8,8 +8,10 @@ to do), and the request the files realise (the input after the export's adjustme
 accelerate YAML) into a request, filling what they leave out with that framework's defaults
 (``calculator.frameworks``); unread keys are listed, contradictions are error codes naming the field.
 
-Targets, one module each: ``trl`` (TRL CLI YAML + accelerate config + DeepSpeed JSON), ``axolotl``,
-``llamafactory``, ``unsloth`` (a Python script, plus ``unsloth train``'s YAML when the setup fits it). Pure Python;
+Targets, one module each: ``trl`` (TRL CLI YAML + accelerate config + DeepSpeed JSON; GRPO: ``trl grpo`` with a
+fixed placeholder ``reward.py``), ``axolotl``, ``llamafactory``, ``unsloth`` (a Python script, plus ``unsloth
+train``'s YAML when the setup fits it). A target without GRPO files (``GRPO_REFUSAL``: Axolotl and Unsloth not yet,
+LLaMA-Factory 0.9.5 has no GRPO stage) lists the objective in ``cannot_express`` and writes the supervised run. Pure Python;
 YAML is read with ruamel.yaml, imported only when reading. No prose for readers: comments in the files are
 rendered from codes (``COMMENT_CODES``) through the caller's table of words, errors are codes.
 """

@@ -115,7 +115,10 @@ def _one(files: dict) -> dict:
                 try:
                     with launch as launched:
                         try:
-                            size = launched[0].num_processes if launched is not None else None
+                            # GRPO's generation batch is divided by the launched group's size; SFT and DPO
+                            # parse as before, in the group of one
+                            size = launched[0].num_processes if launched is not None and main == "grpo.yaml" \
+                                else None
                             script, train, model, _ = _parse(main, main, world_size=size)
                             result["view"]["trainer"] = _train_view(script, train, model)
                         except BaseException as exc:  # noqa: BLE001 - argparse exits with SystemExit
