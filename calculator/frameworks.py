@@ -395,6 +395,8 @@ _TORCHTUNE = (
 _TRL_SFT = "trl/scripts/sft.py 1.16.0 docstring"
 _TRL_DPO = "trl/scripts/dpo.py 1.16.0 docstring"
 _LR_TRL = (
+    _d("learning_rate", 1.0e-6, f"{_GRPO}:423 GRPOConfig.learning_rate=1e-6 (TRL's GRPO default; its scripts/grpo.py "
+                                "gives no other)", grpo=True),
     _d("learning_rate", 5.0e-7, f"{_TRL_DPO} '# Full training': --learning_rate 5.0e-7", dpo=True, method="full"),
     _d("learning_rate", 5.0e-6, f"{_TRL_DPO} '# LoRA:': --learning_rate 5.0e-6 --use_peft", dpo=True),
     _d("learning_rate", 2.0e-5, f"{_TRL_SFT} '# Full training': --learning_rate 2.0e-5 (SFTConfig.learning_rate "

@@ -8,8 +8,10 @@ to do), and the request the files realise (the input after the export's adjustme
 accelerate YAML) into a request, filling what they leave out with that framework's defaults
 (``calculator.frameworks``); unread keys are listed, contradictions are error codes naming the field.
 
-Targets, one module each: ``trl`` (TRL CLI YAML + accelerate config + DeepSpeed JSON), ``axolotl``,
-``llamafactory``, ``unsloth`` (a Python script, plus ``unsloth train``'s YAML when the setup fits it). Pure Python;
+Targets, one module each: ``trl`` (TRL CLI YAML + accelerate config + DeepSpeed JSON; GRPO: ``trl grpo`` with a
+fixed placeholder ``reward.py``), ``axolotl``, ``llamafactory``, ``unsloth`` (a Python script, plus ``unsloth
+train``'s YAML when the setup fits it). A target without GRPO files (``GRPO_REFUSAL``: Axolotl and Unsloth not yet,
+LLaMA-Factory 0.9.5 has no GRPO stage) lists the objective in ``cannot_express`` and writes the supervised run. Pure Python;
 YAML is read with ruamel.yaml, imported only when reading. No prose for readers: comments in the files are
 rendered from codes (``COMMENT_CODES``) through the caller's table of words, errors are codes.
 """
@@ -63,17 +65,25 @@ def export(request: Mapping[str, Any], target: str, *,
     tables' ``calc.run.comments``); without it a comment is its code and values.
     """
     module = _MODULES[target]
-    plan = Plan(target, request)
+    _estimable(request)
+    plan = Plan(target, request, module.GRPO_REFUSAL)
     module.plan(plan)
     plan.settle(module.WRITTEN)
     adjusted = plan.request()
-    api.parse_request({k: v for k, v in adjusted.items()})      # the adjusted request must be one the estimator takes
+    _estimable(adjusted)                # the adjusted request must be one the estimator takes
     if callable(summary):
         summary = summary(dict(adjusted))
     files = module.write(plan, summary if summary is not None else summary_of(plan), text)
     return Export(target=target, framework_version=plan.framework.version, stack=dict(plan.framework.stack),
                   files=files,
                   cannot_express=tuple(plan.cannot), request=adjusted, adjustments=tuple(plan.adjustments))
+
+
+def _estimable(request: Mapping[str, Any]) -> None:
+    """Raises ``InputError`` where the estimator refuses ``request``: its keys (``api.parse_request``) and, for GRPO
+    with vLLM, a KV pool that cannot hold one sequence (vLLM would not start; ``api.answer`` refuses it likewise)."""
+    setup, options = api.parse_request(dict(request))
+    api._check_vllm_pool(setup, options["gpu"])
 
 
 def _fill(state: ReadState) -> None:
@@ -138,7 +148,9 @@ def read(target: str, files: Mapping[str, str]) -> Read:
             # (not the LoRA targets', which are the model's)
             api.parse_request(request if "model" in request else {**request, "model": _STAND_IN})
         except InputError as err:
-            if "model" in request or (err.code == "contradiction" and err.field != "lora_targets"):
+            if err.code == "contradiction" and err.field == "grpo_generator" and request.get("gpu") is None:
+                pass        # a colocated vLLM's claim is a share of the card, which the reader chooses, not the file
+            elif "model" in request or (err.code == "contradiction" and err.field != "lora_targets"):
                 state.error(err.code, None, err.field)
                 request = None
     return Read(target=target, request=request, unread=tuple(state.unread), errors=tuple(state.errors))

@@ -44,7 +44,8 @@ CANNOT_REASONS: tuple[str, ...] = (
     "unsloth_compiles_itself", "unsloth_double_quant_always", "unsloth_offload_is_checkpointing",
     "unsloth_picks_attention", "transformers_fuses_experts", "files_keep_framework_default",
     "exports_write_fsdp2", "trl_compute_follows_dtype", "fsdp2_no_bnb_optimizer", "framework_sets_kbit_cast",
-    "trl_casts_4bit_adapters_bf16", "bitsandbytes_skips_fused_experts",
+    "trl_casts_4bit_adapters_bf16", "bitsandbytes_skips_fused_experts", "grpo_not_exported_here",
+    "llamafactory_no_grpo", "grpo_config_no_activation_offloading",
 )
 #: What the reader can do instead (``CannotExpress.what_to_do``; ``none``: nothing needed, the estimate follows the
 #: file): ``calc.run.todo.<code>``.
@@ -156,13 +157,20 @@ MACHINE_KEYS: tuple[str, ...] = ("cuda_context_bytes", "gpus_per_node", "interno
 #: Request keys an export writes or lists (every estimate input, the run's size; not the answer's options). Each
 #: target declares every one: written by its files (``WRITTEN``), or left to the framework's default
 #: (``LEFT_TO_DEFAULT``), which ``Plan.settle`` lists in ``cannot_express`` when the request asked otherwise.
+#: Request keys of the reader's data, not of the training files: GRPO's prompt length (TRL 1.16's GRPOConfig has no
+#: prompt truncation, trl/trainer/grpo_config.py: the prompts are as long as the data makes them). Carried over as
+#: given, as the card is; the GRPO files' header names it beside the dataset they need.
+DATA_KEYS: tuple[str, ...] = ("grpo_prompt_len",)
 EXPORT_KEYS: tuple[str, ...] = tuple(s.name for s in api.INPUTS if s.setup and s.name not in (
-    "model", "momentum") + MACHINE_KEYS) + ("epochs",)
-#: The GRPO keys (issue 41, calculator/rl.py): no target writes a GRPO trainer's files yet, so every target leaves
-#: them to its default (``LEFT_TO_DEFAULT``): a GRPO request's export is listed as not expressible (``grpo``) and its
-#: files and estimate are the supervised run's.
-GRPO_KEYS: frozenset[str] = frozenset(s.name for s in api.INPUTS if s.name == "grpo"
-                                      or s.name.startswith(("grpo_", "vllm_")))
+    "model", "momentum") + MACHINE_KEYS + DATA_KEYS) + ("epochs",)
+#: The GRPO keys (issue 41, calculator/rl.py) a target writes or declares: TRL writes them (``trl grpo``); a target
+#: without a GRPO export declares them ``LEFT_TO_DEFAULT`` and refuses the objective (``grpo``, listed in
+#: ``cannot_express`` with the reason): its files and the estimate beside them are the supervised run's.
+GRPO_KEYS: frozenset[str] = frozenset(s.name for s in api.INPUTS if (s.name == "grpo"
+                                      or s.name.startswith(("grpo_", "vllm_"))) and s.name not in DATA_KEYS)
+#: The GRPO keys that only a vLLM generator reads, and those of a colocated vLLM only (calculator/rl.py vllm_pool:
+#: a server's claim is ``trl vllm-serve``'s own, on its own GPUs).
+VLLM_KEYS = frozenset({"vllm_gpu_memory_utilization", "vllm_max_model_length", "vllm_enable_sleep_mode"})
 
 
 def defaults_for(target: str, keys: Mapping[str, Any]) -> dict[str, Any]:
@@ -202,7 +210,24 @@ def relevant(keys: Mapping[str, Any]) -> dict[str, Any]:
         out.pop("frozen_param_grads", None)
     if keys.get("sharding") == "none" or keys.get("deepspeed") or keys.get("fsdp_version", 1) != 2:
         out.pop("fsdp2_upcast", None)         # accelerate's FSDP2 cast (issue 19): FSDP2 only
+    for k in ignored_grpo_keys(keys):
+        out.pop(k, None)
     return out
+
+
+def ignored_grpo_keys(keys: Mapping[str, Any]) -> tuple[str, ...]:
+    """The keys the estimate ignores for the request's objective (calculator/rl.py): every GRPO key of a supervised
+    run; the trained sequence of SFT (``seq_len``, ``packing``) under GRPO, whose sequence is prompt + completion;
+    the vLLM keys without vLLM; a colocated engine's keys beside a server (whose claim is ``trl vllm-serve``'s)."""
+    if not keys.get("grpo"):
+        return tuple(sorted(GRPO_KEYS - {"grpo"}))
+    out = ["seq_len", "packing"]
+    generator = keys.get("grpo_generator", "transformers")
+    if generator == "transformers":
+        out.extend(sorted(VLLM_KEYS))
+    elif generator == "vllm_server":
+        out.extend(sorted(VLLM_KEYS))       # the server's own command carries its length (the files' header)
+    return tuple(out)
 
 
 # =====================================================================================================================
@@ -213,11 +238,11 @@ def relevant(keys: Mapping[str, Any]) -> dict[str, Any]:
 class Plan:
     """The request's keys, adjusted by the export as it goes (each change recorded with a reason code)."""
 
-    def __init__(self, target: str, request: Mapping[str, Any]) -> None:
+    def __init__(self, target: str, request: Mapping[str, Any], grpo_refusal: str | None = None) -> None:
         setup, options = api.parse_request(dict(request))
         keys: dict[str, Any] = dict(api.inputs_json(setup))
         keys.pop("momentum", None)
-        for key in MACHINE_KEYS:                 # the machine's, not the framework's: carried over as given
+        for key in MACHINE_KEYS + DATA_KEYS:     # the machine's and the data's, not the framework's: as given
             keys.pop(key, None)
         keys["lora_targets"] = tuple(keys["lora_targets"])
         keys["epochs"] = float(request.get("epochs", api.DEFAULTS["epochs"]))
@@ -228,6 +253,7 @@ class Plan:
         self.gpu: str | None = options["gpu"]
         self.passthrough = {k: request[k] for k in ("gpu", "dataset_tokens", "dataset_examples",
                                                     "mean_tokens_per_example", "gpu_hour_price") + MACHINE_KEYS
+                            + DATA_KEYS
                             if k in request}
         self.original = dict(keys)
         self.keys = keys
@@ -235,6 +261,8 @@ class Plan:
         self.adjustments: list[tuple[str, Any, Any, str]] = []
         #: Keys a rule has set to what the files do (``adjust``, ``cannot_express``): ``settle`` leaves them.
         self.pinned: set[str] = set()
+        if keys["grpo"] and grpo_refusal is not None:       # a target without GRPO files: the supervised run's
+            self.cannot_express("grpo", False, grpo_refusal, "use_trl")
         self._canonical()
 
     # --- recording ---------------------------------------------------------------------------------------------
@@ -287,6 +315,9 @@ class Plan:
             self.adjust("quantize_experts", False, "ignored_by_estimate")
         if k["chunked_cross_entropy"] and k["fused_linear_cross_entropy"]:
             self.adjust("chunked_cross_entropy", False, "fused_replaces_chunked")
+        fill = defaults_for(self.target, k)
+        for key in ignored_grpo_keys(k):         # what the objective does not read: as the reader fills it
+            self.adjust(key, tuple(fill[key]) if isinstance(fill[key], list) else fill[key], "ignored_by_estimate")
         if not card_bf16(self.gpu) and k["precision"] == "bf16" and k["method"] == "full":
             self.cannot_express("precision", "mixed", "card_without_bf16", "fp16_needs_fp32_master")
         if self.gpu is not None and not flash_capable(self.gpu) and k["attention"] == "flash":
@@ -414,6 +445,7 @@ COMMENT_CODES: tuple[str, ...] = (
     "why_offload", "why_compile", "why_sync", "why_epochs", "why_fp16", "why_fused_ce", "why_precompute",
     "why_wrap", "unsloth_import_first", "custom_model", "install", "login", "data_trl_sft", "data_dpo",
     "data_unsloth_sft", "data_llamafactory", "edit_template", "edit_format", "registered", "why_lr",
+    "data_grpo", "grpo_server", "why_reward",
 )
 
 
@@ -446,7 +478,7 @@ _PARAMS: dict[str, str] = {
     "why_dropout": "{default}", "why_rank": "{default}", "why_targets": "{default}",
     "why_precision": "{value} {default}", "why_epochs": "{default}", "custom_model": "{params}",
     "install": "{command}", "login": "{repo}", "data_llamafactory": "{file} {name}", "registered": "{file}",
-    "why_lr": "{framework}",
+    "why_lr": "{framework}", "data_grpo": "{prompt_len} {file}", "grpo_server": "{command}", "why_reward": "{file}",
 }
 
 

@@ -35,6 +35,9 @@ WRITTEN: frozenset[str] = frozenset((
     "deepspeed", "reduce_bucket_size", "no_sync_accumulation", "packing", "epochs",
     "fsdp_version", "cpu_ram_efficient_loading", "quantize_experts",
 ))
+#: GRPO: the framework runs it, these files do not write it yet: the objective is refused (``Plan``) and the
+#: files train supervised, as the estimate beside them.
+GRPO_REFUSAL: str | None = "grpo_not_exported_here"
 #: The keys these files leave to axolotl's default (``Plan.settle``; a rule of ``plan`` may set one first).
 LEFT_TO_DEFAULT: frozenset[str] = frozenset((
     "kbit_upcast",

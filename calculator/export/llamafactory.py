@@ -43,6 +43,9 @@ WRITTEN: frozenset[str] = frozenset((
     "deepspeed", "reduce_bucket_size", "no_sync_accumulation", "packing", "epochs",
     "fsdp_version", "cpu_ram_efficient_loading",
 ))
+#: GRPO: LLaMA-Factory 0.9.5 has no GRPO stage (``FinetuningArguments.stage``: pt, sft, rm, ppo, dpo, kto): the
+#: objective is refused (``Plan``) and the files train supervised, as the estimate beside them.
+GRPO_REFUSAL: str | None = "llamafactory_no_grpo"
 #: The keys these files leave to llamafactory's default (``Plan.settle``; a rule of ``plan`` may set one first).
 LEFT_TO_DEFAULT: frozenset[str] = frozenset((
     "quantize_experts",

@@ -1,6 +1,7 @@
-"""TRL 1.16 CLI: ``trl sft|dpo --config {sft,dpo}.yaml`` (``TrlParser`` over ScriptArguments, SFTConfig|DPOConfig,
-ModelConfig, DatasetMixtureConfig: ``trl/scripts/sft.py``, ``dpo.py``), with an accelerate config (DDP, FSDP2, or
-DeepSpeed with its JSON) for more than one GPU.
+"""TRL 1.16 CLI: ``trl sft|dpo|grpo --config {sft,dpo,grpo}.yaml`` (``TrlParser`` over ScriptArguments,
+SFTConfig|DPOConfig, ModelConfig, DatasetMixtureConfig: ``trl/scripts/sft.py``, ``dpo.py``; GRPOScriptArguments and
+GRPOConfig for ``grpo.py``, whose ``reward_funcs`` take a dotted import path: the export's ``reward.py``, a fixed
+placeholder reward), with an accelerate config (DDP, FSDP2, or DeepSpeed with its JSON) for more than one GPU.
 
 Keys, read at the pinned versions: ModelConfig (``trl/trainer/model_config.py``: ``dtype`` default float32,
 ``use_bnb_nested_quant`` False, ``bnb_4bit_quant_storage`` None = uint8, ``lora_dropout`` 0.05), TRL's
@@ -14,10 +15,9 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from .. import frameworks
+from .. import api, frameworks
 from . import _yaml
-from ._common import GRPO_KEYS
-from ._common import (HF_OPTIM, MEASURE_FILE, MEASURE_PY, Plan, ReadState, accelerate_yaml, card_bf16, defaults_for,
+from ._common import (GRPO_KEYS, HF_OPTIM, MEASURE_FILE, MEASURE_PY, Plan, ReadState, accelerate_yaml, card_bf16, defaults_for,
                       deepspeed_json, header, hf_stack_rules, kbit_upcast_rule, learning_rate, name_words,
                       optimizer_from,
                       read_accelerate, read_deepspeed, read_trainer_fsdp, render, sharding_rules, targets_from,
@@ -26,6 +26,26 @@ from ._common import (HF_OPTIM, MEASURE_FILE, MEASURE_PY, Plan, ReadState, accel
 TARGET = "trl"
 ACCELERATE_FILE = "accelerate.yaml"
 DEEPSPEED_FILE = "ds_config.json"
+#: GRPO's reward: a fixed file (nothing of the request or of a pasted config goes into it), named in ``grpo.yaml`` by
+#: its dotted path (trl/scripts/grpo.py 1.16.0 imports ``reward.length_reward`` from the working directory).
+REWARD_FILE = "reward.py"
+REWARD_FUNC = "reward.length_reward"
+REWARD_PY = '''"""A placeholder reward for the GRPO export: replace it with yours. TRL calls each reward function with the
+batch's prompts and completions (and the dataset's other columns as keyword arguments) and takes one float per
+completion (trl/trainer/grpo_trainer.py _calculate_rewards). This one prefers shorter completions: it only makes the
+run start, it teaches nothing useful.
+"""
+
+
+def length_reward(completions, **kwargs):
+    """Minus the length of each completion, in characters (a conversational completion: its last message's text)."""
+    rewards = []
+    for completion in completions:
+        if isinstance(completion, list) and completion and isinstance(completion[-1], dict):
+            completion = completion[-1].get("content", "")
+        rewards.append(-float(len(str(completion))))
+    return rewards
+'''
 
 #: Request keys these files write (the reader reads each back). Every other export key is ``LEFT_TO_DEFAULT``: the
 #: files run TRL's default for it (``Plan.settle`` lists it where the request asked otherwise, unless a rule of
@@ -38,7 +58,9 @@ WRITTEN: frozenset[str] = frozenset((
     "deepspeed", "reduce_bucket_size", "no_sync_accumulation", "packing", "epochs",
     "fsdp_version", "cpu_ram_efficient_loading", "qlora_compute_dtype",
     "quant_storage",
-))
+)) | GRPO_KEYS
+#: GRPO: these files write it (``trl grpo``), so nothing is refused.
+GRPO_REFUSAL: str | None = None
 #: The keys these files leave to trl's default (``Plan.settle``; a rule of ``plan`` may set one first).
 LEFT_TO_DEFAULT: frozenset[str] = frozenset((
     "quantize_experts",
@@ -47,11 +69,16 @@ LEFT_TO_DEFAULT: frozenset[str] = frozenset((
     "optimizer_in_backward", "frozen_param_grads", "fsdp2_upcast", "shard_embeddings",
     "ddp_gradient_as_bucket_view", "deepspeed_bf16_master_weights", "deepspeed_bf16_optimizer_states",
     "untie_embeddings", "attention_kernel",
-)) | GRPO_KEYS
+))
+
+
+def trainer_name(plan: Plan) -> str:
+    """The TRL command (``trl sft|dpo|grpo``) the files run."""
+    return "grpo" if plan["grpo"] else "dpo" if plan["dpo"] else "sft"
 
 
 def config_file(plan: Plan) -> str:
-    return "dpo.yaml" if plan["dpo"] else "sft.yaml"
+    return f"{trainer_name(plan)}.yaml"
 
 
 def plan(p: Plan) -> None:
@@ -65,6 +92,8 @@ def plan(p: Plan) -> None:
         p.adjust("chunked_cross_entropy", False, "fused_replaces_chunked")
     if k["dpo"]:
         p.cannot_express("packing", False, "dpo_config_no_packing", "none")
+    if k["grpo"]:           # GRPOConfig 1.16 has no activation_offloading field (SFTConfig and DPOConfig have)
+        p.cannot_express("activation_offloading", False, "grpo_config_no_activation_offloading", "none")
     sharding_rules(p, sync_each_batch=True)
     if k["method"] == "qlora":
         # get_quantization_config: bnb_4bit_compute_dtype is ModelConfig.dtype, the dtype the file loads in
@@ -124,8 +153,11 @@ def write(p: Plan, summary: Mapping[str, Any] | None, text: Mapping[str, str] | 
     add(("per_device_train_batch_size", k["micro_batch_size"], why("why_batch", k["micro_batch_size"], 8)))
     add(("gradient_accumulation_steps", k["grad_accum_steps"], None))
     add(("learning_rate", learning_rate(p), render("why_lr", text, framework="TRL")))
-    add(("max_length", k["seq_len"], why("why_seq_len", k["seq_len"], 1024)))
-    if not k["dpo"]:
+    if k["grpo"]:
+        items.extend(_grpo_items(p, text))
+    else:
+        add(("max_length", k["seq_len"], why("why_seq_len", k["seq_len"], 1024)))
+    if not k["dpo"] and not k["grpo"]:
         add(("packing", k["packing"], why("why_packing", k["packing"], False)))
     if k["precision"] == "fp32":
         add(("bf16", False, None))
@@ -156,8 +188,8 @@ def write(p: Plan, summary: Mapping[str, Any] | None, text: Mapping[str, str] | 
     add(("num_train_epochs", k["epochs"], why("why_epochs", k["epochs"], d["epochs"])))
     add(("report_to", "none", None))
 
-    command = f"trl {'dpo' if k['dpo'] else 'sft'} --config {cfg_name}"
-    module = f"trl.scripts.{'dpo' if k['dpo'] else 'sft'}"
+    command = f"trl {trainer_name(p)} --config {cfg_name}"
+    module = f"trl.scripts.{trainer_name(p)}"
     measure = f"python {MEASURE_FILE} {module} --config {cfg_name}"
     companions = []
     if multi:
@@ -166,15 +198,57 @@ def write(p: Plan, summary: Mapping[str, Any] | None, text: Mapping[str, str] | 
         companions.append(ACCELERATE_FILE)
         if k["deepspeed"]:
             companions.append(DEEPSPEED_FILE)
-    steps = (render("data_dpo" if k["dpo"] else "data_trl_sft", text),)
+    if k["grpo"]:
+        steps: tuple[str, ...] = (render("data_grpo", text, prompt_len=p.passthrough.get(
+            "grpo_prompt_len", api.DEFAULTS["grpo_prompt_len"]), file=REWARD_FILE),)
+        if k["grpo_generator"] == "vllm_server":
+            steps += (render("grpo_server", text, command=_server_command(p)),)
+        companions.insert(0, REWARD_FILE)
+    else:
+        steps = (render("data_dpo" if k["dpo"] else "data_trl_sft", text),)
     head = header(p, summary, command, measure, text, companions, steps=steps)
     files[cfg_name] = "\n".join(head + _yaml.dump(items)) + "\n"
     if multi:
         files[ACCELERATE_FILE] = accelerate_yaml(p, DEEPSPEED_FILE if k["deepspeed"] else None, head[:2], text)
         if k["deepspeed"]:
             files[DEEPSPEED_FILE] = deepspeed_json(p)
+    if k["grpo"]:
+        files[REWARD_FILE] = REWARD_PY
     files[MEASURE_FILE] = MEASURE_PY
     return files
+
+
+def _grpo_items(p: Plan, text: Mapping[str, str] | None) -> list[tuple[str, Any, str | None]]:
+    """GRPOConfig's fields for the GRPO keys (trl/trainer/grpo_config.py 1.16.0), TRL's default left out."""
+    k = p.keys
+    items: list[tuple[str, Any, str | None]] = [("reward_funcs", [REWARD_FUNC], render("why_reward", text,
+                                                                                         file=REWARD_FILE))]
+    add = items.append
+    add(("max_completion_length", k["grpo_completion_len"], None))
+    add(("num_generations", k["grpo_num_generations"], None))
+    if k["grpo_steps_per_generation"] is not None:
+        add(("steps_per_generation", k["grpo_steps_per_generation"], None))
+    add(("beta", k["grpo_beta"], None))
+    add(("num_iterations", k["grpo_num_iterations"], None))
+    add(("loss_type", k["grpo_loss_type"], None))
+    generator = k["grpo_generator"]
+    add(("use_vllm", generator != "transformers", None))
+    if generator != "transformers":
+        add(("vllm_mode", "colocate" if generator == "vllm_colocate" else "server", None))
+    if generator == "vllm_colocate":
+        add(("vllm_gpu_memory_utilization", k["vllm_gpu_memory_utilization"], None))
+        add(("vllm_enable_sleep_mode", k["vllm_enable_sleep_mode"], None))
+        if k["vllm_max_model_length"] is not None:
+            add(("vllm_max_model_length", k["vllm_max_model_length"], None))
+    return items
+
+
+def _server_command(p: Plan) -> str:
+    """``trl vllm-serve`` for the server mode, on GPUs of its own (trl/scripts/vllm_serve.py 1.16.0: ``--model``,
+    ``--max_model_len``; its ``gpu_memory_utilization`` stays 0.9, the estimate's ``VLLM_SERVE_UTILIZATION``)."""
+    repo = p.hf_repo() or "<EDIT: model>"
+    length = p.original["vllm_max_model_length"]       # the keys say None: the trainer's files do not read it
+    return f"trl vllm-serve --model {repo}" + (f" --max_model_len {length}" if length is not None else "")
 
 
 # =====================================================================================================================
@@ -234,13 +308,14 @@ def read(state: ReadState, cfgs: Mapping[str, Mapping[str, Any]], kinds: Mapping
     name, cfg = found
     t = lambda key: state.take(name, cfg, key)  # noqa: E731
     trainer = trainer_of(cfg, name)
-    if trainer not in ("sft", "dpo"):
+    if trainer not in ("sft", "dpo", "grpo"):
         state.error("unsupported_trainer", name, trainer.upper())
         return
-    dpo = trainer == "dpo"
+    dpo, grpo = trainer == "dpo", trainer == "grpo"
     state.set("dpo", dpo)
+    state.set("grpo", grpo)
     state.read_model(name, cfg, "model_name_or_path")
-    req = {"dpo": dpo}
+    req = {"dpo": dpo, "grpo": grpo}
     use_peft = state.typed(name, "use_peft", t("use_peft"), bool) or False
     q4 = state.typed(name, "load_in_4bit", t("load_in_4bit"), bool) or False
     q8 = state.typed(name, "load_in_8bit", t("load_in_8bit"), bool) or False
@@ -283,7 +358,8 @@ def read(state: ReadState, cfgs: Mapping[str, Mapping[str, Any]], kinds: Mapping
         dropout = state.typed(name, "lora_dropout", t("lora_dropout"), float) if "lora_dropout" in cfg else 0.05
         disable = state.typed(name, "disable_dropout", t("disable_dropout"), bool) if "disable_dropout" in cfg \
             else True
-        state.set("lora_dropout", 0.0 if dpo and disable else dropout)
+        disable = disable if "disable_dropout" in cfg or not grpo else False     # GRPOConfig: False
+        state.set("lora_dropout", 0.0 if (dpo or grpo) and disable else dropout)
         state.set("lora_dtype", d["lora_dtype"])     # fp32 (PEFT's autocast), bf16 for a 4-bit model (SFTTrainer)
         for key in ("use_dora",):
             if state.typed(name, key, t(key), bool):
@@ -314,11 +390,14 @@ def read(state: ReadState, cfgs: Mapping[str, Mapping[str, Any]], kinds: Mapping
                                               int) if "per_device_train_batch_size" in cfg else d["micro_batch_size"])
     state.set("grad_accum_steps", state.typed(name, "gradient_accumulation_steps", t("gradient_accumulation_steps"),
                                               int) if "gradient_accumulation_steps" in cfg else 1)
-    if "max_length" in cfg and t("max_length") is None:
-        state.error("not_modelled", name, "max_length")
-    state.set("seq_len", state.typed(name, "max_length", cfg.get("max_length"), int) if "max_length" in cfg
-              else d["seq_len"])
-    state.set("packing", (state.typed(name, "packing", t("packing"), bool) or False) if not dpo else False)
+    if grpo:
+        _read_grpo(state, name, cfg)
+    else:
+        if "max_length" in cfg and t("max_length") is None:
+            state.error("not_modelled", name, "max_length")
+        state.set("seq_len", state.typed(name, "max_length", cfg.get("max_length"), int) if "max_length" in cfg
+                  else d["seq_len"])
+        state.set("packing", (state.typed(name, "packing", t("packing"), bool) or False) if not dpo else False)
     ac, gc = t("activation_checkpointing"), t("gradient_checkpointing")
     ac = state.typed(name, "activation_checkpointing", ac, bool)
     gc = state.typed(name, "gradient_checkpointing", gc, bool)
@@ -375,11 +454,78 @@ def read(state: ReadState, cfgs: Mapping[str, Mapping[str, Any]], kinds: Mapping
                 "sync_each_batch"), bool) is True
         state.set("no_sync_accumulation", ga > 1 and not sync)
         state.set("frozen_param_grads", False)
+    if "grpo_generation_batch_size" in state.keys:       # GRPOConfig.__post_init__: over every process's batch
+        batch = state.keys.pop("grpo_generation_batch_size")
+        per_step = state.keys.get("micro_batch_size", 1) * state.keys.get("num_gpus", 1)
+        if batch is not None and batch % per_step:
+            state.error("contradiction", name, "generation_batch_size")
+        elif batch is not None:
+            state.set("grpo_steps_per_generation", batch // per_step)
     if state.keys.get("quant_storage") == "uint8" and method == "qlora" and state.keys.get("sharding") == "zero3":
         state.unread_key(name, "bnb_4bit_quant_storage", "uint8", "not_modelled")     # uint8 4-bit shards: not modelled
     state.finish_unread(name, cfg)
     if trainer == "sft" and not (_SFT_KEYS & set(cfg)) and "sft" not in name_words(name):
         state.unread_key(name, "trainer", "sft", "trainer_assumed")     # no key, no name says SFT or DPO
+
+
+#: GRPOConfig keys that move memory in a way the estimate does not follow (trl/trainer/grpo_config.py 1.16.0): a
+#: reward model loaded beside the policy, vLLM's tensor parallelism, TRL's continuous batching for ``generate``.
+_GRPO_UNMODELLED = {"reward_model_name_or_path": "a reward model on the trainer's GPU",
+                    "vllm_tensor_parallel_size": "vLLM sharded over several GPUs",
+                    "use_transformers_continuous_batching": "a paged KV cache for generate",
+                    "use_transformers_paged": "a paged KV cache for generate",
+                    "cache_implementation": "another KV cache for generate",
+                    "ds3_gather_for_generation": "ZeRO-3's gather (GRPO under ZeRO is refused)"}
+
+
+def _read_grpo(state: ReadState, name: str, cfg: Mapping[str, Any]) -> None:
+    """GRPOConfig's fields into the GRPO keys, TRL 1.16's defaults where the file leaves them
+    (``calculator.frameworks``, filled by ``_fill``)."""
+    t = lambda key: state.take(name, cfg, key)  # noqa: E731
+    for key, request_key, kind in (("max_completion_length", "grpo_completion_len", int),
+                                   ("num_generations", "grpo_num_generations", int),
+                                   ("beta", "grpo_beta", float), ("num_iterations", "grpo_num_iterations", int)):
+        if key in cfg:
+            value = state.typed(name, key, t(key), kind)
+            if value is None and cfg.get(key) is None:
+                state.error("not_modelled", name, key)      # None: no cap (max_completion_length), not a size
+            state.set(request_key, value)
+    steps, batch = t("steps_per_generation"), t("generation_batch_size")
+    if steps is not None and batch is not None:
+        state.error("contradiction", name, "generation_batch_size")     # GRPOConfig.__post_init__ refuses both
+    elif steps is not None:
+        state.set("grpo_steps_per_generation", state.typed(name, "steps_per_generation", steps, int))
+    elif batch is not None:
+        batch = state.typed(name, "generation_batch_size", batch, int)
+        state.keys["grpo_generation_batch_size"] = batch           # per process count, resolved after the launcher
+    loss = state.name(name, "loss_type", t("loss_type"))
+    if loss is not None and loss not in _GRPO_LOSSES:
+        state.error("unknown_value", name, "loss_type")
+    state.set("grpo_loss_type", loss)
+    use_vllm = state.typed(name, "use_vllm", t("use_vllm"), bool) or False
+    mode = state.name(name, "vllm_mode", t("vllm_mode")) or "colocate"
+    if mode not in ("colocate", "server"):
+        state.error("unknown_value", name, "vllm_mode")
+    state.set("grpo_generator", "transformers" if not use_vllm else "vllm_" + mode if mode in ("colocate", "server")
+              else None)
+    if "vllm_gpu_memory_utilization" in cfg:
+        state.set("vllm_gpu_memory_utilization", state.typed(name, "vllm_gpu_memory_utilization",
+                                                             t("vllm_gpu_memory_utilization"), float))
+    if "vllm_enable_sleep_mode" in cfg:
+        state.set("vllm_enable_sleep_mode", state.typed(name, "vllm_enable_sleep_mode", t("vllm_enable_sleep_mode"),
+                                                        bool))
+    if t("vllm_max_model_length") is not None:
+        state.set("vllm_max_model_length", state.typed(name, "vllm_max_model_length", cfg["vllm_max_model_length"],
+                                                       int))
+    state.note_unmodelled(name, cfg, _GRPO_UNMODELLED)
+    for key in ("reward_funcs", "reward_weights", "temperature", "top_p", "top_k", "min_p", "repetition_penalty",
+                "epsilon", "epsilon_high", "delta", "scale_rewards", "mask_truncated_completions", "vllm_server_host",
+                "vllm_server_port", "vllm_server_base_url", "vllm_server_timeout", "log_completions",
+                "num_completions_to_print", "importance_sampling_level", "max_prompt_length"):
+        if key in cfg:
+            t(key)
+            if key == "max_prompt_length":          # TRL 1.16 has no such field: an older GRPOConfig's
+                state.unread_key(name, key, cfg[key], "deprecated")
 
 
 def _hidden(state: ReadState) -> int | None:

@@ -36,6 +36,9 @@ WRITTEN: frozenset[str] = frozenset((
     "attention", "precision", "optimizer", "chunked_cross_entropy", "torch_compile", "fused_linear_cross_entropy",
     "activation_offloading", "num_gpus", "sharding", "packing", "epochs",
 ))
+#: GRPO: the framework runs it, these files do not write it yet: the objective is refused (``Plan``) and the
+#: files train supervised, as the estimate beside them.
+GRPO_REFUSAL: str | None = "grpo_not_exported_here"
 #: The keys these files leave to unsloth's default (``Plan.settle``; a rule of ``plan`` may set one first).
 LEFT_TO_DEFAULT: frozenset[str] = frozenset((
     "quantize_experts",

@@ -26,18 +26,42 @@ import transformers.training_args as _ta  # noqa: E402
 # The bf16 probe asks the machine, not the config: the exports are for the chosen GPU (section 5 of the survey).
 _ta.is_torch_bf16_gpu_available = lambda *a, **k: True
 
-from trl import (DatasetMixtureConfig, DPOConfig, ModelConfig, ScriptArguments, SFTConfig, TrlParser,  # noqa: E402
-                 get_peft_config, get_quantization_config)
+from trl import (DatasetMixtureConfig, DPOConfig, GRPOConfig, ModelConfig, ScriptArguments, SFTConfig,  # noqa: E402
+                 TrlParser, get_peft_config, get_quantization_config)
+from trl.scripts.grpo import GRPOScriptArguments  # noqa: E402
 
 lib.deepspeed_without_shm_op()
 
 MINIMAL = "model_name_or_path: m\ndataset_name: d\noutput_dir: o\nreport_to: none\n"
+#: The dataclasses ``trl <trainer>`` parses (trl/scripts/sft.py, dpo.py, grpo.py ``make_parser``), by config file.
+TYPES = {"sft.yaml": (ScriptArguments, SFTConfig, ModelConfig, DatasetMixtureConfig),
+         "dpo.yaml": (ScriptArguments, DPOConfig, ModelConfig, DatasetMixtureConfig),
+         "grpo.yaml": (GRPOScriptArguments, GRPOConfig, ModelConfig, DatasetMixtureConfig)}
 
 
-def _parse(path: str, dpo: bool):
-    types = (ScriptArguments, DPOConfig if dpo else SFTConfig, ModelConfig, DatasetMixtureConfig)
-    parser = TrlParser(types)
-    return parser.parse_args_and_config(args=["--config", path], fail_with_unknown_args=True)
+def main_file(files) -> str:
+    return next((name for name in ("grpo.yaml", "dpo.yaml") if name in files), "sft.yaml")
+
+
+def _parse(path: str, name: str, args: list[str] = (), world_size: int | None = None):
+    """``trl <trainer> --config path``'s parse. ``world_size``: the processes ``accelerate launch`` starts (its
+    ``num_processes``): the check's rank is a group of one, but GRPOConfig.__post_init__ divides the generation batch
+    by ``self.world_size`` (grpo_config.py 1.16.0), which a rank of the launched group reads as that count."""
+    parser = TrlParser(TYPES[name])
+    if world_size is None:
+        return parser.parse_args_and_config(args=["--config", path, *args], fail_with_unknown_args=True)
+    saved = _ta.TrainingArguments.world_size
+    _ta.TrainingArguments.world_size = property(lambda self: world_size)
+    try:
+        return parser.parse_args_and_config(args=["--config", path, *args], fail_with_unknown_args=True)
+    finally:
+        _ta.TrainingArguments.world_size = saved
+
+
+#: GRPOConfig's fields the GRPO export writes (after ``__post_init__``: ``steps_per_generation`` resolved).
+GRPO_VIEW = ("num_generations", "max_completion_length", "steps_per_generation", "generation_batch_size", "beta",
+             "num_iterations", "loss_type", "use_vllm", "vllm_mode", "vllm_gpu_memory_utilization",
+             "vllm_enable_sleep_mode", "vllm_max_model_length", "disable_dropout")
 
 
 def _train_view(script, train, model) -> dict:
@@ -48,8 +72,10 @@ def _train_view(script, train, model) -> dict:
         "bf16": train.bf16, "fp16": train.fp16, "activation_checkpointing": train.activation_checkpointing,
         "gradient_checkpointing": train.gradient_checkpointing, "optim": str(getattr(train.optim, "value", train.optim)),
         "optim_args": train.optim_args, "per_device_train_batch_size": train.per_device_train_batch_size,
-        "gradient_accumulation_steps": train.gradient_accumulation_steps, "max_length": train.max_length,
-        "packing": getattr(train, "packing", None), "activation_offloading": train.activation_offloading,
+        "gradient_accumulation_steps": train.gradient_accumulation_steps,
+        "max_length": getattr(train, "max_length", None),
+        "packing": getattr(train, "packing", None),
+        "activation_offloading": getattr(train, "activation_offloading", None),
         "torch_compile": train.torch_compile, "num_train_epochs": train.num_train_epochs,
         "precompute_ref_log_probs": getattr(train, "precompute_ref_log_probs", None),
         "disable_dropout": getattr(train, "disable_dropout", None),
@@ -57,6 +83,9 @@ def _train_view(script, train, model) -> dict:
         if train.accelerator_config is not None else None,
         "dataset_name": script.dataset_name, "output_dir": train.output_dir,
     }
+    if isinstance(train, GRPOConfig):
+        view["grpo"] = {key: getattr(train, key) for key in GRPO_VIEW}
+        view["grpo"]["reward_funcs"] = script.reward_funcs
     if qc is not None:
         d = qc.to_dict()
         view["quantization"] = {k: str(d.get(k)) for k in ("load_in_4bit", "bnb_4bit_quant_type",
@@ -73,8 +102,7 @@ def _one(files: dict) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         for name, text in files.items():
             Path(tmp, name).write_text(text)
-        main = "dpo.yaml" if "dpo.yaml" in files else "sft.yaml"
-        dpo = main == "dpo.yaml"
+        main = main_file(files)
         cwd = os.getcwd()
         os.chdir(tmp)
         result: dict = {"ok": True, "errors": [], "view": {}}
@@ -85,9 +113,13 @@ def _one(files: dict) -> dict:
                 # it, and TrainingArguments builds the DeepSpeed plugin from that environment right there.
                 launch = lib.launched("accelerate.yaml") if "accelerate.yaml" in files else contextlib.nullcontext()
                 try:
-                    with launch:
+                    with launch as launched:
                         try:
-                            script, train, model, _ = _parse(main, dpo)
+                            # GRPO's generation batch is divided by the launched group's size; SFT and DPO
+                            # parse as before, in the group of one
+                            size = launched[0].num_processes if launched is not None and main == "grpo.yaml" \
+                                else None
+                            script, train, model, _ = _parse(main, main, world_size=size)
                             result["view"]["trainer"] = _train_view(script, train, model)
                         except BaseException as exc:  # noqa: BLE001 - argparse exits with SystemExit
                             result["errors"].append(f"{main}: {lib.error_text(exc)}")
@@ -114,14 +146,11 @@ def _one(files: dict) -> dict:
 
 
 def check(request: dict) -> dict:
-    baseline = {}
-    for dpo in (False, True):
-        files = {("dpo.yaml" if dpo else "sft.yaml"): MINIMAL}
-        baseline["dpo" if dpo else "sft"] = set(_one(files).get("warnings", []))
+    baseline = {name: set(_one({name: MINIMAL}).get("warnings", [])) for name in TYPES}
 
     def one(cfg: dict) -> dict:
         r = _one(cfg["files"])
-        base = baseline["dpo" if "dpo.yaml" in cfg["files"] else "sft"]
+        base = baseline[main_file(cfg["files"])]
         r["new_warnings"] = [w for w in r.pop("warnings", []) if w not in base]
         return r
 
@@ -140,6 +169,8 @@ def snapshot(request: dict) -> dict:
             "ScriptArguments": lib.dataclass_fields(ScriptArguments),
             "SFTConfig": lib.dataclass_fields(SFTConfig),
             "DPOConfig": lib.dataclass_fields(DPOConfig),
+            "GRPOConfig": lib.dataclass_fields(GRPOConfig),
+            "GRPOScriptArguments": lib.dataclass_fields(GRPOScriptArguments),
             "ModelConfig": lib.dataclass_fields(ModelConfig),
             "DatasetMixtureConfig": lib.dataclass_fields(DatasetMixtureConfig),
         },
@@ -150,15 +181,15 @@ def snapshot(request: dict) -> dict:
 
 
 def overrides(request: dict) -> dict:
-    """Which parsed fields the command-line overrides change: ``{"config": text, "dpo": bool, "args": [...]}`` ->
-    the dotted names of every dataclass field whose value differs with the arguments given."""
+    """Which parsed fields the command-line overrides change: ``{"config": text, "name": "sft.yaml" | "dpo.yaml" |
+    "grpo.yaml", "args": [...]}`` (``"dpo": bool`` for the first two) -> the dotted names of every dataclass field
+    whose value differs with the arguments given."""
+    name = request.get("name") or ("dpo.yaml" if request.get("dpo") else "sft.yaml")
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp, "config.yaml")
         path.write_text(request["config"])
-        types = (ScriptArguments, DPOConfig if request["dpo"] else SFTConfig, ModelConfig, DatasetMixtureConfig)
-        plain = TrlParser(types).parse_args_and_config(args=["--config", str(path)], fail_with_unknown_args=True)
-        given = TrlParser(types).parse_args_and_config(args=["--config", str(path), *request["args"]],
-                                                       fail_with_unknown_args=True)
+        plain = _parse(str(path), name)
+        given = _parse(str(path), name, request["args"])
     return {"changed": lib.changed_fields(plain, given)}
 
 

@@ -86,6 +86,17 @@ def _build() -> tuple[list[tuple[str, dict[str, Any]]], list[tuple[str, dict[str
         ("unsloth-cli-subset", dict(base, method="qlora", optimizer="adamw_8bit", gradient_checkpointing=True,
                                     activation_offloading=True, epochs=2.0)),
         ("no-gpu-chosen", {"model": "qwen2.5-7b", "method": "qlora"}),
+        # GRPO (issue 41): TRL writes GRPOConfig, each generator; the other targets refuse the objective
+        ("grpo-lora-offloading", dict(base, grpo=True, micro_batch_size=2, grad_accum_steps=4,
+                                      gradient_checkpointing=True, activation_offloading=True)),
+        ("grpo-full-beta-iterations", dict(base, method="full", grpo=True, micro_batch_size=4, grad_accum_steps=2,
+                                           grpo_beta=0.04, grpo_num_iterations=2, grpo_loss_type="grpo")),
+        ("grpo-qlora-colocate", dict(base, method="qlora", grpo=True, micro_batch_size=8,
+                                     grpo_generator="vllm_colocate", vllm_gpu_memory_utilization=0.5,
+                                     vllm_enable_sleep_mode=True, vllm_max_model_length=2048,
+                                     grpo_steps_per_generation=2, grpo_completion_len=1024)),
+        ("grpo-lora-server-2gpu", dict(base, grpo=True, num_gpus=2, micro_batch_size=4,
+                                       grpo_generator="vllm_server", vllm_max_model_length=4096)),
     ]
     for rid, req in extras:
         (grid if _accepted(req) else refused).append((rid, req))

@@ -118,10 +118,11 @@ def _diff(target: str, e) -> list[str]:
     if "ds_config.json" in files:
         bad += _check_deepspeed(snap, files["ds_config.json"])
     if target == "trl":
-        name = "dpo.yaml" if "dpo.yaml" in files else "sft.yaml"
+        name = next((n for n in ("grpo.yaml", "dpo.yaml") if n in files), "sft.yaml")
         cfg = yaml.safe_load(files[name])
-        trainer = "DPOConfig" if name == "dpo.yaml" else "SFTConfig"
-        known = _fields(snap, "ScriptArguments", trainer, "ModelConfig", "DatasetMixtureConfig")
+        script, trainer = {"grpo.yaml": ("GRPOScriptArguments", "GRPOConfig"),
+                           "dpo.yaml": ("ScriptArguments", "DPOConfig")}.get(name, ("ScriptArguments", "SFTConfig"))
+        known = _fields(snap, script, trainer, "ModelConfig", "DatasetMixtureConfig")
         bad += [k for k in cfg if k not in known]
         if cfg["optim"] not in snap["enums"]["OptimizerNames"]:
             bad.append(f"optim {cfg['optim']}")
@@ -169,10 +170,28 @@ def _expect(target: str, e) -> dict[str, Any]:
     fsdp = k["sharding"] == "zero3" and not k["deepspeed"]
     if target == "trl":
         want = {"trainer.per_device_train_batch_size": k["micro_batch_size"],
-                "trainer.gradient_accumulation_steps": k["grad_accum_steps"], "trainer.max_length": k["seq_len"],
+                "trainer.gradient_accumulation_steps": k["grad_accum_steps"],
                 "trainer.activation_checkpointing": k["gradient_checkpointing"] and not fsdp,
-                "trainer.use_peft": k["method"] != "full",
-                "trainer.activation_offloading": k["activation_offloading"]}
+                "trainer.use_peft": k["method"] != "full"}
+        if k["grpo"]:           # GRPOConfig after __post_init__, in the launched group's world size
+            generator = k["grpo_generator"]
+            want.update({"trainer.grpo.num_generations": k["grpo_num_generations"],
+                         "trainer.grpo.max_completion_length": k["grpo_completion_len"],
+                         "trainer.grpo.steps_per_generation": k["grpo_steps_per_generation"] or k["grad_accum_steps"],
+                         "trainer.grpo.beta": k["grpo_beta"], "trainer.grpo.num_iterations": k["grpo_num_iterations"],
+                         "trainer.grpo.loss_type": k["grpo_loss_type"],
+                         "trainer.grpo.use_vllm": generator != "transformers",
+                         "trainer.grpo.reward_funcs": ["reward.length_reward"],
+                         "trainer.activation_offloading": None})    # GRPOConfig has no such field
+            if generator != "transformers":
+                want["trainer.grpo.vllm_mode"] = generator.removeprefix("vllm_")
+            if generator == "vllm_colocate":
+                want.update({"trainer.grpo.vllm_gpu_memory_utilization": k["vllm_gpu_memory_utilization"],
+                             "trainer.grpo.vllm_enable_sleep_mode": k["vllm_enable_sleep_mode"],
+                             "trainer.grpo.vllm_max_model_length": k["vllm_max_model_length"]})
+        else:
+            want.update({"trainer.max_length": k["seq_len"],
+                         "trainer.activation_offloading": k["activation_offloading"]})
         if k["method"] != "full":
             want["trainer.lora.r"] = k["lora_rank"]
         if k["precision"] != "fp32":        # the half dtype the estimate counts (half_dtype on this card)

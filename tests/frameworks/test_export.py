@@ -46,9 +46,9 @@ def strip_comments(files: dict[str, str]) -> dict[str, str]:
 
 
 def _pastes(files: dict[str, str]) -> list[dict[str, str]]:
-    """What a reader pastes: the training file with its companions (the measuring file is not a config); the
-    Unsloth CLI YAML on its own."""
-    main = {n: t for n, t in files.items() if n not in ("measure.py", "unsloth.yaml")}
+    """What a reader pastes: the training file with its companions (the measuring file and TRL GRPO's fixed
+    placeholder reward are no configs); the Unsloth CLI YAML on its own."""
+    main = {n: t for n, t in files.items() if n not in ("measure.py", "reward.py", "unsloth.yaml")}
     return [main] + ([{"unsloth.yaml": files["unsloth.yaml"]}] if "unsloth.yaml" in files else [])
 
 
@@ -108,7 +108,7 @@ def test_files_headers_placeholders_and_measuring_lines(target: str) -> None:
             if name.endswith(".json"):
                 json.loads(text)                        # accelerate reads it with json.load: no comment
                 continue
-            if name == "measure.py":
+            if name in ("measure.py", "reward.py"):       # fixed files, the same for every export
                 continue
             lines = text.splitlines()
             assert lines[0].startswith("# Validated against ") and "." in lines[0], (rid, name)

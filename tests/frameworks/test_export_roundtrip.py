@@ -33,8 +33,9 @@ def _peak(request: dict[str, Any]) -> int:
 
 
 def _readings(target: str, files: dict[str, str]) -> list[dict[str, str]]:
-    """The files read together, and for Unsloth each alone too (the script, or ``unsloth train``'s YAML)."""
-    files = {n: t for n, t in files.items() if n != "measure.py"}
+    """The files read together, and for Unsloth each alone too (the script, or ``unsloth train``'s YAML). The
+    measuring script and TRL GRPO's fixed placeholder reward are no configs."""
+    files = {n: t for n, t in files.items() if n not in ("measure.py", "reward.py")}
     if target == "unsloth" and len(files) > 1:
         return [files] + [{n: t} for n, t in files.items()]
     return [files]
@@ -46,7 +47,7 @@ def _check(target: str, export: dict[str, Any], request: dict[str, Any]) -> None
         back = answer_read({"target": target, "files": files})
         assert back["ok"], (sorted(files), back["errors"])
         read = dict(back["read"]["request"])
-        for key in ("gpu", "cuda_context_bytes", "gpus_per_node", "internode_gb_s"):
+        for key in ("gpu", "cuda_context_bytes", "gpus_per_node", "internode_gb_s", "grpo_prompt_len"):
             if key in export["request"]:
                 read[key] = export["request"][key]
         read.setdefault("model", request["model"])

@@ -2,7 +2,8 @@
 command refuses: one export per target, changed the way a reader could change it, is sent beside the unchanged one
 to the target's checker; the unchanged one passes and the changed one fails with the framework's own message, from a
 step the field checks alone did not run (Axolotl's ``normalize_config``, LLaMA-Factory's OmegaConf reading of the
-YAML, ``unsloth train``'s ``load_config``). TRL's launch path is held by test_checks.py and test_trl_runs.py."""
+YAML, ``unsloth train``'s ``load_config``, TRL's GRPOConfig parsed in the world size ``accelerate launch`` gives each
+rank). TRL's launch path is held by test_checks.py and test_trl_runs.py as well."""
 from __future__ import annotations
 
 import json
@@ -29,6 +30,10 @@ MUTATIONS = {
                      "found duplicate key learning_rate"),
     # the CLI's YAML has no optimizer key: Config forbids unknown keys, and load_config (not pydantic's own
     # "Extra inputs are not permitted", all the schema check said) is what the user reads
+    # GRPO on two GPUs (issue 41): a reader who launches one process leaves a generation batch of 4 completions
+    # for 8 generations per prompt, which GRPOConfig.__post_init__ refuses in the world size accelerate gives it
+    "trl": (dict(GRID)["grpo-lora-server-2gpu"], "accelerate.yaml", "num_processes: 2\n", "num_processes: 1\n",
+            "generation_batch_size (4) must be divisible by num_generations (8)"),
     "unsloth": (dict(GRID)["unsloth-cli-subset"], "unsloth.yaml", "training:\n",
                 "training:\n  optimizer: adamw_8bit\n", "unknown key 'optimizer' in section 'training'"),
 }

@@ -225,10 +225,24 @@ def test_the_trainer_is_told_by_the_keys_then_the_file_name() -> None:
     assert read("auto", {"dpo.yaml": _DPO_DOC + "packing: true\n"}).request["dpo"] is False     # SFTConfig's key
 
 
+@pytest.mark.parametrize("name, extra", [
+    ("config.yaml", "beta: 0.04\nloss_type: dapo\ngradient_accumulation_steps: 4\n"),   # as DPO has: still GRPO
+    ("config.yaml", "beta: 0.04\nnum_generations: 2\n"),
+    ("grpo.yaml", "beta: 0.04\nsteps_per_generation: 4\n"),
+])
+def test_a_grpo_config_is_told_by_its_keys_or_name_and_read_as_grpo(name, extra) -> None:
+    """Issue 41: GRPOConfig's keys (or a file named grpo.yaml) read into a GRPO setup, with ``beta``; a generation
+    batch (2 x 1 x 1) that is no multiple of ``num_generations`` (8, GRPOConfig's default) is refused, as
+    GRPOConfig.__post_init__ refuses it."""
+    r = read("auto", {name: _DPO_DOC + extra})
+    assert r.errors == () and r.request["grpo"] is True and r.request["dpo"] is False
+    assert r.request["grpo_beta"] == 0.04
+    r = read("auto", {name: _DPO_DOC + "beta: 0.04\nnum_generations: 8\n"})
+    assert r.request is None and r.errors == ({"code": "contradiction", "file": None,
+                                               "field": "grpo_num_generations"},)
+
+
 @pytest.mark.parametrize("name, extra, trainer", [
-    ("config.yaml", "beta: 0.04\nloss_type: dapo\n", "GRPO"),       # beta and loss_type, as DPO has: still GRPO
-    ("config.yaml", "beta: 0.04\nnum_generations: 8\n", "GRPO"),
-    ("grpo.yaml", "beta: 0.04\n", "GRPO"),
     ("orpo.yaml", "beta: 0.1\n", "ORPO"),
     ("config.yaml", "desirable_weight: 1.0\n", "KTO"),
 ])

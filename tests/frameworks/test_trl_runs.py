@@ -39,14 +39,17 @@ def tiny(tmp_path_factory) -> dict[str, Path]:
     py = venv.ensure("trl")
     subprocess.run([str(py), "-c", MAKE_MODEL, str(root / "model")], check=True, timeout=600,
                    env=_env(), capture_output=True)
-    sft, dpo = root / "sft-data", root / "dpo-data"
+    sft, dpo, grpo = root / "sft-data", root / "dpo-data", root / "grpo-data"
     sft.mkdir()
     dpo.mkdir()
+    grpo.mkdir()
+    (grpo / "train.jsonl").write_text("".join(json.dumps({"prompt": f"w{j} w1 w2 w3"}) + "\n"
+                                              for j in range(GRPO_STEPS)))
     line = " ".join(f"w{i % 200}" for i in range(40))
     (sft / "train.jsonl").write_text("".join(json.dumps({"text": f"w{j} {line}"}) + "\n" for j in range(2 * BATCH)))
     (dpo / "train.jsonl").write_text("".join(json.dumps({"prompt": f"w{j} w1 w2", "chosen": " w3 w4 w5",
                                                          "rejected": " w6 w7"}) + "\n" for j in range(2 * BATCH)))
-    return {"model": root / "model", "sft": sft, "dpo": dpo, "root": root}
+    return {"model": root / "model", "sft": sft, "dpo": dpo, "grpo": grpo, "root": root}
 
 
 @pytest.mark.parametrize("name", sorted(SETUPS))
@@ -76,6 +79,40 @@ def test_export_trains_two_steps_on_the_cpu(name: str, tiny, tmp_path) -> None:
     losses = [float(x) for x in re.findall(r"'train_loss': '?([-+0-9.eEnaif]+)", log)]
     assert losses and all(math.isfinite(x) for x in losses), log[-3000:]
     assert re.search(r'measure \{"step": 2,', log), log[-3000:]     # two steps, measured by the export's lines
+
+
+#: GRPO with LoRA and TRL's default generator (``use_vllm: false``): a generation batch of one prompt's 2 completions
+#: per step, 8 tokens each, so each prompt of the dataset is one optimizer step (GRPO_STEPS prompts, one epoch).
+GRPO_STEPS = 2
+GRPO = {"model": "llama-3.2-1b", "method": "lora", "grpo": True, "micro_batch_size": 2, "grpo_num_generations": 2,
+        "grpo_completion_len": 8, "grpo_prompt_len": 4, "epochs": 1.0}
+
+
+def test_grpo_export_trains_two_steps_on_the_cpu(tiny, tmp_path) -> None:
+    """``trl grpo --config grpo.yaml`` through the export's measuring line, with the export's own ``reward.py``:
+    GRPOTrainer generates with the trained model (transformers ``generate``), scores the completions and trains 2
+    steps. Only the paths and ``use_cpu`` are overridden; TRL's own parser confirms that nothing else differs."""
+    e = export(GRPO, "trl", text=words("ar"))
+    assert {"grpo.yaml", "reward.py", "measure.py"} <= set(e.files)
+    for fname, text in e.files.items():
+        (tmp_path / fname).write_text(text)
+    overrides = {"dataset_name": str(tiny["grpo"]), "output_dir": str(tmp_path / "out"),
+                 "model_name_or_path": str(tiny["model"]), "use_cpu": "true"}
+    args = [x for k, v in overrides.items() for x in (f"--{k}", v)]
+    changed = json.loads(venv.run("trl", json.dumps({"mode": "overrides", "config": e.files["grpo.yaml"],
+                                                     "name": "grpo.yaml", "args": args})))
+    assert "fatal" not in changed, changed.get("fatal")
+    assert set(changed["changed"]) <= {"GRPOScriptArguments.dataset_name", "GRPOConfig.output_dir",
+                                       "GRPOConfig.use_cpu", "ModelConfig.model_name_or_path",
+                                       "GRPOConfig.dataloader_pin_memory"}, changed
+    proc = subprocess.run([str(venv.ensure("trl")), "measure.py", "trl.scripts.grpo", "--config", "grpo.yaml", *args],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=900, env=_env())
+    log = proc.stdout + proc.stderr
+    assert proc.returncode == 0, log[-6000:]
+    losses = [float(x) for x in re.findall(r"'train_loss': '?([-+0-9.eEnaif]+)", log)]
+    assert losses and all(math.isfinite(x) for x in losses), log[-3000:]
+    assert re.search(rf'measure \{{"step": {GRPO_STEPS},', log), log[-3000:]
+    assert re.search(r"'rewards/length_reward/mean'", log), log[-3000:]      # the export's reward was called
 
 
 #: A full fine-tune over ZeRO-2 on two cards: the files accelerate refused in every rank until issue 38.

@@ -10,7 +10,7 @@ import pytest
 
 from calculator import api
 from calculator.export import TARGETS, _MODULES, answer_export, answer_read
-from calculator.export._common import EXPORT_KEYS
+from calculator.export._common import EXPORT_KEYS, relevant
 
 pytestmark = pytest.mark.unit
 
@@ -129,3 +129,86 @@ def test_fp16_asked_on_a_bf16_card_is_exported_not_refused(target: str) -> None:
                "base_fp32": True, "gpu": "a100-80gb"}
     e, read = _round_trip(request, target, ("train.py",) if target == "unsloth" else None)
     assert _peak(e["request"]) == _peak(read)
+
+
+# --- GRPO (issue 41) ---------------------------------------------------------------------------------------------
+_GRPO = {"model": "qwen2.5-7b", "method": "lora", "grpo": True, "gpu": "h100-80gb", "micro_batch_size": 4,
+         "grad_accum_steps": 2, "grpo_num_generations": 4, "grpo_completion_len": 1024, "grpo_beta": 0.04,
+         "grpo_num_iterations": 2, "grpo_loss_type": "dr_grpo", "grpo_steps_per_generation": 4,
+         "grpo_generator": "vllm_colocate", "vllm_gpu_memory_utilization": 0.45, "vllm_enable_sleep_mode": True,
+         "vllm_max_model_length": 3072, "grpo_prompt_len": 700}
+
+
+def test_the_trl_grpo_export_writes_every_grpo_key_as_grpoconfig_names_it() -> None:
+    """TRL 1.16 GRPOConfig field names (trl/trainer/grpo_config.py), the reward a fixed file, the command
+    ``trl grpo``; the prompt length is the data's: the header names it, no field does (GRPOConfig has none)."""
+    out = answer_export({"request": _GRPO, "target": "trl"})
+    assert out["ok"], out
+    files = out["export"]["files"]
+    assert set(files) == {"grpo.yaml", "reward.py", "measure.py"}
+    import yaml
+    cfg = yaml.safe_load(files["grpo.yaml"])
+    assert {k: cfg[k] for k in ("max_completion_length", "num_generations", "steps_per_generation", "beta",
+                                "num_iterations", "loss_type", "use_vllm", "vllm_mode",
+                                "vllm_gpu_memory_utilization", "vllm_enable_sleep_mode", "vllm_max_model_length",
+                                "reward_funcs")} == {
+        "max_completion_length": 1024, "num_generations": 4, "steps_per_generation": 4, "beta": 0.04,
+        "num_iterations": 2, "loss_type": "dr_grpo", "use_vllm": True, "vllm_mode": "colocate",
+        "vllm_gpu_memory_utilization": 0.45, "vllm_enable_sleep_mode": True, "vllm_max_model_length": 3072,
+        "reward_funcs": ["reward.length_reward"]}
+    assert "max_length" not in cfg and "packing" not in cfg and "max_prompt_length" not in cfg
+    assert "trl grpo --config grpo.yaml" in files["grpo.yaml"] and "prompt_len=700" in files["grpo.yaml"]
+    assert out["export"]["request"]["grpo_prompt_len"] == 700
+    compile(files["reward.py"], "reward.py", "exec")
+    assert "def length_reward(completions, **kwargs)" in files["reward.py"]
+
+
+@pytest.mark.parametrize("generator", ["transformers", "vllm_colocate", "vllm_server"])
+def test_a_trl_grpo_export_reads_back_to_the_same_estimate(generator: str) -> None:
+    request = {**_GRPO, "grpo_generator": generator, "num_gpus": 2 if generator == "vllm_server" else 1}
+    names = ("grpo.yaml", "accelerate.yaml") if request["num_gpus"] > 1 else ("grpo.yaml",)
+    e, read = _round_trip(request, "trl", names)
+    assert read["grpo"] is True and read["grpo_generator"] == generator
+    read["grpo_prompt_len"] = request["grpo_prompt_len"]          # the data's: no file says it
+    assert _peak(e["request"]) == _peak(read)
+    assert relevant(read) == relevant(e["request"])
+
+
+def test_a_grpo_config_of_generation_batch_size_reads_as_steps_per_generation() -> None:
+    """GRPOConfig.__post_init__: steps_per_generation = generation_batch_size / (batch x processes)."""
+    text = ("model_name_or_path: Qwen/Qwen2.5-7B\nnum_generations: 4\nper_device_train_batch_size: 2\n"
+            "generation_batch_size: 16\n")
+    r = answer_read({"target": "auto", "files": {"config.yaml": text}})
+    assert r["ok"] and r["read"]["request"]["grpo_steps_per_generation"] == 8, r
+    both = answer_read({"target": "auto", "files": {"config.yaml": text + "steps_per_generation: 2\n"}})
+    assert not both["ok"] and both["error"]["field"] == "generation_batch_size"
+
+
+@pytest.mark.parametrize("target,reason", [("axolotl", "grpo_not_exported_here"),
+                                           ("llamafactory", "llamafactory_no_grpo"),
+                                           ("unsloth", "grpo_not_exported_here")])
+def test_a_target_without_grpo_files_refuses_the_objective_with_its_reason(target: str, reason: str) -> None:
+    out = answer_export({"request": _GRPO, "target": target})
+    assert out["ok"], out
+    refused = [c for c in out["export"]["cannot_express"] if c["key"] == "grpo"]
+    assert refused == [{"key": "grpo", "value": True, "becomes": False, "reason": reason, "what_to_do": "use_trl"}]
+    assert out["export"]["request"]["grpo"] is False
+
+
+def test_grpo_offloading_is_listed_where_grpoconfig_has_no_field() -> None:
+    out = answer_export({"request": {**_GRPO, "gradient_checkpointing": True, "activation_offloading": True},
+                         "target": "trl"})
+    assert "activation_offloading" not in out["export"]["files"]["grpo.yaml"].split("# placeholders")[-1]
+    assert {c["key"]: c["reason"] for c in out["export"]["cannot_express"]}["activation_offloading"] == \
+        "grpo_config_no_activation_offloading"
+
+
+def test_an_export_refuses_a_grpo_setup_whose_vllm_pool_cannot_hold_one_sequence() -> None:
+    """The estimator refuses it (vLLM would not start: ``unsupported_on_gpu``), so the export does too, for every
+    target (the supervised files of another target would otherwise state an estimate the reader was refused)."""
+    request = {**_GRPO, "vllm_gpu_memory_utilization": 0.2, "vllm_max_model_length": 1_000_000}
+    assert api.answer(request)["error"]["code"] == "unsupported_on_gpu"
+    for target in TARGETS:
+        out = answer_export({"request": request, "target": target})
+        assert not out["ok"] and out["error"] == {"code": "unsupported_on_gpu",
+                                                  "field": "vllm_gpu_memory_utilization"}, (target, out)
