@@ -17,7 +17,7 @@ from .errors import TimeNotModelled
 from .evidence import time_evidence
 from .inputs import DEFAULTS, inputs_json
 from .memory import GB, GIB
-from .models import Estimate, GpuSpec, TrainingSetup
+from .models import Estimate, GpuSpec, TrainingSetup, replaced
 from .throughput import Workload, effective_setup, run_time
 
 __all__ = ["CURRENCY", "result_json", "remedies_json", "gpu_json", "resolution_json"]
@@ -103,6 +103,11 @@ def result_json(s: TrainingSetup, e: Estimate, options: dict[str, Any]) -> dict[
     if not s.grpo and (dp := recommend.data_parallel(s, GPUS[gpu] if gpu is not None else None)):
         _complete(dp["changes"], options)   # several cards without sharding: DDP's full copies, and what ZeRO-3 gives
         r["data_parallel"] = dp
+    if "experts_not_quantized" in e.notes and not s.grpo:
+        # a QLoRA whose fused experts stay 16/32-bit (issue 42, point 4): what quantizing them gives, shown at the
+        # result beside the note (Axolotl 0.15 and later: quantize_moe_experts)
+        fixed = recommend.cached_estimate(replaced(s, quantize_experts=True))
+        r["experts_quantized"] = {"changes": {"quantize_experts": True}, "peak_bytes_per_gpu": fixed.peak_bytes}
     if "gpu_table" in include:
         r["gpu_table"] = recommend.gpu_table(requested)
     if "smallest_setup" in include:
@@ -113,7 +118,8 @@ def result_json(s: TrainingSetup, e: Estimate, options: dict[str, Any]) -> dict[
         peak, driver = (r["grpo"]["peak_bytes_per_gpu"],) * 2 if s.grpo else (e.peak_bytes, e.driver_bytes)
         r["gpu"] = {"id": spec.id, "name": spec.name, "memory_bytes": spec.memory_bytes,
                     "verdict": recommend.verdict(peak, spec.memory_bytes, driver),
-                    "share_of_memory": peak / spec.memory_bytes}
+                    "share_of_memory": peak / spec.memory_bytes,
+                    "range_share": recommend.range_share(peak, spec.memory_bytes)}
         if r["gpu"]["verdict"] == "fits_by_paging":
             r["gpu"]["paging"] = _paging_json(s, e, spec)
         if "remedies" in include:
@@ -293,11 +299,11 @@ def _card_times(sn: TrainingSetup, gpu: GpuSpec, w: Workload | None, price: floa
 
 
 def fastest_and_cheapest(table: list[dict[str, Any]]) -> dict[str, Any]:
-    """Among the setups of an annotated GPU table that fit (recommend's rule: tight allowed), the fastest (most
+    """Among the setups of an annotated GPU table that fit (recommend's rule: tight allowed, the edge not), the fastest (most
     tokens per second, the shortest run) and the cheapest (lowest cost, or cost per million tokens without a
     workload); ties go to fewer cards, then the table's order."""
     fits = [(row, st) for row in table for st in row["setups"]
-            if st["verdict"] != "does_not_fit" and st.get("tokens_per_second")]
+            if st["verdict"] not in ("at_edge", "does_not_fit") and st.get("tokens_per_second")]
 
     def entry(row: dict[str, Any], st: dict[str, Any]) -> dict[str, Any]:
         keys = ("tokens_per_second", "seconds", "gpu_hours", "cost", "cost_per_million_tokens", "price_per_gpu_hour",

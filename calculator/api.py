@@ -24,7 +24,7 @@ from .configs import (ALIASES, ARCH_FIELDS, CONFIG_LISTS, FIELD_KINDS, MAX_PARAM
                       MODEL_LIMITS, QK_NORMS, REQUIRED_FIELDS, parse_model)
 from .errors import EstimatorError, InputError, InputErrors
 from .inputs import BY_NAME, DEFAULTS, ENUMS, INPUTS, LIMITS, InputSpec, inputs_json
-from .memory import estimate as _estimate
+from .memory import COEFFICIENTS, estimate as _estimate
 from .params import count_params, fsdp1_refuses_uint8, trainable_params
 from .recommend import verdict
 from .models import Method, Optimizer, Precision, TrainingSetup
@@ -313,7 +313,8 @@ def parse_request(obj: Any) -> tuple[TrainingSetup, dict[str, Any]]:
 def _counted(setup: TrainingSetup) -> TrainingSetup:
     """The setup, if it trains something: adapters with no module to wrap are refused."""
     if setup.method is not Method.FULL and trainable_params(setup) == 0:
-        raise InputError("contradiction", "lora_targets")   # e.g. gate_proj on a model with a plain MLP
+        # e.g. gate_proj on a model with a plain MLP; q_proj/v_proj on a model with latent attention, said with why
+        raise InputError("contradiction", "lora_targets", "mla_attention" if setup.model.kv_lora_rank else None)
     return setup
 
 
@@ -466,6 +467,7 @@ def schema() -> dict[str, Any]:
         "limits": {k: list(v) for k, v in LIMITS.items()},
         "error_codes": list(ERROR_CODES),
         "headroom": {"comfortable_max_share": recommend.COMFORTABLE_SHARE, "tight_max_share": recommend.TIGHT_SHARE,
+                     "edge_range": [COEFFICIENTS.range_low, COEFFICIENTS.range_high],
                      "setups": list(recommend.SETUP_SIZES)},
         "model_fields": {"required": list(REQUIRED_FIELDS),
                          "optional": [f for f in ARCH_FIELDS if f not in REQUIRED_FIELDS],

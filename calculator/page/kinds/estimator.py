@@ -87,14 +87,29 @@ def _summary(s: Strings, r: dict[str, Any]) -> Html:
                  el("span", {"data-calc-output": "gpu.verdict", "data-value": g["verdict"]}, verdict_html(s, g["verdict"])),
                  " ", el("span", {"class": "calc-peak__share", "data-calc-output": "gpu.share_of_memory",
                                   "data-value": g["share_of_memory"]},
-                         filled(s.get("out.share"), {"share": fmt_percent(g["share_of_memory"], 0)}))),
+                         filled(s.get("out.share_range" if g["verdict"] == "at_edge" else "out.share"),
+                                {"share": fmt_percent(g["share_of_memory"], 0),
+                                 "low": fmt_percent(g["range_share"][0], 0),
+                                 "high": fmt_percent(g["range_share"][1], 0)}))),
               el("p", {"class": "calc-peak__range"}, s.get("out.range"), ": ",
                  bytes_html(r["range"]["low_bytes"], "range.low_bytes"), " ", s.get("out.range_sep"), " ",
                  bytes_html(r["range"]["high_bytes"], "range.high_bytes")),
               _paging_line(s, g),
+              _experts_line(s, r),
               _data_parallel_line(s, r),
               _run_line(s, r),
               stacked_bar(s, r["breakdown_bytes"], scale, g["memory_bytes"], s.get("out.breakdown")))
+
+
+def _experts_line(s: Strings, r: dict[str, Any]) -> Html:
+    """A MoE QLoRA whose experts stay 16/32-bit: the reason for its large peak and the remedy, in the strip (the
+    note itself, at length, stays with the other notes)."""
+    if "experts_quantized" not in r:
+        return join()
+    return el("p", {"class": "calc-peak__experts", "data-note": "experts_not_quantized"},
+              filled(s.get("out.experts_quantized"),
+                     {"peak": bytes_html(r["experts_quantized"]["peak_bytes_per_gpu"],
+                                           "experts_quantized.peak_bytes_per_gpu")}))
 
 
 def fits(r: dict[str, Any]) -> bool:
