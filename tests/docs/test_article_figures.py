@@ -194,7 +194,7 @@ def test_the_checker_catches_what_it_must_and_spares_what_it_may():
         '<p>It needs <span class="calc-value" data-calc-value="57000000000">57.0 GB</span> on a 24 GB card, '
         "or one H100 80GB.</p><p>نموذج على بطاقة بسعة <bdi>24 GB</bdi> أو فئة 48 GB.</p>"
         '<blockquote><p>A 7B model needs 100 GB.</p><footer><a href="#key-facts">source</a></footer></blockquote>'
-        "<p>A setup is comfortable at most at 85% of the card, tight up to 100%.</p>"
+        "<p>A setup is comfortable at most at 85% of the card, tight up to 91%.</p>"
         '<p>It takes <span class="calc-value" data-calc-value="6771">1.9 hours</span> over 10 million tokens.</p>'
         '<pre><code>print(f"{x:.1f} GiB")  # 24 GB</code></pre>'
         "<p>fp32 takes 4 bytes per parameter, and bf16 2 + 2 + 4 = 8 bytes per parameter.</p>"
