@@ -41,7 +41,8 @@ class Remedy:
     noun: str | None = None
 
 
-#: In the order recommend.remedies offers them.
+#: The remedies recommend.remedies offers: its chain ranks them by what they save; sharding and shorter sequences,
+#: the alternatives, come last in this order.
 REMEDIES: tuple[Remedy, ...] = (
     Remedy("smaller_micro_batch"),
     Remedy("gradient_checkpointing"),
@@ -49,6 +50,7 @@ REMEDIES: tuple[Remedy, ...] = (
     Remedy("8bit_optimizer"),
     Remedy("lora"),
     Remedy("qlora"),
+    Remedy("activation_offloading"),
     Remedy("sharding", amount="num_gpus", noun="cards"),
     Remedy("shorter_sequences", amount="seq_len", noun="tokens"),
 )

@@ -473,7 +473,7 @@ def _time_and_cost(s: Strings, r: dict[str, Any]) -> Html:
 
 
 def _remedies(s: Strings, r: dict[str, Any], g: dict[str, Any]) -> Html:
-    """The remedies in recommend's order, each alone and on top of the steps above it (with what that step saves,
+    """The remedies in recommend's order (by what they save), each alone and on top of the steps above it (with what that step saves,
     so a step that saves little says so); a step that alone raises the peak (LoRA or QLoRA without checkpointing:
     the adapters' activations) is marked and explained under the list."""
     steps = r.get("remedies") or []
