@@ -104,10 +104,7 @@ def result_json(s: TrainingSetup, e: Estimate, options: dict[str, Any]) -> dict[
         _complete(dp["changes"], options)   # several cards without sharding: DDP's full copies, and what ZeRO-3 gives
         r["data_parallel"] = dp
     if "experts_not_quantized" in e.notes and not s.grpo:
-        # a QLoRA whose fused experts stay 16/32-bit (issue 42, point 4): what quantizing them gives, shown at the
-        # result beside the note (Axolotl 0.15 and later: quantize_moe_experts)
-        fixed = recommend.cached_estimate(replaced(s, quantize_experts=True))
-        r["experts_quantized"] = {"changes": {"quantize_experts": True}, "peak_bytes_per_gpu": fixed.peak_bytes}
+        r["experts_quantized"] = _experts_quantized_json(s)
     if "gpu_table" in include:
         r["gpu_table"] = recommend.gpu_table(requested)
     if "smallest_setup" in include:
@@ -129,6 +126,13 @@ def result_json(s: TrainingSetup, e: Estimate, options: dict[str, Any]) -> dict[
             r["max_micro_batch_size"] = recommend.max_micro_batch(s, spec)
     _time_fields(s, options, r)      # throughput, run, time and cost in the GPU table, fastest/cheapest
     return r
+
+
+def _experts_quantized_json(s: TrainingSetup) -> dict[str, Any]:
+    """A QLoRA whose fused experts stay 16/32-bit (issue 42, point 4): what quantizing them gives, shown at the
+    result beside the note (Axolotl 0.15 and later: quantize_moe_experts)."""
+    fixed = recommend.cached_estimate(replaced(s, quantize_experts=True))
+    return {"changes": {"quantize_experts": True}, "peak_bytes_per_gpu": fixed.peak_bytes}
 
 
 def _grpo_json(s: TrainingSetup, e: Estimate, gpu: GpuSpec | None) -> dict[str, Any]:
