@@ -24,7 +24,7 @@ KIND = WIDGET_KINDS["estimator"]
 def test_a_data_sets_size_reads_as_readers_write_it(key, typed, count) -> None:
     state, errors = read_form(KIND.fields, KIND.defaults, {key: typed})
     assert not errors and state[key] == count and type(state[key]) is int       # 5e7 as 5.0e7: "not whole"
-    assert api.answer({"model": "llama-3.1-8b", key: state[key]})["ok"]
+    assert api.answer({"model": "llama-3.1-8b", key: state[key], "mean_tokens_per_example": 512})["ok"]
 
 
 @pytest.mark.parametrize("typed", ["0.0001k", "1.5x", "M"])
