@@ -12,7 +12,7 @@ from typing import Any
 
 from . import frameworks, recommend, rl, throughput
 from .catalog import ALIAS_SOURCES, GPUS, MODELS, WEIGHT_NOTES, resolve
-from .configs import model_json
+from .configs import model_json, unknown_type
 from .errors import TimeNotModelled
 from .evidence import time_evidence
 from .inputs import DEFAULTS, inputs_json
@@ -83,6 +83,7 @@ def result_json(s: TrainingSetup, e: Estimate, options: dict[str, Any]) -> dict[
         "optimizer_state_file_bytes": e.optimizer_state_file_bytes,
         "effective_batch_size": s.micro_batch_size * s.grad_accum_steps * s.num_gpus,
         "notes": list(e.notes) + (["vision_tower_frozen"] if s.model.vision_params else [])
+        + (["model_type_unknown"] if unknown_type(s.model) else [])
         + ([WEIGHT_NOTES[resolved["weight_format"]]] if resolved and resolved["weight_format"] in WEIGHT_NOTES else []),
         # what a model id other than the entry's own resolved to (a fine-tune, a mirror, a format suffix, no owner)
         **({"resolved": resolved} if resolved else {}),

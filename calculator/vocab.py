@@ -66,7 +66,7 @@ def remedy(name: str) -> Remedy:
 
 #: Codes of the assumptions an estimate states (``notes``).
 NOTES: tuple[str, ...] = ("paged_states_excluded", "vision_tower_frozen", "weights_fp8", "weights_dequantized",
-                          "weights_bnb_4bit", "experts_not_quantized", "experts_not_adapted")
+                          "weights_bnb_4bit", "experts_not_quantized", "experts_not_adapted", "model_type_unknown")
 #: Why a model is refused (``unsupported_model``'s ``reason``: configs.UNSUPPORTED_TYPES and the refused repos).
 UNSUPPORTED_REASONS: tuple[str, ...] = ("encoder_decoder", "encoder_only", "vision_or_audio", "not_attention",
                                         "moe_layout", "vision_tower", "per_layer_embeddings", "prequantized_weights",
