@@ -308,7 +308,7 @@ def fastest_and_cheapest(table: list[dict[str, Any]]) -> dict[str, Any]:
     tokens per second, the shortest run) and the cheapest (lowest cost, or cost per million tokens without a
     workload); ties go to fewer cards, then the table's order."""
     fits = [(row, st) for row in table for st in row["setups"]
-            if st["verdict"] not in ("at_edge", "does_not_fit") and st.get("tokens_per_second")]
+            if recommend.surely_fits(st["verdict"]) and st.get("tokens_per_second")]
 
     def entry(row: dict[str, Any], st: dict[str, Any]) -> dict[str, Any]:
         keys = ("tokens_per_second", "seconds", "gpu_hours", "cost", "cost_per_million_tokens", "price_per_gpu_hour",

@@ -7,7 +7,8 @@ A request ``{"describe": true}`` returns the schema (presets, GPUs, the input sp
 Every request key is declared once, in ``inputs.py``, and checked by its kind of value (``values.py``); parsing is a
 loop over those specs plus the rules that span several keys. The page (``calculator/page/``) reads the estimator
 through this module only: it also publishes the catalogue (``MODELS``, ``GPUS``), the model-config fields
-(``MODEL_FIELDS``) the page draws, and the fit rule (``verdict``, for a widget that asks for memory alone).
+(``MODEL_FIELDS``) the page draws, and the fit rule (``verdict``, for a widget that asks for memory alone;
+``surely_fits``: whether a verdict promises the setup fits, neither at the edge nor over).
 Standard library only; never imports a browser API.
 """
 from __future__ import annotations
@@ -26,14 +27,15 @@ from .errors import EstimatorError, InputError, InputErrors
 from .inputs import BY_NAME, DEFAULTS, ENUMS, INPUTS, LIMITS, InputSpec, inputs_json
 from .memory import COEFFICIENTS, estimate as _estimate
 from .params import count_params, fsdp1_refuses_uint8, trainable_params
-from .recommend import verdict
+from .recommend import surely_fits, verdict
 from .models import Method, Optimizer, Precision, TrainingSetup
 from .values import MAX_DIGITS, whole_number
 
 __all__ = ["answer_text", "answer", "answer_each", "resolve", "schema", "parse_request", "framework_defaults", "framework_json", "parse_model",
            "read_json", "read_text", "check_text", "check_depth", "check_tree", "inputs_json", "result_json",
            "DEFAULTS", "ERROR_CODES", "LIMITS", "ENUMS", "MAX_INPUT_CHARS", "MAX_DEPTH", "MODELS", "GPUS",
-           "MODEL_FIELDS", "FIELD_KINDS", "CONFIG_LISTS", "verdict", "smallest_setup"]
+           "MODEL_FIELDS", "FIELD_KINDS", "CONFIG_LISTS", "verdict", "surely_fits",
+           "smallest_setup"]
 
 ERROR_CODES: tuple[str, ...] = (
     "invalid_json",     # not parseable JSON (also NaN/Infinity, which JSON does not have)

@@ -23,7 +23,7 @@ from .models import (Attention, Estimate, GpuSpec, Method, Optimizer, Precision,
                      replaced)
 from .vocab import ADJUSTMENTS, CAPABILITY_REASONS, CARD_NOTES
 
-__all__ = ["COMFORTABLE_SHARE", "TIGHT_SHARE", "SETUP_SIZES", "verdict", "fits", "range_share", "setup_for",
+__all__ = ["COMFORTABLE_SHARE", "TIGHT_SHARE", "SETUP_SIZES", "verdict", "fits", "surely_fits", "range_share", "setup_for",
            "data_parallel", "gpu_table",
            "smallest_setup", "remedies", "max_seq_len", "max_micro_batch", "SEQ_LEN_CAP", "MICRO_BATCH_CAP",
            "runnable", "CAPABILITY_REASONS", "ADJUSTMENTS", "CARD_NOTES"]
@@ -126,6 +126,11 @@ def fits(peak_bytes: int, memory_bytes: int) -> bool:
     comfortable, tight or fits by paging). The smallest setup, the remedies and the inverse solver promise "fits" by
     this rule, so that none of them lands at the edge."""
     return likely_range(peak_bytes)[1] < memory_bytes
+
+
+def surely_fits(verdict_: str) -> bool:
+    """Whether a verdict promises the setup fits (``fits``' rule read off the verdict): not at the edge, not over."""
+    return verdict_ not in ("at_edge", "does_not_fit")
 
 
 def range_share(peak_bytes: int, memory_bytes: int) -> list[float]:
