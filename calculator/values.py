@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 import re
-from decimal import Decimal
+from fractions import Fraction
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from functools import lru_cache
@@ -282,8 +282,8 @@ class IntKind(_NumberKind):
         if isinstance(value, str):
             m = _SCALED.match(_read_commas(value.strip().translate(_DIGITS)) or "")
             if m:
-                scaled = Decimal(m.group(1)) * _SCALES[m.group(2).lower()]
-                if scaled == scaled.to_integral_value():
+                scaled = Fraction(m.group(1)) * _SCALES[m.group(2).lower()]
+                if scaled.denominator == 1:
                     return int(scaled)
         return value
 
