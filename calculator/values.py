@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import math
 import re
-from fractions import Fraction
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
