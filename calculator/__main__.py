@@ -304,6 +304,9 @@ def _render_memory(r: dict[str, Any], s: Strings) -> list[str]:
     for n in r["notes"]:
         out.append(f"  {s.get(f'notes.{n}')}")
     out += _render_stack(r, s)
+    if "experts_quantized" in r:      # the MoE QLoRA note's remedy, with what it saves
+        out.append("  " + _text(filled(s.get("out.experts_quantized"), {
+            "peak": "{} ({})".format(*fmt_bytes(r["experts_quantized"]["peak_bytes_per_gpu"]))})))
     if "data_parallel" in r:          # several cards without sharding: DDP's full copies, and what ZeRO-3 gives
         dp = r["data_parallel"]
         out.append("  " + _text(filled(s.get("out.data_parallel"), {
@@ -329,7 +332,9 @@ def _render_card(r: dict[str, Any], s: Strings) -> list[str]:
     out = [""]
     g = r["gpu"]
     on = _text(filled(s.get("out.verdict_on"), {"gpu": g["name"]}))
-    share = _text(filled(s.get("out.share"), {"share": fmt_percent(g["share_of_memory"], 0)}))
+    low, high = (fmt_percent(x, 0) for x in g["range_share"])
+    share = _text(filled(s.get("out.share_range" if g["verdict"] == "at_edge" else "out.share"),
+                         {"share": fmt_percent(g["share_of_memory"], 0), "low": low, "high": high}))
     out.append(f"  {on} {s.get('verdict.' + g['verdict'])} {share}")
     for code in r.get("adjusted", []):
         out.append("  " + _text(filled(s.get(f"out.adjusted.{code}"), {"gpu": g["name"]})))

@@ -12,12 +12,12 @@ from typing import Any
 
 from . import frameworks, recommend, rl, throughput
 from .catalog import ALIAS_SOURCES, GPUS, MODELS, WEIGHT_NOTES, resolve
-from .configs import model_json
+from .configs import model_json, unknown_type
 from .errors import TimeNotModelled
 from .evidence import time_evidence
 from .inputs import DEFAULTS, inputs_json
 from .memory import GB, GIB
-from .models import Estimate, GpuSpec, TrainingSetup
+from .models import Estimate, GpuSpec, TrainingSetup, replaced
 from .throughput import Workload, effective_setup, run_time
 
 __all__ = ["CURRENCY", "result_json", "remedies_json", "gpu_json", "resolution_json"]
@@ -83,6 +83,7 @@ def result_json(s: TrainingSetup, e: Estimate, options: dict[str, Any]) -> dict[
         "optimizer_state_file_bytes": e.optimizer_state_file_bytes,
         "effective_batch_size": s.micro_batch_size * s.grad_accum_steps * s.num_gpus,
         "notes": list(e.notes) + (["vision_tower_frozen"] if s.model.vision_params else [])
+        + (["model_type_unknown"] if unknown_type(s.model) else [])
         + ([WEIGHT_NOTES[resolved["weight_format"]]] if resolved and resolved["weight_format"] in WEIGHT_NOTES else []),
         # what a model id other than the entry's own resolved to (a fine-tune, a mirror, a format suffix, no owner)
         **({"resolved": resolved} if resolved else {}),
@@ -103,6 +104,8 @@ def result_json(s: TrainingSetup, e: Estimate, options: dict[str, Any]) -> dict[
     if not s.grpo and (dp := recommend.data_parallel(s, GPUS[gpu] if gpu is not None else None)):
         _complete(dp["changes"], options)   # several cards without sharding: DDP's full copies, and what ZeRO-3 gives
         r["data_parallel"] = dp
+    if "experts_not_quantized" in e.notes and not s.grpo:
+        r["experts_quantized"] = _experts_quantized_json(s)
     if not s.grpo:
         # the keys of its stack that move the figure away from the plain stack's, each with what it adds or saves
         r["stack"] = [{**x, "changes": _complete(dict(x["changes"]), options)} for x in recommend.stack(s)]
@@ -116,7 +119,8 @@ def result_json(s: TrainingSetup, e: Estimate, options: dict[str, Any]) -> dict[
         peak, driver = (r["grpo"]["peak_bytes_per_gpu"],) * 2 if s.grpo else (e.peak_bytes, e.driver_bytes)
         r["gpu"] = {"id": spec.id, "name": spec.name, "memory_bytes": spec.memory_bytes,
                     "verdict": recommend.verdict(peak, spec.memory_bytes, driver),
-                    "share_of_memory": peak / spec.memory_bytes}
+                    "share_of_memory": peak / spec.memory_bytes,
+                    "range_share": recommend.range_share(peak, spec.memory_bytes)}
         if r["gpu"]["verdict"] == "fits_by_paging":
             r["gpu"]["paging"] = _paging_json(s, e, spec)
         if "remedies" in include:
@@ -126,6 +130,13 @@ def result_json(s: TrainingSetup, e: Estimate, options: dict[str, Any]) -> dict[
             r["max_micro_batch_size"] = recommend.max_micro_batch(s, spec)
     _time_fields(s, options, r)      # throughput, run, time and cost in the GPU table, fastest/cheapest
     return r
+
+
+def _experts_quantized_json(s: TrainingSetup) -> dict[str, Any]:
+    """A QLoRA whose fused experts stay 16/32-bit (issue 42, point 4): what quantizing them gives, shown at the
+    result beside the note (Axolotl 0.15 and later: quantize_moe_experts)."""
+    fixed = recommend.cached_estimate(replaced(s, quantize_experts=True))
+    return {"changes": {"quantize_experts": True}, "peak_bytes_per_gpu": fixed.peak_bytes}
 
 
 def _grpo_json(s: TrainingSetup, e: Estimate, gpu: GpuSpec | None) -> dict[str, Any]:
@@ -296,11 +307,11 @@ def _card_times(sn: TrainingSetup, gpu: GpuSpec, w: Workload | None, price: floa
 
 
 def fastest_and_cheapest(table: list[dict[str, Any]]) -> dict[str, Any]:
-    """Among the setups of an annotated GPU table that fit (recommend's rule: tight allowed), the fastest (most
+    """Among the setups of an annotated GPU table that fit (recommend's rule: tight allowed, the edge not), the fastest (most
     tokens per second, the shortest run) and the cheapest (lowest cost, or cost per million tokens without a
     workload); ties go to fewer cards, then the table's order."""
     fits = [(row, st) for row in table for st in row["setups"]
-            if st["verdict"] != "does_not_fit" and st.get("tokens_per_second")]
+            if recommend.surely_fits(st["verdict"]) and st.get("tokens_per_second")]
 
     def entry(row: dict[str, Any], st: dict[str, Any]) -> dict[str, Any]:
         keys = ("tokens_per_second", "seconds", "gpu_hours", "cost", "cost_per_million_tokens", "price_per_gpu_hour",

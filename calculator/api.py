@@ -7,7 +7,8 @@ A request ``{"describe": true}`` returns the schema (presets, GPUs, the input sp
 Every request key is declared once, in ``inputs.py``, and checked by its kind of value (``values.py``); parsing is a
 loop over those specs plus the rules that span several keys. The page (``calculator/page/``) reads the estimator
 through this module only: it also publishes the catalogue (``MODELS``, ``GPUS``), the model-config fields
-(``MODEL_FIELDS``) the page draws, and the fit rule (``verdict``, for a widget that asks for memory alone).
+(``MODEL_FIELDS``) the page draws, and the fit rule (``verdict``, for a widget that asks for memory alone;
+``surely_fits``: whether a verdict promises the setup fits, neither at the edge nor over).
 Standard library only; never imports a browser API.
 """
 from __future__ import annotations
@@ -24,16 +25,17 @@ from .configs import (ALIASES, ARCH_FIELDS, CONFIG_LISTS, FIELD_KINDS, MAX_PARAM
                       MODEL_LIMITS, QK_NORMS, REQUIRED_FIELDS, parse_model)
 from .errors import EstimatorError, InputError, InputErrors
 from .inputs import BY_NAME, DEFAULTS, ENUMS, INPUTS, LIMITS, InputSpec, check_setup, inputs_json
-from .memory import estimate as _estimate
+from .memory import COEFFICIENTS, estimate as _estimate
 from .params import count_params, fsdp1_refuses_uint8, trainable_params
-from .recommend import verdict
+from .recommend import surely_fits, verdict
 from .models import Method, Optimizer, Precision, TrainingSetup
 from .values import MAX_DIGITS, whole_number
 
 __all__ = ["answer_text", "answer", "answer_each", "resolve", "schema", "parse_request", "framework_defaults", "framework_json", "parse_model",
            "read_json", "read_text", "check_text", "check_depth", "check_tree", "inputs_json", "result_json",
            "DEFAULTS", "ERROR_CODES", "LIMITS", "ENUMS", "MAX_INPUT_CHARS", "MAX_DEPTH", "MODELS", "GPUS",
-           "MODEL_FIELDS", "FIELD_KINDS", "CONFIG_LISTS", "verdict", "smallest_setup"]
+           "MODEL_FIELDS", "FIELD_KINDS", "CONFIG_LISTS", "verdict", "surely_fits",
+           "smallest_setup"]
 
 ERROR_CODES: tuple[str, ...] = (
     "invalid_json",     # not parseable JSON (also NaN/Infinity, which JSON does not have)
@@ -315,7 +317,8 @@ def _counted(setup: TrainingSetup) -> TrainingSetup:
     adapters with no module to wrap are refused."""
     check_setup(setup)
     if setup.method is not Method.FULL and trainable_params(setup) == 0:
-        raise InputError("contradiction", "lora_targets")   # e.g. gate_proj on a model with a plain MLP
+        # e.g. gate_proj on a model with a plain MLP; q_proj/v_proj on a model with latent attention, said with why
+        raise InputError("contradiction", "lora_targets", "mla_attention" if setup.model.kv_lora_rank else None)
     return setup
 
 
@@ -468,6 +471,7 @@ def schema() -> dict[str, Any]:
         "limits": {k: list(v) for k, v in LIMITS.items()},
         "error_codes": list(ERROR_CODES),
         "headroom": {"comfortable_max_share": recommend.COMFORTABLE_SHARE, "tight_max_share": recommend.TIGHT_SHARE,
+                     "edge_range": [COEFFICIENTS.range_low, COEFFICIENTS.range_high],
                      "setups": list(recommend.SETUP_SIZES)},
         "model_fields": {"required": list(REQUIRED_FIELDS),
                          "optional": [f for f in ARCH_FIELDS if f not in REQUIRED_FIELDS],

@@ -28,7 +28,7 @@ from .vocab import UNSUPPORTED_REASONS
 __all__ = ["parse_model", "model_json", "ModelField", "MODEL_FIELDS", "READ_ONLY_FIELDS", "MODEL_LIMITS", "MAX_PARAMS",
            "ALIASES", "MODEL_TYPES", "VLM_TYPES", "UNSUPPORTED_TYPES", "UNSUPPORTED_REASONS", "ARCH_FIELDS",
            "REQUIRED_FIELDS", "QK_NORMS", "MODEL_FIELD_KINDS", "CONFIG_LISTS", "FieldKind", "FIELD_KINDS",
-           "FIELDS"]
+           "FIELDS", "unknown_type"]
 
 
 class FieldKind(ABC):
@@ -1205,6 +1205,13 @@ def _granite_dense(arch: ModelArch, r: _Reader, mt: str) -> ModelArch:
     if not shared:
         raise InputError("out_of_range", "model.shared_expert_intermediate_size")
     return replace(arch, intermediate_size=shared, shared_expert_intermediate_size=0)
+
+
+def unknown_type(m: ModelArch) -> bool:
+    """A pasted config that names a model_type this reader does not know ("0", a typo): read as a generic decoder,
+    from what it says alone; the answer's note ``model_type_unknown`` says so (issue 42, point 8). A config without
+    a type, and the catalogue's entries, name none."""
+    return bool(m.model_type) and m.model_type not in MODEL_TYPES
 
 
 def model_json(m: ModelArch) -> dict[str, Any]:

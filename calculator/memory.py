@@ -61,6 +61,7 @@ from .params import (
 
 __all__ = [
     "COEFFICIENTS",
+    "likely_range",
     "Coefficients",
     "weights_bytes",
     "kbit_upcast_bytes",
@@ -227,6 +228,12 @@ class Coefficients:
 
 
 COEFFICIENTS = Coefficients()
+
+
+def likely_range(peak_bytes: int) -> tuple[int, int]:
+    """The likely low and high of a peak (the run-to-run spread, ``Coefficients.range_low/high``): the answer's
+    ``range`` and the band of the fit verdict's ``at_edge`` (recommend.verdict)."""
+    return int(peak_bytes * COEFFICIENTS.range_low), int(peak_bytes * COEFFICIENTS.range_high)
 
 
 # =====================================================================================================================
@@ -1391,8 +1398,8 @@ def estimate(s: TrainingSetup, logits: tuple[float, float] | None = None) -> Est
         peak_bytes=peak,
         allocated_bytes=allocated,
         reserved_bytes=reserved,
-        low_bytes=int(peak * c.range_low),
-        high_bytes=int(peak * c.range_high),
+        low_bytes=likely_range(peak)[0],
+        high_bytes=likely_range(peak)[1],
         phase=peak_phase,
         phases={ph.value: int(sum(v.values())) for ph, v in comps.items()},
         breakdown=breakdown,

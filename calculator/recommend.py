@@ -3,7 +3,8 @@
 Headroom rule (documented in ESTIMATOR.md): usable memory is the memory the driver reports (``GpuSpec.memory_bytes``,
 nvidia-smi ``memory.total``); the compared figure is the nvidia-smi-like peak (allocated + allocator reserve + CUDA
 context, plus a paged optimizer's states while they are resident: ``Estimate.driver_bytes``). ``comfortable`` if it
-is <= 85 % of usable, ``tight`` if <= 100 %; above that, ``fits_by_paging`` when the peak without the paged states
+is <= 85 % of usable, ``tight`` if the top of its likely range (memory.likely_range, +-10 %) is below usable,
+``at_edge`` (measure) while usable lies inside that range; above that, ``fits_by_paging`` when the peak without the paged states
 fits (the driver evicts paged states to host RAM and brings them back every step: it trains, slower), else
 ``does_not_fit``. The 15 % margin covers the run-to-run spread of the measurements (about +-10 %, calibration README
 caveat 2) and memory other processes (a desktop, a second job) hold.
@@ -16,18 +17,20 @@ from typing import Any
 from .catalog import GPUS
 from .errors import InputError
 from .inputs import BY_NAME, DEFAULTS, LIMITS, inputs_json
-from .memory import estimate as _estimate
+from .memory import COEFFICIENTS, estimate as _estimate, likely_range
 from .params import fsdp1_refuses_uint8, trainable_params
 from .models import (Attention, Estimate, GpuSpec, Method, Optimizer, Precision, QuantStorage, Sharding, TrainingSetup,
                      replaced)
 from .vocab import ADJUSTMENTS, CAPABILITY_REASONS, CARD_NOTES
 
-__all__ = ["COMFORTABLE_SHARE", "TIGHT_SHARE", "SETUP_SIZES", "verdict", "setup_for", "data_parallel", "gpu_table",
+__all__ = ["COMFORTABLE_SHARE", "TIGHT_SHARE", "SETUP_SIZES", "verdict", "fits", "surely_fits", "range_share", "setup_for",
+           "data_parallel", "gpu_table",
            "smallest_setup", "remedies", "max_seq_len", "max_micro_batch", "SEQ_LEN_CAP", "MICRO_BATCH_CAP",
            "runnable", "CAPABILITY_REASONS", "ADJUSTMENTS", "CARD_NOTES", "table_setup", "STACK_KEYS", "STACK_LARGE_SHARE", "stack"]
 
 COMFORTABLE_SHARE = 0.85
-TIGHT_SHARE = 1.0
+#: The largest share of the card whose whole likely range is still below it: "tight" ends here, "at the edge" begins.
+TIGHT_SHARE = round(1 / COEFFICIENTS.range_high, 4)
 #: Every card count some catalogue card is offered in (GpuSpec.counts): the GPU table's columns.
 SETUP_SIZES = tuple(sorted({n for g in GPUS.values() for n in g.counts}))
 
@@ -102,15 +105,37 @@ def cached_estimate(s: TrainingSetup) -> Estimate:
 
 def verdict(peak_bytes: int, memory_bytes: int, driver_bytes: int | None = None) -> str:
     """The verdict of a per-GPU peak on a card; ``driver_bytes``: the same with every paged optimizer state resident
-    (None: no paged states)."""
+    (None: no paged states). The one edge rule (issue 42, point 5): when the card's memory lies inside the peak's
+    likely range (memory.likely_range, the spread of measured runs), the answer is ``at_edge`` -- measure -- rather
+    than "tight" at 100 % and "does not fit" at 101 %."""
     used = peak_bytes if driver_bytes is None else max(driver_bytes, peak_bytes)
     if used <= COMFORTABLE_SHARE * memory_bytes:
         return "comfortable"
-    if used <= TIGHT_SHARE * memory_bytes:
+    low, high = likely_range(used)
+    if high < memory_bytes:
         return "tight"
-    if peak_bytes <= TIGHT_SHARE * memory_bytes:
+    if low <= memory_bytes:
+        return "at_edge"
+    if fits(peak_bytes, memory_bytes):
         return "fits_by_paging"
-    return "does_not_fit"
+    return "at_edge" if likely_range(peak_bytes)[0] <= memory_bytes else "does_not_fit"
+
+
+def fits(peak_bytes: int, memory_bytes: int) -> bool:
+    """Whether a peak surely fits a card: its whole likely range is below the card's memory (the verdict is
+    comfortable, tight or fits by paging). The smallest setup, the remedies and the inverse solver promise "fits" by
+    this rule, so that none of them lands at the edge."""
+    return likely_range(peak_bytes)[1] < memory_bytes
+
+
+def surely_fits(verdict_: str) -> bool:
+    """Whether a verdict promises the setup fits (``fits``' rule read off the verdict): not at the edge, not over."""
+    return verdict_ not in ("at_edge", "does_not_fit")
+
+
+def range_share(peak_bytes: int, memory_bytes: int) -> list[float]:
+    """The peak's likely range as shares of the card's memory: what ``at_edge`` shows beside the verdict."""
+    return [round(b / memory_bytes, 4) for b in likely_range(peak_bytes)]
 
 
 def setup_for(s: TrainingSetup, n: int) -> TrainingSetup:
@@ -257,14 +282,15 @@ def smallest_setup(s: TrainingSetup, cards: tuple[GpuSpec, ...] | None = None,
     runs = {g.id: _card_setup(s, g)[0] for g in by_memory}
     out: dict[str, Any] = {"fits": None, "comfortable": None}
     # fits: the peak fits (paging allowed, slower); comfortable: with the paged states resident too
-    for key, limit, which in (("fits", TIGHT_SHARE, 0), ("comfortable", COMFORTABLE_SHARE, 1)):
+    for key, which in (("fits", 0), ("comfortable", 1)):
         for n in SETUP_SIZES if counts is None else sorted(counts):
             for g in by_memory:
                 run = runs[g.id]
                 if run is None or n not in (g.counts if counts is None else counts):
                     continue
                 peaks = _peak(run, n)
-                if peaks[which] <= limit * g.memory_bytes:
+                if (fits(peaks[0], g.memory_bytes) if key == "fits"
+                        else peaks[1] <= COMFORTABLE_SHARE * g.memory_bytes):
                     out[key] = {"gpu": g.id, "num_gpus": n, "peak_bytes_per_gpu": peaks[0],
                                 "verdict": verdict(peaks[0], g.memory_bytes, peaks[1])}
                     break
@@ -274,7 +300,7 @@ def smallest_setup(s: TrainingSetup, cards: tuple[GpuSpec, ...] | None = None,
 
 
 def _fits(s: TrainingSetup, gpu: GpuSpec) -> bool:
-    return cached_estimate(s).peak_bytes <= TIGHT_SHARE * gpu.memory_bytes
+    return fits(cached_estimate(s).peak_bytes, gpu.memory_bytes)
 
 
 def _largest(lo: int, hi: int, ok: Any, start: int | None = None) -> int:
@@ -327,11 +353,11 @@ def remedies(s: TrainingSetup, gpu: GpuSpec) -> list[dict[str, Any]]:
 
 @lru_cache(maxsize=1024)
 def _remedies(s: TrainingSetup, gpu: GpuSpec) -> tuple[dict[str, Any], ...]:
-    """The guide's remedies in its order, each re-estimated: alone (on the user's setup) and cumulative (on top of the
-    steps listed before it). Empty when the setup already fits the card.
+    """The guide's remedies ranked by what each saves alone (the most first), each re-estimated: alone (on the user's
+    setup) and cumulative (on top of the steps listed before it). Empty when the setup already fits the card.
 
-    1 micro-batch 1 with gradient accumulation restoring the effective batch; 2 gradient checkpointing; 3 a fused
-    loss (the output layer and the loss in one kernel); 4 an 8-bit optimizer; 5 LoRA; 6 QLoRA: a step that lowers the peak neither alone nor on top of the steps before it (gradient
+    Micro-batch 1 with gradient accumulation restoring the effective batch; gradient checkpointing; a fused
+    loss (the output layer and the loss in one kernel); an 8-bit optimizer; LoRA; QLoRA; activation offloading: a step that lowers the peak neither alone nor on top of the steps before it (gradient
     checkpointing when the peak is the optimizer step) is not offered, nor adapters on targets the model lacks (the
     API refuses such a LoRA: it trains nothing), and the chain stops at the first step with
     which everything fits. A step may raise the peak alone and still lower it on top of the steps before it (LoRA and
@@ -359,7 +385,12 @@ def _remedies(s: TrainingSetup, gpu: GpuSpec) -> tuple[dict[str, Any], ...]:
         steps.append(("lora", {"method": Method.LORA}))
     if s.method is not Method.QLORA:
         steps.append(("qlora", {"method": Method.QLORA}))
-    limit = TIGHT_SHARE * gpu.memory_bytes
+    if not s.activation_offloading:
+        # activations streamed to host RAM after each layer (torchtune/TRL's activation offloading): issue 42, point 5
+        steps.append(("activation_offloading", {"activation_offloading": True}))
+    # ranked by what each saves alone, the most first (issue 42, point 5: "an 8-bit optimizer" saving 63 MB of
+    # 29.2 GB was listed first); ties keep the guide's order
+    steps.sort(key=lambda step: cached_estimate(replaced(s, **step[1])).peak_bytes)
     base_peak = cached_estimate(s).peak_bytes
     out: list[dict[str, Any]] = []
     cumulative, cum_peak = s, base_peak
@@ -375,8 +406,8 @@ def _remedies(s: TrainingSetup, gpu: GpuSpec) -> tuple[dict[str, Any], ...]:
             cumulative, cum_peak = stacked, e_stacked
         out.append({"remedy": name, "changes": _changes(s, alone, change),
                     "peak_bytes_alone": e_alone, "peak_bytes_cumulative": cum_peak,
-                    "fits_alone": e_alone <= limit, "fits_cumulative": cum_peak <= limit})
-        if cum_peak <= limit:
+                    "fits_alone": fits(e_alone, gpu.memory_bytes), "fits_cumulative": fits(cum_peak, gpu.memory_bytes)})
+        if fits(cum_peak, gpu.memory_bytes):
             break
     # 7 sharding, alone: the fewest cards of this GPU that fit with ZeRO-3, among the counts it is offered in; and
     # how many the chain above would need. A card offered alone (the P100 on Kaggle, the A10) offers no sharding.

@@ -20,6 +20,7 @@ import math
 import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
@@ -73,6 +74,9 @@ _DIGITS = {**{ord(c): str(i) for i, c in enumerate("٠١٢٣٤٥٦٧٨٩")},
            ord("\u200e"): None, ord("\u200f"): None, ord("\u061c"): None}
 _NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
 _INTEGER = re.compile(r"^[+-]?\d+$")
+#: A count written with its scale, as readers write a data set's size: "50M", "1.5B", "200k" (issue 42, point 8).
+_SCALED = re.compile(r"^([+-]?(?:\d+(?:\.\d*)?|\.\d+))([kKmMbB])$")
+_SCALES = {"k": 10**3, "m": 10**6, "b": 10**9}
 #: A comma followed by exactly three digits groups thousands ("4,096", "20,000,000"), except after a leading lone 0,
 #: which no grouping writes ("0,125" USD is 0.125); any other comma is a decimal mark ("1,5" epochs, "0,75" USD) —
 #: what a reader of a comma-decimal locale types, in either language.
@@ -265,6 +269,23 @@ def plain_number(x: float) -> str:
 
 class IntKind(_NumberKind):
     name = "int"
+
+    def from_form(self, spec, raw):
+        """A whole number; for a workload count (a data set's tokens or examples, a key outside the setup) also as
+        readers write one: "5e7", "50M", "1.5B", "200k" (a value that comes out whole). A sequence length's "4k"
+        stays an error: it could mean 4,000 or 4,096."""
+        value = super().from_form(spec, raw)
+        if spec.setup or spec.unit not in ("tokens", "examples"):
+            return value
+        if isinstance(value, float) and value.is_integer():
+            return int(value)
+        if isinstance(value, str):
+            m = _SCALED.match(_read_commas(value.strip().translate(_DIGITS)) or "")
+            if m:
+                scaled = Fraction(m.group(1)) * _SCALES[m.group(2).lower()]
+                if scaled.denominator == 1:
+                    return int(scaled)
+        return value
 
     def cli_argument(self, spec, help_text):
         return {"type": _cli_int, "metavar": (spec.unit or "N").upper(), "help": help_text}

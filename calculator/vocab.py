@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 __all__ = ["COMPONENTS", "OUTSIDE_ALLOCATOR", "PHASES", "REMEDIES", "Remedy", "remedy", "NOTES", "UNSUPPORTED_REASONS",
-           "MODEL_ID_REASONS", "CAPABILITY_REASONS", "ADJUSTMENTS", "CARD_NOTES", "TIME_ERRORS", "VERDICTS", "STAGES"]
+           "MODEL_ID_REASONS", "CAPABILITY_REASONS", "TARGET_REASONS", "ADJUSTMENTS", "CARD_NOTES", "TIME_ERRORS", "VERDICTS", "STAGES"]
 
 #: The components of a per-GPU peak, in the order a breakdown lists them (``breakdown_bytes``, the page's bar and
 #: legend, the CLI). They sum to the peak.
@@ -41,7 +41,8 @@ class Remedy:
     noun: str | None = None
 
 
-#: In the order recommend.remedies offers them.
+#: The remedies recommend.remedies offers: its chain ranks them by what they save; sharding and shorter sequences,
+#: the alternatives, come last in this order.
 REMEDIES: tuple[Remedy, ...] = (
     Remedy("smaller_micro_batch"),
     Remedy("gradient_checkpointing"),
@@ -49,6 +50,7 @@ REMEDIES: tuple[Remedy, ...] = (
     Remedy("8bit_optimizer"),
     Remedy("lora"),
     Remedy("qlora"),
+    Remedy("activation_offloading"),
     Remedy("sharding", amount="num_gpus", noun="cards"),
     Remedy("shorter_sequences", amount="seq_len", noun="tokens"),
 )
@@ -64,7 +66,7 @@ def remedy(name: str) -> Remedy:
 
 #: Codes of the assumptions an estimate states (``notes``).
 NOTES: tuple[str, ...] = ("paged_states_excluded", "vision_tower_frozen", "weights_fp8", "weights_dequantized",
-                          "weights_bnb_4bit", "experts_not_quantized", "experts_not_adapted")
+                          "weights_bnb_4bit", "experts_not_quantized", "experts_not_adapted", "model_type_unknown")
 #: Why a model is refused (``unsupported_model``'s ``reason``: configs.UNSUPPORTED_TYPES and the refused repos).
 UNSUPPORTED_REASONS: tuple[str, ...] = ("encoder_decoder", "encoder_only", "vision_or_audio", "not_attention",
                                         "moe_layout", "vision_tower", "per_layer_embeddings", "prequantized_weights",
@@ -75,6 +77,9 @@ MODEL_ID_REASONS: tuple[str, ...] = ("not_a_hub_id",)
 #: Why a setup is refused on the chosen card (``unsupported_on_gpu``'s ``reason``: recommend.runnable; api's check of
 #: a colocated vLLM's KV pool, calculator/rl.py).
 CAPABILITY_REASONS: tuple[str, ...] = ("flash_needs_ampere", "vllm_pool_below_one_sequence")
+#: Why the chosen LoRA targets wrap nothing in this model (``contradiction`` on ``lora_targets``): a model with
+#: multi-head latent attention (DeepSeek-V2/V3, Kimi K2) has no k_proj/v_proj (nor q_proj with a q_lora_rank).
+TARGET_REASONS: tuple[str, ...] = ("mla_attention",)
 #: How a setup was changed to run on the chosen card (``adjusted``: the figures are the changed setup's).
 ADJUSTMENTS: tuple[str, ...] = ("bf16_to_fp16_mixed", "autocast_fp16", "adapters_fp32")
 #: What the answer says about a card that runs the setup with a caveat (``card_notes``).
@@ -85,6 +90,7 @@ CARD_NOTES: tuple[str, ...] = ("fp16_overflow_family", "flash_sm120_build", "fla
 TIME_ERRORS: tuple[str, ...] = ("fp32_not_modelled", "no_peak")
 #: Whether a setup fits a card (recommend.verdict), from the most room to none: ``fits_by_paging`` trains only because
 #: the driver moves a paged optimizer's states between host RAM and the card every step.
-VERDICTS: tuple[str, ...] = ("comfortable", "tight", "fits_by_paging", "does_not_fit")
+#: ``at_edge``: the card's memory lies inside the peak's likely range (memory.likely_range): measure.
+VERDICTS: tuple[str, ...] = ("comfortable", "tight", "at_edge", "fits_by_paging", "does_not_fit")
 #: The page's runtime stages, in order (``failed`` can follow any): the values of ``STATUS`` in protocol.mjs.
 STAGES: tuple[str, ...] = ("idle", "downloading", "starting", "loading", "ready", "failed")

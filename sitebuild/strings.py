@@ -91,7 +91,7 @@ def required_calc_strings() -> list[str]:
     wanted += [f"units.{r.noun}.other" for r in vocab.REMEDIES if r.noun]
     wanted += [f"notes.{n}" for n in vocab.NOTES]
     wanted += [f"errors.reasons.{r}" for r in vocab.UNSUPPORTED_REASONS + vocab.CAPABILITY_REASONS
-                                                 + vocab.MODEL_ID_REASONS]
+                                                 + vocab.MODEL_ID_REASONS + vocab.TARGET_REASONS]
     wanted += [f"out.adjusted.{a}" for a in vocab.ADJUSTMENTS] + [f"out.card_notes.{n}" for n in vocab.CARD_NOTES]
     wanted += [f"out.time_error.{code}" for code in vocab.TIME_ERRORS]
     wanted += [f"status.{stage}" for stage in vocab.STAGES] + ["status.downloading_bytes", "status.prerendered"]

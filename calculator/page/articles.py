@@ -154,10 +154,11 @@ def _needs_by_size(s: Strings, options: dict[str, Any], assumptions: dict[str, A
 
 def _largest(method: str, extra: dict[str, Any], gpu: str, assumptions: dict[str, Any],
              ask: Ask) -> tuple[int | None, list[tuple[str, str, dict[str, Any]]]]:
-    """Per size, the estimate on one card; and the index of the largest size that fits (tight counts)."""
+    """Per size, the estimate on one card; and the index of the largest size that surely fits (tight counts, the edge
+    does not: recommend.surely_fits)."""
     cells = [(size, model, ask({**assumptions, **extra, "model": model, "method": method, "gpu": gpu, "include": []}))
              for size, model in TABLE_SIZES]
-    fitting = [i for i, (_s, _m, r) in enumerate(cells) if r["gpu"]["verdict"] != "does_not_fit"]
+    fitting = [i for i, (_s, _m, r) in enumerate(cells) if api.surely_fits(r["gpu"]["verdict"])]
     return (fitting[-1] if fitting else None), cells
 
 

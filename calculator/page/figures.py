@@ -95,7 +95,8 @@ def _state_bytes_per_param(r: dict[str, Any]) -> float:
 
 def _fit(r: dict[str, Any]) -> dict[str, Any]:
     g = r["gpu"]
-    return {"verdict": g["verdict"], "share": g["share_of_memory"], "num_gpus": (r.get("inputs") or {}).get("num_gpus", 1)}
+    return {"verdict": g["verdict"], "share": g["share_of_memory"], "range_share": g["range_share"],
+            "num_gpus": (r.get("inputs") or {}).get("num_gpus", 1)}
 
 
 #: out=… -> (its format, how to read it from the answer, what the request must include besides the estimate)
@@ -199,9 +200,11 @@ def _bytes(s: Strings, raw: Any, unit: str, digits: int | None) -> tuple[Any, An
 
 def _fit_text(s: Strings, raw: Any, unit: str, digits: int | None) -> tuple[Any, Any, dict[str, Any]]:
     """"fits comfortably (67% of the card)": the verdict as a phrase with its verb and the share it rests on."""
-    share = ltr(fmt_percent(raw["share"], digits if digits is not None else 0))
+    d = digits if digits is not None else 0
+    low, high = (ltr(fmt_percent(x, d)) for x in raw["range_share"])
     count = "one" if raw["num_gpus"] == 1 else "each"
-    return (filled(s.get(f"figure.fit.{count}.{raw['verdict']}"), {"share": share}), raw["share"],
+    return (filled(s.get(f"figure.fit.{count}.{raw['verdict']}"),
+                   {"share": ltr(fmt_percent(raw["share"], d)), "low": low, "high": high}), raw["share"],
             {"data-calc-verdict": raw["verdict"]})
 
 

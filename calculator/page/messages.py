@@ -36,7 +36,7 @@ def message_for(s: Strings, code: str, field: str | None, reason: str | None = N
                                             for i, c in enumerate(candidates)))})
     field = field or ""
     spec = BY_NAME.get(field)
-    bounds = spec.value_kind.bounds(spec) if spec is not None else None
+    bounds = spec.value_kind.bounds(spec) if spec is not None else _model_bounds(field)
     own = s.get(f"errors.by_field.{field}", "")            # a field's own words: contradictions, missing values,
     general = code in ("contradiction", "missing_field") or (code == "out_of_range" and spec is not None and not bounds)
     specific = s.get(f"errors.by_field.{field}.{code}", "") or (own if general else "")   # ... a list left empty
@@ -45,10 +45,19 @@ def message_for(s: Strings, code: str, field: str | None, reason: str | None = N
     if code == "wrong_type":
         return join(s.get(f"errors.wrong_type.{_kind(field, spec)}", s.get("errors.wrong_type.other")),
                     _config_field_suffix(field))
-    if code == "out_of_range" and bounds is not None:
+    if code in ("out_of_range", "too_large") and bounds is not None:       # the range, said (issue 42, point 8)
         lo, hi = bounds_text(*bounds)
-        return filled(s.get("errors.out_of_range_between"), {"min": lo, "max": hi})
+        return join(filled(s.get("errors.out_of_range_between"), {"min": lo, "max": hi}), _config_field_suffix(field))
     return join(_limits(s, s.get(f"errors.{code}", s.get("errors.internal_error"))), _config_field_suffix(field))
+
+
+def _model_bounds(field: str) -> tuple[float, float, bool] | None:
+    """The limits of a pasted or custom config's field ("model.hidden_size"), as a key's bounds."""
+    limits = api.MODEL_LIMITS.get(field[6:]) if field.startswith("model.") else None
+    if limits is None:
+        return None
+    low, high = limits
+    return low, high, isinstance(low, int) and isinstance(high, int)
 
 
 def _kind(field: str, spec) -> str:

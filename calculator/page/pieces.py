@@ -29,7 +29,7 @@ def bytes_html(value: int, output: str | None = None) -> Html:
 
 #: A mark per verdict (vocab.VERDICTS), for tables too narrow for the words (a phone's GPU table): shape and colour
 #: both say it.
-VERDICT_MARKS = {"comfortable": "✓", "tight": "~", "fits_by_paging": "↕", "does_not_fit": "✗"}
+VERDICT_MARKS = {"comfortable": "✓", "tight": "~", "at_edge": "±", "fits_by_paging": "↕", "does_not_fit": "✗"}
 
 
 def verdict_html(s: Strings, v: str) -> Html:

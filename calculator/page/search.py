@@ -194,11 +194,25 @@ def _vocabulary(s: Strings, kind: str) -> tuple[str, ...]:
         w for e in entries(s, kind) for words in e.lists for w in words)))
 
 
+def _query_terms(s: Strings, kind: str, text: str) -> tuple[str, ...]:
+    """The query's terms; a name-then-number term that no word of the picker takes is its two parts: "gemma3 12b"
+    finds "Gemma 3 12B" as "gemma 3 12b" does (issue 42, point 8), "llama3.1" finds "Llama 3.1"."""
+    vocabulary = _vocabulary(s, kind)
+    out: list[str] = []
+    for t in terms(text):
+        split = _NAME_NUMBER.match(t)
+        if split and not any(_term_score(t, w) for w in vocabulary):
+            out += split.groups()
+        else:
+            out.append(t)
+    return tuple(out)
+
+
 def search(s: Strings, kind: str, text: str) -> list[str]:
     """The values of the entries the query finds, best first (all of them, in the catalogue's order, for an empty
     query)."""
     all_entries = entries(s, kind)
-    query = terms(text)
+    query = _query_terms(s, kind, text)
     if not query:
         return [e.value for e in all_entries]
     exact = _repo(text)

@@ -10,7 +10,7 @@ from html.parser import HTMLParser
 
 import pytest
 
-from calculator import api
+from calculator import api, vocab
 from calculator.page import render_results
 from calculator.page.kinds import WIDGET_KINDS
 from calculator.page.text import STRING_TABLES, Strings
@@ -106,7 +106,8 @@ def test_every_card_is_in_its_class_group_with_a_cell_per_count_offered(lang):
             assert len(cells) == 1 + len(counts)          # memory + one per count
             for n, (cls, _span, text) in zip(counts, cells[1:]):
                 if n in g.counts:
-                    assert "calc-cell--none" not in cls and re.search(r"calc-cell--(comfortable|tight|does_not_fit)", cls)
+                    assert "calc-cell--none" not in cls and re.search(
+                        "calc-cell--(" + "|".join(vocab.VERDICTS) + ")", cls)
                 else:
                     assert "calc-cell--none" in cls and S[lang].get("out.not_offered") in text
     assert sorted(seen) == sorted(api.GPUS)

@@ -169,7 +169,8 @@ def test_fits_only_by_paging():
     evicted states crossing the host link: 'fits_by_paging', with the slowdown."""
     s = TrainingSetup(model=L7, optimizer=Optimizer.PAGED_ADAMW_32BIT, gradient_checkpointing=True)
     e = mem.estimate(s)
-    assert verdict(e.peak_bytes, GPUS["h100-80gb"].memory_bytes, e.driver_bytes) == "tight"
+    # the driver's figure at 98 % of an H100: inside its likely range, so at the edge (issue 42, point 5)
+    assert verdict(e.peak_bytes, GPUS["h100-80gb"].memory_bytes, e.driver_bytes) == "at_edge"
     assert verdict(e.peak_bytes, GPUS["rtx-a6000"].memory_bytes, e.driver_bytes) == "fits_by_paging"
     assert verdict(e.peak_bytes, GPUS["rtx-4090"].memory_bytes, e.driver_bytes) == "does_not_fit"
     r = api.answer({"model": "llama-2-7b", "optimizer": "paged_adamw_32bit", "gradient_checkpointing": True,

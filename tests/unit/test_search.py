@@ -229,3 +229,11 @@ def test_a_link_finds_the_entry_its_text_names_exactly(lang: str, kind: str) -> 
             assert json.loads(p.search(json.dumps({"kind": kind, "text": name})))["named"] == e.value, name
     for vague in ("qwen3", "llama", "nvidia", "24 GB", ""):
         assert json.loads(p.search(json.dumps({"kind": kind, "text": vague})))["named"] is None
+
+
+@pytest.mark.parametrize("lang", ["ar", "en"])
+@pytest.mark.parametrize("query,spaced", [("gemma3 12b", "gemma 3 12b"), ("llama3.1 8b", "llama 3.1 8b")])
+def test_a_family_written_with_its_number_finds_what_the_spaced_name_finds(lang, query, spaced) -> None:
+    """Issue 42, point 8: "gemma3 12b" found nothing where "gemma 3 12b" found Gemma 3 12B."""
+    want = search(strings(lang), "model", spaced)
+    assert want and search(strings(lang), "model", query)[:1] == want[:1]

@@ -75,7 +75,8 @@ def test_7b_full_two_80gb_comfortable_one_tight(model: str) -> None:
     parameters, lands at 84 % of one card: the edge of comfortable.)"""
     one = est(model=model, gradient_checkpointing=True)
     two = est(model=model, gradient_checkpointing=True, num_gpus=2, sharding="zero3")
-    assert verdict(one, A100_80) == "tight"
+    # the guide's "tight": possible, measure first -- tight or, with the card inside the likely range, at the edge
+    assert verdict(one, A100_80) in ("tight", "at_edge")
     assert verdict(two, A100_80) == "comfortable"
 
 
@@ -287,13 +288,14 @@ def test_guide_full_fine_tuning_per_size() -> None:
     z3 = dict(sharding="zero3")
     assert on(guide(model="llama-2-13b"), "h100-80gb") == "does_not_fit"
     assert on(guide(model="llama-2-13b", num_gpus=2, **z3), "h100-80gb") == "comfortable"
-    assert on(guide(model="llama-2-70b", num_gpus=8, **z3), "h100-80gb") == "tight"
+    assert on(guide(model="llama-2-70b", num_gpus=8, **z3), "h100-80gb") in ("tight", "at_edge")
     assert on(guide(model="llama-2-70b", num_gpus=8, **z3), "h200") == "comfortable"
     for model in ("llama-2-7b", "llama-2-13b", "qwen2.5-32b", "llama-2-70b"):
         ratio = guide(model=model, precision="mixed")["peak_bytes_per_gpu"] / guide(model=model)["peak_bytes_per_gpu"]
         assert 1.8 < ratio < 2.2
     assert on(guide(model="llama-2-7b", precision="mixed", num_gpus=2, **z3), "h100-80gb") != "does_not_fit"
-    assert on(guide(model="llama-2-13b", precision="mixed", num_gpus=2, **z3), "h100-80gb") == "does_not_fit"
+    assert on(guide(model="llama-2-13b", precision="mixed", num_gpus=2, **z3), "h100-80gb") in ("at_edge",
+                                                                                               "does_not_fit")
     assert on(guide(model="llama-2-13b", precision="mixed", num_gpus=4, **z3), "h100-80gb") != "does_not_fit"
 
 
@@ -305,7 +307,7 @@ def test_guide_lora_and_qlora_per_size() -> None:
     assert on(guide(model="llama-2-70b", method="lora"), "h100-80gb") == "does_not_fit"
     assert on(guide(model="llama-2-70b", method="qlora"), "h100-80gb") != "does_not_fit"
     q32 = guide(model="qwen2.5-32b", method="qlora")
-    assert on(q32, "rtx-4090") == "does_not_fit" and q32["peak_bytes_per_gpu"] < 1.2 * RTX_4090
+    assert on(q32, "rtx-4090") in ("at_edge", "does_not_fit") and q32["peak_bytes_per_gpu"] < 1.2 * RTX_4090
     assert guide(model="llama-2-70b", method="qlora")["breakdown_bytes"]["weights"] < H100
     assert guide(model="llama-2-70b", method="lora")["breakdown_bytes"]["weights"] > H100
 
@@ -327,7 +329,7 @@ def test_guide_sequence_length_and_checkpointing() -> None:
     'without [checkpointing] the same run needs ...' more."""
     short, long = guide(model="llama-3.1-8b", method="qlora"), guide(model="llama-3.1-8b", method="qlora", seq_len=8192)
     assert short["breakdown_bytes"]["weights"] == long["breakdown_bytes"]["weights"]
-    order = ("comfortable", "tight", "does_not_fit")
+    order = ("comfortable", "tight", "at_edge", "does_not_fit")
     assert on(short, "rtx-4090") == "comfortable"
     assert order.index(on(long, "rtx-4090")) > order.index(on(short, "rtx-4090"))   # the verdict the page prints
     no_ckpt = guide(model="llama-3.1-8b", method="qlora", gradient_checkpointing=False)
@@ -382,17 +384,18 @@ def test_guide_gpu_class_recommendations() -> None:
     '70B only [tight]: possible, but measure it first', 'full fine-tuning of 7B needs 8-bit AdamW'; 80 GB 'full
     fine-tuning of 7B', 'LoRA up to 32B', 'QLoRA of 70B', '13B ... not recommended: even with 8-bit AdamW'."""
     def fits(gpu: str, model: str, **kw) -> bool:
-        return on(guide(model=model, **kw), gpu) != "does_not_fit"
+        """A recommendation: it surely fits (not at the edge, issue 42's one rule)."""
+        return on(guide(model=model, **kw), gpu) in ("comfortable", "tight", "fits_by_paging")
     assert fits("rtx-4090", "llama-2-13b", method="qlora") and not fits("rtx-4090", "qwen2.5-32b", method="qlora")
     assert fits("rtx-4090", "llama-2-7b", method="lora") and not fits("rtx-4090", "llama-2-13b", method="lora")
     assert not fits("rtx-4090", "llama-2-7b")
     assert fits("l40s", "llama-2-13b", method="lora") and not fits("l40s", "qwen2.5-32b", method="lora")
     assert on(guide(model="qwen2.5-32b", method="qlora"), "l40s") == "comfortable"
-    assert on(guide(model="llama-2-70b", method="qlora"), "l40s") == "tight"
+    assert on(guide(model="llama-2-70b", method="qlora"), "l40s") in ("tight", "at_edge")   # "measure it first"
     assert not fits("l40s", "llama-2-7b") and fits("l40s", "llama-2-7b", optimizer="adamw_8bit")
     assert fits("h100-80gb", "llama-2-7b") and fits("h100-80gb", "qwen2.5-32b", method="lora")
     assert not fits("h100-80gb", "llama-2-70b", method="lora") and fits("h100-80gb", "llama-2-70b", method="qlora")
-    assert on(guide(model="llama-2-13b", optimizer="adamw_8bit"), "h100-80gb") == "tight"
+    assert on(guide(model="llama-2-13b", optimizer="adamw_8bit"), "h100-80gb") in ("tight", "at_edge")
 
 
 def test_guide_what_each_sharding_stage_saves() -> None:
@@ -449,7 +452,7 @@ def test_five_ways_claims() -> None:
     fused = five(model="llama-3.1-8b", method="qlora", seq_len=8192, fused_linear_cross_entropy=True)
     assert fused["peak_bytes_per_gpu"] < long["peak_bytes_per_gpu"]
     assert five(model="llama-3.1-8b", method="lora", dpo=True)["peak_bytes_per_gpu"] > lora["peak_bytes_per_gpu"]
-    order = ("comfortable", "tight", "does_not_fit")
+    order = ("comfortable", "tight", "at_edge", "does_not_fit")
     assert order.index(on(long, "rtx-4090")) > order.index(on(qlora, "rtx-4090"))     # "the sequence length decides"
 
 

@@ -56,10 +56,14 @@ def test_every_code_the_estimator_gives_is_in_its_list(results):
 
 
 def test_the_remedies_are_listed_in_the_order_they_are_offered(results):
+    """The chain by what each step saves alone (issue 42, point 5), then the alternatives in the vocabulary's order."""
     order = [x.name for x in vocab.REMEDIES]
     for r in results:
-        got = [x["remedy"] for x in r["remedies"]]
-        assert got == sorted(got, key=order.index)
+        chain = [x for x in r["remedies"] if x["peak_bytes_cumulative"] is not None]
+        assert [x["peak_bytes_alone"] for x in chain] == sorted(x["peak_bytes_alone"] for x in chain)
+        rest = [x["remedy"] for x in r["remedies"][len(chain):]]
+        assert rest == sorted(rest, key=order.index) and all(x["peak_bytes_cumulative"] is None
+                                                             for x in r["remedies"][len(chain):])
 
 
 def test_every_entry_needs_its_strings():

@@ -147,15 +147,30 @@ def _summary(s: Strings, r: dict[str, Any]) -> Html:
                  el("span", {"data-calc-output": "gpu.verdict", "data-value": g["verdict"]}, verdict_html(s, g["verdict"])),
                  " ", el("span", {"class": "calc-peak__share", "data-calc-output": "gpu.share_of_memory",
                                   "data-value": g["share_of_memory"]},
-                         filled(s.get("out.share"), {"share": fmt_percent(g["share_of_memory"], 0)}))),
+                         filled(s.get("out.share_range" if g["verdict"] == "at_edge" else "out.share"),
+                                {"share": fmt_percent(g["share_of_memory"], 0),
+                                 "low": fmt_percent(g["range_share"][0], 0),
+                                 "high": fmt_percent(g["range_share"][1], 0)}))),
               el("p", {"class": "calc-peak__range"}, s.get("out.range"), ": ",
                  bytes_html(r["range"]["low_bytes"], "range.low_bytes"), " ", s.get("out.range_sep"), " ",
                  bytes_html(r["range"]["high_bytes"], "range.high_bytes")),
               _paging_line(s, g),
+              _experts_line(s, r),
               _data_parallel_line(s, r),
               stack_html(s, r, FIELDS, brief=True),
               _run_line(s, r),
               stacked_bar(s, r["breakdown_bytes"], scale, g["memory_bytes"], s.get("out.breakdown")))
+
+
+def _experts_line(s: Strings, r: dict[str, Any]) -> Html:
+    """A MoE QLoRA whose experts stay 16/32-bit: the reason for its large peak and the remedy, in the strip (the
+    note itself, at length, stays with the other notes)."""
+    if "experts_quantized" not in r:
+        return join()
+    return el("p", {"class": "calc-peak__experts", "data-note": "experts_not_quantized"},
+              filled(s.get("out.experts_quantized"),
+                     {"peak": bytes_html(r["experts_quantized"]["peak_bytes_per_gpu"],
+                                           "experts_quantized.peak_bytes_per_gpu")}))
 
 
 def fits(r: dict[str, Any]) -> bool:
@@ -519,7 +534,7 @@ def _time_and_cost(s: Strings, r: dict[str, Any]) -> Html:
 
 
 def _remedies(s: Strings, r: dict[str, Any], g: dict[str, Any]) -> Html:
-    """The remedies in recommend's order, each alone and on top of the steps above it (with what that step saves,
+    """The remedies in recommend's order (by what they save), each alone and on top of the steps above it (with what that step saves,
     so a step that saves little says so); a step that alone raises the peak (LoRA or QLoRA without checkpointing:
     the adapters' activations) is marked and explained under the list."""
     steps = r.get("remedies") or []
