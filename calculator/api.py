@@ -313,8 +313,8 @@ def parse_request(obj: Any) -> tuple[TrainingSetup, dict[str, Any]]:
 
 
 def _counted(setup: TrainingSetup) -> TrainingSetup:
-    """The setup, checked (``inputs.check_setup``: the record checks nothing itself), if it trains something:
-    adapters with no module to wrap are refused."""
+    """The setup, checked (``inputs.check_setup``: the enum keys' choices and the model, which the record does not
+    check itself), if it trains something: adapters with no module to wrap are refused."""
     check_setup(setup)
     if setup.method is not Method.FULL and trainable_params(setup) == 0:
         # e.g. gate_proj on a model with a plain MLP; q_proj/v_proj on a model with latent attention, said with why

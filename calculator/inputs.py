@@ -4,12 +4,14 @@ One ``InputSpec`` per key: its kind, default, limits or choices, unit, whether t
 where), and what it means. Everything else is derived from this table: request parsing and validation
 (``api.parse_request`` is a loop over it plus the few rules that span several keys), ``api.schema()``, the CLI flags
 (``__main__``), the estimator form and its range hints (``page.form``), and the key table of ESTIMATOR.md (checked
-against ``markdown_table()`` by tests/unit/test_inputs.py), and the check every ``TrainingSetup`` runs on itself
-(``check_setup``, which the API runs on every setup it reads). A key that is a ``TrainingSetup`` field states no default here: its one home is the field's,
-which the spec reads in request form (``ValueKind.request_value``). The kinds of value are made here
-(``VALUE_KINDS``), the two that look a value up with the catalogue and the config reader.
+against ``markdown_table()`` by tests/unit/test_inputs.py), and what the API checks of a setup beyond what the
+setup checks itself (``check_setup``: an enum key's choices, the model as a pasted config would be read). A key that
+is a ``TrainingSetup`` field states neither its default nor its lowest value here: their one home is the field's
+(``models.at_least``), which the spec reads (the default in request form, ``ValueKind.request_value``). The kinds
+of value are made here (``VALUE_KINDS``), the two that look a value up with the catalogue and the config reader.
 
-A new input is one entry here, its ``TrainingSetup`` field with its default (when it is an estimate input), and its
+A new input is one entry here, its ``TrainingSetup`` field with its default (when it is an estimate input; a number
+with its lowest value, ``at_least``), and its
 label and help in both string tables (``calculator/strings/<lang>.json``, ``calc.fields.<name>``) when the form shows it.
 Standard library only; no prose for readers here (the page's words live in the string tables).
 """
@@ -59,6 +61,10 @@ INCLUDE = ("gpu_table", "smallest_setup", "remedies", "inverse")
 #: Every ``TrainingSetup`` field's default: the one home of a setup key's default (an ``InputSpec`` of a setup key
 #: states none; it reads its own here, in request form).
 _SETUP_DEFAULTS: dict[str, Any] = {f.name: f.default for f in dataclasses.fields(TrainingSetup)}
+#: Every number field's lowest value (``models.at_least``): the one home of a setup key's ``low`` (a ``TrainingSetup``
+#: refuses a value below it when it is made; an ``InputSpec`` of a setup key states none, it reads its own here).
+_SETUP_LOWEST: dict[str, Any] = {f.name: f.metadata["lowest"] for f in dataclasses.fields(TrainingSetup)
+                                 if "lowest" in f.metadata}
 #: An ``InputSpec`` that states no default: its ``TrainingSetup`` field's.
 _FROM_SETUP: Any = object()
 
@@ -97,6 +103,11 @@ class InputSpec:
                 raise TypeError(f"calculator/inputs.py: {self.name}: a key that is no TrainingSetup field with a "
                                 "default states its default")
             object.__setattr__(self, "default", self.value_kind.request_value(self, default))
+        if self.setup and self.name in _SETUP_LOWEST:
+            if self.low is not None:
+                raise TypeError(f"calculator/inputs.py: {self.name}: a setup key's lowest value is its TrainingSetup "
+                                "field's (models.at_least), not stated again")
+            object.__setattr__(self, "low", _SETUP_LOWEST[self.name])
 
     @property
     def value_kind(self) -> ValueKind:
@@ -158,24 +169,24 @@ INPUTS: tuple[InputSpec, ...] = (
                   "(generation, scoring, training) in the answer's `grpo`; `micro_batch_size` is "
                   "`per_device_train_batch_size` (completions per micro-step) and the trained sequence is "
                   "`grpo_prompt_len` + `grpo_completion_len` (`seq_len` is not used); not with `dpo`"),
-    InputSpec(name="grpo_prompt_len", kind="int", control="number", group="rl", low=1, high=4_194_304, unit="tokens",
+    InputSpec(name="grpo_prompt_len", kind="int", control="number", group="rl", high=4_194_304, unit="tokens",
               doc="GRPO: tokens of each prompt (TRL 1.16 has no prompt truncation: the data's own length)"),
-    InputSpec(name="grpo_completion_len", kind="int", control="number", group="rl", low=1, high=4_194_304,
+    InputSpec(name="grpo_completion_len", kind="int", control="number", group="rl", high=4_194_304,
               unit="tokens",
               doc="GRPO: `max_completion_length`; every completion is taken to reach it (no early end: the "
                   "memory's worst case)"),
-    InputSpec(name="grpo_num_generations", kind="int", control="number", group="rl", low=2, high=65_536,
+    InputSpec(name="grpo_num_generations", kind="int", control="number", group="rl", high=65_536,
               unit="sequences",
               doc="GRPO: `num_generations`, completions per prompt; the generation batch (`micro_batch_size` x "
                   "`num_gpus` x steps per generation) must be a multiple of it"),
-    InputSpec(name="grpo_steps_per_generation", kind="int", control="number", group="rl", low=1, high=1_048_576,
+    InputSpec(name="grpo_steps_per_generation", kind="int", control="number", group="rl", high=1_048_576,
               unit="micro_batches", nullable=True,
               doc="GRPO: `steps_per_generation`, micro-steps fed by one generation (its batch is `micro_batch_size` x "
                   "this rows per GPU); `null`: `grad_accum_steps` (TRL's default)"),
-    InputSpec(name="grpo_beta", kind="float", control="number", group="rl", low=0.0, high=1_000.0,
+    InputSpec(name="grpo_beta", kind="float", control="number", group="rl", high=1_000.0,
               doc="GRPO: the KL coefficient `beta`; above 0 TRL computes reference log-probs: a frozen copy of the "
                   "model with full fine-tuning, the adapter disabled with LoRA"),
-    InputSpec(name="grpo_num_iterations", kind="int", control="number", group="rl", low=1, high=1_024,
+    InputSpec(name="grpo_num_iterations", kind="int", control="number", group="rl", high=1_024,
               doc="GRPO: `num_iterations` (mu), optimizer steps per rollout; above 1 TRL computes old log-probs"),
     InputSpec(name="grpo_loss_type", kind="enum", control="select", group="rl", choices=_values(GrpoLoss),
               enum=GrpoLoss,
@@ -185,10 +196,10 @@ INPUTS: tuple[InputSpec, ...] = (
               doc="GRPO: who generates: `transformers` (`use_vllm=False`, TRL's default: `generate` with the trained "
                   "model), `vllm_colocate` (vLLM in the trainer's process; needs `gpu`), `vllm_server` (a vLLM "
                   "server on other GPUs)"),
-    InputSpec(name="vllm_gpu_memory_utilization", kind="float", control="number", group="vllm", low=0.01, high=1.0,
+    InputSpec(name="vllm_gpu_memory_utilization", kind="float", control="number", group="vllm", high=1.0,
               doc="GRPO with `vllm_colocate`: the share of the card's memory vLLM claims when it starts (weights "
                   "inside, the KV pool is the remainder)"),
-    InputSpec(name="vllm_max_model_length", kind="int", control="number", group="vllm", low=1, high=4_194_304,
+    InputSpec(name="vllm_max_model_length", kind="int", control="number", group="vllm", high=4_194_304,
               unit="tokens",
               nullable=True,
               doc="GRPO with vLLM: `vllm_max_model_length`, the sequence vLLM's KV pool must hold at least once to "
@@ -197,7 +208,7 @@ INPUTS: tuple[InputSpec, ...] = (
     InputSpec(name="vllm_enable_sleep_mode", kind="bool", control="checkbox", group="vllm",
               doc="GRPO with `vllm_colocate`: vLLM frees its weights and KV pool outside generation (sleep level 2)"),
     # --- LoRA -------------------------------------------------------------------------------------------------
-    InputSpec(name="lora_rank", kind="int", low=1, high=65_536, control="number", group="lora",
+    InputSpec(name="lora_rank", kind="int", high=65_536, control="number", group="lora",
               doc="LoRA rank r"),
     InputSpec(name="lora_targets", kind="modules", choices=LORA_MODULES + ("all-linear",),
               control="modules", group="lora",
@@ -207,7 +218,7 @@ INPUTS: tuple[InputSpec, ...] = (
               control="select",
               group="lora", advanced=True,
               doc="adapter weights' dtype: `fp32` (PEFT's autocast default) or `bf16`; fp32 when `precision` is fp32"),
-    InputSpec(name="lora_dropout", kind="float", low=0.0, high=0.99,
+    InputSpec(name="lora_dropout", kind="float", high=0.99,
               doc="PEFT `lora_dropout`; above 0 each wrapped module keeps a dropout copy and mask"),
     InputSpec(name="double_quant", kind="bool",
               doc="QLoRA double quantisation: 0.127 instead of 0.5 bit of constants per parameter"),
@@ -248,11 +259,11 @@ INPUTS: tuple[InputSpec, ...] = (
                   "kept until its backward. Without it bitsandbytes leaves them 16-bit: it converts `nn.Linear` "
                   "modules only (bitsandbytes issue #1849)"),
     # --- batch ------------------------------------------------------------------------------------------------
-    InputSpec(name="micro_batch_size", kind="int", low=1, high=65_536, unit="sequences",
+    InputSpec(name="micro_batch_size", kind="int", high=65_536, unit="sequences",
               control="number", group="batch", doc="sequences per GPU in one forward/backward pass"),
-    InputSpec(name="seq_len", kind="int", low=1, high=4_194_304, unit="tokens", control="number",
+    InputSpec(name="seq_len", kind="int", high=4_194_304, unit="tokens", control="number",
               group="batch", doc="tokens per sequence (the padded or packed length)"),
-    InputSpec(name="grad_accum_steps", kind="int", low=1, high=1_048_576, unit="micro_batches",
+    InputSpec(name="grad_accum_steps", kind="int", high=1_048_576, unit="micro_batches",
               control="number", group="batch",
               doc="micro-batches per optimizer step (changes the batch per step, not the memory of one micro-batch, "
                   "except that the gradients stay alive across them)"),
@@ -300,7 +311,7 @@ INPUTS: tuple[InputSpec, ...] = (
     # --- hardware and sharding --------------------------------------------------------------------------------
     InputSpec(name="gpu", kind="gpu", default=None, setup=False, control="select", group="hardware",
               doc="a GPU id: the verdict, the remedies and the longest sequence / largest micro-batch on that card"),
-    InputSpec(name="num_gpus", kind="int", low=1, high=4096, unit="cards", control="number",
+    InputSpec(name="num_gpus", kind="int", high=4096, unit="cards", control="number",
               group="hardware", doc="data-parallel GPUs"),
     InputSpec(name="sharding", kind="enum", choices=_values(Sharding) + ("fsdp",),
               enum=Sharding, aliases=(("fsdp", "zero3"),), control="select", group="hardware",
@@ -312,7 +323,7 @@ INPUTS: tuple[InputSpec, ...] = (
               doc="ZeRO-3 / FSDP parameter offload: weights in host RAM"),
     InputSpec(name="deepspeed", kind="bool",
               doc="ZeRO through DeepSpeed rather than FSDP: ZeRO-3 holds DeepSpeed's gradient bucket"),
-    InputSpec(name="reduce_bucket_size", kind="int", low=1, high=100_000_000_000,
+    InputSpec(name="reduce_bucket_size", kind="int", high=100_000_000_000,
               unit="elements",
               doc="DeepSpeed `zero_optimization.reduce_bucket_size`; Hugging Face's `\"auto\"` is hidden_size²"),
     InputSpec(name="frozen_param_grads", kind="bool",
@@ -320,7 +331,7 @@ INPUTS: tuple[InputSpec, ...] = (
     InputSpec(name="no_sync_accumulation", kind="bool",
               doc="gradient accumulation inside `no_sync()`: unsharded gradients under ZeRO-2/3 (no effect without "
                   "accumulation)"),
-    InputSpec(name="fsdp_version", kind="int", low=1, high=2,
+    InputSpec(name="fsdp_version", kind="int", high=2,
               doc="FSDP generation under `sharding` (not DeepSpeed): 1 (`FullyShardedDataParallel`, accelerate's "
                   "default) or 2 (`fully_shard`)"),
     InputSpec(name="fsdp2_upcast", kind="enum", choices=_values(Fsdp2Upcast), enum=Fsdp2Upcast,
@@ -344,17 +355,17 @@ INPUTS: tuple[InputSpec, ...] = (
     InputSpec(name="untie_embeddings", kind="bool",
               doc="the framework keeps `lm_head` apart from a tied embedding (litgpt): V·h more parameters (no "
                   "effect on untied models)"),
-    InputSpec(name="cuda_context_bytes", kind="int", low=0, high=64 * _GIB, unit="bytes",
+    InputSpec(name="cuda_context_bytes", kind="int", high=64 * _GIB, unit="bytes",
               nullable=True, doc="CUDA context and kernels outside PyTorch's allocator; `null`: 1 GiB"),
     # --- the run: time and cost (calculator/throughput.py) --------------------------------------------------------
     InputSpec(name="attention_kernel", kind="enum", choices=_values(AttentionKernel),
               enum=AttentionKernel,
               doc="speed only: `current` (today's kernels), or `fa2`, a FlashAttention-2-generation kernel, which "
                   "reaches 35 % of a Hopper card's peak (2023-24 stacks on H100/H200)"),
-    InputSpec(name="gpus_per_node", kind="int", low=1, high=4096, unit="cards", nullable=True,
+    InputSpec(name="gpus_per_node", kind="int", high=4096, unit="cards", nullable=True,
               doc="cards per node (speed only): collectives of more cards also cross the inter-node link; `null`: the "
                   "card's reference server (8)"),
-    InputSpec(name="internode_gb_s", kind="float", low=0.1, high=10_000, unit="gb_per_s",
+    InputSpec(name="internode_gb_s", kind="float", high=10_000, unit="gb_per_s",
               nullable=True,
               doc="inter-node bandwidth per GPU per direction, GB/s (speed only); `null`: the card's reference "
                   "server's network adapters per GPU, else 12.5 (100 Gb/s Ethernet)"),
@@ -418,18 +429,20 @@ def _check_table() -> None:
 
 _check_table()
 
-#: (field, its default in TrainingSetup, its spec) for every TrainingSetup field that is a request key. A field
-#: holding its default object is not checked again: most fields of most setups do, and the estimator makes
-#: thousands of setups (every probe of the inverse solver, every remedy) with ``dataclasses.replace``.
+#: (field, its default in TrainingSetup, its spec) for every TrainingSetup field that is a request key whose kind
+#: checks more than the setup checks itself (an enum's choices, the model). A field holding its default object is not
+#: checked again: most fields of most setups do.
 _SETUP_FIELDS = tuple((spec.name, _SETUP_DEFAULTS.get(spec.name, dataclasses.MISSING), spec)
-                      for spec in INPUTS if spec.setup)
+                      for spec in INPUTS
+                      if spec.setup and type(spec.value_kind).check_typed is not ValueKind.check_typed)
 
 
 def check_setup(setup: TrainingSetup) -> None:
-    """A setup made from outside data, checked: each field that is a request key by its kind of value
-    (``ValueKind.check_typed``); ``InputError(code, field)``. The API runs it on every setup it reads
-    (``api.parse_request``); a Python caller who makes a ``TrainingSetup`` by hand runs it too (the record itself
-    checks nothing: the ranges it reads have their one home in this table)."""
+    """A setup made from outside data, checked for what it does not check itself when it is made (each field's type,
+    lowest value and finiteness: ``models.TrainingSetup``): each field that is a request key by its kind of value
+    (``ValueKind.check_typed``: an enum key's choices, the model as a pasted config of its fields would be read);
+    ``InputError(code, field)``. The API runs it on every setup it reads (``api.parse_request``); a Python caller
+    who makes a setup with a hand-made model runs it too."""
     fields = setup.__dict__
     for name, default, spec in _SETUP_FIELDS:
         value = fields[name]

@@ -4,9 +4,12 @@ Nothing here computes memory; see ``memory.py``. Nothing here imports a browser 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+import math
+from dataclasses import MISSING, Field, dataclass, field, fields
 from enum import StrEnum
-from typing import Any, TypeVar
+from typing import Any, Callable, TypeVar
+
+from .errors import InputError
 
 _T = TypeVar("_T")
 
@@ -56,10 +59,77 @@ def replaced(obj: _T, /, **changes: Any) -> _T:
     d.update(obj.__dict__)
     d.pop("_hash", None)
     d.update(changes)
-    post = getattr(other, "__post_init__", None)
-    if post is not None:
-        post()
+    rules = _FIELD_RULES.get(cls)
+    if rules is not None:          # the fields it keeps were checked when ``obj`` was made: the changes alone
+        for name in changes:
+            default, rule = rules[name]
+            value = d[name]
+            if value is not default:
+                code = rule(value)
+                if code is not None:
+                    raise InputError(code, name)
+    else:
+        post = getattr(other, "__post_init__", None)
+        if post is not None:
+            post()
     return other
+
+
+def at_least(low: float, *, default: Any) -> Any:
+    """A number field of a ``TrainingSetup``: its default and its lowest value, in one place (``metadata["lowest"]``).
+    The setup refuses a value below it; the input table reads it as its key's ``low`` (``calculator/inputs.py``)."""
+    return field(default=default, metadata={"lowest": low})
+
+
+#: The check of each field of a class that checks itself: ``{class: {field: (default, rule)}}``, made once when the
+#: class is (``_field_rules``); a rule answers a field's value with None or an error code.
+_FIELD_RULES: dict[type, dict[str, tuple[Any, Callable[[Any], str | None]]]] = {}
+
+
+def _field_rule(f: Field, scope: dict[str, Any]) -> Callable[[Any], str | None]:
+    """A field's rule, from its annotation and metadata: ``bool`` is a bool; ``int``/``float`` a number of that type
+    (a bool is not one), finite and not below its ``lowest``; ``tuple[str, ...]`` a non-empty tuple of its
+    ``members``; a class (an Enum, ``ModelArch``) an instance of it; ``| None`` lets None through."""
+    kinds = [k.strip() for k in str(f.type).split("|")]
+    optional = "None" in kinds
+    (kind,) = [k for k in kinds if k != "None"]
+    if kind == "bool":
+        def rule(v: Any) -> str | None:
+            return None if v.__class__ is bool else "wrong_type"
+    elif kind in ("int", "float"):
+        low = f.metadata["lowest"]           # a number field states its lowest value (``at_least``)
+        integer = kind == "int"
+
+        def rule(v: Any) -> str | None:
+            if v.__class__ is bool or not isinstance(v, int if integer else (int, float)):
+                return "wrong_type"
+            if not low <= v or (v.__class__ is not int and not math.isfinite(v)):   # NaN is below every low
+                return "out_of_range"
+            return None
+    elif kind == "tuple[str, ...]":
+        members = frozenset(f.metadata["members"])
+
+        def rule(v: Any) -> str | None:
+            if v.__class__ is not tuple or not all(m.__class__ is str for m in v):
+                return "wrong_type"
+            if not v:
+                return "out_of_range"
+            return None if members.issuperset(v) else "unknown_value"
+    else:
+        cls = scope[kind]
+
+        def rule(v: Any) -> str | None:
+            return None if isinstance(v, cls) else "wrong_type"
+    if not optional:
+        return rule
+    return lambda v: None if v is None else rule(v)
+
+
+def _field_checks(cls: type) -> tuple[tuple[str, Any, Callable[[Any], str | None]], ...]:
+    """Each field's (name, default, rule) of a frozen dataclass that checks itself, made once after the class is
+    (``_field_rule``), and kept in ``_FIELD_RULES`` for ``replaced``."""
+    rules = _FIELD_RULES[cls] = {f.name: (f.default, _field_rule(f, globals())) for f in fields(cls)}
+    return tuple((name, default, rule) for name, (default, rule) in rules.items())
 
 
 @hashed_once
@@ -347,16 +417,17 @@ ALL_LINEAR: tuple[str, ...] = LORA_MODULES[:-1]   # PEFT "all-linear" excludes t
 class TrainingSetup:
     """Everything one estimate depends on. Defaults are those documented in ESTIMATOR.md (the common HF stack).
 
-    A plain record: making one checks nothing, and this module reads no table above it. What a setup must satisfy
-    is declared once, per request key, in ``calculator/inputs.py``'s table, and checked where setups come in from
-    outside: ``api.parse_request`` (every request, link, form and paste) runs ``inputs.check_setup`` on the setup
-    it made. A Python caller who makes a setup by hand checks it the same way, ``inputs.check_setup(setup)``: every
-    field that is a request key as the API checks that key (an enum field is its Enum, a number of the key's type,
-    finite and not below its lowest value), and the model as a pasted config of the same fields would be read;
-    ``errors.InputError(code, field)``. Unchecked, a negative or undefined field gives undefined figures. The keys'
-    highest values are the API's own bound on what it reads; the estimator derives setups beyond them (DPO's two
-    sequences per example, a remedy's accumulation), and a setup it derives from a checked one is not checked
-    again."""
+    A setup checks itself when it is made (``__post_init__``, so ``dataclasses.replace`` and ``replaced`` too),
+    against rules declared here, on the fields, once: each field holds its annotated type (an enum field its Enum, a
+    number of its type and not a bool, ``lora_targets`` a non-empty tuple of ``LORA_MODULES``, ``model`` a
+    ``ModelArch``), and a number is finite and not below its lowest value (``at_least``, which the input table reads
+    as the key's ``low``). What it refuses raises ``errors.InputError(code, field)``, so no caller of the typed layer
+    gets a negative or undefined figure from a setup field. A field holding its default object is not checked again
+    (the estimator makes thousands of setups by replacing one field). The keys' highest values are the API's own
+    bound on what it reads, not the setup's: the estimator derives setups beyond them (DPO's two sequences per
+    example, a remedy's accumulation). What a setup cannot know without the tables above it, an enum key's choices
+    (``lora_dtype`` is fp32 or bf16) and a hand-made model read as a pasted config would be (a negative width), is
+    checked by ``inputs.check_setup``, which the API runs on every setup it reads."""
 
     model: ModelArch
     method: Method = Method.FULL
@@ -368,15 +439,15 @@ class TrainingSetup:
     #                                              scaler (HF Trainer fp16=True); 2 bytes either way
     base_fp32: bool = False                      # LoRA/QLoRA under mixed precision: the frozen base loaded in fp32
     optimizer: Optimizer = Optimizer.ADAMW_TORCH
-    lora_rank: int = 16
-    lora_targets: tuple[str, ...] = ALL_LINEAR
+    lora_rank: int = at_least(1, default=16)
+    lora_targets: tuple[str, ...] = field(default=ALL_LINEAR, metadata={"members": LORA_MODULES})
     lora_dtype: Precision = Precision.FP32       # only FP32 or BF16 are meaningful (PEFT autocasts adapters to fp32)
-    lora_dropout: float = 0.0                    # PEFT LoraConfig default
+    lora_dropout: float = at_least(0.0, default=0.0)  # PEFT LoraConfig default
     double_quant: bool = True
     qlora_backend: QloraBackend = QloraBackend.BITSANDBYTES
-    micro_batch_size: int = 1
-    seq_len: int = 2048
-    grad_accum_steps: int = 1
+    micro_batch_size: int = at_least(1, default=1)
+    seq_len: int = at_least(1, default=2048)
+    grad_accum_steps: int = at_least(1, default=1)
     gradient_checkpointing: bool = False
     attention: Attention = Attention.SDPA
     chunked_cross_entropy: bool = False
@@ -386,22 +457,22 @@ class TrainingSetup:
     activation_offloading: bool = False
     optimizer_in_backward: bool = False
     packing: bool = False
-    num_gpus: int = 1
+    num_gpus: int = at_least(1, default=1)
     sharding: Sharding = Sharding.NONE
     cpu_offload: bool = False                    # optimizer states (and fp32 master, gradients) in host RAM
     deepspeed: bool = False                      # ZeRO through DeepSpeed (not FSDP): its ZeRO-3 gradient bucket
-    reduce_bucket_size: int = 500_000_000        # DeepSpeed zero_optimization.reduce_bucket_size, in elements
+    reduce_bucket_size: int = at_least(1, default=500_000_000)  # zero_optimization.reduce_bucket_size, in elements
     offload_params: bool = False                 # zero3 / FSDP CPUOffload(offload_params=True): weights in host RAM
     frozen_param_grads: bool = False             # FSDP1 flat params mixing frozen + LoRA: grads for frozen ones too
     no_sync_accumulation: bool = False           # grad accumulation inside no_sync(): ZeRO-2/3 grads stay unsharded
     untie_embeddings: bool = False               # the framework holds lm_head apart from the embedding (litgpt)
     quantize_lm_head: bool = False               # QLoRA over bitsandbytes: lm_head is NF4 too (Lightning Fabric)
     dequant_cast: bool = False                   # NF4 quantised from fp16, computed in bf16: dequantise + cast (2 copies)
-    cuda_context_bytes: int | None = None        # None: COEFFICIENTS.cuda_context_bytes
+    cuda_context_bytes: int | None = at_least(0, default=None)  # None: COEFFICIENTS.cuda_context_bytes
     # --- the frameworks' regimes (issue 19; ESTIMATOR.md "Framework regimes") --------------------------------------
     qlora_compute_dtype: Precision = Precision.BF16  # bnb_4bit_compute_dtype: fp32 under TRL (its fp32 ModelConfig.dtype)
     quant_storage: QuantStorage = QuantStorage.BF16  # bnb_4bit_quant_storage (bf16: FSDP shards the 4-bit weights)
-    fsdp_version: int = 1                        # FSDP1 (FullyShardedDataParallel) or FSDP2 (fully_shard)
+    fsdp_version: int = at_least(1, default=1)   # FSDP1 (FullyShardedDataParallel) or FSDP2 (fully_shard)
     fsdp2_upcast: Fsdp2Upcast = Fsdp2Upcast.TRAINABLE   # accelerate's FSDP2 upcast under mixed precision
     ddp_gradient_as_bucket_view: bool = False    # DDP's gradients are views of its buckets (no bucket copy)
     deepspeed_bf16_master_weights: bool = False  # DeepSpeed bf16_master_weights_and_grads
@@ -413,21 +484,37 @@ class TrainingSetup:
     shard_embeddings: bool = False               # embeddings and lm_head their own FSDP units (torchtune)
     cpu_ram_efficient_loading: bool = False      # FSDP: only the first rank of a node loads the checkpoint on the CPU
     attention_kernel: AttentionKernel = AttentionKernel.CURRENT   # speed only
-    gpus_per_node: int | None = None             # None: the card's reference server (GpuSpec.gpus_per_node)
-    internode_gb_s: float | None = None          # None: the card's network_gb_s, else TimeCoefficients.internode_gb_s
+    gpus_per_node: int | None = at_least(1, default=None)  # None: the card's reference server (GpuSpec.gpus_per_node)
+    internode_gb_s: float | None = at_least(0.1, default=None)  # None: GpuSpec.network_gb_s, else TimeCoefficients'
     # --- online RL (GRPO, TRL 1.16 GRPOTrainer; calculator/rl.py, issue 41) ------------------------------------
     grpo: bool = False                           # GRPO instead of SFT (DPO is the other objective: not both)
-    grpo_prompt_len: int = 512                   # tokens of each prompt
-    grpo_completion_len: int = 512               # GRPOConfig.max_completion_length (every completion reaches it)
-    grpo_num_generations: int = 8                # GRPOConfig.num_generations (completions per prompt)
-    grpo_steps_per_generation: int | None = None  # None: grad_accum_steps (GRPOConfig.__post_init__)
-    grpo_beta: float = 0.0                       # KL coefficient: != 0 adds the reference log-probs
-    grpo_num_iterations: int = 1                 # mu: optimizer steps per rollout (old log-probs when > 1)
+    grpo_prompt_len: int = at_least(1, default=512)  # tokens of each prompt
+    grpo_completion_len: int = at_least(1, default=512)  # GRPOConfig.max_completion_length (each completion's)
+    grpo_num_generations: int = at_least(2, default=8)  # GRPOConfig.num_generations (completions per prompt)
+    grpo_steps_per_generation: int | None = at_least(1, default=None)  # None: grad_accum_steps (as GRPOConfig)
+    grpo_beta: float = at_least(0.0, default=0.0)  # KL coefficient: != 0 adds the reference log-probs
+    grpo_num_iterations: int = at_least(1, default=1)  # mu: optimizer steps per rollout (old log-probs when > 1)
     grpo_loss_type: GrpoLoss = GrpoLoss.DAPO
     grpo_generator: GrpoGenerator = GrpoGenerator.TRANSFORMERS
-    vllm_gpu_memory_utilization: float = 0.3     # GRPOConfig.vllm_gpu_memory_utilization (colocate)
+    vllm_gpu_memory_utilization: float = at_least(0.01, default=0.3)  # GRPOConfig's, colocated
     vllm_enable_sleep_mode: bool = False         # GRPOConfig.vllm_enable_sleep_mode
-    vllm_max_model_length: int | None = None     # GRPOConfig.vllm_max_model_length (None: prompt + completion here)
+    vllm_max_model_length: int | None = at_least(1, default=None)  # GRPOConfig's (None: prompt + completion here)
+
+    def __post_init__(self) -> None:
+        d = self.__dict__
+        for name, default, rule in _SETUP_RULES:
+            value = d[name]
+            if value is not default:           # a default was checked once, here, when the class was made
+                code = rule(value)
+                if code is not None:
+                    raise InputError(code, name)
+
+
+#: Every field of a ``TrainingSetup``: its name, default and rule (``__post_init__``; ``replaced`` checks the changes).
+_SETUP_RULES = _field_checks(TrainingSetup)
+for _name, _default, _rule in _SETUP_RULES:   # the defaults keep their own rules (so skipping them is sound)
+    if _default is not MISSING and _rule(_default) is not None:
+        raise TypeError(f"calculator/models.py: TrainingSetup.{_name}: its default breaks its own rule")
 
 
 

@@ -16,7 +16,6 @@ literal run or a number, and the page renders it. Standard library only.
 """
 from __future__ import annotations
 
-import math
 import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
@@ -172,9 +171,11 @@ class ValueKind(ABC):
         return value
 
     def check_typed(self, spec: InputSpec, value: Any) -> None:
-        """A ``TrainingSetup`` field of this kind, as ``check`` made it (an Enum, a tuple), checked as ``check``
-        checks the request's value, but for the highest value (the estimator derives setups beyond the limits the
-        API reads); ``InputError(code, spec.name)``. A kind that makes no setup field checks nothing."""
+        """A ``TrainingSetup`` field of this kind, as ``check`` made it (an Enum, a tuple), checked for what the
+        setup does not check itself when it is made (its type, lowest value and finiteness are the field's:
+        ``models.TrainingSetup``): an enum's choices of the key, the model as a pasted config would be read;
+        ``InputError(code, spec.name)``. Never the highest value (the estimator derives setups beyond the limits the
+        API reads). A kind with nothing more to check checks nothing."""
 
     def from_form(self, spec: InputSpec, raw: Any) -> Any:
         """A value as the page's form sends it (a checkbox flag, a select's string, typed text)."""
@@ -195,9 +196,6 @@ class BoolKind(ValueKind):
 
     def check(self, spec, value):
         return _of_type(spec, value, bool)
-
-    def check_typed(self, spec, value):
-        _of_type(spec, value, bool)
 
     def from_text(self, spec, text):
         return text == "true" if text in ("true", "false") else text
@@ -225,13 +223,6 @@ class _NumberKind(ValueKind):
         if not spec.low <= value <= spec.high:    # also rejects NaN, and integers of any size
             raise InputError("out_of_range", spec.name)
         return value if self.integer else float(value) + 0.0    # + 0.0: -0.0 is read as 0 (a price of "-0")
-
-    def check_typed(self, spec, value):
-        if value is None and spec.nullable:
-            return
-        _of_type(spec, value, int if self.integer else (int, float))
-        if not (spec.low <= value and math.isfinite(value)):      # also NaN
-            raise InputError("out_of_range", spec.name)
 
     def from_text(self, spec, text):
         if self.integer and _TEXT_INT.match(text):
@@ -322,9 +313,7 @@ class EnumKind(ValueKind):
         return value.value
 
     def check_typed(self, spec, value):
-        if spec.enum is not None and not isinstance(value, spec.enum):
-            raise InputError("wrong_type", spec.name)      # "lora" is not Method.LORA: the estimator compares members
-        if value not in spec.choices:
+        if value not in spec.choices:                      # the setup holds a member of its Enum (models.py)
             raise InputError("unknown_value", spec.name)   # an Enum member the key does not take (lora_dtype mixed)
 
     def from_text(self, spec, text):
@@ -358,9 +347,6 @@ def _choice_list(spec: InputSpec, value: Any) -> list[str]:
     return items
 
 
-_MODULES = frozenset(LORA_MODULES)
-
-
 def _comma_list(text: str) -> str | list[str]:
     t = text.strip()
     return t if t == "all-linear" else [x.strip() for x in t.split(",") if x.strip()]
@@ -390,14 +376,6 @@ class ModulesKind(_TextKind):
 
     def request_value(self, spec, value):
         return "all-linear" if value == ALL_LINEAR else list(value)
-
-    def check_typed(self, spec, value):
-        if type(value) is not tuple or not all(type(m) is str for m in value):
-            raise InputError("wrong_type", spec.name)
-        if not value:
-            raise InputError("out_of_range", spec.name)
-        if not _MODULES.issuperset(value):
-            raise InputError("unknown_value", spec.name)
 
     def from_text(self, spec, text):
         return text if text == "all-linear" else text.split(",")
@@ -477,7 +455,7 @@ class ModelKind(_TextKind):
 
     def check_typed(self, spec, value):
         if self._checked.get(id(value)) is not value:
-            self._check_arch(_of_type(spec, value, ModelArch))
+            self._check_arch(value)            # a ModelArch: the setup's own check (models.py)
             if len(self._checked) >= 4096:
                 self._checked.clear()
             self._checked[id(value)] = value

@@ -272,7 +272,8 @@ def test_answers_of_a_run_of_requests_equal_each_answer_alone(state) -> None:
 
 def test_replaced_is_dataclasses_replace_with_its_check() -> None:
     """models.replaced (answer_each's copy of a setup for the next catalogue model, and the advice's bisections and
-    remedies) makes what dataclasses.replace makes: equal, hashed alike, not carrying the old kept hash, and refusing a name that is no field."""
+    remedies) makes what dataclasses.replace makes: equal, hashed alike, not carrying the old kept hash, checked the
+    same way, and refusing a name that is no field."""
     import dataclasses
 
     from calculator.errors import InputError
@@ -290,9 +291,15 @@ def test_replaced_is_dataclasses_replace_with_its_check() -> None:
         assert base.model is MODELS["qwen3-8b"] and base.seq_len == 4096
     arch = MODELS["qwen3-8b"]
     assert replaced(arch, name="X") == dataclasses.replace(arch, name="X")          # a model too
-    bad = dataclasses.replace(arch, num_hidden_layers=0)        # a record checks nothing: the API's check refuses it
+    bad = dataclasses.replace(arch, num_hidden_layers=0)        # a model read as a config is the API's check
     assert replaced(base, model=bad) == dataclasses.replace(base, model=bad)
     with pytest.raises(InputError):
         check_setup(replaced(base, model=bad))
+    for change in ({"seq_len": 0}, {"method": "qlora"}, {"micro_batch_size": 2, "lora_dropout": -0.5}):
+        with pytest.raises(InputError) as by_replace:           # the setup's own check, on the changed fields
+            dataclasses.replace(base, **change)
+        with pytest.raises(InputError) as by_replaced:
+            replaced(base, **change)
+        assert (by_replaced.value.code, by_replaced.value.field) == (by_replace.value.code, by_replace.value.field)
     with pytest.raises(TypeError):
         replaced(base, no_such_field=1)

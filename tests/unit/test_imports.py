@@ -136,15 +136,44 @@ def test_the_kinds_of_value_import_neither_the_catalogue_nor_the_config_reader()
     assert _imports()["calculator.values"] <= VALUES_MAY_IMPORT, sorted(_imports()["calculator.values"])
 
 
-def test_the_typed_layer_reads_no_table_above_it_and_no_module_fills_a_hook_in_it():
-    """A TrainingSetup is a plain record: the typed layer imports nothing of the package above it and holds no list
-    or slot that a higher module fills at import (which made a setup's behaviour depend on what had been imported
-    before), so a setup made by hand is made, unchecked, whatever is imported. The check is ``inputs.check_setup``,
-    which the API runs (tests/unit/test_hostile.py)."""
-    from calculator.catalog import MODELS
-    from calculator.models import TrainingSetup
+def test_a_setup_checks_itself_with_rules_of_its_own_and_no_module_fills_a_hook_in_it():
+    """A TrainingSetup checks its own fields (``__post_init__``) against rules declared in the typed layer itself: the
+    layer imports nothing of the package but the errors, and holds no list or slot that a higher module fills at
+    import (which made a setup's behaviour depend on what had been imported before). So ``calculator.models``
+    imported alone, in a fresh interpreter, refuses a negative micro-batch, a NaN and a string for an enum."""
+    import subprocess
+    import sys
 
-    assert "SETUP_CHECK" not in (PACKAGE / "models.py").read_text(encoding="utf-8")
-    assert "__post_init__" not in vars(TrainingSetup)
-    assert _imports()["calculator.models"] == set(), sorted(_imports()["calculator.models"])
-    assert TrainingSetup(model=MODELS["llama-3.1-8b"], micro_batch_size=-4).micro_batch_size == -4
+    assert _imports()["calculator.models"] == {"calculator.errors"}, sorted(_imports()["calculator.models"])
+    for path in PACKAGE.rglob("*.py"):       # no module writes into a name of the typed layer (a hook it fills)
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        typed = {a.asname or a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)
+                 and (n.module or "").split(".")[-1] == "models" for a in n.names} | {"models"}
+        writes = [n.lineno for n in ast.walk(tree) if isinstance(n, (ast.Assign, ast.AugAssign))
+                  for t in (n.targets if isinstance(n, ast.Assign) else [n.target])
+                  if isinstance(t, (ast.Subscript, ast.Attribute)) and isinstance(t.value, ast.Name)
+                  and t.value.id in typed and path.name != "models.py"]
+        assert writes == [], f"{path.relative_to(PACKAGE)} writes into the typed layer at lines {writes}"
+    program = """
+import sys, types
+package = types.ModuleType("calculator")     # the package without its __init__ (which imports the API)
+package.__path__ = ["calculator"]
+sys.modules["calculator"] = package
+from calculator.models import ModelArch, TrainingSetup
+from calculator.errors import InputError
+loaded = sorted(m for m in sys.modules if m.startswith("calculator."))   # nothing filled a hook: nothing else ran
+assert loaded == ["calculator.errors", "calculator.models"], loaded
+model = object.__new__(ModelArch)          # no catalogue: any ModelArch is one
+for change, code in (({"micro_batch_size": -4}, "out_of_range"), ({"lora_dropout": float("nan")}, "out_of_range"),
+                     ({"method": "lora"}, "wrong_type")):
+    try:
+        TrainingSetup(model=model, **change)
+    except InputError as e:
+        assert (e.code, e.field) == (code, next(iter(change))), (e.code, e.field)
+    else:
+        raise AssertionError(f"made {change}")
+print("refused")
+"""
+    run = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=60,
+                         cwd=PACKAGE.parent)
+    assert run.returncode == 0 and run.stdout.strip() == "refused", run.stderr

@@ -53,6 +53,27 @@ def test_a_setup_keys_default_has_one_home_its_training_setup_field():
     assert stated == [], f"state these defaults on the TrainingSetup field only: {stated}"
 
 
+def test_a_setup_keys_lowest_value_has_one_home_its_training_setup_field():
+    """F9 and issue 37: a number key of a TrainingSetup field states no ``low`` in the input table; the spec reads
+    the field's (``models.at_least``), the value below which the setup refuses itself. So the request's lowest value
+    and the setup's are one figure, and one stated again is refused when the table is read."""
+    from calculator.errors import InputError
+    from calculator.inputs import InputSpec
+
+    numbers = [spec for spec in INPUTS if spec.setup and spec.kind in ("int", "float")]
+    assert numbers
+    for spec in numbers:
+        low = SETUP_FIELDS[spec.name].metadata["lowest"]
+        assert spec.low == low and type(spec.low) is type(low), spec.name
+        below = low - (1 if spec.kind == "int" else 0.001)
+        assert api.answer({"model": "llama-3.2-1b", spec.name: below})["error"]["field"] == spec.name
+        with pytest.raises(InputError) as e:
+            TrainingSetup(model=MODELS["llama-3.2-1b"], **{spec.name: below})
+        assert (e.value.code, e.value.field) == ("out_of_range", spec.name)
+    with pytest.raises(TypeError, match="lowest value"):
+        InputSpec(name="seq_len", kind="int", low=1, high=10, doc="stated twice")
+
+
 def test_defaults_echo_in_the_result():
     inputs = json.loads(api.answer_text(json.dumps({"model": "llama-3.1-8b"})))["result"]["inputs"]
     for key, value in DEFAULTS.items():
