@@ -101,14 +101,8 @@ def result_json(s: TrainingSetup, e: Estimate, options: dict[str, Any]) -> dict[
         # solver are SFT's: not given.
         r["grpo"] = _grpo_json(s, e, GPUS[gpu] if gpu is not None else None)
         include = ()
-    if not s.grpo and (dp := recommend.data_parallel(s, GPUS[gpu] if gpu is not None else None)):
-        _complete(dp["changes"], options)   # several cards without sharding: DDP's full copies, and what ZeRO-3 gives
-        r["data_parallel"] = dp
-    if "experts_not_quantized" in e.notes and not s.grpo:
-        r["experts_quantized"] = _experts_quantized_json(s)
     if not s.grpo:
-        # the keys of its stack that move the figure away from the plain stack's, each with what it adds or saves
-        r["stack"] = [{**x, "changes": _complete(dict(x["changes"]), options)} for x in recommend.stack(s)]
+        r.update(_supervised_notes(s, e, gpu, options))
     if "gpu_table" in include:
         r["gpu_table"] = recommend.gpu_table(requested)
     if "smallest_setup" in include:
@@ -130,6 +124,20 @@ def result_json(s: TrainingSetup, e: Estimate, options: dict[str, Any]) -> dict[
             r["max_micro_batch_size"] = recommend.max_micro_batch(s, spec)
     _time_fields(s, options, r)      # throughput, run, time and cost in the GPU table, fastest/cheapest
     return r
+
+
+def _supervised_notes(s: TrainingSetup, e: Estimate, gpu: str | None, options: dict[str, Any]) -> dict[str, Any]:
+    """What a supervised answer says beside its figure: several cards without sharding (DDP's full copies, and what
+    ZeRO-3 gives), the MoE QLoRA's experts quantized, and the keys of its stack that move the figure away from the
+    plain stack's, each with what it adds or saves."""
+    out: dict[str, Any] = {}
+    if dp := recommend.data_parallel(s, GPUS[gpu] if gpu is not None else None):
+        _complete(dp["changes"], options)
+        out["data_parallel"] = dp
+    if "experts_not_quantized" in e.notes:
+        out["experts_quantized"] = _experts_quantized_json(s)
+    out["stack"] = [{**x, "changes": _complete(dict(x["changes"]), options)} for x in recommend.stack(s)]
+    return out
 
 
 def _experts_quantized_json(s: TrainingSetup) -> dict[str, Any]:

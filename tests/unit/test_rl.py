@@ -176,18 +176,21 @@ def test_the_card_verdict_is_the_grpo_peak() -> None:
 
 
 # --- exports, imports, CLI --------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("target", TARGETS)
-def test_no_export_writes_grpo_yet_and_each_says_so(target: str) -> None:
+@pytest.mark.parametrize("target", [t for t in TARGETS if t != "trl"])
+def test_the_targets_without_a_grpo_export_say_so(target: str) -> None:
     out = answer_export({"request": {"model": "llama-3.1-8b", "method": "lora", "grpo": True, "micro_batch_size": 8},
                          "target": target})
     assert out["ok"], out
     assert any(c["key"] == "grpo" and c["becomes"] is False for c in out["export"]["cannot_express"])
 
 
-def test_a_grpo_config_is_refused_not_read_as_dpo() -> None:
+def test_a_grpo_config_reads_as_grpo_not_as_dpo() -> None:
     out = answer_read({"target": "trl", "files": {"config.yaml": "model_name_or_path: Qwen/Qwen2.5-0.5B\nbeta: 0.04\n"
                                                                   "loss_type: dapo\nnum_generations: 8\n"}})
-    assert out["ok"] is False and out["error"]["code"] == "unsupported_trainer"
+    assert out["ok"], out
+    req = out["read"]["request"]
+    assert req.get("grpo") is True and req.get("dpo") in (None, False)
+    assert req["grpo_num_generations"] == 8 and req["grpo_beta"] == 0.04 and req["grpo_loss_type"] == "dapo"
 
 
 def test_cli_prints_the_phases(capsys) -> None:

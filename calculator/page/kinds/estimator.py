@@ -89,7 +89,9 @@ def _regime(state: dict[str, Any], raw: dict[str, Any] | None) -> tuple[dict[str
 def _differing(state: dict[str, Any]) -> dict[str, Any]:
     """The regime keys the reader set away from the chosen framework's defaults for the method (none for framework
     none, whose defaults are the estimator's own; the LoRA keys for full fine-tuning mean nothing)."""
-    if state.get("framework") in (None, "none") or state.get("method") not in BY_NAME["method"].choices:
+    # a framework or method the form cannot send (a link's "", a typo) is the request's error at its control
+    if state.get("framework") not in BY_NAME["framework"].choices or state.get("framework") == "none" \
+            or state.get("method") not in BY_NAME["method"].choices:
         return {}
     fw = framework_form(state["framework"], state["method"])
     return {k: fw[k] for k in FRAMEWORK_FORM_KEYS
