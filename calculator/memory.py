@@ -1305,7 +1305,8 @@ def _phase_components(s: TrainingSetup, t: _Terms) -> dict[Phase, dict[str, floa
     comps[Phase.FORWARD] = {**held, "weights": t.weights + t.autocast, "gradients": g_early,
                             "activations": t.acts, "logits_loss": t.logits_fwd, "dequant_transient": t.deq}
     # the start of backward is the largest of: the loss backward (logit gradients, a quantised lm_head dequantised
-    # again), the first recomputed layer (checkpointing) and eager attention's softmax backward
+    # again) and the first layer's backward (recomputed under checkpointing, with its MLP's gradients and, when
+    # lm_head trains, lm_head's gradient: layer_backward_transient_bytes) with eager attention's softmax backward
     loss_first = t.logits + t.head_deq
     layer_first = t.recompute + t.deq + t.attn_bwd + t.layer_bwd_first
     logits_first = loss_first >= layer_first
