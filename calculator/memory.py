@@ -709,6 +709,21 @@ def _mlp_act_widths(m: ModelArch) -> tuple[float, float, float]:
     return width, n_moe * k * m.hidden_size / L, n_moe * m.num_local_experts / L
 
 
+def qk_norm_width(m: ModelArch) -> float:
+    """Per-token width the q/k norms normalise in one attention layer: every query and key feature
+    (``a·d + kv·d``, averaged over a hybrid's stack), whether the norm runs per head (Qwen3 ``q_norm``/``k_norm``
+    over ``head_dim``) or over the whole projection (OLMo 2, OLMoE); 0 without them. Each is an RMSNorm like the
+    layer's own (transformers Qwen3RMSNorm: ``hidden_states.to(torch.float32)`` saved for the backward,
+    ``weight * hidden.to(input_dtype)`` saving the normalised 16-bit copy when the weight trains), so
+    ``_act_per_token_layer`` counts it with them. Oracle run of a 4-layer Qwen3-0.6B, full fine-tuning: the
+    recomputed layer's fp32 and 16-bit ``_to_copy`` tensors are 15,392 B per token, 9,216 x 2 B of them the q/k
+    norms' (ESTIMATOR.md, "GRPO")."""
+    if not m.qk_norm or m.kv_lora_rank:
+        return 0.0
+    # a hybrid's linear-attention and Mamba layers have no q/k norm: the average over the stack
+    return (m.num_attention_heads + m.num_key_value_heads) * head_dim(m) * attention_layers(m) / m.num_hidden_layers
+
+
 def _act_per_token_layer(s: TrainingSetup) -> float:
     """Bytes saved for backward by one decoder layer per token, no checkpointing (physics count × fitted scale).
     For a stack with dense and MoE layers this is the average layer. MoE (transformers MixtralSparseMoeBlock and
@@ -737,13 +752,15 @@ def _act_per_token_layer(s: TrainingSetup) -> float:
     # saving their outputs: an RMSNorm keeps its 16-bit input (and a per-token rstd) instead of the fp32 upcast, and
     # a gated MLP keeps gate and up but recomputes act(gate) and the product (act(fc) in a plain one).
     norm_in = cb if s.torch_compile else 4
+    # the normalised widths: the layer's two RMSNorms, MLA's latent norms and the q/k norms (``qk_norm_width``)
+    normed = inputs_per_layer * h + latent + qk_norm_width(m)
     if frozen:
-        norms = norm_in * (inputs_per_layer * h + latent)   # inputs of the RMSNorms (fp32 upcast when eager)
+        norms = norm_in * normed                         # inputs of the RMSNorms (fp32 upcast when eager)
         mlp_saved = (2 if s.torch_compile else 3) if m.mlp_gated else 1
         mlp = cb * mlp_saved * i + 4 * router            # gate, act(gate), up  | act input; router probabilities
         base = (norms + attn + mlp) * c.act_scale_frozen
     else:
-        norms = (norm_in + cb) * (inputs_per_layer * h + latent)   # norm input + normalised output (weight grad)
+        norms = (norm_in + cb) * normed                  # norm input + normalised output (for the weight grad)
         # q/k/v input, MLP input, and o_proj's input, which is the attention output SDPA / flash attention already
         # save (see _lora_act_per_token_layer); eager attention's output is a fresh tensor
         inputs = cb * (inputs_per_layer * h + (o_in if s.attention is Attention.EAGER else 0))
@@ -1027,6 +1044,31 @@ def recompute_bytes(s: TrainingSetup) -> float:
     return _layer_activation_bytes(s)
 
 
+def layer_backward_transient_bytes(s: TrainingSetup) -> float:
+    """The first layer's backward beyond its saved activations (the last decoder layer: recomputed first under
+    checkpointing, or holding its saved tensors without it), at the MLP's widest point, the backward of
+    ``act(gate) * up`` (transformers LlamaMLP ``down_proj(act_fn(gate_proj(x)) * up_proj(x))``): down_proj's
+    backward has turned the layer's output gradient (``h``, still alive) into the product's gradient (``i``) and
+    released the product; the mul's backward then makes ``grad * up`` and ``grad * act(gate)`` while its saved
+    ``act(gate)`` and ``up`` are held: ``2·i`` more than the saved count in a gated MLP, ``i`` in a plain one
+    (``grad * act'`` beside the saved fc output). The head's saved tensors (final norm, lm_head input) were released
+    by its own backward; when lm_head trains its gradient already exists (the engine holds a tied embedding's share
+    until the embedding's backward adds the other): ``V·h`` in the gradient dtype, unless an accumulating step's
+    gradient buffer already counts it. CUDA runs SiLU's backward as one fused kernel (``silu_backward``); a
+    fake-tensor trace on a CPU-only build takes autograd's composite formula instead (five more ``[T, i]``
+    temporaries: ESTIMATOR.md, "GRPO"). Oracle run of a 4-layer Qwen3-0.6B, full fine-tuning, 8 x 4,608 tokens,
+    checkpointing, fused SiLU backward: 5.111 GB at the mul's backward; this model gives 5.096 GB."""
+    m = s.model
+    cb = compute_bytes(s)
+    i, _gathered, _router = _mlp_act_widths(m)
+    out = _tokens(s) * (cb * ((2 if m.mlp_gated else 1) * i + m.hidden_size) - _head_act_per_token(s))
+    head_trains = s.method is Method.FULL or "lm_head" in s.lora_targets
+    if (head_trains and s.grad_accum_steps == 1 and not s.optimizer_in_backward
+            and s.sharding in (Sharding.NONE, Sharding.ZERO1)):
+        out += m.vocab_size * m.hidden_size * _grad_dtype_bytes(s)
+    return max(0.0, out)
+
+
 def logits_loss_bytes(s: TrainingSetup) -> float:
     """Logits and cross-entropy buffers alive at the start of backward: b·s·V × bytes per element; or, with a fused
     linear cross-entropy, no logits at all (see _fused_ce_bytes)."""
@@ -1250,6 +1292,7 @@ class _Terms:
     step_temp: float
     acts: float               # saved activations at the end of the forward
     recompute: float          # checkpointing: one layer rebuilt in backward
+    layer_bwd_first: float    # the first layer's backward working set beyond its saved activations
     attn_bwd: float           # eager attention's softmax backward transient
     layer_bwd: float          # sharded gradients: a late layer's backward working set on top of the shards
     logits: float             # logits/loss buffers at the start of backward
@@ -1268,6 +1311,7 @@ def _terms(s: TrainingSetup) -> _Terms:
         weights=weights_bytes(s), kbit=kbit_upcast_bytes(s), gathered=_live_gathered_bytes(s), autocast=autocast_copy_bytes(s), master=master_copy_bytes(s),
         grads=gradient_bytes(s), bucket=grad_bucket_bytes(s), states=optimizer_state_bytes(s),
         step_temp=optimizer_step_temp_bytes(s), acts=activation_bytes(s), recompute=recompute_bytes(s),
+        layer_bwd_first=layer_backward_transient_bytes(s),
         attn_bwd=attention_backward_bytes(s), layer_bwd=layer_backward_bytes(s), logits=logits_loss_bytes(s), logits_fwd=logits_forward_bytes(s),
         kept_logits=kept_logits_bytes(s), tied_sum=tied_grad_sum_bytes(s), adapter=lora_adapter_bytes(s),
         deq=dequant_transient_bytes(s), head_deq=_head_dequant_bytes(s), ref=reference_model_bytes(s),
@@ -1286,9 +1330,10 @@ def _phase_components(s: TrainingSetup, t: _Terms) -> dict[Phase, dict[str, floa
     comps[Phase.FORWARD] = {**held, "weights": t.weights + t.autocast, "gradients": g_early,
                             "activations": t.acts, "logits_loss": t.logits_fwd, "dequant_transient": t.deq}
     # the start of backward is the largest of: the loss backward (logit gradients, a quantised lm_head dequantised
-    # again), the first recomputed layer (checkpointing) and eager attention's softmax backward
+    # again) and the first layer's backward (recomputed under checkpointing, with its MLP's gradients and, when
+    # lm_head trains, lm_head's gradient: layer_backward_transient_bytes) with eager attention's softmax backward
     loss_first = t.logits + t.head_deq
-    layer_first = t.recompute + t.deq + t.attn_bwd
+    layer_first = t.recompute + t.deq + t.attn_bwd + t.layer_bwd_first
     logits_first = loss_first >= layer_first
     comps[Phase.BACKWARD_START] = {
         **held, "weights": t.weights + t.autocast, "gradients": g_early,

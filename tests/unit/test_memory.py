@@ -210,6 +210,40 @@ def test_compile_drops_norm_upcasts_and_mlp_pointwise_outputs() -> None:
     assert drop == pytest.approx((2 * 2 * h + 2 * 2 * i) * mem.COEFFICIENTS.act_scale_full)
 
 
+def test_qk_norms_save_their_fp32_inputs_like_the_layer_norms() -> None:
+    """Qwen3's q_norm/k_norm are RMSNorms over every query and key feature (16 + 8 heads x 128 for Qwen3-0.6B):
+    each saves its fp32 upcast (4 B) and, when its weight trains, the normalised 16-bit copy (2 B), like the
+    layer's own norms; a frozen weight needs only the upcast."""
+    q3 = MODELS["qwen3-0.6b"]
+    width = (16 + 8) * 128
+    per_token_layer = 28 * 1024
+    for method, saved, scale in ((Method.FULL, 4 + 2, mem.COEFFICIENTS.act_scale_full),
+                                 (Method.LORA, 4, mem.COEFFICIENTS.act_scale_frozen)):
+        s = setup(model=q3, method=method, seq_len=1024)
+        extra = mem.activation_bytes(s) - mem.activation_bytes(replace(s, model=replace(q3, qk_norm="")))
+        assert extra == pytest.approx(per_token_layer * width * saved * scale)
+
+
+def test_first_layer_backward_holds_the_mlp_gradients_and_lm_heads() -> None:
+    """Checkpointed full fine-tuning whose loss head is small (TRL's chunked lm_head): the start of the backward is
+    the last layer, recomputed, at its MLP's widest point: the saved layer plus gate/up's two gradients beside the
+    product's one in its place (2·i), the layer's output gradient (h), and lm_head's gradient (V·h, tied here)
+    already made by the head's backward, less the head's own saved tensors, freed by then."""
+    q3 = MODELS["qwen3-0.6b"]
+    s = setup(model=q3, method=Method.FULL, gradient_checkpointing=True, micro_batch_size=8, seq_len=4608)
+    t = 8 * 4608
+    expected = t * 2 * (2 * 3072 + 1024) - t * (4 * 1024 + 2 * 1024) + 151_936 * 1024 * 2
+    assert mem.layer_backward_transient_bytes(s) == pytest.approx(expected)
+    est = mem.estimate(s, logits=(0.0, 0.0))
+    assert est.phase is Phase.BACKWARD_START
+    assert est.phases["backward_start"] == pytest.approx(
+        mem.weights_bytes(s) + mem.optimizer_state_bytes(s) + mem.activation_bytes(s) + mem.recompute_bytes(s)
+        + expected, abs=8)
+    # an accumulating step's gradient buffer already holds lm_head's gradient: not counted twice
+    ga = replace(s, grad_accum_steps=2)
+    assert mem.layer_backward_transient_bytes(ga) == pytest.approx(expected - 151_936 * 1024 * 2)
+
+
 def test_compile_reproduces_torchtune_ablation_step() -> None:
     """torchtune README "Optimization flags" (Llama 3.2 3B, full_finetune_single_device, bf16, batch 2, packed
     4096, no checkpointing): packed 60.0 GiB -> + compile 51.0 GiB (peak active). Both within 10 %."""
