@@ -224,3 +224,16 @@ def test_answerdotai_qlora_is_double_quantised() -> None:
     from benchmarks.calibration import framework_fields
     assert framework_fields("answerdotai", "qlora")["double_quant"] is True
     assert framework_fields("peft", "qlora")["double_quant"] is False
+
+
+def test_speed_rows_of_llama_factory_without_flash_attention_run_eager() -> None:
+    """LLaMA-Factory's _configure_attn_implementation sets attn_implementation="eager" unless flash_attn is on: a
+    LLaMA-Factory row whose attention is "not stated" and names no FlashAttention is eager; other frameworks' "not
+    stated" rows keep their reading."""
+    from benchmarks.time_accuracy import _attention
+    from calculator.models import Attention
+    lf = "LLaMA-Factory (HF transformers/PEFT)"
+    assert _attention({"attention": "sdpa/eager (HF default; not stated)", "framework": lf}, []) is Attention.EAGER
+    assert _attention({"attention": "flash-attention 2", "framework": lf}, []) is Attention.FLASH
+    assert _attention({"attention": "flex_attention for packed batches if available, else sdpa (torchtune default; "
+                                    "not stated)", "framework": "torchtune"}, []) is Attention.SDPA
