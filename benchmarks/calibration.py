@@ -131,8 +131,11 @@ FRAMEWORK_PROFILES: dict[str, dict[str, Any]] = {
     "unsloth": {"fused_linear_cross_entropy": True},
     "transformers": {},
     # Answer.AI fsdp_qlora train.py (the speed rows AA-*): the rows' notes quote its March 2024 defaults, "LoRA r64
-    # alpha16 dropout 0.1 on all linear layers, bf16": the LoRA weights are bf16 like the model.
-    "answerdotai": {"lora_dtype": "bf16"},
+    # alpha16 dropout 0.1 on all linear layers, bf16": the LoRA weights are bf16 like the model. Its QLoRA builds
+    # bitsandbytes.nn.Linear4bit itself (train.py ``replace_linear(model.model, Linear4bit, compute_dtype=...,
+    # quant_type='nf4', quant_storage=...)`` at d7818ec, 2024-03-15) without ``compress_statistics``, whose default
+    # in Linear4bit.__init__ is True: double quantisation.
+    "answerdotai": {"lora_dtype": "bf16", "double_quant": True},
     # litgpt pretrain.py (the speed rows LG-T*): litgpt's model and loss, but pretraining re-ties the embeddings
     # (train.tie_embeddings), so lm_head is not held apart.
     "litgpt-pretrain": {"chunked_cross_entropy": True, "no_sync_accumulation": True},

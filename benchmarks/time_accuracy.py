@@ -106,7 +106,10 @@ def _first_int(text: str) -> int | None:
 
 
 def _yes(text: str) -> bool | None:
+    """True for "yes ...", False for "no ...", None for anything else ("not stated" is None, not a "no")."""
     t = text.strip().lower()
+    if t.startswith("not stated"):
+        return None
     if t.startswith("yes"):
         return True
     if t.startswith("no"):
@@ -237,6 +240,19 @@ def _checkpointing(r: dict[str, str], notes: list[str]) -> bool:
     return gc
 
 
+def _attention(r: dict[str, str], notes: list[str]) -> Attention:
+    """The row's attention kernel; where the row leaves it to the framework's default and does not name
+    FlashAttention, LLaMA-Factory's: ``_configure_attn_implementation`` (llmtuner/model/patcher.py, 2024) sets
+    ``attn_implementation="eager"`` unless ``flash_attn`` is on."""
+    att_text = r["attention"].lower()
+    if "not stated" in att_text and "flash" not in att_text and "llama-factory" in r["framework"].lower():
+        notes.append("attention not stated: eager (LLaMA-Factory _configure_attn_implementation without flash_attn)")
+        return Attention.EAGER
+    if att_text.startswith("eager"):
+        return Attention.EAGER
+    return Attention.FLASH if "flash" in att_text and not att_text.startswith("sdpa") else Attention.SDPA
+
+
 def _sharding(r: dict[str, str]) -> tuple[Sharding, bool]:
     """(sharding, DeepSpeed) of the row."""
     sh_text = r["sharding"].lower()
@@ -256,9 +272,7 @@ def _setup(r: dict[str, str], notes: list[str]) -> TrainingSetup:
     mb, ga, n = _batches(r, in_bwd, notes)
     seq, packing = _sequence(r, notes)
     gc = _checkpointing(r, notes)
-    att_text = r["attention"].lower()
-    attention = Attention.EAGER if att_text.startswith("eager") else (
-        Attention.FLASH if "flash" in att_text and not att_text.startswith("sdpa") else Attention.SDPA)
+    attention = _attention(r, notes)
     sharding, deepspeed = _sharding(r)
     off_text = r["cpu_offload"].lower()
     offload_params = "cpu offload of params" in off_text or "cpu +" in off_text

@@ -65,6 +65,7 @@ __all__ = [
     "Coefficients",
     "weights_bytes",
     "kbit_upcast_bytes",
+    "dequant_bytes_per_weight",
     "master_copy_bytes",
     "autocast_copy_bytes",
     "gradient_bytes",
@@ -1151,10 +1152,10 @@ def dequant_transient_bytes(s: TrainingSetup) -> float:
         biggest = pc.largest_linear
     if lm_head_quantized(s):
         biggest = max(biggest, s.model.vocab_size * s.model.hidden_size)
-    return biggest * _dequant_bytes_per_weight(s)
+    return biggest * dequant_bytes_per_weight(s)
 
 
-def _dequant_bytes_per_weight(s: TrainingSetup) -> int:
+def dequant_bytes_per_weight(s: TrainingSetup) -> int:
     """Bytes alive per element of a weight while MatMul4Bit dequantises it for its matmul (bitsandbytes 0.50.2
     autograd/_functions.py ``F.dequantize_4bit(B, quant_state).to(A.dtype)``, ``A`` the input after Linear4bit's
     ``x.to(self.compute_dtype)``): the dequantised weight in the dtype it was quantised from (the load dtype),
@@ -1186,7 +1187,7 @@ def _head_dequant_bytes(s: TrainingSetup) -> float:
     gradient chunk."""
     if not lm_head_quantized(s):
         return 0.0
-    return s.model.vocab_size * s.model.hidden_size * _dequant_bytes_per_weight(s)
+    return s.model.vocab_size * s.model.hidden_size * dequant_bytes_per_weight(s)
 
 
 def reference_model_bytes(s: TrainingSetup) -> float:

@@ -28,7 +28,7 @@ from functools import lru_cache
 from typing import Any
 
 from .errors import TimeNotModelled
-from .memory import activation_bytes, activation_host_bytes, estimate as memory_estimate
+from .memory import activation_bytes, activation_host_bytes, dequant_bytes_per_weight, estimate as memory_estimate
 from .models import (Attention, GpuSpec, Method, Optimizer, Precision, QloraBackend, Sharding, TrainingSetup,
                      hashed_once, replaced)
 from .params import (
@@ -101,7 +101,7 @@ class TimeCoefficients:
     # Share of the peak that attention kernels sustain on cards before Hopper, causal half counted (FlashAttention-2
     # reports 50-73 % of an A100's peak forward). Fitted; moves only the long-context rows MF-10, MF-11, MF-13, MF-28
     # (16k-65k tokens) and QW-06, so it is the least certain figure here.
-    attention_efficiency: float = 0.4
+    attention_efficiency: float = 0.45
     # What the FlashAttention-2 kernels (flash-attn, and PyTorch SDPA's flash backend, which vendors them) sustain on
     # a Hopper card, as a share of what they sustain on an Ampere one, each against its own dense peak: the
     # FlashAttention-2 paper (Dao 2023, arXiv:2307.08691, sec. 4.1) measures forward + backward at up to 230 TFLOPs/s
@@ -113,18 +113,19 @@ class TimeCoefficients:
     attention_hopper_share: float = 0.46
     # Element-wise traffic (norms, activations, rotary, residuals, casts, dropout) as a multiple of the bytes the
     # layers save for backward (memory.activation_bytes): eager PyTorch reads and writes each saved tensor several
-    # times in the forward and the backward. Fitted; moves 14 rows, mostly bandwidth-poor cards and small models:
-    # MF-01/02/19, QW-06, AA-17/19/23, UN-04/05, LG-T01/02, PS-10/12/13.
-    elementwise_traffic: float = 7.0
+    # times in the forward and the backward. Fitted; moves 34 rows, mostly bandwidth-poor cards, small models and
+    # LoRA/QLoRA steps: PF-04/05/07/08/10/11, MF-01/02/07/19/20, QW-05/06/13/14/16/21/22/34, AA-17/19/23/31/32,
+    # UN-01/02/04/05, LG-T01/02/04, PS-10/12/13.
+    elementwise_traffic: float = 9.0
     # --- the host ------------------------------------------------------------------------------------------------
     # Host time per launched kernel in eager PyTorch (Python dispatch, autograd, launch), kernels counted below.
-    # Fitted on the small-batch rows PF-04/05/07/08/10/11 and QW-01/02/05/07/08/10/11/18/19/29/38.
-    kernel_launch_s: float = 2e-05
+    # Fitted on the small-batch rows PF-04/05/07/08/10/11 and QW-01/02/05/07/10/11/18/19/29/38.
+    kernel_launch_s: float = 1.8e-05
     # DeepSpeed ZeRO-3 host time per decoder layer per pass (parameter fetch/release hooks). Fitted on QW-07, QW-08,
     # QW-23, QW-24 (Qwen full fine-tuning under ZeRO-3, 256-2048 tokens).
     zero3_layer_s: float = 0.0025
     # How GPU and host time combine per micro-batch: (gpu^p + host^p)^(1/p); p = 1 adds them, a large p takes the
-    # slower. Fitted on the same small-batch rows (PF-04/05/07/08/10/11, QW-02/05/08/10/11/13/16/18/19/29/38).
+    # slower. Fitted on the same small-batch rows (PF-04/05/07/08/10/11, QW-02/05/08/10/11/18/19/24/29/38).
     overlap_p: float = 1.5
     # --- links ---------------------------------------------------------------------------------------------------
     # Share of the per-direction link bandwidth that collectives reach. PCIe (through the host bridge; GeForce cards
@@ -132,15 +133,15 @@ class TimeCoefficients:
     # PCIe on RTX 3090, 4090, A5000, 6000 Ada, L4; the rigs differ by 3x, see ESTIMATOR.md). NVLink: fitted on
     # MF-05. Network (beyond one node): of the node's adapters together on NVLink nodes (``_link``); fitted on the
     # rows beyond one node, MF-14, MF-16, MF-29, MF-37 (64-128 GPUs), none of which it moves by more than 5 % when
-    # scaled by 1.25: a weakly determined figure (0.4 of the adapters' sum also absorbs what 64-128-rank rings pay
+    # scaled by 1.25: a weakly determined figure (0.5 of the adapters' sum also absorbs what 64-128-rank rings pay
     # in latency).
     pcie_efficiency: float = 0.1
     nvlink_efficiency: float = 0.7
-    network_efficiency: float = 0.4
+    network_efficiency: float = 0.5
     # Share of the communication that hides behind compute (FSDP prefetches gathers, DDP overlaps reductions with
     # the backward): exposed = max(0, comm - overlap * compute) + (1 - overlap) * min(comm, overlap * compute).
-    # Fitted (0: nothing hidden), but weakly determined: no row moves by more than 5 % between 0 and 0.2.
-    comm_overlap: float = 0.0
+    # Fitted (0.2), but weakly determined: no row moves by more than 5 % when it is scaled by 1.25.
+    comm_overlap: float = 0.2
     # Share of the PCIe link that host<->GPU copies reach when paged optimizer states are evicted and brought back,
     # weights or activations are offloaded. Fitted on TT-04, TT-08 and TT-09 (paged AdamW on a 24/48 GB card).
     host_link_efficiency: float = 0.3
@@ -159,10 +160,10 @@ class TimeCoefficients:
     compile_kernel_share: float = 0.35
     # --- range ---------------------------------------------------------------------------------------------------
     # Low-high range of tokens per second: the 10th and 90th percentiles of the signed error over the usable rows
-    # (-20.8 % and +25.0 %: measured = estimate / (1 + error); printed by --fit), so 8 rows in 10 lie inside it.
+    # (-18.8 % and +22.0 %: measured = estimate / (1 + error); printed by --fit), so 8 rows in 10 lie inside it.
     # Times scale the other way.
-    range_low: float = 0.8
-    range_high: float = 1.26
+    range_low: float = 0.82
+    range_high: float = 1.23
 
 
 COEFFICIENTS = TimeCoefficients()
@@ -352,6 +353,32 @@ def dequant_kernels(s: TrainingSetup) -> int:
     double quantisation the 8-bit absmax's ``dequantize_blockwise`` and the offset add before it (bitsandbytes 0.50.2
     functional.py ``dequantize_4bit``, ``if quant_state.nested``): 3."""
     return 3 if s.qlora_backend is QloraBackend.BITSANDBYTES and s.double_quant else 1
+
+
+#: bitsandbytes' 4-bit blocks: one absmax per 64 weights (``quantize_4bit(..., blocksize=64)``, Linear4bit's
+#: Params4bit default), and with double quantisation one fp32 constant per 256 of those 8-bit absmax
+#: (``quantize_blockwise(absmax, blocksize=256)`` in ``quantize_4bit`` when ``compress_statistics``).
+_NF4_BLOCK = 64
+_NESTED_BLOCK = 256
+
+
+def dequant_bytes_per_param(s: TrainingSetup) -> float:
+    """Bytes one dequantisation of a 4-bit weight moves per parameter: the NF4 code read (half a byte), the
+    quantisation constants, and the weight written in each dtype it passes through (bitsandbytes 0.50.2 functional.py
+    ``dequantize_4bit`` and MatMul4Bit's ``.to(A.dtype)``: memory.dequant_bytes_per_weight, the copies the memory
+    model holds; the casts' reads of the copy before them are left out). Constants: the fp32 absmax read by
+    ``kDequantizeBlockwise`` (4/64 byte); with double quantisation (``if quant_state.nested``) ``dequantize_blockwise``
+    first reads the 8-bit absmax (1/64) and their fp32 constants (4/(64·256)) and writes the fp32 absmax (4/64),
+    ``absmax += quant_state.offset`` reads and writes it (8/64), and the 4-bit kernel reads it (4/64): 0.27 byte
+    instead of 0.06. torchao's NF4 (torchtune) dequantises with PyTorch ops whose traffic is not counted here: its
+    code and the weight written in the compute dtype only."""
+    if s.qlora_backend is not QloraBackend.BITSANDBYTES:
+        return NF4_BITS / 8 + compute_bytes(s)
+    code_and_out = NF4_BITS / 8 + dequant_bytes_per_weight(s)
+    if not s.double_quant:
+        return code_and_out + 4 / _NF4_BLOCK
+    nested = 1 / _NF4_BLOCK + 4 / (_NF4_BLOCK * _NESTED_BLOCK) + 4 / _NF4_BLOCK + 8 / _NF4_BLOCK
+    return code_and_out + nested + 4 / _NF4_BLOCK
 
 
 #: Forward kernels of a MoE layer's routed experts beyond the dense layer's gated MLP (5), per layout.
@@ -568,9 +595,8 @@ def setup_counts(s: TrainingSetup) -> StepCounts:
     elementwise, loss = _elementwise_bytes(s, p)
     # QLoRA: each forward and backward dequantises every quantised weight (read 4-bit + constants, write 16-bit);
     # bitsandbytes MatMul4Bit.forward and .backward call dequantize_4bit; torchao NF4 likewise. Per quantised
-    # weight: its NF4 code read (the constants, 3-12 % of that, are left out) and the weight written in the compute
-    # dtype.
-    dequant = quantized_params(s) * (NF4_BITS / 8 + p.cb) * (p.fwd + 1 + p.ref)
+    # weight: dequant_bytes_per_param (the code, the constants, double quantisation's passes over them, the write).
+    dequant = quantized_params(s) * dequant_bytes_per_param(s) * (p.fwd + 1 + p.ref)
     zero3_passes = 0.0
     if s.deepspeed and s.sharding is Sharding.ZERO3:
         zero3_passes = float(s.model.num_hidden_layers * (p.fwd + 1 + p.ref))

@@ -203,3 +203,37 @@ def test_the_load_dtype_comes_from_the_rows_own_columns(tmp_path, weights, compu
     assert row.request["precision"] == precision
     assert row.request.get("base_fp32") is base_fp32
     assert json_ok(row.request)
+
+
+def test_speed_rows_read_not_stated_checkpointing_as_the_frameworks_default() -> None:
+    """A speed row whose grad_checkpointing cell says "not stated" takes the framework's documented default
+    (LLaMA-Factory: on), not a "no": "not stated" begins with "no" (issue 39, point 5: the LLaMA-Factory rows
+    UN-01/02/04/05 were timed without the recomputed forward)."""
+    from benchmarks.time_accuracy import _checkpointing, _yes
+    assert _yes("not stated") is None and _yes("no (config)") is False and _yes("yes") is True
+    notes: list[str] = []
+    assert _checkpointing({"grad_checkpointing": "not stated",
+                           "framework": "LLaMA-Factory (HF transformers/PEFT)"}, notes) is True
+    assert any("LLaMA-Factory" in n for n in notes)
+    assert _checkpointing({"grad_checkpointing": "no", "framework": "LLaMA-Factory"}, []) is False
+    assert _checkpointing({"grad_checkpointing": "not stated", "framework": "HF Trainer"}, []) is False
+
+
+def test_answerdotai_qlora_is_double_quantised() -> None:
+    """fsdp_qlora train.py builds bitsandbytes' Linear4bit without compress_statistics, whose default is True."""
+    from benchmarks.calibration import framework_fields
+    assert framework_fields("answerdotai", "qlora")["double_quant"] is True
+    assert framework_fields("peft", "qlora")["double_quant"] is False
+
+
+def test_speed_rows_of_llama_factory_without_flash_attention_run_eager() -> None:
+    """LLaMA-Factory's _configure_attn_implementation sets attn_implementation="eager" unless flash_attn is on: a
+    LLaMA-Factory row whose attention is "not stated" and names no FlashAttention is eager; other frameworks' "not
+    stated" rows keep their reading."""
+    from benchmarks.time_accuracy import _attention
+    from calculator.models import Attention
+    lf = "LLaMA-Factory (HF transformers/PEFT)"
+    assert _attention({"attention": "sdpa/eager (HF default; not stated)", "framework": lf}, []) is Attention.EAGER
+    assert _attention({"attention": "flash-attention 2", "framework": lf}, []) is Attention.FLASH
+    assert _attention({"attention": "flex_attention for packed batches if available, else sdpa (torchtune default; "
+                                    "not stated)", "framework": "torchtune"}, []) is Attention.SDPA

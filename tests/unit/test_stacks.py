@@ -137,6 +137,25 @@ def test_a_double_quantised_dequantisation_launches_three_kernels():
     assert tp.setup_counts(nested).kernels - tp.setup_counts(plain).kernels == 2 * linears * 2
 
 
+def test_a_dequantisation_reads_its_constants_and_double_quantisation_passes_over_them():
+    """functional.py dequantize_4bit: kDequantizeBlockwise reads the NF4 code (1/2 byte) and one fp32 absmax per 64
+    weights and writes the compute dtype; a nested state first makes that fp32 absmax from the 8-bit one
+    (dequantize_blockwise: read 1/64 and the fp32 constants per 256 of them, write 4/64) and adds the offset in place
+    (read and write 4/64 each). torchao's NF4 counts the code and the written weight only."""
+    from calculator import throughput as tp
+    nested = parsed(model="llama-3.1-8b", method="qlora", double_quant=True, precision="bf16")
+    plain = replace(nested, double_quant=False)
+    torchao = parsed(model="llama-3.1-8b", method="qlora", qlora_backend="torchao", precision="bf16")
+    assert tp.dequant_bytes_per_param(plain) == pytest.approx(0.5 + 0.0625 + 2)
+    assert tp.dequant_bytes_per_param(nested) == pytest.approx(0.5 + (0.015625 + 4 / 16384 + 0.0625 + 0.125)
+                                                               + 0.0625 + 2)
+    assert tp.dequant_bytes_per_param(torchao) == pytest.approx(2.5)
+    # every 4-bit weight pays it in each pass (forward and input gradient, no checkpointing here)
+    n = params.quantized_params(nested)
+    assert tp.setup_counts(nested).dequant_bytes - tp.setup_counts(plain).dequant_bytes == pytest.approx(
+        n * 2 * (0.015625 + 4 / 16384 + 0.125 + 0.0625), rel=1e-9)
+
+
 # --- Axolotl's FSDP2 (issue 39, point 3): what Axolotl 0.21 passes to accelerate and FSDP2 ------------------------------
 def _gpt_oss_20b_fsdp2_offload(**kw):
     """examples/gpt-oss/gpt-oss-20b-fft-fsdp2-offload.yaml at commit 067b021 (the config, not its README): FSDP2 with
@@ -177,3 +196,17 @@ def test_fused_experts_run_one_grouped_pass_and_dequantise_only_when_quantised()
     assert [calls_q(x) for x in moe.linears] == [1] * 7
     dense = count_params(held_arch(parsed(model="llama-3.1-8b", method="qlora"))).kinds[0]
     assert tp.moe_expert_kernels(parsed(model="llama-3.1-8b", method="qlora"), dense, 2048)[0] == 0
+
+
+def test_a_dequantisation_writes_every_copy_the_memory_model_holds():
+    """The bytes a dequantisation writes are the copies memory.dequant_bytes_per_weight holds (one home): Lightning
+    Fabric's fp16-quantised weight cast to bf16 (dequant_cast) writes two 16-bit copies; TRL's fp32 compute dtype
+    writes the 16-bit dequantised weight, its fp32 cast and, under autocast, the 16-bit cast again."""
+    from calculator import throughput as tp
+    base = parsed(model="llama-3.1-8b", method="qlora", double_quant=False, precision="bf16")
+    const = 0.5 + 4 / 64
+    assert tp.dequant_bytes_per_param(replace(base, dequant_cast=True)) == pytest.approx(const + 4)
+    trl = parsed(model="llama-3.1-8b", method="qlora", double_quant=False, precision="mixed",
+                 qlora_compute_dtype="fp32")
+    assert tp.dequant_bytes_per_param(trl) == pytest.approx(const + mem.dequant_bytes_per_weight(trl))
+    assert mem.dequant_bytes_per_weight(trl) > 2
