@@ -1,10 +1,6 @@
-// The calculator widgets on the page. This module only moves data between the page and the one Pyodide worker
-// (worker.mjs, started when the first widget comes into view or is touched; messages: protocol.mjs): it shows the
-// runtime's stage in every widget, sends a widget's raw control values on each change and swaps in the markup
-// Python answers, or shows each error next to its control, and keeps the inputs in the address's fragment
-// (#calc=… or #<anchor>&calc=…; an older ?calc=… is read once and moved). Python renders every piece of markup and
-// decides every form rule (CONTRIBUTING.md, "One renderer for every figure"): no number formatting, no unit
-// conversion, no chart arithmetic, no request expansion and no form rule here.
+// The calculator widgets on the page: this module only moves data between the page and the one Pyodide worker
+// (worker.mjs; messages: protocol.mjs) and keeps the inputs in the address's fragment. Python renders every piece of
+// markup and decides every form rule (CONTRIBUTING.md, "One renderer for every figure").
 
 import { MESSAGE, STATUS } from "./protocol.mjs";
 
@@ -83,9 +79,7 @@ function invalid(el, box) {
   else el.removeAttribute("aria-describedby");
 }
 
-// ------------------------------------------------------------------------------------------------------------
-// The runtime: one module worker per page
-// ------------------------------------------------------------------------------------------------------------
+// ---- The runtime: one module worker per page ----------------------------------------------------------------------
 const runtime = {
   status: STATUS.IDLE,
   code: null,
@@ -95,6 +89,8 @@ const runtime = {
   pending: new Map(),
   listeners: new Set(),
   timer: 0,
+  later: "",                  // the second load: "" (not asked), loading, ready, failed
+  laterListeners: new Set(),
 
   set(status, code = null, progress = null) {
     if (this.status === STATUS.FAILED) return;
@@ -178,15 +174,11 @@ const runtime = {
   },
 
   // One call of calculator.page.Page in the worker (`op`: render, search, hub, run; the other fields are the
-  // message it reads): {answer, ms, longest}. "Run it"'s first call loads the exporters first.
+  // message it reads): {answer, ms, longest}. "Run it"'s first call loads the exporters first. Never rejects: a call
+  // that cannot be answered (a runtime not ready or failed, a timeout, an unreadable answer) is answered with the
+  // API's internal_error, `lost` when no answer came.
   call(op, fields) {
     const timeout = op === "run" && this.later !== STATUS.READY ? START_TIMEOUT_MS : REQUEST_TIMEOUT_MS;
-    return this.ask({ type: MESSAGE.CALL, op, ...fields }, timeout);
-  },
-
-  // Never rejects: a call that cannot be answered (a runtime not ready or failed, a timeout, an unreadable answer)
-  // is answered with the API's internal_error, `lost` when no answer came.
-  ask(message, timeout = REQUEST_TIMEOUT_MS) {
     return new Promise((resolve) => {
       const lost = () => resolve({ answer: internalAnswer(), ms: 0, longest: 0, lost: true });
       if (this.status !== STATUS.READY) {
@@ -199,12 +191,10 @@ const runtime = {
         lost();
       }, timeout);
       this.pending.set(id, { resolve, lost, timer });
-      this.worker.postMessage({ ...message, id });
+      this.worker.postMessage({ type: MESSAGE.CALL, op, ...fields, id });
     });
   },
 };
-runtime.later = "";                 // the second load: "" (not asked), loading, ready, failed
-runtime.laterListeners = new Set();
 
 // The one request a reader's page makes to another host, only when the reader clicks "Read its config from Hugging
 // Face": GET `url` (Page.hub names it) with no cookies and no referrer, at most `maxBytes` read within `ms`.
@@ -238,11 +228,9 @@ function internalAnswer() {
   return { ok: false, errors: [{ field: null, code: "internal_error", quiet: false, message: text("errors.internal_error") }] };
 }
 
-// ------------------------------------------------------------------------------------------------------------
 // The address: #calc=<JSON {widget id: {key: value, ...}}> (only inputs that differ from the defaults), after the
 // section's anchor when there is one (#<anchor>&calc=…). The fragment is the one part of an address the browser
 // never sends: not on a reload, not when a shared link is opened, not in a Referer header.
-// ------------------------------------------------------------------------------------------------------------
 let urlTimer = 0;
 let written = null;          // the state text this page last put in the address (null: none)
 
@@ -339,9 +327,7 @@ function onHashChange() {
   }
 }
 
-// ------------------------------------------------------------------------------------------------------------
-// One widget
-// ------------------------------------------------------------------------------------------------------------
+// ---- One widget ---------------------------------------------------------------------------------------------------
 // The controls of one widget (every element with a data-calc-field), read and written by their kind of element
 // alone: a checkbox of a multi-choice (data-calc-multi) is one value of a list, a radio the value of its group, a
 // checkbox a flag, anything else its text (cut at its transport limit). Which parts are shown is the rule Python
@@ -766,12 +752,10 @@ class Widget {
   }
 }
 
-// ------------------------------------------------------------------------------------------------------------
 // A picker: the search box of the model or card drop-down (page/form.py `picker`), the WAI-ARIA APG "editable
 // combobox with list autocomplete": focus stays in the text box, the highlighted option is its
 // aria-activedescendant. Python (Page.search) renders the options that match, in their order; this shows them,
 // highlights, and puts the chosen value into the drop-down, which stays the value the widget reads.
-// ------------------------------------------------------------------------------------------------------------
 const SEARCH_DELAY_MS = 60;       // a search per pause in typing, not per key
 
 class Picker {
@@ -910,9 +894,7 @@ class Picker {
   }
 }
 
-// ------------------------------------------------------------------------------------------------------------
-// "Run it": the estimator's setup as each framework's files, and a pasted training config read into the form
-// ------------------------------------------------------------------------------------------------------------
+// ---- "Run it": the estimator's setup as each framework's files, and a pasted training config read into the form ----
 // Python renders the tabs (Page.run, once the worker has loaded the exporters); this class opens and closes the
 // section, keeps the reader's tab when the tabs are redrawn, moves between tabs with the arrow keys (the tabs
 // pattern of the ARIA Authoring Practices; mirrored in a right-to-left page), copies and downloads a file's text as
@@ -1154,9 +1136,7 @@ class RunIt {
   }
 }
 
-// ------------------------------------------------------------------------------------------------------------
-// Start
-// ------------------------------------------------------------------------------------------------------------
+// ---- Start --------------------------------------------------------------------------------------------------------
 const widgets = [];
 
 function applyLink({ scroll = true } = {}) {

@@ -1,9 +1,6 @@
-// The calculator's one Pyodide runtime: a module worker (Pyodide 314 needs `{type: "module"}`), started by calc.js
-// when the first widget comes into view. It loads the bundled runtime and the `calculator` wheel from this site only
-// (no micropip, no CDN), then answers each widget's RENDER with `calculator.page.Page.render`: the inputs read,
-// estimated and rendered in Python, the same code the site build ran. The first RUN (a reader opening "Run it", or
-// pasting a training config) loads the second wheel, the exporters with their YAML library, and every RUN is
-// answered by `Page.run`. Messages: protocol.mjs.
+// The calculator's one Pyodide runtime: a module worker (Pyodide 314 needs `{type: "module"}`) that loads the bundled
+// runtime and the `calculator` wheel from this site only (no micropip, no CDN) and answers each CALL with the
+// `calculator.page.Page` method it names; the first RUN loads the exporters' wheel first. Messages: protocol.mjs.
 //
 // Progress is real through every stage: the bytes of each runtime file are counted as they arrive (a copy of the
 // response is read alongside the one Pyodide consumes), then Python starts, then the estimator loads.
@@ -62,11 +59,9 @@ function fail(code) {
   post({ type: MESSAGE.STATUS, status: STATUS.FAILED, code });
 }
 
-// ---------------------------------------------------------------------------------------------------------------
 // Progress: bytes of the runtime's files against the total the build measured (its core files). Files fetched with
 // fetch() (the wasm, the standard library, the lock file) are counted chunk by chunk; the two module scripts, which
 // Pyodide imports rather than fetches, when resource timing reports them complete. "starting" once all are here.
-// ---------------------------------------------------------------------------------------------------------------
 const arrived = new Map();   // URL -> bytes so far
 let total = 0;
 let reportTimer = 0;
@@ -157,9 +152,7 @@ function watchCompile() {
   }
 }
 
-// ---------------------------------------------------------------------------------------------------------------
-// The snapshot: Python started with the estimator imported, as one block of memory (about 31 MB), in IndexedDB.
-// ---------------------------------------------------------------------------------------------------------------
+// ---- The snapshot: Python started with the estimator imported (about 31 MB of memory), in IndexedDB ----------------
 // One transaction on the snapshots' store: `work` gets the store and returns the request whose result it answers;
 // null when there is no IndexedDB, no room, or storage is refused (the next page then starts Python again).
 async function snapshots(mode, work) {
@@ -217,9 +210,7 @@ async function readStrings() {
   }
 }
 
-// ---------------------------------------------------------------------------------------------------------------
-// Starting
-// ---------------------------------------------------------------------------------------------------------------
+// ---- Starting -----------------------------------------------------------------------------------------------------
 // The wheel, built from calculator/ when the site was built, unpacked into site-packages and imported. Done by
 // Python's zipfile rather than pyodide.loadPackage, which keeps JavaScript objects alive that a snapshot cannot hold.
 async function installEstimator(pyodide) {
@@ -372,23 +363,6 @@ async function render(message) {
   post({ type: MESSAGE.ANSWER, id: message.id, answer, ms: python, longest });
 }
 
-// Python's answer to one call (JSON text), or internal_error where the call fails outside Python's own boundary.
-function answerOf(call) {
-  try {
-    const out = page ? call() : internalError;
-    return typeof out === "string" ? out : internalError;
-  } catch (error) {
-    return internalError;
-  }
-}
-
-// A picker's search (Page.search) or one step of reading a model's config from Hugging Face (Page.hub): the
-// method's answer to the message's fields.
-function call(message) {
-  const { type, id, op, ...fields } = message;
-  post({ type: MESSAGE.ANSWER, id, answer: answerOf(() => page[op](JSON.stringify(fields))) });
-}
-
 // The second load, once: the exporters' wheel and the pure-Python YAML library (sitebuild/wheel.py), from this site.
 // A file that fails to arrive leaves calculator.export unimportable, which is what is checked.
 function loadLater() {
@@ -411,14 +385,21 @@ function loadLater() {
   return later;
 }
 
-async function run(message) {
-  const { type, id, op, ...fields } = message;   // what Page.run reads
-  let answer = internalError;
+// A picker's search (Page.search), one step of reading a model's config from Hugging Face (Page.hub) or "Run it"
+// (Page.run, once the second load is in): the method's answer (JSON text) to the message's fields, or internal_error
+// where the call fails outside Python's own boundary.
+async function call(message) {
+  const { type, id, op, ...fields } = message;
   const started = performance.now();
-  if (page && await loadLater()) {
-    answer = fields.action === "preload" ? JSON.stringify({ ok: true }) : answerOf(() => page.run(JSON.stringify(fields)));
+  let answer = internalError;
+  try {
+    if (page && (op !== "run" || await loadLater())) {
+      answer = op === "run" && fields.action === "preload" ? JSON.stringify({ ok: true }) : page[op](JSON.stringify(fields));
+    }
+  } catch (error) {
+    answer = internalError;
   }
-  post({ type: MESSAGE.ANSWER, id, answer, ms: performance.now() - started });
+  post({ type: MESSAGE.ANSWER, id, answer: typeof answer === "string" ? answer : internalError, ms: performance.now() - started });
 }
 
 // A runtime file that failed leaves promises inside Pyodide rejected with nobody waiting on them: that failure
@@ -430,7 +411,7 @@ self.addEventListener("unhandledrejection", (event) => {
   }
 });
 
-const CALLS = { render, run, search: call, hub: call };   // the Page methods a CALL may name
+const CALLS = { render, run: call, search: call, hub: call };   // the Page methods a CALL may name
 
 self.onmessage = (event) => {
   const message = event.data || {};
