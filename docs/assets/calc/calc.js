@@ -449,6 +449,19 @@ class Errors {
   }
 }
 
+// A widget's buttons, by the attribute Python wrote on each (page/form.py, page/run.py, pieces.write_attr): one click
+// listener for them all, the first selector that matches acting.
+const CLICKS = {
+  "[data-calc-write]": (w, el) => w.writeFrom(el),
+  "[data-calc-hub-button]": (w) => w.readHub(),
+  "[data-calc-run-toggle]": (w) => w.run?.setOpen(!w.run.isOpen()),
+  '[data-calc-run] [role="tab"]': (w, el) => w.run?.select(el.dataset.calcTab, true),
+  "[data-calc-copy]": (w, el) => w.run?.copy(el),
+  "[data-calc-download]": (w, el) => w.run?.download(el),
+  "[data-calc-import-read]": (w) => w.run?.readPaste(),
+  "[data-calc-import-forget]": (w) => w.run?.forget(),
+};
+
 class Widget {
   constructor(root) {
     this.root = root;
@@ -482,7 +495,6 @@ class Widget {
     this.formEl.addEventListener("change", (event) => this.onEdit(event, false));
     this.pickers = Array.from(root.querySelectorAll("[data-calc-picker]"), (el) => new Picker(el, this));
     this.hubBox = root.querySelector("[data-calc-hub]");
-    if (this.hubBox) this.hubBox.querySelector("button").addEventListener("click", () => this.readHub());
     // The GPU table's class filter (in the results, outside the form): it hides groups, nothing is recomputed, and
     // the choice outlives the fragments that replace the table.
     this.gpuClass = "all";
@@ -491,17 +503,22 @@ class Widget {
       this.gpuClass = event.target.value;
       this.showGpuClass();
     });
-    // A button Python wrote with the values it sets (a remedy, a framework's own values: data-calc-write holds the
-    // control values and the keys beyond the form, pieces.write_attr): written, then computed like an edit.
     root.addEventListener("click", (event) => {
-      const button = event.target instanceof Element && event.target.closest("[data-calc-write]");
-      if (!button || !root.contains(button)) return;
-      const { controls, imported } = JSON.parse(button.dataset.calcWrite);
-      this.form.write(controls || {});
-      this.imported = { ...this.imported, ...(imported || {}) };
-      this.lastEdited = Object.keys(controls || {})[0] || this.lastEdited;
-      this.schedule(false);
+      for (const [selector, act] of Object.entries(CLICKS)) {
+        const el = event.target instanceof Element ? event.target.closest(selector) : null;
+        if (el && root.contains(el)) return act(this, el);
+      }
     });
+  }
+
+  // A button Python wrote with the values it sets (a remedy, a framework's own values: data-calc-write holds the
+  // control values and the keys beyond the form, pieces.write_attr): written, then computed like an edit.
+  writeFrom(button) {
+    const { controls, imported } = JSON.parse(button.dataset.calcWrite);
+    this.form.write(controls || {});
+    this.imported = { ...this.imported, ...(imported || {}) };
+    this.lastEdited = Object.keys(controls || {})[0] || this.lastEdited;
+    this.schedule(false);
   }
 
   // Shown through an attribute of the widget (calc.css hides the other groups), so the fragment's markup stays
@@ -915,19 +932,10 @@ class RunIt {
     this.tab = "";                 // the reader's tab (a target), kept across redraws
     this.token = 0;
     this.timer = 0;
-    this.toggle.addEventListener("click", () => this.setOpen(this.toggle.getAttribute("aria-expanded") !== "true"));
-    this.section.addEventListener("click", (event) => this.onClick(event));
     this.section.addEventListener("keydown", (event) => this.onKey(event));
     runtime.laterListeners.add((status) => this.laterStatus(status));
-    if (this.importBox) {
-      this.importBox.addEventListener("click", (event) => {
-        if (!(event.target instanceof Element)) return;
-        if (event.target.closest("[data-calc-import-read]")) this.readPaste();
-        if (event.target.closest("[data-calc-import-forget]")) this.forget();
-      });
-      // A paste is the sign the exporters will be wanted: start loading them (they read the YAML).
-      this.importBox.addEventListener("paste", () => this.preload());
-    }
+    // A paste is the sign the exporters will be wanted: start loading them (they read the YAML).
+    if (this.importBox) this.importBox.addEventListener("paste", () => this.preload());
   }
 
   isOpen() {
@@ -1038,20 +1046,6 @@ class RunIt {
     if (to < 0) return;
     event.preventDefault();
     this.select(tabs[to].dataset.calcTab, true);
-  }
-
-  onClick(event) {
-    const target = event.target instanceof Element ? event.target : null;
-    if (!target) return;
-    const tab = target.closest('[role="tab"]');
-    if (tab) {
-      this.select(tab.dataset.calcTab, true);
-      return;
-    }
-    const copy = target.closest("[data-calc-copy]");
-    if (copy) this.copy(copy);
-    const download = target.closest("[data-calc-download]");
-    if (download) this.download(download);
   }
 
   // The file a copy or download button is for: its <pre>, named by the button's attribute.
