@@ -196,9 +196,8 @@ const runtime = {
   },
 };
 
-// The one request a reader's page makes to another host, only when the reader clicks "Read its config from Hugging
-// Face": GET `url` (Page.hub names it) with no cookies and no referrer, at most `maxBytes` read within `ms`.
-// {status, text} or {error: "timeout" | "unreachable" | "too_large"}; Python reads the rest (calculator/hub.py).
+// The one request to another host (CONTRIBUTING.md): GET `url` (Page.hub names it) with no cookies and no referrer,
+// at most `maxBytes` read within `ms`: {status, text} or {error: "timeout" | "unreachable" | "too_large"}.
 async function hubGet(url, maxBytes, ms) {
   const stop = new AbortController();
   const timer = setTimeout(() => stop.abort(), ms);
@@ -228,9 +227,8 @@ function internalAnswer() {
   return { ok: false, errors: [{ field: null, code: "internal_error", quiet: false, message: text("errors.internal_error") }] };
 }
 
-// The address: #calc=<JSON {widget id: {key: value, ...}}> (only inputs that differ from the defaults), after the
-// section's anchor when there is one (#<anchor>&calc=…). The fragment is the one part of an address the browser
-// never sends: not on a reload, not when a shared link is opened, not in a Referer header.
+// The address: #calc=<JSON {widget id: {key: value, ...}}> (the inputs that differ from the defaults), after the
+// section's anchor when there is one (#<anchor>&calc=…; CONTRIBUTING.md says why the fragment).
 let urlTimer = 0;
 let written = null;          // the state text this page last put in the address (null: none)
 
@@ -330,9 +328,7 @@ function onHashChange() {
 // ---- One widget ---------------------------------------------------------------------------------------------------
 // The controls of one widget (every element with a data-calc-field), read and written by their kind of element
 // alone: a checkbox of a multi-choice (data-calc-multi) is one value of a list, a radio the value of its group, a
-// checkbox a flag, anything else its text (cut at its transport limit). Which parts are shown is the rule Python
-// wrote on them (data-calc-when: {control: [values that show the part]}). Nothing here knows a key or a value's
-// meaning: Python does (form.py, the answers' `controls`, a kind's `regime`).
+// checkbox a flag, anything else its text (cut at its transport limit); a part shows by Python's data-calc-when.
 class Form {
   constructor(root) {
     this.root = root;
@@ -603,9 +599,7 @@ class Widget {
       if (this.run) this.run.refresh();
       this.form.sync();
       if (this.pendingLink) {
-        const link = this.pendingLink;
-        this.pendingLink = null;
-        this.applyLink(link);
+        this.applyLink(this.pendingLink);
       } else if (!same(this.form.read(), this.form.read(true))) {
         this.compute();
       } else {
@@ -638,16 +632,14 @@ class Widget {
     // Checked now for shape; applied when the runtime is ready (the inputs are disabled until then).
     if (!isObject(entry) || ("imported" in entry && !isObject(entry.imported))) return false;
     this.pendingLink = entry;
-    if (runtime.status === STATUS.READY) {
-      this.pendingLink = null;
-      this.applyLink(entry);
-    }
+    if (runtime.status === STATUS.READY) this.applyLink(entry);
     return true;
   }
 
   // Python says which control values show the link's state (a model named by its repo, "Qwen/Qwen3-8B", is its
   // catalogue entry), or refuses it; they go into the form, then it computes.
   async applyLink(entry) {
+    this.pendingLink = null;
     const { imported, ...values } = entry;
     this.imported = imported || {};
     const { answer } = await runtime.call("render", { kind: this.kind, state: { ...this.defaults, ...values } });
@@ -795,7 +787,7 @@ class Picker {
       this.timer = setTimeout(() => this.query(true), SEARCH_DELAY_MS);
     });
     this.input.addEventListener("keydown", (event) => this.onKey(event));
-    this.input.addEventListener("blur", () => this.close());
+    this.input.addEventListener("blur", () => this.setOpen(false));
     this.list.addEventListener("pointerdown", (event) => event.preventDefault());   // the text box keeps focus
     this.list.addEventListener("click", (event) => {
       const option = event.target instanceof Element ? event.target.closest('[role="option"]') : null;
@@ -812,15 +804,10 @@ class Picker {
     return Array.from(this.list.querySelectorAll('[role="option"]'));
   }
 
-  open() {
-    this.list.hidden = false;
-    this.input.setAttribute("aria-expanded", "true");
-  }
-
-  close() {
-    this.list.hidden = true;
-    this.input.setAttribute("aria-expanded", "false");
-    this.highlight(null);
+  setOpen(open) {
+    this.list.hidden = !open;
+    this.input.setAttribute("aria-expanded", String(open));
+    if (!open) this.highlight(null);
   }
 
   highlight(option) {
@@ -851,10 +838,10 @@ class Picker {
     this.none.hidden = shown.length > 0;
     if (this.key === "model") this.widget.offerHub(answer.fetch);
     if (shown.length && document.activeElement === this.input) {   // an answer after the box lost focus stays shut
-      this.open();
+      this.setOpen(true);
       this.highlight(highlight ? shown[0] : null);
     } else {
-      this.close();
+      this.setOpen(false);
     }
     if (announce && this.status) this.status.textContent = String(answer.announce || "");
     return true;
@@ -887,7 +874,7 @@ class Picker {
     } else if (event.key === "Escape") {
       if (this.isOpen()) {
         event.preventDefault();
-        this.close();
+        this.setOpen(false);
       } else if (this.input.value) {
         event.preventDefault();
         this.input.value = "";                         // the APG: Escape on a closed list clears the box
@@ -902,7 +889,7 @@ class Picker {
     const value = option.dataset.value;
     const name = option.querySelector(".calc-picker__name");
     this.input.value = name ? name.textContent : value;
-    this.close();
+    this.setOpen(false);
     if (this.select.value !== value) {
       this.select.value = value;
       this.select.dispatchEvent(new Event("change", { bubbles: true }));   // the widget recomputes, as for a choice

@@ -319,50 +319,6 @@ function nextTask() {
   });
 }
 
-// One widget's change: its requests answered slice by slice into the page's memo, then drawn. `ms` is the Python
-// time of all its calls, `longest` the longest one. A warm-up (`warm`: the state the page shows, asked once the
-// runtime is ready so that the next change finds its answers) gives way to any change of the same widget; a change
-// gives way to a newer change of the same widget, and answers SUPERSEDED (the page has moved on and ignores it).
-async function render(message) {
-  let answer = internalError;
-  let python = 0;
-  let longest = 0;
-  const widget = message.widget === undefined ? null : String(message.widget);
-  if (widget !== null && !message.warm) newest.set(widget, message.id);
-  const mine = widget === null ? undefined : newest.get(widget);
-  const stale = () => widget !== null && newest.get(widget) !== mine;
-  const timed = (call) => {
-    const t = performance.now();
-    try {
-      return call();
-    } finally {
-      const d = performance.now() - t;
-      python += d;
-      longest = Math.max(longest, d);
-    }
-  };
-  if (page) {
-    const { type, id, op, widget: _, warm, ...fields } = message;   // what Page.render reads
-    const text = JSON.stringify(fields);
-    try {
-      while (Number(timed(() => page.prepare(text))) > 0) {
-        await nextTask();
-        if (stale()) {
-          post({ type: MESSAGE.ANSWER, id: message.id, answer: SUPERSEDED, ms: python, longest });
-          return;
-        }
-      }
-      const out = timed(() => page.render(text));
-      if (typeof out === "string") answer = out;
-      // The warm-ups' answers (the widgets' shown states) live as long as the page, like the estimator itself.
-      if (message.warm && pyodide) timed(() => pyodide.runPython("import gc; gc.freeze()"));
-    } catch (error) {
-      answer = internalError;
-    }
-  }
-  post({ type: MESSAGE.ANSWER, id: message.id, answer, ms: python, longest });
-}
-
 // The second load, once: the exporters' wheel and the pure-Python YAML library (sitebuild/wheel.py), from this site.
 // A file that fails to arrive leaves calculator.export unimportable, which is what is checked.
 function loadLater() {
@@ -385,21 +341,48 @@ function loadLater() {
   return later;
 }
 
-// A picker's search (Page.search), one step of reading a model's config from Hugging Face (Page.hub) or "Run it"
-// (Page.run, once the second load is in): the method's answer (JSON text) to the message's fields, or internal_error
-// where the call fails outside Python's own boundary.
+// One CALL: the Page method it names (`op`) asked with the message's other fields, its answer (JSON text) posted
+// back, or internal_error where the call fails outside Python's own boundary; "run" loads the exporters first. A
+// widget's change (render) is answered slice by slice into the page's memo, then drawn. `ms` is the Python time of
+// all its calls, `longest` the longest one. A warm-up (`warm`: the state the page shows, asked once the runtime is
+// ready so that the next change finds its answers) gives way to any change of the same widget; a change gives way to
+// a newer change of the same widget, and answers SUPERSEDED (the page has moved on and ignores it).
 async function call(message) {
-  const { type, id, op, ...fields } = message;
-  const started = performance.now();
+  const { type, id, op, widget: _, warm, ...fields } = message;   // what the Page method reads
+  const text = JSON.stringify(fields);
   let answer = internalError;
+  let python = 0;
+  let longest = 0;
+  const widget = message.widget === undefined ? null : String(message.widget);
+  if (widget !== null && !warm) newest.set(widget, id);
+  const mine = widget === null ? undefined : newest.get(widget);
+  const timed = (work) => {
+    const t = performance.now();
+    try {
+      return work();
+    } finally {
+      const d = performance.now() - t;
+      python += d;
+      longest = Math.max(longest, d);
+    }
+  };
   try {
     if (page && (op !== "run" || await loadLater())) {
-      answer = op === "run" && fields.action === "preload" ? JSON.stringify({ ok: true }) : page[op](JSON.stringify(fields));
+      while (op === "render" && Number(timed(() => page.prepare(text))) > 0) {
+        await nextTask();
+        if (widget !== null && newest.get(widget) !== mine) {
+          post({ type: MESSAGE.ANSWER, id, answer: SUPERSEDED, ms: python, longest });
+          return;
+        }
+      }
+      answer = op === "run" && fields.action === "preload" ? JSON.stringify({ ok: true }) : timed(() => page[op](text));
+      // The warm-ups' answers (the widgets' shown states) live as long as the page, like the estimator itself.
+      if (warm && pyodide) timed(() => pyodide.runPython("import gc; gc.freeze()"));
     }
   } catch (error) {
     answer = internalError;
   }
-  post({ type: MESSAGE.ANSWER, id, answer: typeof answer === "string" ? answer : internalError, ms: performance.now() - started });
+  post({ type: MESSAGE.ANSWER, id, answer: typeof answer === "string" ? answer : internalError, ms: python, longest });
 }
 
 // A runtime file that failed leaves promises inside Pyodide rejected with nobody waiting on them: that failure
@@ -411,10 +394,10 @@ self.addEventListener("unhandledrejection", (event) => {
   }
 });
 
-const CALLS = { render, run: call, search: call, hub: call };   // the Page methods a CALL may name
+const CALLS = ["render", "run", "search", "hub"];   // the Page methods a CALL may name
 
 self.onmessage = (event) => {
   const message = event.data || {};
   if (message.type === MESSAGE.INIT) init(message);
-  else if (message.type === MESSAGE.CALL && Object.hasOwn(CALLS, message.op)) CALLS[message.op](message);
+  else if (message.type === MESSAGE.CALL && CALLS.includes(message.op)) call(message);
 };
