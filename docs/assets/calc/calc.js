@@ -1071,38 +1071,26 @@ class RunIt {
     if (this.importResult) this.importResult.innerHTML = html;   // markup made and escaped by calculator.page
   }
 
-  showImportErrors(errors) {
-    const box = this.importError;
-    const main = this.importBox.querySelector('[data-calc-import="main"]');
-    if (!errors.length) {
-      box.hidden = true;
-      box.textContent = "";
-      invalid(main, null);
-      return;
-    }
-    box.replaceChildren(...errors.map((e) => {
-      const span = document.createElement("span");
-      span.dataset.code = String(e.code);
-      span.innerHTML = `${e.message || text("errors.internal_error")} `;   // made and escaped by calculator.page
-      return span;
-    }));
-    box.hidden = false;
-    invalid(main, box.id);
+  // The errors under the box (Python's line of them, run.py `_refused`), or none ("").
+  showImportErrors(html) {
+    this.importError.innerHTML = html;   // markup made and escaped by calculator.page
+    this.importError.hidden = !html;
+    invalid(this.importBox.querySelector('[data-calc-import="main"]'), html ? this.importError.id : null);
   }
 
   async readPaste() {
     const files = {};
     for (const area of this.importBox.querySelectorAll("[data-calc-import]")) files[area.dataset.calcImport] = area.value;
-    this.showImportErrors([]);
+    this.showImportErrors("");
     const { answer } = await runtime.call("run", { action: "import", kind: this.widget.kind, files });
     if (answer.ok !== true) {
-      this.showImportErrors(Array.isArray(answer.errors) ? answer.errors : internalAnswer().errors);
+      this.showImportErrors(answer.errors_html || text("errors.internal_error"));
       this.showImported(answer.html || "");
       return;
     }
     const w = this.widget;
     if (!answer.controls || !w.form.write(answer.controls)) {
-      this.showImportErrors(internalAnswer().errors);
+      this.showImportErrors(text("errors.internal_error"));
       return;
     }
     w.imported = answer.imported || {};
