@@ -28,9 +28,6 @@ let later = null;         // its promise (true once calculator.export imports); 
 let pyodide = null;
 let internalError = "";   // the answer for a call that failed outside Python's own boundary
 
-// A change that asks many requests ("what fits": every catalogue model by three methods) is answered in slices,
-// one Python call each (Page.prepare, for calculator.page.SLICE_MS or one request), with the worker's other
-// messages between them: no call runs long, and a newer change of the same widget stops the rest.
 const newest = new Map();    // widget -> the id of its newest RENDER that is not a warm-up
 const SUPERSEDED = JSON.stringify({ ok: false, superseded: true, errors: [] });
 
@@ -343,10 +340,9 @@ function loadLater() {
 
 // One CALL: the Page method it names (`op`) asked with the message's other fields, its answer (JSON text) posted
 // back, or internal_error where the call fails outside Python's own boundary; "run" loads the exporters first. A
-// widget's change (render) is answered slice by slice into the page's memo, then drawn. `ms` is the Python time of
-// all its calls, `longest` the longest one. A warm-up (`warm`: the state the page shows, asked once the runtime is
-// ready so that the next change finds its answers) gives way to any change of the same widget; a change gives way to
-// a newer change of the same widget, and answers SUPERSEDED (the page has moved on and ignores it).
+// render is answered in slices (Page.prepare, for calculator.page.SLICE_MS or one request each, with the worker's
+// other messages between them); a warm-up gives way to any change of its widget, a change to a newer one, which
+// makes it answer SUPERSEDED (the page has moved on).
 async function call(message) {
   const { type, id, op, widget: _, warm, ...fields } = message;   // what the Page method reads
   const text = JSON.stringify(fields);
