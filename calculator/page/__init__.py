@@ -347,7 +347,8 @@ class Page:
     def run(self, message: str) -> str:
         """The "Run it" section's requests (after the worker loaded the exporters): ``{"action": "export", kind,
         raw, fixed, imported, wid}`` -> the tabs' markup; ``{"action": "import", kind, files: {part: text}}`` ->
-        the form's new state, the keys kept beside it and the note (or the errors, each with its message). A message
+        the form's new state, the keys kept beside it and the note (or the errors, each with its message, and
+        ``errors_html``, the line of them the page shows under the box). A message
         is read as a render's is (``_read_message``: unknown_value for a kind no widget has, not_an_object for raw,
         fixed or files that are not objects). Never raises."""
         try:

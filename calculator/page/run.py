@@ -291,13 +291,13 @@ def read_paste(s: Strings, fields: tuple[str, ...], pasted: dict[str, Any]) -> d
              if isinstance(pasted.get(part), str) and pasted[part].strip()}
     if "main" not in {part for part, _ in PASTE_FILES if isinstance(pasted.get(part), str)
                       and pasted[part].strip()}:
-        return {"ok": False, "errors": [{"code": "missing_field", "field": "import.main",
-                                         "message": str(s.get("run.import.empty"))}], "html": ""}
+        return _refused([{"code": "missing_field", "field": "import.main",
+                          "message": str(s.get("run.import.empty"))}], "")
     answer = export.answer_read({"target": "auto", "files": files})
     if not answer["ok"]:
-        return {"ok": False, "html": _unread(s, answer.get("unread", [])),
-                "errors": [{"code": e["code"], "field": "import.main", "message": str(_read_error(s, e))}
-                           for e in answer["errors"]]}
+        return _refused([{"code": e["code"], "field": "import.main",
+                          "message": str(_read_error(s, e))} for e in answer["errors"]],
+                        _unread(s, answer.get("unread", [])))
     got = answer["read"]
     request = got["request"]
     state = {k: v for k, v in request.items() if k in fields and k != "model"}
@@ -313,6 +313,13 @@ def read_paste(s: Strings, fields: tuple[str, ...], pasted: dict[str, Any]) -> d
               "" if "model" in state else join(" ", s.get("run.import.model_kept")))
     return {"ok": True, "state": state, "imported": imported, "target": got["target"],
             "html": join(note, _imported_note(s, imported), _unread(s, got["unread"]))}
+
+
+def _refused(errors: list[dict[str, Any]], html: str) -> dict[str, Any]:
+    """A paste that is not read: its errors, the box's line of them (``errors_html``: each message in a span that
+    carries its code, which calc.js shows under the box) and what was not read (``html``)."""
+    line = join(*(el("span", {"data-code": e["code"]}, Html(e["message"]), " ") for e in errors))
+    return {"ok": False, "errors": errors, "errors_html": str(line), "html": html}
 
 
 def check_imported(fields: tuple[str, ...], imported: Any) -> str | None:

@@ -146,10 +146,12 @@ def test_a_pasted_config_comes_back_as_the_controls_that_read_as_its_state():
 
 
 #: The most lines the page's scripts (docs/assets/calc/*.js and *.mjs, as ``wc -l`` counts them) may have together
-#: (issue 37: 1,912 when it was filed, 1,835 before its script work, 1,733 after it). A piece of markup, a decision or
-#: a form rule belongs to Python (calculator/page/), which the worker hands to calc.js as data; a script that must grow
-#: past this moves something there first, or says in its commit why the budget rises.
-SCRIPT_LINE_BUDGET = 1740
+#: (issue 37: 1,912 when it was filed, 1,835 before its script work, 1,733 after its first pass, 1,628 after its
+#: second: one CALL function in the worker, one click listener per widget, the import box's errors rendered by Python,
+#: no comment repeating CONTRIBUTING.md). A piece of markup, a decision or a form rule belongs to Python
+#: (calculator/page/), which the worker hands to calc.js as data; a script that must grow past this moves something
+#: there first, or says in its commit why the budget rises.
+SCRIPT_LINE_BUDGET = 1630
 
 
 def test_the_page_scripts_stay_within_their_line_budget():

@@ -149,6 +149,18 @@ def test_an_empty_or_broken_paste_says_why(lang):
     assert huge["errors"][0]["code"] == "too_large"
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_refused_paste_brings_the_line_its_box_shows(lang):
+    # calc.js puts `errors_html` under the box as it comes: each error's message in a span with its code
+    for files in ({"main": "  \n"}, {"main": "a: [1, 2\n"},
+                  {"main": "model_name_or_path: meta-llama/Llama-3.1-8B\nbf16: true\nfp16: true\n"}):
+        answer = _run(lang, action="import", kind="estimator", files=files)
+        assert answer["ok"] is False and answer["errors"]
+        spans = re.findall(r'<span data-code="([a-z_]+)">(.*?) </span>', answer["errors_html"])
+        assert spans == [(e["code"], e["message"]) for e in answer["errors"]]
+        assert "".join(f'<span data-code="{c}">{m} </span>' for c, m in spans) == answer["errors_html"]
+
+
 def test_keys_kept_beside_the_form_are_checked():
     page = PAGES["en"]
     for imported in ({"seq_len": 4096}, {"gpu": "h100-80gb"}, {"no_such_key": 1}, [1]):

@@ -1,10 +1,6 @@
-// The calculator widgets on the page. This module only moves data between the page and the one Pyodide worker
-// (worker.mjs, started when the first widget comes into view or is touched; messages: protocol.mjs): it shows the
-// runtime's stage in every widget, sends a widget's raw control values on each change and swaps in the markup
-// Python answers, or shows each error next to its control, and keeps the inputs in the address's fragment
-// (#calc=… or #<anchor>&calc=…; an older ?calc=… is read once and moved). Python renders every piece of markup and
-// decides every form rule (CONTRIBUTING.md, "One renderer for every figure"): no number formatting, no unit
-// conversion, no chart arithmetic, no request expansion and no form rule here.
+// The calculator widgets on the page: this module only moves data between the page and the one Pyodide worker
+// (worker.mjs; messages: protocol.mjs) and keeps the inputs in the address's fragment. Python renders every piece of
+// markup and decides every form rule (CONTRIBUTING.md, "One renderer for every figure").
 
 import { MESSAGE, STATUS } from "./protocol.mjs";
 
@@ -83,9 +79,7 @@ function invalid(el, box) {
   else el.removeAttribute("aria-describedby");
 }
 
-// ------------------------------------------------------------------------------------------------------------
-// The runtime: one module worker per page
-// ------------------------------------------------------------------------------------------------------------
+// ---- The runtime: one module worker per page ----------------------------------------------------------------------
 const runtime = {
   status: STATUS.IDLE,
   code: null,
@@ -95,6 +89,8 @@ const runtime = {
   pending: new Map(),
   listeners: new Set(),
   timer: 0,
+  later: "",                  // the second load: "" (not asked), loading, ready, failed
+  laterListeners: new Set(),
 
   set(status, code = null, progress = null) {
     if (this.status === STATUS.FAILED) return;
@@ -178,15 +174,11 @@ const runtime = {
   },
 
   // One call of calculator.page.Page in the worker (`op`: render, search, hub, run; the other fields are the
-  // message it reads): {answer, ms, longest}. "Run it"'s first call loads the exporters first.
+  // message it reads): {answer, ms, longest}. "Run it"'s first call loads the exporters first. Never rejects: a call
+  // that cannot be answered (a runtime not ready or failed, a timeout, an unreadable answer) is answered with the
+  // API's internal_error, `lost` when no answer came.
   call(op, fields) {
     const timeout = op === "run" && this.later !== STATUS.READY ? START_TIMEOUT_MS : REQUEST_TIMEOUT_MS;
-    return this.ask({ type: MESSAGE.CALL, op, ...fields }, timeout);
-  },
-
-  // Never rejects: a call that cannot be answered (a runtime not ready or failed, a timeout, an unreadable answer)
-  // is answered with the API's internal_error, `lost` when no answer came.
-  ask(message, timeout = REQUEST_TIMEOUT_MS) {
     return new Promise((resolve) => {
       const lost = () => resolve({ answer: internalAnswer(), ms: 0, longest: 0, lost: true });
       if (this.status !== STATUS.READY) {
@@ -199,16 +191,13 @@ const runtime = {
         lost();
       }, timeout);
       this.pending.set(id, { resolve, lost, timer });
-      this.worker.postMessage({ ...message, id });
+      this.worker.postMessage({ type: MESSAGE.CALL, op, ...fields, id });
     });
   },
 };
-runtime.later = "";                 // the second load: "" (not asked), loading, ready, failed
-runtime.laterListeners = new Set();
 
-// The one request a reader's page makes to another host, only when the reader clicks "Read its config from Hugging
-// Face": GET `url` (Page.hub names it) with no cookies and no referrer, at most `maxBytes` read within `ms`.
-// {status, text} or {error: "timeout" | "unreachable" | "too_large"}; Python reads the rest (calculator/hub.py).
+// The one request to another host (CONTRIBUTING.md): GET `url` (Page.hub names it) with no cookies and no referrer,
+// at most `maxBytes` read within `ms`: {status, text} or {error: "timeout" | "unreachable" | "too_large"}.
 async function hubGet(url, maxBytes, ms) {
   const stop = new AbortController();
   const timer = setTimeout(() => stop.abort(), ms);
@@ -238,11 +227,8 @@ function internalAnswer() {
   return { ok: false, errors: [{ field: null, code: "internal_error", quiet: false, message: text("errors.internal_error") }] };
 }
 
-// ------------------------------------------------------------------------------------------------------------
-// The address: #calc=<JSON {widget id: {key: value, ...}}> (only inputs that differ from the defaults), after the
-// section's anchor when there is one (#<anchor>&calc=…). The fragment is the one part of an address the browser
-// never sends: not on a reload, not when a shared link is opened, not in a Referer header.
-// ------------------------------------------------------------------------------------------------------------
+// The address: #calc=<JSON {widget id: {key: value, ...}}> (the inputs that differ from the defaults), after the
+// section's anchor when there is one (#<anchor>&calc=…; CONTRIBUTING.md says why the fragment).
 let urlTimer = 0;
 let written = null;          // the state text this page last put in the address (null: none)
 
@@ -339,14 +325,10 @@ function onHashChange() {
   }
 }
 
-// ------------------------------------------------------------------------------------------------------------
-// One widget
-// ------------------------------------------------------------------------------------------------------------
+// ---- One widget ---------------------------------------------------------------------------------------------------
 // The controls of one widget (every element with a data-calc-field), read and written by their kind of element
 // alone: a checkbox of a multi-choice (data-calc-multi) is one value of a list, a radio the value of its group, a
-// checkbox a flag, anything else its text (cut at its transport limit). Which parts are shown is the rule Python
-// wrote on them (data-calc-when: {control: [values that show the part]}). Nothing here knows a key or a value's
-// meaning: Python does (form.py, the answers' `controls`, a kind's `regime`).
+// checkbox a flag, anything else its text (cut at its transport limit); a part shows by Python's data-calc-when.
 class Form {
   constructor(root) {
     this.root = root;
@@ -463,6 +445,19 @@ class Errors {
   }
 }
 
+// A widget's buttons, by the attribute Python wrote on each (page/form.py, page/run.py, pieces.write_attr): one click
+// listener for them all, the first selector that matches acting.
+const CLICKS = {
+  "[data-calc-write]": (w, el) => w.writeFrom(el),
+  "[data-calc-hub-button]": (w) => w.readHub(),
+  "[data-calc-run-toggle]": (w) => w.run?.setOpen(!w.run.isOpen()),
+  '[data-calc-run] [role="tab"]': (w, el) => w.run?.select(el.dataset.calcTab, true),
+  "[data-calc-copy]": (w, el) => w.run?.copy(el),
+  "[data-calc-download]": (w, el) => w.run?.download(el),
+  "[data-calc-import-read]": (w) => w.run?.readPaste(),
+  "[data-calc-import-forget]": (w) => w.run?.forget(),
+};
+
 class Widget {
   constructor(root) {
     this.root = root;
@@ -496,7 +491,6 @@ class Widget {
     this.formEl.addEventListener("change", (event) => this.onEdit(event, false));
     this.pickers = Array.from(root.querySelectorAll("[data-calc-picker]"), (el) => new Picker(el, this));
     this.hubBox = root.querySelector("[data-calc-hub]");
-    if (this.hubBox) this.hubBox.querySelector("button").addEventListener("click", () => this.readHub());
     // The GPU table's class filter (in the results, outside the form): it hides groups, nothing is recomputed, and
     // the choice outlives the fragments that replace the table.
     this.gpuClass = "all";
@@ -505,17 +499,22 @@ class Widget {
       this.gpuClass = event.target.value;
       this.showGpuClass();
     });
-    // A button Python wrote with the values it sets (a remedy, a framework's own values: data-calc-write holds the
-    // control values and the keys beyond the form, pieces.write_attr): written, then computed like an edit.
     root.addEventListener("click", (event) => {
-      const button = event.target instanceof Element && event.target.closest("[data-calc-write]");
-      if (!button || !root.contains(button)) return;
-      const { controls, imported } = JSON.parse(button.dataset.calcWrite);
-      this.form.write(controls || {});
-      this.imported = { ...this.imported, ...(imported || {}) };
-      this.lastEdited = Object.keys(controls || {})[0] || this.lastEdited;
-      this.schedule(false);
+      for (const [selector, act] of Object.entries(CLICKS)) {
+        const el = event.target instanceof Element ? event.target.closest(selector) : null;
+        if (el && root.contains(el)) return act(this, el);
+      }
     });
+  }
+
+  // A button Python wrote with the values it sets (a remedy, a framework's own values: data-calc-write holds the
+  // control values and the keys beyond the form, pieces.write_attr): written, then computed like an edit.
+  writeFrom(button) {
+    const { controls, imported } = JSON.parse(button.dataset.calcWrite);
+    this.form.write(controls || {});
+    this.imported = { ...this.imported, ...(imported || {}) };
+    this.lastEdited = Object.keys(controls || {})[0] || this.lastEdited;
+    this.schedule(false);
   }
 
   // Shown through an attribute of the widget (calc.css hides the other groups), so the fragment's markup stays
@@ -600,9 +599,7 @@ class Widget {
       if (this.run) this.run.refresh();
       this.form.sync();
       if (this.pendingLink) {
-        const link = this.pendingLink;
-        this.pendingLink = null;
-        this.applyLink(link);
+        this.applyLink(this.pendingLink);
       } else if (!same(this.form.read(), this.form.read(true))) {
         this.compute();
       } else {
@@ -635,16 +632,14 @@ class Widget {
     // Checked now for shape; applied when the runtime is ready (the inputs are disabled until then).
     if (!isObject(entry) || ("imported" in entry && !isObject(entry.imported))) return false;
     this.pendingLink = entry;
-    if (runtime.status === STATUS.READY) {
-      this.pendingLink = null;
-      this.applyLink(entry);
-    }
+    if (runtime.status === STATUS.READY) this.applyLink(entry);
     return true;
   }
 
   // Python says which control values show the link's state (a model named by its repo, "Qwen/Qwen3-8B", is its
   // catalogue entry), or refuses it; they go into the form, then it computes.
   async applyLink(entry) {
+    this.pendingLink = null;
     const { imported, ...values } = entry;
     this.imported = imported || {};
     const { answer } = await runtime.call("render", { kind: this.kind, state: { ...this.defaults, ...values } });
@@ -766,12 +761,10 @@ class Widget {
   }
 }
 
-// ------------------------------------------------------------------------------------------------------------
 // A picker: the search box of the model or card drop-down (page/form.py `picker`), the WAI-ARIA APG "editable
 // combobox with list autocomplete": focus stays in the text box, the highlighted option is its
 // aria-activedescendant. Python (Page.search) renders the options that match, in their order; this shows them,
 // highlights, and puts the chosen value into the drop-down, which stays the value the widget reads.
-// ------------------------------------------------------------------------------------------------------------
 const SEARCH_DELAY_MS = 60;       // a search per pause in typing, not per key
 
 class Picker {
@@ -794,7 +787,7 @@ class Picker {
       this.timer = setTimeout(() => this.query(true), SEARCH_DELAY_MS);
     });
     this.input.addEventListener("keydown", (event) => this.onKey(event));
-    this.input.addEventListener("blur", () => this.close());
+    this.input.addEventListener("blur", () => this.setOpen(false));
     this.list.addEventListener("pointerdown", (event) => event.preventDefault());   // the text box keeps focus
     this.list.addEventListener("click", (event) => {
       const option = event.target instanceof Element ? event.target.closest('[role="option"]') : null;
@@ -811,15 +804,10 @@ class Picker {
     return Array.from(this.list.querySelectorAll('[role="option"]'));
   }
 
-  open() {
-    this.list.hidden = false;
-    this.input.setAttribute("aria-expanded", "true");
-  }
-
-  close() {
-    this.list.hidden = true;
-    this.input.setAttribute("aria-expanded", "false");
-    this.highlight(null);
+  setOpen(open) {
+    this.list.hidden = !open;
+    this.input.setAttribute("aria-expanded", String(open));
+    if (!open) this.highlight(null);
   }
 
   highlight(option) {
@@ -850,10 +838,10 @@ class Picker {
     this.none.hidden = shown.length > 0;
     if (this.key === "model") this.widget.offerHub(answer.fetch);
     if (shown.length && document.activeElement === this.input) {   // an answer after the box lost focus stays shut
-      this.open();
+      this.setOpen(true);
       this.highlight(highlight ? shown[0] : null);
     } else {
-      this.close();
+      this.setOpen(false);
     }
     if (announce && this.status) this.status.textContent = String(answer.announce || "");
     return true;
@@ -886,7 +874,7 @@ class Picker {
     } else if (event.key === "Escape") {
       if (this.isOpen()) {
         event.preventDefault();
-        this.close();
+        this.setOpen(false);
       } else if (this.input.value) {
         event.preventDefault();
         this.input.value = "";                         // the APG: Escape on a closed list clears the box
@@ -901,7 +889,7 @@ class Picker {
     const value = option.dataset.value;
     const name = option.querySelector(".calc-picker__name");
     this.input.value = name ? name.textContent : value;
-    this.close();
+    this.setOpen(false);
     if (this.select.value !== value) {
       this.select.value = value;
       this.select.dispatchEvent(new Event("change", { bubbles: true }));   // the widget recomputes, as for a choice
@@ -910,9 +898,7 @@ class Picker {
   }
 }
 
-// ------------------------------------------------------------------------------------------------------------
-// "Run it": the estimator's setup as each framework's files, and a pasted training config read into the form
-// ------------------------------------------------------------------------------------------------------------
+// ---- "Run it": the estimator's setup as each framework's files, and a pasted training config read into the form ----
 // Python renders the tabs (Page.run, once the worker has loaded the exporters); this class opens and closes the
 // section, keeps the reader's tab when the tabs are redrawn, moves between tabs with the arrow keys (the tabs
 // pattern of the ARIA Authoring Practices; mirrored in a right-to-left page), copies and downloads a file's text as
@@ -933,19 +919,10 @@ class RunIt {
     this.tab = "";                 // the reader's tab (a target), kept across redraws
     this.token = 0;
     this.timer = 0;
-    this.toggle.addEventListener("click", () => this.setOpen(this.toggle.getAttribute("aria-expanded") !== "true"));
-    this.section.addEventListener("click", (event) => this.onClick(event));
     this.section.addEventListener("keydown", (event) => this.onKey(event));
     runtime.laterListeners.add((status) => this.laterStatus(status));
-    if (this.importBox) {
-      this.importBox.addEventListener("click", (event) => {
-        if (!(event.target instanceof Element)) return;
-        if (event.target.closest("[data-calc-import-read]")) this.readPaste();
-        if (event.target.closest("[data-calc-import-forget]")) this.forget();
-      });
-      // A paste is the sign the exporters will be wanted: start loading them (they read the YAML).
-      this.importBox.addEventListener("paste", () => this.preload());
-    }
+    // A paste is the sign the exporters will be wanted: start loading them (they read the YAML).
+    if (this.importBox) this.importBox.addEventListener("paste", () => this.preload());
   }
 
   isOpen() {
@@ -1058,20 +1035,6 @@ class RunIt {
     this.select(tabs[to].dataset.calcTab, true);
   }
 
-  onClick(event) {
-    const target = event.target instanceof Element ? event.target : null;
-    if (!target) return;
-    const tab = target.closest('[role="tab"]');
-    if (tab) {
-      this.select(tab.dataset.calcTab, true);
-      return;
-    }
-    const copy = target.closest("[data-calc-copy]");
-    if (copy) this.copy(copy);
-    const download = target.closest("[data-calc-download]");
-    if (download) this.download(download);
-  }
-
   // The file a copy or download button is for: its <pre>, named by the button's attribute.
   fileOf(button, attr) {
     return document.getElementById(button.getAttribute(attr)) || document.createElement("pre");
@@ -1108,38 +1071,26 @@ class RunIt {
     if (this.importResult) this.importResult.innerHTML = html;   // markup made and escaped by calculator.page
   }
 
-  showImportErrors(errors) {
-    const box = this.importError;
-    const main = this.importBox.querySelector('[data-calc-import="main"]');
-    if (!errors.length) {
-      box.hidden = true;
-      box.textContent = "";
-      invalid(main, null);
-      return;
-    }
-    box.replaceChildren(...errors.map((e) => {
-      const span = document.createElement("span");
-      span.dataset.code = String(e.code);
-      span.innerHTML = `${e.message || text("errors.internal_error")} `;   // made and escaped by calculator.page
-      return span;
-    }));
-    box.hidden = false;
-    invalid(main, box.id);
+  // The errors under the box (Python's line of them, run.py `_refused`), or none ("").
+  showImportErrors(html) {
+    this.importError.innerHTML = html;   // markup made and escaped by calculator.page
+    this.importError.hidden = !html;
+    invalid(this.importBox.querySelector('[data-calc-import="main"]'), html ? this.importError.id : null);
   }
 
   async readPaste() {
     const files = {};
     for (const area of this.importBox.querySelectorAll("[data-calc-import]")) files[area.dataset.calcImport] = area.value;
-    this.showImportErrors([]);
+    this.showImportErrors("");
     const { answer } = await runtime.call("run", { action: "import", kind: this.widget.kind, files });
     if (answer.ok !== true) {
-      this.showImportErrors(Array.isArray(answer.errors) ? answer.errors : internalAnswer().errors);
+      this.showImportErrors(answer.errors_html || text("errors.internal_error"));
       this.showImported(answer.html || "");
       return;
     }
     const w = this.widget;
     if (!answer.controls || !w.form.write(answer.controls)) {
-      this.showImportErrors(internalAnswer().errors);
+      this.showImportErrors(text("errors.internal_error"));
       return;
     }
     w.imported = answer.imported || {};
@@ -1154,9 +1105,7 @@ class RunIt {
   }
 }
 
-// ------------------------------------------------------------------------------------------------------------
-// Start
-// ------------------------------------------------------------------------------------------------------------
+// ---- Start --------------------------------------------------------------------------------------------------------
 const widgets = [];
 
 function applyLink({ scroll = true } = {}) {

@@ -27,10 +27,8 @@ export const STATUS = Object.freeze({
  *   StatusMessage   (with "ready": how it began)
  * @typedef {{type: "later", status: "loading"|"ready"|"failed"}} LaterMessage
  * @typedef {{type: "call", id: number, op: "render"|"search"|"hub"|"run", widget?: string, warm?: boolean}}
- *   CallMessage: its other fields are the message the Page method reads, whose docstring
- *   (calculator/page/__init__.py) says them and the answer's shape; a render's `widget` lets a newer change of that
- *   widget stop an older one, `warm` marks the state the page already shows (asked once at "ready", never drawn)
+ *   CallMessage (its other fields: the message the Page method reads; CONTRIBUTING.md): a render's `widget` lets a
+ *   newer change of that widget stop an older one, `warm` marks the state the page already shows (never drawn)
  * @typedef {{type: "answer", id: number, answer: string, ms: number, longest?: number}} AnswerMessage
- *   (answer: the method's JSON text, or the API's internal_error where the call failed outside Python; ms: time in
- *   Python, all calls; longest: the longest one call, a render being answered in slices)
+ *   (ms: time in Python, all its calls; longest: the longest one call, a render being answered in slices)
  */

@@ -1,9 +1,6 @@
-// The calculator's one Pyodide runtime: a module worker (Pyodide 314 needs `{type: "module"}`), started by calc.js
-// when the first widget comes into view. It loads the bundled runtime and the `calculator` wheel from this site only
-// (no micropip, no CDN), then answers each widget's RENDER with `calculator.page.Page.render`: the inputs read,
-// estimated and rendered in Python, the same code the site build ran. The first RUN (a reader opening "Run it", or
-// pasting a training config) loads the second wheel, the exporters with their YAML library, and every RUN is
-// answered by `Page.run`. Messages: protocol.mjs.
+// The calculator's one Pyodide runtime: a module worker (Pyodide 314 needs `{type: "module"}`) that loads the bundled
+// runtime and the `calculator` wheel from this site only (no micropip, no CDN) and answers each CALL with the
+// `calculator.page.Page` method it names; the first RUN loads the exporters' wheel first. Messages: protocol.mjs.
 //
 // Progress is real through every stage: the bytes of each runtime file are counted as they arrive (a copy of the
 // response is read alongside the one Pyodide consumes), then Python starts, then the estimator loads.
@@ -31,9 +28,6 @@ let later = null;         // its promise (true once calculator.export imports); 
 let pyodide = null;
 let internalError = "";   // the answer for a call that failed outside Python's own boundary
 
-// A change that asks many requests ("what fits": every catalogue model by three methods) is answered in slices,
-// one Python call each (Page.prepare, for calculator.page.SLICE_MS or one request), with the worker's other
-// messages between them: no call runs long, and a newer change of the same widget stops the rest.
 const newest = new Map();    // widget -> the id of its newest RENDER that is not a warm-up
 const SUPERSEDED = JSON.stringify({ ok: false, superseded: true, errors: [] });
 
@@ -62,11 +56,9 @@ function fail(code) {
   post({ type: MESSAGE.STATUS, status: STATUS.FAILED, code });
 }
 
-// ---------------------------------------------------------------------------------------------------------------
 // Progress: bytes of the runtime's files against the total the build measured (its core files). Files fetched with
 // fetch() (the wasm, the standard library, the lock file) are counted chunk by chunk; the two module scripts, which
 // Pyodide imports rather than fetches, when resource timing reports them complete. "starting" once all are here.
-// ---------------------------------------------------------------------------------------------------------------
 const arrived = new Map();   // URL -> bytes so far
 let total = 0;
 let reportTimer = 0;
@@ -157,9 +149,7 @@ function watchCompile() {
   }
 }
 
-// ---------------------------------------------------------------------------------------------------------------
-// The snapshot: Python started with the estimator imported, as one block of memory (about 31 MB), in IndexedDB.
-// ---------------------------------------------------------------------------------------------------------------
+// ---- The snapshot: Python started with the estimator imported (about 31 MB of memory), in IndexedDB ----------------
 // One transaction on the snapshots' store: `work` gets the store and returns the request whose result it answers;
 // null when there is no IndexedDB, no room, or storage is refused (the next page then starts Python again).
 async function snapshots(mode, work) {
@@ -217,9 +207,7 @@ async function readStrings() {
   }
 }
 
-// ---------------------------------------------------------------------------------------------------------------
-// Starting
-// ---------------------------------------------------------------------------------------------------------------
+// ---- Starting -----------------------------------------------------------------------------------------------------
 // The wheel, built from calculator/ when the site was built, unpacked into site-packages and imported. Done by
 // Python's zipfile rather than pyodide.loadPackage, which keeps JavaScript objects alive that a snapshot cannot hold.
 async function installEstimator(pyodide) {
@@ -328,67 +316,6 @@ function nextTask() {
   });
 }
 
-// One widget's change: its requests answered slice by slice into the page's memo, then drawn. `ms` is the Python
-// time of all its calls, `longest` the longest one. A warm-up (`warm`: the state the page shows, asked once the
-// runtime is ready so that the next change finds its answers) gives way to any change of the same widget; a change
-// gives way to a newer change of the same widget, and answers SUPERSEDED (the page has moved on and ignores it).
-async function render(message) {
-  let answer = internalError;
-  let python = 0;
-  let longest = 0;
-  const widget = message.widget === undefined ? null : String(message.widget);
-  if (widget !== null && !message.warm) newest.set(widget, message.id);
-  const mine = widget === null ? undefined : newest.get(widget);
-  const stale = () => widget !== null && newest.get(widget) !== mine;
-  const timed = (call) => {
-    const t = performance.now();
-    try {
-      return call();
-    } finally {
-      const d = performance.now() - t;
-      python += d;
-      longest = Math.max(longest, d);
-    }
-  };
-  if (page) {
-    const { type, id, op, widget: _, warm, ...fields } = message;   // what Page.render reads
-    const text = JSON.stringify(fields);
-    try {
-      while (Number(timed(() => page.prepare(text))) > 0) {
-        await nextTask();
-        if (stale()) {
-          post({ type: MESSAGE.ANSWER, id: message.id, answer: SUPERSEDED, ms: python, longest });
-          return;
-        }
-      }
-      const out = timed(() => page.render(text));
-      if (typeof out === "string") answer = out;
-      // The warm-ups' answers (the widgets' shown states) live as long as the page, like the estimator itself.
-      if (message.warm && pyodide) timed(() => pyodide.runPython("import gc; gc.freeze()"));
-    } catch (error) {
-      answer = internalError;
-    }
-  }
-  post({ type: MESSAGE.ANSWER, id: message.id, answer, ms: python, longest });
-}
-
-// Python's answer to one call (JSON text), or internal_error where the call fails outside Python's own boundary.
-function answerOf(call) {
-  try {
-    const out = page ? call() : internalError;
-    return typeof out === "string" ? out : internalError;
-  } catch (error) {
-    return internalError;
-  }
-}
-
-// A picker's search (Page.search) or one step of reading a model's config from Hugging Face (Page.hub): the
-// method's answer to the message's fields.
-function call(message) {
-  const { type, id, op, ...fields } = message;
-  post({ type: MESSAGE.ANSWER, id, answer: answerOf(() => page[op](JSON.stringify(fields))) });
-}
-
 // The second load, once: the exporters' wheel and the pure-Python YAML library (sitebuild/wheel.py), from this site.
 // A file that fails to arrive leaves calculator.export unimportable, which is what is checked.
 function loadLater() {
@@ -411,14 +338,47 @@ function loadLater() {
   return later;
 }
 
-async function run(message) {
-  const { type, id, op, ...fields } = message;   // what Page.run reads
+// One CALL: the Page method it names (`op`) asked with the message's other fields, its answer (JSON text) posted
+// back, or internal_error where the call fails outside Python's own boundary; "run" loads the exporters first. A
+// render is answered in slices (Page.prepare, for calculator.page.SLICE_MS or one request each, with the worker's
+// other messages between them); a warm-up gives way to any change of its widget, a change to a newer one, which
+// makes it answer SUPERSEDED (the page has moved on).
+async function call(message) {
+  const { type, id, op, widget: _, warm, ...fields } = message;   // what the Page method reads
+  const text = JSON.stringify(fields);
   let answer = internalError;
-  const started = performance.now();
-  if (page && await loadLater()) {
-    answer = fields.action === "preload" ? JSON.stringify({ ok: true }) : answerOf(() => page.run(JSON.stringify(fields)));
+  let python = 0;
+  let longest = 0;
+  const widget = message.widget === undefined ? null : String(message.widget);
+  if (widget !== null && !warm) newest.set(widget, id);
+  const mine = widget === null ? undefined : newest.get(widget);
+  const timed = (work) => {
+    const t = performance.now();
+    try {
+      return work();
+    } finally {
+      const d = performance.now() - t;
+      python += d;
+      longest = Math.max(longest, d);
+    }
+  };
+  try {
+    if (page && (op !== "run" || await loadLater())) {
+      while (op === "render" && Number(timed(() => page.prepare(text))) > 0) {
+        await nextTask();
+        if (widget !== null && newest.get(widget) !== mine) {
+          post({ type: MESSAGE.ANSWER, id, answer: SUPERSEDED, ms: python, longest });
+          return;
+        }
+      }
+      answer = op === "run" && fields.action === "preload" ? JSON.stringify({ ok: true }) : timed(() => page[op](text));
+      // The warm-ups' answers (the widgets' shown states) live as long as the page, like the estimator itself.
+      if (warm && pyodide) timed(() => pyodide.runPython("import gc; gc.freeze()"));
+    }
+  } catch (error) {
+    answer = internalError;
   }
-  post({ type: MESSAGE.ANSWER, id, answer, ms: performance.now() - started });
+  post({ type: MESSAGE.ANSWER, id, answer: typeof answer === "string" ? answer : internalError, ms: python, longest });
 }
 
 // A runtime file that failed leaves promises inside Pyodide rejected with nobody waiting on them: that failure
@@ -430,10 +390,10 @@ self.addEventListener("unhandledrejection", (event) => {
   }
 });
 
-const CALLS = { render, run, search: call, hub: call };   // the Page methods a CALL may name
+const CALLS = ["render", "run", "search", "hub"];   // the Page methods a CALL may name
 
 self.onmessage = (event) => {
   const message = event.data || {};
   if (message.type === MESSAGE.INIT) init(message);
-  else if (message.type === MESSAGE.CALL && Object.hasOwn(CALLS, message.op)) CALLS[message.op](message);
+  else if (message.type === MESSAGE.CALL && CALLS.includes(message.op)) call(message);
 };
