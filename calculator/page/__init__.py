@@ -361,7 +361,11 @@ class Page:
                     kind = WIDGET_KINDS[msg["kind"]]
                     answer = read_paste(self.s, kind.fields, files)
                     if answer["ok"]:
-                        answer["controls"] = form_controls(self.s, kind.fields, answer["state"], kind.model_sources)
+                        # as a link's: the controls that show the file's setup, its regime record included, so that
+                        # the render after it sees no framework switch to apply over what the file says
+                        controls = form_controls(self.s, kind.fields, answer["state"], kind.model_sources)
+                        answer["controls"] = controls if controls is None else \
+                            {**controls, **kind.regime(answer["state"], None)[1]}
                     return _json_text(answer)
             except InputError as err:
                 return _json_text({"ok": False, "errors": [self._error(FieldError(err.field, err.code))]})

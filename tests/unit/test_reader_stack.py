@@ -222,3 +222,20 @@ def test_the_gpu_tables_ddp_cells_are_marked_and_its_caption_says_the_rule(lang)
     caption = plain_text(re.search(r'<figcaption class="calc-table-caption">.*?</figcaption>', str(fragment),
                                    re.S).group(0))
     assert plain_text(s.get("out.gpu_table_caption")) in caption and s.get("options.framework.none") in caption
+
+
+def test_a_pasted_file_tells_the_form_which_framework_filled_it_so_the_next_render_keeps_what_the_file_says():
+    """A TRL file read into a form last filled for the plain stack: the import's controls carry the regime record
+    of the file's framework and method, as a link's do, so the render that follows switches nothing over the file's
+    values (without it, every regime key the file left at the old default took TRL's)."""
+    from calculator import export
+    request = {**EST.state({}), "framework": "none", "method": "qlora", "seq_len": 4096, "micro_batch_size": 2}
+    files = export.export(request, "trl").files
+    page = Page(json.dumps(calc_strings("en")), "en")
+    read = json.loads(page.run(json.dumps({"action": "import", "kind": "estimator", "files": {"main": files["sft.yaml"]}})))
+    assert read["ok"], read
+    assert read["controls"][REGIME_FIELD] == f'{read["state"]["framework"]} {read["state"]["method"]}'
+    answer = _render("en", _raw(read["state"], read["controls"][REGIME_FIELD]))
+    assert answer["ok"], answer
+    for key in FRAMEWORK_FORM_KEYS:
+        assert answer["state"][key] == read["state"][key], key
