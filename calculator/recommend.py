@@ -384,7 +384,10 @@ def _remedies(s: TrainingSetup, gpu: GpuSpec) -> tuple[dict[str, Any], ...]:
     if s.method is Method.FULL:
         steps.append(("lora", {"method": Method.LORA}))
     if s.method is not Method.QLORA:
-        steps.append(("qlora", {"method": Method.QLORA}))
+        qlora: dict[str, Any] = {"method": Method.QLORA}
+        if fsdp1_refuses_uint8(replaced(s, **qlora).__dict__):
+            qlora["quant_storage"] = QuantStorage.BF16   # the storage a sharded QLoRA run sets (as setup_for does)
+        steps.append(("qlora", qlora))
     if not s.activation_offloading:
         # activations streamed to host RAM after each layer (torchtune/TRL's activation offloading): issue 42, point 5
         steps.append(("activation_offloading", {"activation_offloading": True}))

@@ -318,3 +318,17 @@ def test_no_adapter_remedy_on_targets_the_model_lacks() -> None:
     assert api.answer({**req, "method": "lora", "include": []})["error"]["field"] == "lora_targets"
     remedies = api.answer({**req, "include": ["remedies"]})["result"]["remedies"]
     assert remedies and not {"lora", "qlora"} & {x["remedy"] for x in remedies}
+
+
+def test_the_qlora_remedy_of_a_sharded_fsdp1_run_sets_the_storage_fsdp1_needs_and_the_api_takes_it():
+    """Hypothesis's CI profile found it (tests/frameworks/test_remedy_laws.py): full fine-tuning under PEFT's FSDP1
+    over two A10s; its QLoRA remedy kept bitsandbytes' uint8 storage, which FSDP1 cannot flatten and the API refuses
+    (``contradiction`` on ``quant_storage``), so the remedy named a setup no request can ask for."""
+    req = {"model": "bloomz-7b1", "gpu": "a10", "method": "full", "micro_batch_size": 1, "seq_len": 256,
+           "grad_accum_steps": 1, "num_gpus": 2, "framework": "peft", "sharding": "zero2"}
+    r = api.answer(req)
+    r = r.get("result", r)
+    qlora = [x for x in r["remedies"] if x["remedy"] == "qlora"]
+    assert qlora and qlora[0]["changes"]["quant_storage"] == "bf16"
+    again = api.answer({**req, **qlora[0]["changes"]})
+    assert again.get("ok", True) is not False and "errors" not in again, again
