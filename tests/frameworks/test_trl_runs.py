@@ -88,19 +88,26 @@ GRPO = {"model": "llama-3.2-1b", "method": "lora", "grpo": True, "micro_batch_si
         "grpo_completion_len": 8, "grpo_prompt_len": 4, "epochs": 1.0}
 
 
+def _written_with(e, tmp_path, overrides: dict[str, str], config: str, **mode) -> tuple[list[str], dict]:
+    """The export's files written into ``tmp_path``; the command-line overrides a test adds, as arguments; and what
+    TRL's own parser says they change in ``config`` (``mode``: the checker's other keys for that config)."""
+    for fname, text in e.files.items():
+        (tmp_path / fname).write_text(text)
+    args = [x for k, v in overrides.items() for x in (f"--{k}", v)]
+    changed = json.loads(venv.run("trl", json.dumps({"mode": "overrides", "config": e.files[config], **mode,
+                                                     "args": args})))
+    return args, changed
+
+
 def test_grpo_export_trains_two_steps_on_the_cpu(tiny, tmp_path) -> None:
     """``trl grpo --config grpo.yaml`` through the export's measuring line, with the export's own ``reward.py``:
     GRPOTrainer generates with the trained model (transformers ``generate``), scores the completions and trains 2
     steps. Only the paths and ``use_cpu`` are overridden; TRL's own parser confirms that nothing else differs."""
     e = export(GRPO, "trl", text=words("ar"))
     assert {"grpo.yaml", "reward.py", "measure.py"} <= set(e.files)
-    for fname, text in e.files.items():
-        (tmp_path / fname).write_text(text)
-    overrides = {"dataset_name": str(tiny["grpo"]), "output_dir": str(tmp_path / "out"),
-                 "model_name_or_path": str(tiny["model"]), "use_cpu": "true"}
-    args = [x for k, v in overrides.items() for x in (f"--{k}", v)]
-    changed = json.loads(venv.run("trl", json.dumps({"mode": "overrides", "config": e.files["grpo.yaml"],
-                                                     "name": "grpo.yaml", "args": args})))
+    args, changed = _written_with(e, tmp_path, {"dataset_name": str(tiny["grpo"]), "output_dir": str(tmp_path / "out"),
+                                                "model_name_or_path": str(tiny["model"]), "use_cpu": "true"},
+                                  config="grpo.yaml", name="grpo.yaml")
     assert "fatal" not in changed, changed.get("fatal")
     assert set(changed["changed"]) <= {"GRPOScriptArguments.dataset_name", "GRPOConfig.output_dir",
                                        "GRPOConfig.use_cpu", "ModelConfig.model_name_or_path",
@@ -126,13 +133,9 @@ def test_zero2_export_trains_as_one_rank_does(tiny, tmp_path) -> None:
     beside the JSON), ``SFTTrainer.train`` (``deepspeed.initialize`` makes the engine) and one step. The group has
     one process, not two (two would need the second rank's process), and DeepSpeed runs on its CPU accelerator."""
     e = export(ZERO2, "trl", text=words("en"))
-    for fname, text in e.files.items():
-        (tmp_path / fname).write_text(text)
-    overrides = {"dataset_name": str(tiny["sft"]), "output_dir": str(tmp_path / "out"),
-                 "model_name_or_path": str(tiny["model"]), "max_steps": "1"}
-    args = [x for k, v in overrides.items() for x in (f"--{k}", v)]
-    changed = json.loads(venv.run("trl", json.dumps({"mode": "overrides", "config": e.files["sft.yaml"],
-                                                     "dpo": False, "args": args})))
+    args, changed = _written_with(e, tmp_path, {"dataset_name": str(tiny["sft"]), "output_dir": str(tmp_path / "out"),
+                                                "model_name_or_path": str(tiny["model"]), "max_steps": "1"},
+                                  config="sft.yaml", dpo=False)
     assert set(changed["changed"]) <= {"ScriptArguments.dataset_name", "SFTConfig.output_dir", "SFTConfig.max_steps",
                                        "ModelConfig.model_name_or_path"}, changed
     got = json.loads(venv.run("trl", json.dumps({"mode": "rank", "dir": str(tmp_path), "module": "trl.scripts.sft",
